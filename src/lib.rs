@@ -1,0 +1,24 @@
+//! zkgames: zero-knowledge proofs for puzzles and games.
+//!
+//! Layers, bottom up:
+//! - [`commit`], [`transcript`], [`merkle`]: hash commitments, Fiat–Shamir transcripts, Merkle trees.
+//! - [`proof_file`]: the versioned container every proof file uses.
+//! - [`net`]: framed messages for live interactive sessions (TCP or pipes).
+//! - [`peg`]: peg solitaire (Bultel, FUN 2022): instances, isomorphisms, boards, solver, Protocol 1.
+//! - [`wall`]: the Wall Game: positions and the single/double edge cut oracle.
+//! - [`mpc`]: ZKB++ (MPC-in-the-head) over boolean circuits.
+//! - [`cli`]: the logic behind the `prover` and `verifier` binaries.
+
+pub mod cli;
+pub mod commit;
+pub mod error;
+pub mod merkle;
+pub mod mpc;
+pub mod net;
+pub mod peg;
+pub mod proof_file;
+pub mod rng;
+pub mod transcript;
+pub mod wall;
+
+pub use error::{Error, Result};

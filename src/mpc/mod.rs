@@ -1,0 +1,1 @@
+//! ZKB++ (MPC-in-the-head) over boolean circuits.

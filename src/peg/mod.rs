@@ -1,0 +1,4 @@
+//! Peg solitaire: the formal model of Bultel (FUN 2022), boards, a solver, and Protocol 1.
+
+pub mod instance;
+pub mod iso;

@@ -1,0 +1,3 @@
+//! Cut problems on a position's graph: which walls (edge removals) disconnect an attached pair.
+
+pub mod naive;
