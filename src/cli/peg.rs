@@ -1,19 +1,378 @@
 //! `prover peg …` and `verifier peg …`.
 
-use clap::Subcommand;
+use std::io::IsTerminal;
+use std::net::{TcpListener, TcpStream};
 
-use crate::Result;
+use clap::{Args, Subcommand, ValueEnum};
 
-#[derive(Subcommand, Debug)]
-pub enum ProverCmd {}
+use crate::net::{self, Channel, SessionRecord};
+use crate::peg::board::Puzzle;
+use crate::peg::fs::{self, PegIsoProof};
+use crate::peg::protocol::{achieved_bits, rounds_for_bits, Opening};
+use crate::peg::session::{verify_record, PegProver, PegVerifier};
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::rng::rng_from;
+use crate::{Error, Result};
 
-#[derive(Subcommand, Debug)]
-pub enum VerifierCmd {}
+/// Largest proof file read (bytes).
+const MAX_PROOF_FILE: u64 = 80 << 20;
+/// Largest solution file read (bytes).
+const MAX_SOLUTION_FILE: u64 = 4 << 20;
 
-pub fn run_prover(c: ProverCmd) -> Result<()> {
-    match c {}
+/// Which proof system to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum System {
+    /// Protocol 1 of Bultel (FUN 2022): isomorphisms, soundness error (S−1)/S per round.
+    Iso,
+    /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
+    Mpc,
 }
 
+#[derive(Args, Debug)]
+pub struct SecurityArgs {
+    /// Required security: knowledge error at most 2^-BITS.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub security: u32,
+    /// Context string the proof is bound to (a message, a login nonce...).
+    #[arg(long, default_value = "")]
+    pub context: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ProverCmd {
+    /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
+    Prove {
+        /// Puzzle file (board or raw instance), `-` for stdin.
+        puzzle: String,
+        /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
+        #[arg(long)]
+        solution: String,
+        #[command(flatten)]
+        sec: SecurityArgs,
+        /// Override the round count computed from --security (for experiments).
+        #[arg(long)]
+        rounds: Option<usize>,
+        /// Output proof file, `-` for stdout.
+        #[arg(short = 'o', long = "output", default_value = "-")]
+        output: String,
+        /// Proof system.
+        #[arg(long, value_enum, default_value_t = System::Iso)]
+        system: System,
+        /// Fixed RNG seed: reproducible runs and tests only (leaks the solution to whoever knows it).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Take part in a live interactive session with `verifier peg serve`.
+    Connect {
+        /// Puzzle file.
+        puzzle: String,
+        /// Solution file.
+        #[arg(long)]
+        solution: String,
+        /// Verifier address HOST:PORT, or `-` to talk over stdin/stdout.
+        addr: String,
+        #[command(flatten)]
+        sec: SecurityArgs,
+        /// Save the session transcript (interactive: not transferable evidence).
+        #[arg(long)]
+        transcript: Option<String>,
+        /// Fixed RNG seed: reproducible runs and tests only.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifierCmd {
+    /// Verify a proof file offline. Exit 0 accepted, 1 rejected, 2 bad input.
+    Verify {
+        /// Puzzle file.
+        puzzle: String,
+        /// Proof file, `-` for stdin.
+        proof: String,
+        #[command(flatten)]
+        sec: SecurityArgs,
+    },
+    /// Print a human summary of a proof file.
+    Inspect {
+        /// Proof file, `-` for stdin.
+        proof: String,
+        /// Show every round, not only the first five.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Serve one live interactive session as the verifier (own random challenges).
+    Serve {
+        /// Puzzle file.
+        puzzle: String,
+        /// Address to listen on (e.g. 127.0.0.1:7070; port 0 picks a free port).
+        #[arg(long, conflicts_with = "stdio", required_unless_present = "stdio")]
+        listen: Option<String>,
+        /// Talk over stdin/stdout instead of TCP.
+        #[arg(long)]
+        stdio: bool,
+        #[command(flatten)]
+        sec: SecurityArgs,
+        /// Save the session transcript.
+        #[arg(long)]
+        transcript: Option<String>,
+        /// Fixed RNG seed for the challenges: tests only (a prover who knows it can cheat).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// Loads a puzzle file.
+pub fn load_puzzle(path: &str) -> Result<Puzzle> {
+    Puzzle::load(path)
+}
+
+fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
+    let b = proof_file::read_input(path, MAX_SOLUTION_FILE)?;
+    let text = std::str::from_utf8(&b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))?;
+    p.parse_solution(text)
+        .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
+}
+
+fn write_binary(path: &str, bytes: &[u8]) -> Result<()> {
+    if path == "-" && std::io::stdout().is_terminal() {
+        return Err(Error::bad(
+            "refusing to write a binary proof to the terminal: use -o FILE, or redirect stdout",
+        ));
+    }
+    proof_file::write_output(path, bytes)
+}
+
+fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
+    match sys {
+        System::Iso => rounds_for_bits(bits, s),
+        System::Mpc => crate::mpc::rounds_for_bits(bits),
+    }
+}
+
+/// Runs a `prover peg` command.
+pub fn run_prover(c: ProverCmd) -> Result<()> {
+    match c {
+        ProverCmd::Prove { puzzle, solution, sec, rounds, output, system, seed } => {
+            crate::cli::warn_seed(seed);
+            let p = load_puzzle(&puzzle)?;
+            let z = load_solution(&p, &solution)?;
+            let inst = p.instance();
+            let rounds = rounds.unwrap_or_else(|| rounds_for(system, sec.security, inst.s()));
+            let mut rng = rng_from(seed);
+            let t0 = std::time::Instant::now();
+            let bytes = match system {
+                System::Iso => fs::prove_file(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
+                System::Mpc => crate::mpc::peg::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
+            };
+            let el = t0.elapsed();
+            write_binary(&output, &bytes)?;
+            let bits = match system {
+                System::Iso => achieved_bits(rounds, inst.s()),
+                System::Mpc => crate::mpc::achieved_bits(rounds),
+            };
+            eprintln!(
+                "proved '{}' (N={}, T={}, S={}) with {:?}: {rounds} rounds, knowledge error 2^-{bits:.1}, {} bytes, {:.1} ms{}",
+                p.name(),
+                inst.n(),
+                inst.t(),
+                inst.s(),
+                system,
+                bytes.len(),
+                el.as_secs_f64() * 1e3,
+                if output == "-" { String::new() } else { format!(" -> {output}") }
+            );
+            Ok(())
+        }
+        ProverCmd::Connect { puzzle, solution, addr, sec, transcript, seed } => {
+            crate::cli::warn_seed(seed);
+            let p = load_puzzle(&puzzle)?;
+            let z = load_solution(&p, &solution)?;
+            let inst = p.instance();
+            let rounds = rounds_for_bits(sec.security, inst.s());
+            let mut prover = PegProver::new(inst, &z, rounds, sec.context.as_bytes(), rng_from(seed))?;
+            let mut ch = if addr == "-" {
+                Channel::stdio()
+            } else {
+                let s = TcpStream::connect(&addr)
+                    .map_err(|e| Error::io(format!("cannot connect to {addr} (is `verifier peg serve` listening?)"), e))?;
+                Channel::tcp(s)?
+            };
+            let rec = net::run_prover(&mut ch, &mut prover)?;
+            eprintln!(
+                "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{:.1}",
+                achieved_bits(rounds, inst.s())
+            );
+            save_transcript(transcript.as_deref(), &rec)
+        }
+    }
+}
+
+fn save_transcript(path: Option<&str>, rec: &SessionRecord) -> Result<()> {
+    if let Some(path) = path {
+        let f = ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(rec));
+        proof_file::write_output(path, &f.to_bytes())?;
+        eprintln!("session transcript saved to {path} (interactive: not transferable evidence)");
+    }
+    Ok(())
+}
+
+/// Runs a `verifier peg` command.
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
-    match c {}
+    match c {
+        VerifierCmd::Verify { puzzle, proof, sec } => {
+            let p = load_puzzle(&puzzle)?;
+            let inst = p.instance();
+            let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
+            let f = ProofFile::from_bytes(&bytes)?;
+            let ctx = sec.context.as_bytes();
+            match (f.protocol, f.mode) {
+                (ProtocolId::PegIso, Mode::NonInteractive) => {
+                    let pr = fs::decode_proof(&f)?;
+                    let t0 = std::time::Instant::now();
+                    let rep = fs::verify(inst, &pr, sec.security, ctx)?;
+                    println!(
+                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, knowledge error 2^-{:.1}, {} bytes, verified in {:.1} ms)",
+                        p.name(),
+                        rep.rounds,
+                        rep.s,
+                        rep.bits,
+                        bytes.len(),
+                        t0.elapsed().as_secs_f64() * 1e3
+                    );
+                }
+                (ProtocolId::PegIso, Mode::Interactive) => {
+                    let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
+                    let rounds = verify_record(inst, &rec, sec.security, ctx)?;
+                    println!(
+                        "ACCEPTED (interactive session transcript, {rounds} rounds): the session was valid, but such a transcript can be simulated without a solution and is NOT transferable evidence"
+                    );
+                }
+                (ProtocolId::PegMpc, _) => {
+                    let rep = crate::mpc::peg::verify_peg(inst, &f, sec.security, ctx)?;
+                    println!("ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}", p.name());
+                }
+                (other, _) => {
+                    return Err(Error::bad(format!(
+                        "this is a '{}' proof, not a peg solitaire proof",
+                        other.name()
+                    )))
+                }
+            }
+            Ok(())
+        }
+        VerifierCmd::Inspect { proof, all } => {
+            let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
+            let f = ProofFile::from_bytes(&bytes)?;
+            print!("{}", inspect(&f, bytes.len(), all)?);
+            Ok(())
+        }
+        VerifierCmd::Serve { puzzle, listen, stdio, sec, transcript, seed } => {
+            crate::cli::warn_seed(seed);
+            let p = load_puzzle(&puzzle)?;
+            let inst = p.instance();
+            let mut ch = if stdio {
+                Channel::stdio()
+            } else {
+                let addr = listen.expect("clap requires --listen without --stdio");
+                let l = TcpListener::bind(&addr).map_err(|e| Error::io(format!("cannot listen on {addr}"), e))?;
+                let local = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+                eprintln!("listening on {local} for one peg session on '{}'", p.name());
+                let (s, peer) = l.accept().map_err(|e| Error::io("accept failed", e))?;
+                eprintln!("prover connected from {peer}");
+                Channel::tcp(s)?
+            };
+            let mut v = PegVerifier::new(inst, sec.security, sec.context.as_bytes(), rng_from(seed));
+            let rec = net::run_verifier(&mut ch, &mut v)?;
+            let rounds = rec.hello.rounds as usize;
+            eprintln!(
+                "ACCEPTED: the prover knows a solution of '{}' ({rounds} rounds, knowledge error 2^-{:.1})",
+                p.name(),
+                achieved_bits(rounds, inst.s())
+            );
+            save_transcript(transcript.as_deref(), &rec)
+        }
+    }
+}
+
+/// A human summary of a proof file.
+pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(o, "proof file: {total} bytes (header {}, body {})", proof_file::HEADER_LEN, f.body.len());
+    let _ = writeln!(o, "protocol:   {}", f.protocol.name());
+    let _ = writeln!(
+        o,
+        "mode:       {}",
+        match f.mode {
+            Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable",
+            Mode::Interactive => "interactive session transcript: NOT transferable evidence",
+        }
+    );
+    match (f.protocol, f.mode) {
+        (ProtocolId::PegIso, Mode::NonInteractive) => {
+            let p: PegIsoProof = fs::decode_proof(f)?;
+            let _ = writeln!(o, "instance:   {}", hex::encode(p.instance_digest));
+            let _ = writeln!(o, "context:    {:?}", String::from_utf8_lossy(&p.context));
+            summarize_rounds(&mut o, &p.responses, all);
+        }
+        (ProtocolId::PegIso, Mode::Interactive) => {
+            let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
+            let _ = writeln!(o, "instance:   {}", hex::encode(rec.hello.statement));
+            let _ = writeln!(o, "context:    {:?}", String::from_utf8_lossy(&rec.hello.context));
+            let roots: Vec<crate::commit::Digest> = proof_file::decode(&rec.commitments, "commitments")?;
+            let resp: Vec<crate::peg::protocol::RoundResponse> = proof_file::decode(&rec.responses, "responses")?;
+            for (i, r) in roots.iter().enumerate().take(if all { usize::MAX } else { 5 }) {
+                let _ = writeln!(o, "  round {:>5} commitment (Merkle root) {}", i + 1, hex::encode(r));
+            }
+            summarize_rounds(&mut o, &resp, all);
+        }
+        _ => o += &crate::mpc::inspect(f)?,
+    }
+    Ok(o)
+}
+
+fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse], all: bool) {
+    use crate::commit::commit;
+    use crate::peg::protocol::{encode_triplet, TAG_ROW, TAG_TRIPLET};
+    use std::fmt::Write;
+    let iso = resp.iter().filter(|r| matches!(r.opening, Opening::Iso { .. })).count();
+    let path: usize = resp.iter().map(|r| r.path.len()).sum();
+    let _ = writeln!(o, "rounds:     {}", resp.len());
+    if let Some(max_sigma) = resp.iter().map(|r| r.sigma).max() {
+        let _ = writeln!(o, "openings:   {iso} isomorphism (σ = S), {} moves (σ < S); largest σ seen {max_sigma}", resp.len() - iso);
+    }
+    let _ = writeln!(o, "merkle:     {path} sibling hashes ({} bytes)", path * 32);
+    for (i, r) in resp.iter().enumerate().take(if all { usize::MAX } else { 5 }) {
+        match &r.opening {
+            Opening::Iso { triplets, triplet_keys, first, .. } => {
+                let c = commit(TAG_ROW, &first.key, &first.bits);
+                let t0 = commit(TAG_TRIPLET, &triplet_keys[0], &encode_triplet(&triplets[0]));
+                let _ = writeln!(
+                    o,
+                    "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {}, commit(Z'[1]) = {}",
+                    i + 1,
+                    r.sigma,
+                    hex::encode(t0),
+                    hex::encode(c)
+                );
+            }
+            Opening::Move { gamma, triplet, triplet_key, before, .. } => {
+                let ct = commit(TAG_TRIPLET, triplet_key, &encode_triplet(triplet));
+                let cb = commit(TAG_ROW, &before.key, &before.bits);
+                let _ = writeln!(
+                    o,
+                    "  round {:>5}: σ = {}, γ = {}, commit(t'_γ) = {}, commit(Z'[σ]) = {}",
+                    i + 1,
+                    r.sigma,
+                    gamma + 1,
+                    hex::encode(ct),
+                    hex::encode(cb)
+                );
+            }
+        }
+    }
+    if !all && resp.len() > 5 {
+        let _ = writeln!(o, "  … {} more rounds (use --all)", resp.len() - 5);
+    }
 }

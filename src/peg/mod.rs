@@ -2,3 +2,8 @@
 
 pub mod instance;
 pub mod iso;
+pub mod protocol;
+pub mod fs;
+pub mod session;
+pub mod simulate;
+pub mod board;

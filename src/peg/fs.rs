@@ -1,0 +1,231 @@
+//! Non-interactive proofs: Protocol 1 repeated `λ` times in parallel, challenges by
+//! Fiat–Shamir.
+//!
+//! Transcript (see [`crate::transcript`]), protocol label `zkgames/peg-iso`:
+//! `version` (u64 1), `instance` (canonical bytes of `Σ`), `rounds` (u64 λ), `context`
+//! (bytes), then `root` once per round, in order. Challenges: `σ_r = 1 + uniform(S)` drawn
+//! in round order from the stream labelled `sigma`.
+//!
+//! The proof carries no roots: the verifier recomputes each round's root from its response
+//! (whose `σ` it states), derives the challenges from those roots and checks that every
+//! stated `σ` is the derived one. A prover who changes any opened value changes a root and
+//! therefore, with overwhelming probability, every challenge.
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::instance::{Instance, Matrix};
+use super::protocol::{achieved_bits, commit_round, respond, rounds_for_bits, verify_round, RoundResponse};
+use crate::commit::Digest;
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::rng::{fork, Rng};
+use crate::transcript::Transcript;
+use crate::{Error, Result};
+
+/// Protocol label of the transcript.
+pub const PROTOCOL_LABEL: &[u8] = b"zkgames/peg-iso";
+/// Version of the peg isomorphism proof body.
+pub const PROOF_VERSION: u64 = 1;
+/// Largest round count accepted (far above the 2,795 of 128-bit English proofs).
+pub const MAX_ROUNDS: usize = 1 << 20;
+/// Largest context string accepted.
+pub const MAX_CONTEXT: usize = 4096;
+
+/// The body of a non-interactive peg isomorphism proof file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PegIsoProof {
+    /// SHA-256 of the instance's canonical bytes (for a clear error on the wrong instance).
+    pub instance_digest: Digest,
+    /// The context string the proof is bound to.
+    pub context: Vec<u8>,
+    /// One response per round; their number is `λ`.
+    pub responses: Vec<RoundResponse>,
+}
+
+/// What a successful verification established.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub rounds: usize,
+    pub s: usize,
+    /// `λ · log2(S/(S−1))`: the knowledge error is `2^-bits`.
+    pub bits: f64,
+    pub proof_bytes: usize,
+}
+
+/// The transcript state after everything public except the roots.
+pub fn base_transcript(inst: &Instance, rounds: usize, context: &[u8]) -> Transcript {
+    let mut tr = Transcript::new(PROTOCOL_LABEL);
+    tr.append_u64(b"version", PROOF_VERSION);
+    tr.append(b"instance", &inst.canonical_bytes());
+    tr.append_u64(b"rounds", rounds as u64);
+    tr.append(b"context", context);
+    tr
+}
+
+/// The Fiat–Shamir challenges (1-based) for the given round roots.
+pub fn challenges(inst: &Instance, context: &[u8], roots: &[Digest]) -> Vec<usize> {
+    let mut tr = base_transcript(inst, roots.len(), context);
+    for r in roots {
+        tr.append(b"root", r);
+    }
+    let mut st = tr.challenges(b"sigma");
+    let s = inst.s() as u64;
+    roots.iter().map(|_| 1 + st.uniform(s) as usize).collect()
+}
+
+/// Proves knowledge of the solution `z` with `rounds` parallel rounds. Refuses an invalid
+/// solution (the error names the first illegal step).
+pub fn prove(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &mut Rng) -> Result<PegIsoProof> {
+    inst.check_solution(z)?;
+    check_params(rounds, context)?;
+    let rngs: Vec<Rng> = (0..rounds).map(|_| fork(rng)).collect();
+    let secrets: Vec<_> = rngs
+        .into_par_iter()
+        .map(|mut r| commit_round(inst, z, &mut r))
+        .collect();
+    let roots: Vec<Digest> = secrets.iter().map(|s| s.root).collect();
+    let sigmas = challenges(inst, context, &roots);
+    let responses = secrets
+        .par_iter()
+        .zip(sigmas.par_iter())
+        .map(|(sec, &sg)| respond(inst, sec, sg))
+        .collect();
+    Ok(PegIsoProof {
+        instance_digest: inst.digest(),
+        context: context.to_vec(),
+        responses,
+    })
+}
+
+fn check_params(rounds: usize, context: &[u8]) -> Result<()> {
+    if rounds == 0 || rounds > MAX_ROUNDS {
+        return Err(Error::bad(format!("round count {rounds} outside [1, {MAX_ROUNDS}]")));
+    }
+    if context.len() > MAX_CONTEXT {
+        return Err(Error::bad(format!("context longer than {MAX_CONTEXT} bytes")));
+    }
+    Ok(())
+}
+
+/// Checks the instance, context and round count a proof claims against what the verifier
+/// expects. Shared by non-interactive and interactive verification.
+pub fn check_claims(
+    inst: &Instance,
+    digest: &Digest,
+    context: &[u8],
+    expected_context: &[u8],
+    rounds: usize,
+    min_bits: u32,
+) -> Result<()> {
+    if *digest != inst.digest() {
+        return Err(Error::rejected(format!(
+            "the proof is for another instance (digest {}…, this puzzle is {}…)",
+            &hex::encode(digest)[..16],
+            &hex::encode(inst.digest())[..16]
+        )));
+    }
+    if context != expected_context {
+        return Err(Error::rejected(format!(
+            "the proof is bound to context {:?}, not {:?}",
+            String::from_utf8_lossy(context),
+            String::from_utf8_lossy(expected_context)
+        )));
+    }
+    let need = rounds_for_bits(min_bits, inst.s());
+    if rounds < need {
+        return Err(Error::rejected(format!(
+            "too few rounds: {rounds} < {need} needed for {min_bits}-bit security with S = {} ({:.1} bits achieved)",
+            inst.s(),
+            achieved_bits(rounds, inst.s())
+        )));
+    }
+    Ok(())
+}
+
+/// Verifies a non-interactive proof: claims, every round's checks, then Fiat–Shamir.
+pub fn verify(inst: &Instance, p: &PegIsoProof, min_bits: u32, context: &[u8]) -> Result<Report> {
+    let rounds = p.responses.len();
+    check_params(rounds, &p.context)?;
+    check_claims(inst, &p.instance_digest, &p.context, context, rounds, min_bits)?;
+    let s = inst.s();
+    let roots: Vec<std::result::Result<Digest, String>> = p
+        .responses
+        .par_iter()
+        .map(|r| {
+            let sg = r.sigma as usize;
+            if !(1..=s).contains(&sg) {
+                return Err(format!("challenge σ = {sg} outside [1, {s}]"));
+            }
+            verify_round(inst, sg, r)
+        })
+        .collect();
+    let mut ok_roots = Vec::with_capacity(rounds);
+    for (i, r) in roots.into_iter().enumerate() {
+        ok_roots.push(r.map_err(|e| Error::rejected(format!("round {}: {e}", i + 1)))?);
+    }
+    let sigmas = challenges(inst, context, &ok_roots);
+    for (i, (r, &sg)) in p.responses.iter().zip(&sigmas).enumerate() {
+        if r.sigma as usize != sg {
+            return Err(Error::rejected(format!(
+                "round {}: the response answers σ = {} but Fiat–Shamir gives σ = {sg} (commitments or openings were altered)",
+                i + 1,
+                r.sigma
+            )));
+        }
+    }
+    Ok(Report {
+        rounds,
+        s,
+        bits: achieved_bits(rounds, s),
+        proof_bytes: 0,
+    })
+}
+
+/// Proves and wraps the proof in a proof file.
+pub fn prove_file(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &mut Rng) -> Result<Vec<u8>> {
+    let p = prove(inst, z, rounds, context, rng)?;
+    Ok(ProofFile::new(ProtocolId::PegIso, Mode::NonInteractive, proof_file::encode(&p)).to_bytes())
+}
+
+/// Decodes the body of a non-interactive peg isomorphism proof file.
+pub fn decode_proof(f: &ProofFile) -> Result<PegIsoProof> {
+    f.expect_protocol(ProtocolId::PegIso)?;
+    if f.mode != Mode::NonInteractive {
+        return Err(Error::bad("expected a non-interactive proof, found a session transcript"));
+    }
+    proof_file::decode(&f.body, "peg proof body")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::peg::instance::tee;
+    use crate::rng::seeded_rng;
+
+    fn tee_z() -> Matrix {
+        [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
+            .iter()
+            .map(|r| r.iter().map(|&x| x == 1).collect())
+            .collect()
+    }
+
+    #[test]
+    fn prove_verify_and_bindings() {
+        let inst = tee();
+        let mut rng = seeded_rng(3);
+        let rounds = rounds_for_bits(40, inst.s());
+        let p = prove(&inst, &tee_z(), rounds, b"ctx", &mut rng).unwrap();
+        let rep = verify(&inst, &p, 40, b"ctx").unwrap();
+        assert!(rep.bits >= 40.0);
+        assert!(matches!(verify(&inst, &p, 41, b"ctx"), Err(Error::Rejected(_))));
+        assert!(matches!(verify(&inst, &p, 40, b"other"), Err(Error::Rejected(_))));
+        // altering the claimed context to match the verifier's does not help: FS breaks
+        let mut q = p.clone();
+        q.context = b"other".to_vec();
+        assert!(matches!(verify(&inst, &q, 40, b"other"), Err(Error::Rejected(_))));
+        // dropping a round
+        let mut q = p.clone();
+        q.responses.pop();
+        assert!(verify(&inst, &q, 40, b"ctx").is_err());
+    }
+}

@@ -1,0 +1,178 @@
+//! Interactive Protocol 1 between two processes: the verifier draws its own challenges.
+//!
+//! The same round functions as the non-interactive proofs ([`super::protocol`]) run over a
+//! [`crate::net`] session: the prover sends every round's Merkle root, the verifier answers
+//! with `λ` uniformly random `σ ∈ [1, S]` from its own ChaCha20 generator, the prover opens,
+//! and the verifier checks each opening against the root it received.
+//!
+//! A saved session transcript (proof file mode `Interactive`) convinces only the verifier who
+//! took part: anyone can produce an accepting transcript for challenges of their choice with
+//! the simulator ([`super::simulate`]), so it is not transferable evidence.
+
+use rand::Rng as _;
+use rayon::prelude::*;
+
+use super::fs::{check_claims, MAX_CONTEXT, MAX_ROUNDS};
+use super::instance::{Instance, Matrix};
+use super::protocol::{commit_round, respond, verify_round, RoundResponse, RoundSecret};
+use crate::commit::Digest;
+use crate::net::{Hello, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION};
+use crate::proof_file::{self, ProtocolId};
+use crate::rng::{fork, Rng};
+use crate::{Error, Result};
+
+/// The prover's side of a live session.
+pub struct PegProver<'a> {
+    inst: &'a Instance,
+    z: &'a Matrix,
+    rounds: usize,
+    context: Vec<u8>,
+    rng: Rng,
+    secrets: Vec<RoundSecret>,
+}
+
+impl<'a> PegProver<'a> {
+    /// A prover for `rounds` rounds; refuses an invalid solution.
+    pub fn new(inst: &'a Instance, z: &'a Matrix, rounds: usize, context: &[u8], rng: Rng) -> Result<Self> {
+        inst.check_solution(z)?;
+        if rounds == 0 || rounds > MAX_ROUNDS || context.len() > MAX_CONTEXT {
+            return Err(Error::bad("round count or context length out of range"));
+        }
+        Ok(PegProver { inst, z, rounds, context: context.to_vec(), rng, secrets: vec![] })
+    }
+}
+
+impl SessionProver for PegProver<'_> {
+    fn hello(&self) -> Hello {
+        Hello {
+            protocol: ProtocolId::PegIso as u16,
+            version: SESSION_VERSION,
+            statement: self.inst.digest(),
+            rounds: self.rounds as u32,
+            context: self.context.clone(),
+        }
+    }
+
+    fn commitments(&mut self) -> Result<Vec<u8>> {
+        let rngs: Vec<Rng> = (0..self.rounds).map(|_| fork(&mut self.rng)).collect();
+        let (inst, z) = (self.inst, self.z);
+        self.secrets = rngs.into_par_iter().map(|mut r| commit_round(inst, z, &mut r)).collect();
+        let roots: Vec<Digest> = self.secrets.iter().map(|s| s.root).collect();
+        Ok(proof_file::encode(&roots))
+    }
+
+    fn responses(&mut self, challenges: &[u8]) -> Result<Vec<u8>> {
+        let sigmas: Vec<u32> = proof_file::decode(challenges, "challenges")?;
+        let s = self.inst.s();
+        if sigmas.len() != self.rounds || sigmas.iter().any(|&x| x == 0 || x as usize > s) {
+            return Err(Error::bad("the verifier sent malformed challenges"));
+        }
+        let inst = self.inst;
+        let resp: Vec<RoundResponse> = self
+            .secrets
+            .par_iter()
+            .zip(sigmas.par_iter())
+            .map(|(sec, &sg)| respond(inst, sec, sg as usize))
+            .collect();
+        Ok(proof_file::encode(&resp))
+    }
+}
+
+/// The verifier's side of a live session.
+pub struct PegVerifier<'a> {
+    inst: &'a Instance,
+    min_bits: u32,
+    context: Vec<u8>,
+    rng: Rng,
+    rounds: usize,
+    roots: Vec<Digest>,
+    sigmas: Vec<u32>,
+}
+
+impl<'a> PegVerifier<'a> {
+    /// A verifier requiring `min_bits` of security and the given context.
+    pub fn new(inst: &'a Instance, min_bits: u32, context: &[u8], rng: Rng) -> Self {
+        PegVerifier {
+            inst,
+            min_bits,
+            context: context.to_vec(),
+            rng,
+            rounds: 0,
+            roots: vec![],
+            sigmas: vec![],
+        }
+    }
+}
+
+fn check_hello(inst: &Instance, h: &Hello, min_bits: u32, context: &[u8]) -> Result<usize> {
+    if h.protocol != ProtocolId::PegIso as u16 || h.version != SESSION_VERSION {
+        return Err(Error::bad(format!(
+            "unsupported session: protocol {} version {} (expected peg-iso version {SESSION_VERSION})",
+            h.protocol, h.version
+        )));
+    }
+    let rounds = h.rounds as usize;
+    if rounds == 0 || rounds > MAX_ROUNDS || h.context.len() > MAX_CONTEXT {
+        return Err(Error::bad("round count or context length out of range"));
+    }
+    check_claims(inst, &h.statement, &h.context, context, rounds, min_bits)?;
+    Ok(rounds)
+}
+
+impl SessionVerifier for PegVerifier<'_> {
+    fn check_hello(&mut self, h: &Hello) -> Result<()> {
+        self.rounds = check_hello(self.inst, h, self.min_bits, &self.context)?;
+        Ok(())
+    }
+
+    fn challenges(&mut self, commitments: &[u8]) -> Result<Vec<u8>> {
+        let roots: Vec<Digest> = proof_file::decode(commitments, "commitments")?;
+        if roots.len() != self.rounds {
+            return Err(Error::bad(format!("expected {} round commitments, got {}", self.rounds, roots.len())));
+        }
+        self.roots = roots;
+        let s = self.inst.s() as u32;
+        self.sigmas = (0..self.rounds).map(|_| self.rng.gen_range(1..=s)).collect();
+        Ok(proof_file::encode(&self.sigmas))
+    }
+
+    fn verify(&mut self, responses: &[u8]) -> Result<()> {
+        verify_responses(self.inst, &self.roots, &self.sigmas, responses)
+    }
+}
+
+fn verify_responses(inst: &Instance, roots: &[Digest], sigmas: &[u32], responses: &[u8]) -> Result<()> {
+    let resp: Vec<RoundResponse> = proof_file::decode(responses, "responses")?;
+    if resp.len() != roots.len() || sigmas.len() != roots.len() {
+        return Err(Error::rejected(format!("expected {} responses, got {}", roots.len(), resp.len())));
+    }
+    let results: Vec<std::result::Result<(), String>> = resp
+        .par_iter()
+        .zip(sigmas.par_iter().zip(roots.par_iter()))
+        .map(|(r, (&sg, root))| {
+            let got = verify_round(inst, sg as usize, r)?;
+            if got != *root {
+                return Err("the opened values do not match the round's commitment (Merkle root)".into());
+            }
+            Ok(())
+        })
+        .collect();
+    for (i, r) in results.into_iter().enumerate() {
+        r.map_err(|e| Error::rejected(format!("round {}: {e}", i + 1)))?;
+    }
+    Ok(())
+}
+
+/// Re-checks a saved session transcript (it shows the session was accepted; it is not
+/// transferable evidence of knowledge).
+pub fn verify_record(inst: &Instance, rec: &SessionRecord, min_bits: u32, context: &[u8]) -> Result<usize> {
+    let rounds = check_hello(inst, &rec.hello, min_bits, context)?;
+    let roots: Vec<Digest> = proof_file::decode(&rec.commitments, "commitments")?;
+    let sigmas: Vec<u32> = proof_file::decode(&rec.challenges, "challenges")?;
+    let s = inst.s() as u32;
+    if roots.len() != rounds || sigmas.len() != rounds || sigmas.iter().any(|&x| x == 0 || x > s) {
+        return Err(Error::bad("session transcript: wrong number of commitments or challenges"));
+    }
+    verify_responses(inst, &roots, &sigmas, &rec.responses)?;
+    Ok(rounds)
+}
