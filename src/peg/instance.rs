@@ -250,13 +250,9 @@ pub fn is_legal_step(t: &[u32; 3], a: &[bool], b: &[bool]) -> bool {
 
 /// Packs bits LSB-first into `ceil(len/8)` bytes; padding bits are zero.
 pub fn pack_bits(bits: &[bool]) -> Vec<u8> {
-    let mut out = vec![0u8; bits.len().div_ceil(8)];
-    for (i, &b) in bits.iter().enumerate() {
-        if b {
-            out[i / 8] |= 1 << (i % 8);
-        }
-    }
-    out
+    bits.chunks(8)
+        .map(|c| c.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | ((b as u8) << i)))
+        .collect()
 }
 
 /// Unpacks `n` bits; refuses a wrong byte count or non-zero padding bits.
