@@ -197,3 +197,13 @@ fn interactive_session_over_pipes() {
     assert_eq!(vo.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&vo.stderr).contains("ACCEPTED"));
 }
+
+#[test]
+fn simulated_transcript_is_accepted_only_as_interactive() {
+    let out = tmp("sim.zkp");
+    let (c, _, err) = run(PROVER, &["peg", "simulate", &p(TEE), "-o", &out, "--security", "32"]);
+    assert_eq!(c, 0, "{err}");
+    let (c, o, _) = run(VERIFIER, &["peg", "verify", &p(TEE), &out, "--security", "32"]);
+    assert_eq!(c, 0);
+    assert!(o.contains("NOT transferable"), "{o}");
+}

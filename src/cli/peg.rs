@@ -80,6 +80,20 @@ pub enum ProverCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Run the zero-knowledge simulator (Claim 19): make an accepting interactive session
+    /// transcript WITHOUT a solution. It shows why session transcripts are not evidence.
+    Simulate {
+        /// Puzzle file.
+        puzzle: String,
+        #[command(flatten)]
+        sec: SecurityArgs,
+        /// Output transcript file, `-` for stdout.
+        #[arg(short = 'o', long = "output", default_value = "-")]
+        output: String,
+        /// Fixed RNG seed: reproducible runs only.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -204,6 +218,23 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 achieved_bits(rounds, inst.s())
             );
             save_transcript(transcript.as_deref(), &rec)
+        }
+        ProverCmd::Simulate { puzzle, sec, output, seed } => {
+            crate::cli::warn_seed(seed);
+            let p = load_puzzle(&puzzle)?;
+            let inst = p.instance();
+            let rounds = rounds_for_bits(sec.security, inst.s());
+            let mut rng = rng_from(seed);
+            let s = inst.s() as u32;
+            let sigmas: Vec<u32> = (0..rounds).map(|_| rand::Rng::gen_range(&mut rng, 1..=s)).collect();
+            let rec = crate::peg::simulate::simulate_session(inst, &sigmas, sec.context.as_bytes(), &mut rng)?;
+            let f = ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(&rec));
+            write_binary(&output, &f.to_bytes())?;
+            eprintln!(
+                "simulated an accepting {rounds}-round session transcript for '{}' without any solution",
+                p.name()
+            );
+            Ok(())
         }
     }
 }
