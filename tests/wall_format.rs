@@ -43,7 +43,11 @@ fn random_position(rng: &mut ChaCha8Rng) -> Position {
             Setup::Game {
                 variant: Variant::Classic,
                 players: (0..n)
-                    .map(|i| Player { cat: marks[2 * i], mouse: None, goal: Some(marks[2 * i + 1]) })
+                    .map(|i| Player {
+                        cat: marks[2 * i],
+                        mouse: None,
+                        goal: Some(marks[2 * i + 1]),
+                    })
                     .collect(),
             }
         }
@@ -55,7 +59,9 @@ fn random_position(rng: &mut ChaCha8Rng) -> Position {
         _ => {
             let k = rng.gen_range(0..5);
             Setup::Pairs(
-                (0..k).map(|_| (rand_cell(rng, rows, cols), rand_cell(rng, rows, cols))).collect(),
+                (0..k)
+                    .map(|_| (rand_cell(rng, rows, cols), rand_cell(rng, rows, cols)))
+                    .collect(),
             )
         }
     };
@@ -79,7 +85,11 @@ fn game_with_mice(rng: &mut ChaCha8Rng, rows: u32, cols: u32, variant: Variant, 
     Setup::Game {
         variant,
         players: (0..n)
-            .map(|i| Player { cat: marks[2 * i], mouse: Some(marks[2 * i + 1]), goal: None })
+            .map(|i| Player {
+                cat: marks[2 * i],
+                mouse: Some(marks[2 * i + 1]),
+                goal: None,
+            })
             .collect(),
     }
 }
@@ -176,24 +186,60 @@ fn bad_json_is_rejected_with_clear_errors() {
     let ok = r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "R"]], "pairs": [[[0, 0], [2, 2]]]}"#;
     assert!(parse(ok.as_bytes()).is_ok());
     let cases: &[(&str, &str)] = &[
-        (r#"{"rows": 3, "cols": 3, "walls": [[0, 2, "R"]], "pairs": []}"#, "off the board"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[2, 0, "D"]], "pairs": []}"#, "off the board"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[9, 0, "D"]], "pairs": []}"#, "off the board"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[99999999999, 0, "D"]], "pairs": []}"#, "off the board"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "X"]], "pairs": []}"#, "direction"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "R"], [0, 0, "R"]], "pairs": []}"#, "duplicate"),
-        (r#"{"rows": 3, "cols": 3, "walls": [[-1, 0, "R"]], "pairs": []}"#, "malformed"),
-        (r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [3, 0]]]}"#, "off the board"),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[0, 2, "R"]], "pairs": []}"#,
+            "off the board",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[2, 0, "D"]], "pairs": []}"#,
+            "off the board",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[9, 0, "D"]], "pairs": []}"#,
+            "off the board",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[99999999999, 0, "D"]], "pairs": []}"#,
+            "off the board",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "X"]], "pairs": []}"#,
+            "direction",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "R"], [0, 0, "R"]], "pairs": []}"#,
+            "duplicate",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "walls": [[-1, 0, "R"]], "pairs": []}"#,
+            "malformed",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [3, 0]]]}"#,
+            "off the board",
+        ),
         (r#"{"rows": 0, "cols": 3, "pairs": []}"#, "rows"),
         (r#"{"rows": 1001, "cols": 3, "pairs": []}"#, "rows"),
         (r#"{"rows": 1000, "cols": 1001, "pairs": []}"#, "cols"),
         (r#"{"rows": 1e12, "cols": 3, "pairs": []}"#, "malformed"),
-        (r#"{"rows": 18446744073709551615, "cols": 3, "pairs": []}"#, "rows"),
-        (r#"{"rows": 3, "cols": 3, "pairs": [], "extra": 1}"#, "unknown field"),
+        (
+            r#"{"rows": 18446744073709551615, "cols": 3, "pairs": []}"#,
+            "rows",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "pairs": [], "extra": 1}"#,
+            "unknown field",
+        ),
         (r#"{"rows": 3, "cols": 3}"#, "missing"),
-        (r#"{"rows": 3, "cols": 3, "pairs": [], "variant": "ring"}"#, "not both"),
+        (
+            r#"{"rows": 3, "cols": 3, "pairs": [], "variant": "ring"}"#,
+            "not both",
+        ),
         (r#"{"rows": 3, "cols": 3, "variant": "ring"}"#, "without"),
-        (r#"{"rows": 3, "cols": 3, "variant": "chess", "players": []}"#, "unknown variant"),
+        (
+            r#"{"rows": 3, "cols": 3, "variant": "chess", "players": []}"#,
+            "unknown variant",
+        ),
         (
             r#"{"rows": 3, "cols": 3, "variant": "classic", "players": [{"cat": [0, 0], "goal": [0, 0]}]}"#,
             "both on cell (0, 0)",
@@ -218,8 +264,14 @@ fn bad_json_is_rejected_with_clear_errors() {
             r#"{"rows": 3, "cols": 3, "variant": "ring", "players": [{"cat": [0, 0], "mouse": [0, 1]}, {"cat": [0, 2], "mouse": [1, 0]}]}"#,
             "3 or 4",
         ),
-        (r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [1, 1]]"#, "malformed"),
-        (r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [1, 1]]]} trailing"#, "malformed"),
+        (
+            r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [1, 1]]"#,
+            "malformed",
+        ),
+        (
+            r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [1, 1]]]} trailing"#,
+            "malformed",
+        ),
     ];
     for (text, want) in cases {
         let e = err(text);
@@ -261,7 +313,10 @@ fn bad_ascii_is_rejected_with_clear_errors() {
         let e = err(text);
         assert!(e.contains(want), "{text}\n  -> {e}\n  (wanted {want:?})");
     }
-    assert!(parse(&[0xff, 0xfe, 0x00]).unwrap_err().to_string().contains("UTF-8"));
+    assert!(parse(&[0xff, 0xfe, 0x00])
+        .unwrap_err()
+        .to_string()
+        .contains("UTF-8"));
 }
 
 #[test]
@@ -297,7 +352,9 @@ fn fuzz_random_bytes_never_panic() {
         let bytes: Vec<u8> = if i % 2 == 0 {
             (0..len).map(|_| rng.gen()).collect()
         } else {
-            (0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect()
+            (0..len)
+                .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+                .collect()
         };
         feed(&bytes);
     }

@@ -440,7 +440,7 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
     let (start, end) =
         grid.ok_or_else(|| Error::bad("no board found (expected lines starting with '+' or '|')"))?;
     let g = &lines[start..end];
-    if g.len() < 3 || g.len() % 2 == 0 {
+    if g.len() < 3 || g.len().is_multiple_of(2) {
         return Err(Error::bad(format!(
             "line {}: the board has {} lines; expected an odd number, at least 3 (2 per row plus 1)",
             start + 1,
@@ -449,7 +449,7 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
     }
     let rows = (g.len() - 1) / 2;
     let width = g[0].len();
-    if !g[0].is_ascii() || width < 5 || (width - 1) % 4 != 0 {
+    if !g[0].is_ascii() || width < 5 || !(width - 1).is_multiple_of(4) {
         return Err(at(
             start + 1,
             1,
@@ -540,28 +540,31 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
                     continue;
                 }
                 let fb = field.as_bytes();
-                let kind =
-                    match fb[0] {
-                        b'C' => 0,
-                        b'M' => 1,
-                        b'G' => 2,
-                        _ => return Err(at(
+                let kind = match fb[0] {
+                    b'C' => 0,
+                    b'M' => 1,
+                    b'G' => 2,
+                    _ => {
+                        return Err(at(
                             ln,
                             4 * c + 2,
                             format!(
                                 "unknown cell content {field:?} (expected '.', C<k>, M<k> or G<k>)"
                             ),
-                        )),
-                    };
+                        ))
+                    }
+                };
                 let player = match field[1..].parse::<usize>() {
                     Ok(p) if (1..=MAX_PLAYERS).contains(&p) && fb.len() == 2 => p - 1,
-                    _ => return Err(at(
-                        ln,
-                        4 * c + 2,
-                        format!(
+                    _ => {
+                        return Err(at(
+                            ln,
+                            4 * c + 2,
+                            format!(
                             "bad marker {field:?}: the player number must be 1 to {MAX_PLAYERS}"
                         ),
-                    )),
+                        ))
+                    }
                 };
                 if pieces.len() <= player {
                     pieces.resize(player + 1, [None; 3]);
