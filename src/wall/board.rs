@@ -522,6 +522,9 @@ impl Position {
     }
 
     /// Runs the cut oracle and translates its edge ids into walls.
+    ///
+    /// For an invalid position the illegal lists are empty whatever the oracle returns: legality
+    /// of a wall is only defined while every pair is still connected.
     pub fn analyze(&self) -> WallAnalysis {
         let bg = self.graph();
         let attached = self.attached_pairs();
@@ -547,6 +550,10 @@ impl Position {
             })
             .collect();
         illegal_pairs.sort_unstable();
+        if !a.valid {
+            illegal_single.clear();
+            illegal_pairs.clear();
+        }
         WallAnalysis {
             valid: a.valid,
             cut,
