@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::Error;
 
 pub mod peg;
+pub mod wall;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
 #[derive(Parser, Debug)]
@@ -37,6 +38,9 @@ pub enum VerifierCmd {
     /// Peg solitaire: verify and inspect proofs, serve live sessions.
     #[command(subcommand)]
     Peg(peg::VerifierCmd),
+    /// Wall Game positions: check validity, analyse legal walls, render, convert.
+    #[command(subcommand)]
+    Wall(wall::VerifierCmd),
 }
 
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
@@ -66,6 +70,7 @@ pub fn verifier_main() -> i32 {
     let cli = VerifierCli::parse();
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
+        VerifierCmd::Wall(c) => wall::run_verifier(c),
     };
     finish(r, "verifier")
 }
