@@ -496,9 +496,11 @@ impl Puzzle {
             match block {
                 Block::Start => start.as_mut().expect("open block").push((ln, line)),
                 Block::Finish => finish.as_mut().expect("open block").push((ln, line)),
-                Block::None => return Err(Error::bad(format!(
+                Block::None => {
+                    return Err(Error::bad(format!(
                     "line {ln}: expected 'key: value' or a board row after 'start:' or 'finish:'"
-                ))),
+                )))
+                }
             }
         }
         let geometry = geometry.ok_or_else(|| Error::bad("missing 'geometry:' line"))?;

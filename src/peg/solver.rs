@@ -40,8 +40,13 @@ pub struct SolveOptions {
 /// Default node budget: enough for the catalog, small enough to bound memory (the dead-position
 /// table is capped separately).
 pub const DEFAULT_BUDGET: u64 = 20_000_000;
-/// The dead-position table stops growing beyond this many entries.
+/// The dead-position table stops growing beyond this many entries (or [`TABLE_BYTES`]).
 pub const MAX_TABLE: usize = 1 << 24;
+/// Memory for the endgame table (positions near the goal, see [`solve`]): 2 MiB, i.e. 65 536
+/// positions of at most 128 vertices; larger tables cost more to build than they save.
+pub const ENDGAME_BYTES: usize = 1 << 21;
+/// Memory for the dead-position table, 512 MiB.
+pub const TABLE_BYTES: usize = 1 << 29;
 
 impl Default for SolveOptions {
     fn default() -> Self {
@@ -75,6 +80,8 @@ pub struct SolveStats {
     pub symmetries: usize,
     /// Valid pagoda functions used for pruning.
     pub pagodas: usize,
+    /// Depth of the endgame table (moves before the goal covered by a backward search).
+    pub endgame_depth: u32,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -95,7 +102,7 @@ pub fn solve_with_stats(inst: &Instance, opts: &SolveOptions) -> (SolveOutcome, 
         stats.elapsed = t0.elapsed();
         return (
             SolveOutcome::Impossible(format!(
-                "position classes: the number of pegs on a set of {k} vertices changes parity only in pairs under every move, and it is {} at the start but {} at the finish",
+                "position classes: every line of three holes meets a certain set of {k} holes in 0 or 2 holes, so no move changes the parity of the number of pegs on that set, yet it is {} at the start and {} at the finish",
                 if pf { "odd" } else { "even" },
                 if pl { "odd" } else { "even" }
             )),
@@ -304,9 +311,11 @@ trait Bits: Clone + Eq + Hash + Ord {
     type Perm;
     fn from_bools(b: &[bool]) -> Self;
     fn to_bools(&self, n: usize) -> Vec<bool>;
-    fn has_all(&self, m: &Self) -> bool;
-    fn has_none(&self, m: &Self) -> bool;
-    fn xor(&self, m: &Self) -> Self;
+    fn bit(&self, i: u32) -> bool;
+    /// The position with the three bits flipped.
+    fn flip3(&self, a: u32, b: u32, c: u32) -> Self;
+    /// Bytes one stored position costs in a hash table, roughly.
+    fn cost(n: usize) -> usize;
     fn count(&self) -> u32;
     fn make_perm(p: &[u32]) -> Self::Perm;
     fn permute(&self, p: &Self::Perm) -> Self;
@@ -324,14 +333,14 @@ impl Bits for u128 {
     fn to_bools(&self, n: usize) -> Vec<bool> {
         (0..n).map(|i| self >> i & 1 == 1).collect()
     }
-    fn has_all(&self, m: &Self) -> bool {
-        self & m == *m
+    fn bit(&self, i: u32) -> bool {
+        self >> i & 1 == 1
     }
-    fn has_none(&self, m: &Self) -> bool {
-        self & m == 0
+    fn flip3(&self, a: u32, b: u32, c: u32) -> Self {
+        self ^ (1 << a | 1 << b | 1 << c)
     }
-    fn xor(&self, m: &Self) -> Self {
-        self ^ m
+    fn cost(_: usize) -> usize {
+        32
     }
     fn count(&self) -> u32 {
         self.count_ones()
@@ -379,14 +388,18 @@ impl Bits for Big {
             .map(|i| self.0[i / 64] >> (i % 64) & 1 == 1)
             .collect()
     }
-    fn has_all(&self, m: &Self) -> bool {
-        self.0.iter().zip(m.0.iter()).all(|(a, b)| a & b == *b)
+    fn bit(&self, i: u32) -> bool {
+        self.0[i as usize / 64] >> (i % 64) & 1 == 1
     }
-    fn has_none(&self, m: &Self) -> bool {
-        self.0.iter().zip(m.0.iter()).all(|(a, b)| a & b == 0)
+    fn flip3(&self, a: u32, b: u32, c: u32) -> Self {
+        let mut w = self.0.clone();
+        for x in [a, b, c] {
+            w[x as usize / 64] ^= 1 << (x % 64);
+        }
+        Big(w)
     }
-    fn xor(&self, m: &Self) -> Self {
-        Big(self.0.iter().zip(m.0.iter()).map(|(a, b)| a ^ b).collect())
+    fn cost(n: usize) -> usize {
+        32 + 8 * n.div_ceil(64)
     }
     fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
@@ -473,10 +486,22 @@ impl std::hash::Hasher for FastHasher {
 
 type FastHash = std::hash::BuildHasherDefault<FastHasher>;
 
-struct Move<B> {
-    need: B,
-    empty: B,
-    flip: B,
+/// A peg on `a` jumps over `b` into `c`.
+#[derive(Clone, Copy)]
+struct Move {
+    a: u32,
+    b: u32,
+    c: u32,
+}
+
+impl Move {
+    fn legal<B: Bits>(&self, s: &B) -> bool {
+        s.bit(self.a) && s.bit(self.b) && !s.bit(self.c)
+    }
+    /// Legal backwards: the position before this move can be rebuilt from `s`.
+    fn undoable<B: Bits>(&self, s: &B) -> bool {
+        !s.bit(self.a) && !s.bit(self.b) && s.bit(self.c)
+    }
 }
 
 fn search<B: Bits>(
@@ -487,13 +512,6 @@ fn search<B: Bits>(
     stats: &mut SolveStats,
 ) -> SolveOutcome {
     let n = inst.n();
-    let mask = |vs: &[u32]| {
-        let mut b = vec![false; n];
-        for &v in vs {
-            b[v as usize] = true;
-        }
-        B::from_bools(&b)
-    };
     let k = pags.len();
     // Move order: first the jumps that take pegs furthest from the goal closest to it (clear
     // the periphery first), by graph distance to the goal's pegs. Each restart perturbs this
@@ -534,9 +552,39 @@ fn search<B: Bits>(
         }
     };
 
+    // Endgame table: every position (canonical form) with `goal + depth` pegs from which the
+    // goal position is reachable, built backwards from the goal by "unjumps" level by level
+    // while the table stays under ENDGAME_BYTES. The search then refuses any position with
+    // that many pegs outside the table, which cuts off the bottom of dead subtrees.
+    let endgame_cap = ENDGAME_BYTES / B::cost(n);
+    let endgame: Option<(u32, HashSet<B, FastHash>)> = goal_state.as_ref().map(|g| {
+        let mut level: HashSet<B, FastHash> = HashSet::default();
+        level.insert(canon(g));
+        let mut depth = 0u32;
+        let unjumps: Vec<Move> = oriented.iter().map(|&(a, b, c)| Move { a, b, c }).collect();
+        'grow: while goal_count + depth + 1 < inst.first().iter().filter(|&&x| x).count() as u32 {
+            let mut next: HashSet<B, FastHash> = HashSet::default();
+            for s in &level {
+                for m in &unjumps {
+                    if m.undoable(s) {
+                        next.insert(canon(&s.flip3(m.a, m.b, m.c)));
+                        if next.len() > endgame_cap {
+                            break 'grow;
+                        }
+                    }
+                }
+            }
+            level = next;
+            depth += 1;
+        }
+        (goal_count + depth, level)
+    });
+    stats.endgame_depth = endgame.as_ref().map_or(0, |e| e.0 - goal_count);
+
     // Positions proved dead (canonical forms). Entries stay valid across restarts: they
     // depend only on the instance, the symmetries and the pagoda functions.
     let mut dead: HashSet<B, FastHash> = HashSet::default();
+    let table_cap = MAX_TABLE.min(TABLE_BYTES / B::cost(n));
     let mut nodes: u64 = 0;
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     for restart in 0u32.. {
@@ -561,11 +609,7 @@ fn search<B: Bits>(
         // pagoda change of each move, k per move
         let mut delta: Vec<i64> = Vec::with_capacity(keyed.len() * k);
         for &(_, (a, b, c)) in &keyed {
-            moves.push(Move {
-                need: mask(&[a, b]),
-                empty: mask(&[c]),
-                flip: mask(&[a, b, c]),
-            });
+            moves.push(Move { a, b, c });
             for p in pags {
                 delta.push(p[c as usize] - p[a as usize] - p[b as usize]);
             }
@@ -602,15 +646,21 @@ fn search<B: Bits>(
                     let m = &moves[*next];
                     let mi = *next;
                     *next += 1;
-                    if !state.has_all(&m.need) || !state.has_none(&m.empty) {
+                    if !m.legal(state) {
                         continue;
                     }
                     let base = (depth - 1) * k;
                     if (0..k).any(|j| pv[base + j] + delta[mi * k + j] < goal_p[j]) {
                         continue;
                     }
-                    let c = state.xor(&m.flip);
-                    if dead.contains(&canon(&c)) {
+                    let c = state.flip3(m.a, m.b, m.c);
+                    let cc = canon(&c);
+                    if let Some((cnt, table)) = &endgame {
+                        if c.count() == *cnt && !table.contains(&cc) {
+                            continue;
+                        }
+                    }
+                    if dead.contains(&cc) {
                         continue;
                     }
                     child = Some((c, mi));
@@ -642,7 +692,7 @@ fn search<B: Bits>(
                 None => {
                     let (s, _) = stack.pop().expect("non-empty");
                     pv.truncate(stack.len() * k);
-                    if dead.len() < MAX_TABLE {
+                    if dead.len() < table_cap {
                         dead.insert(canon(&s));
                     }
                 }
