@@ -396,9 +396,15 @@ impl Puzzle {
         if is_key_line(first).is_some() {
             Self::parse_board(text)
         } else {
+            let instance = parse_raw(text).map_err(|e| match e {
+                Error::BadInput(m) => Error::bad(format!(
+                    "raw instance (the first line is not 'key: value'): {m}"
+                )),
+                e => e,
+            })?;
             Ok(Puzzle {
                 name: "raw".into(),
-                instance: parse_raw(text)?,
+                instance,
                 board: None,
             })
         }
