@@ -414,3 +414,13 @@ fn random_bytes_and_mutations_never_panic() {
         }
     }
 }
+
+#[test]
+fn wrong_final_position_is_a_one_line_error() {
+    let p = Puzzle::parse("geometry: square\nstart:\no o . o o\nfinish:\n. . o o o\n").unwrap();
+    assert_eq!(p.instance().s(), 2);
+    p.parse_solution("a1-c1").unwrap();
+    let e = p.parse_solution("e1-c1").unwrap_err().to_string();
+    assert!(e.starts_with("after all 1 moves the position is not the finish: it differs on"), "{e}");
+    assert!(!e.contains('\n'));
+}

@@ -315,13 +315,11 @@ fn budget_exhaustion_is_reported() {
 #[test]
 fn big_bitsets_solve_too() {
     // A 1 x 140 strip: more than 128 vertices, so the boxed bitset path runs.
-    let row: String = std::iter::repeat("o")
-        .take(138)
+    let row: String = std::iter::repeat_n("o", 138)
         .chain([".", "."])
         .collect::<Vec<_>>()
         .join(" ");
-    let fin: String = std::iter::repeat("o")
-        .take(136)
+    let fin: String = std::iter::repeat_n("o", 136)
         .chain([".", ".", "o", "."])
         .collect::<Vec<_>>()
         .join(" ");

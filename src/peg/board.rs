@@ -243,6 +243,9 @@ fn parse_block(
     Ok(holes)
 }
 
+/// A point symmetry of the lattice, in lattice coordinates.
+type Transform = Box<dyn Fn((i32, i32)) -> (i32, i32)>;
+
 impl Board {
     fn new(geometry: Geometry, cells: Vec<(i32, i32)>) -> Self {
         let index: HashMap<(i32, i32), u32> = cells
@@ -325,9 +328,9 @@ impl Board {
             }
         };
         let lat: Vec<(i32, i32)> = self.cells.iter().map(to_lat).collect();
-        let transforms: Vec<Box<dyn Fn((i32, i32)) -> (i32, i32)>> = match self.geometry {
+        let transforms: Vec<Transform> = match self.geometry {
             Geometry::Triangle => {
-                let mut v: Vec<Box<dyn Fn((i32, i32)) -> (i32, i32)>> = Vec::new();
+                let mut v: Vec<Transform> = Vec::new();
                 for refl in [false, true] {
                     for rot in 0..6 {
                         v.push(Box::new(move |(q, r)| {
@@ -707,9 +710,17 @@ impl Puzzle {
             )));
         }
         inst.check_solution(&z).map_err(|_| {
+            let wrong: Vec<&str> = match inst.last() {
+                Some(l) => (0..l.len())
+                    .filter(|&v| l[v] != cur[v])
+                    .map(|v| b.names[v].as_str())
+                    .collect(),
+                None => Vec::new(),
+            };
+            let more = if wrong.len() > 8 { ", …" } else { "" };
             Error::bad(format!(
-                "after all {k} moves the position is not the finish:\n{}",
-                self.render(&cur)
+                "after all {k} moves the position is not the finish: it differs on {}{more}",
+                wrong[..wrong.len().min(8)].join(", ")
             ))
         })?;
         Ok(z)

@@ -178,8 +178,7 @@ pub fn position_class_witness(inst: &Instance) -> Option<Vec<bool>> {
         let Some(p) = (0..n).find(|&j| get(&r, j)) else {
             continue;
         };
-        for (i, old) in rows.iter_mut().enumerate() {
-            let _ = i;
+        for old in rows.iter_mut() {
             if get(old, p) {
                 for (a, b) in old.iter_mut().zip(&r) {
                     *a ^= b;
@@ -674,7 +673,7 @@ fn search<B: Bits>(
                     }
                     nodes += 1;
                     if let Some(b) = &bar {
-                        if nodes % (1 << 16) == 0 {
+                        if nodes & 0xFFFF == 0 {
                             b.set_message(format!(
                                 "{nodes} positions, {} dead, depth {depth}, restart {restart}",
                                 dead.len()
@@ -735,9 +734,9 @@ mod tests {
         let t = <u128 as Bits>::make_perm(&p);
         let s: u128 = 0x0123_4567_89ab_cdef_0fed_cba9_8765 & ((1u128 << 100) - 1);
         let mut want = 0u128;
-        for i in 0..100 {
+        for (i, &img) in p.iter().enumerate() {
             if s >> i & 1 == 1 {
-                want |= 1 << p[i];
+                want |= 1 << img;
             }
         }
         assert_eq!(s.permute(&t), want);
