@@ -351,7 +351,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     run(SolveArgs {
         puzzle: "puzzles/peg/english.txt".into(),
         output: Some(out.to_str().unwrap().into()),
-        budget: 1 << 22,
+        budget: Some(1 << 22),
         no_symmetry: false,
         quiet: true,
     })
@@ -372,7 +372,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: imp.to_str().unwrap().into(),
         output: None,
-        budget: 1000,
+        budget: Some(1000),
         no_symmetry: false,
         quiet: true,
     })
@@ -386,7 +386,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: dir.join("missing.txt").to_str().unwrap().into(),
         output: None,
-        budget: 1,
+        budget: Some(1),
         no_symmetry: false,
         quiet: true,
     })

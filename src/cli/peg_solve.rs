@@ -12,9 +12,9 @@ pub struct SolveArgs {
     /// Write the solution here (`-` = stdout, the default).
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Give up after expanding this many positions.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
-    pub budget: u64,
+    /// Give up after expanding this many positions [default: 20000000].
+    #[arg(long)]
+    pub budget: Option<u64>,
     /// Do not use the board's symmetries (slower; for comparison).
     #[arg(long)]
     pub no_symmetry: bool,
@@ -66,7 +66,8 @@ pub fn solve_text(
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
     let p = Puzzle::load(&a.puzzle)?;
-    let (text, summary) = solve_text(&p, a.budget, !a.no_symmetry, !a.quiet)?;
+    let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
+    let (text, summary) = solve_text(&p, budget, !a.no_symmetry, !a.quiet)?;
     crate::proof_file::write_output(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())
