@@ -158,6 +158,30 @@ fn solver_agrees_with_brute_force_on_random_instances() {
                 "case {case}: class witness on a solvable instance {inst:?}"
             );
         }
+        // the DFS alone (no endgame table, no pagodas, many restarts), then everything
+        let bare = Tuning {
+            endgame_bytes: 0,
+            use_pagodas: false,
+            first_restart_nodes: 1 + (case % 5) as u64,
+        };
+        let truncated = Tuning {
+            endgame_bytes: 64 * (case % 4),
+            ..Tuning::default()
+        };
+        for t in [&bare, &truncated] {
+            match solve_tuned(&inst, &opts, t).0 {
+                SolveOutcome::Solved(z) => {
+                    assert!(truth, "case {case}");
+                    inst.check_solution(&z).unwrap();
+                }
+                SolveOutcome::Impossible(why) => assert!(
+                    !truth,
+                    "case {case} {t:?}: {why} {inst:?} {:?}",
+                    opts.symmetries
+                ),
+                o => panic!("case {case}: {o:?}"),
+            }
+        }
         match solve(&inst, &opts) {
             SolveOutcome::Solved(z) => {
                 assert!(truth, "case {case}");
@@ -393,4 +417,34 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     .unwrap_err();
     assert_eq!(e.exit_code(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
+    // Found by the random comparison: swapping vertices 2 and 4 (1-based) maps every triplet's
+    // vertex set onto a triplet's set, but not middles onto middles. Using it made the solver
+    // call this solvable instance impossible.
+    let inst = Instance::new(
+        4,
+        vec![[0, 3, 2], [1, 2, 0], [2, 3, 1]],
+        vec![false, true, true, true],
+        Goal::Position(vec![false, false, true, false]),
+    )
+    .unwrap();
+    let swap = vec![0, 3, 2, 1];
+    assert_eq!(valid_symmetries(&inst, &[swap.clone()]).len(), 1);
+    let opts = SolveOptions {
+        node_budget: 100,
+        progress: false,
+        symmetries: vec![swap],
+    };
+    let bare = Tuning {
+        endgame_bytes: 0,
+        use_pagodas: false,
+        first_restart_nodes: 1,
+    };
+    assert!(matches!(
+        solve_tuned(&inst, &opts, &bare).0,
+        SolveOutcome::Solved(_)
+    ));
 }

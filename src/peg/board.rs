@@ -595,7 +595,7 @@ impl Puzzle {
     }
 
     /// The board's symmetries as vertex permutations (`p[v]` = image of `v`, identity
-    /// included). They preserve the triplet set but not necessarily the start or finish:
+    /// included). They map moves to moves (middles to middles) but not necessarily the start or finish:
     /// [`crate::peg::solver::solve`] keeps only those that fix the goal. Raw instances: just
     /// the identity.
     pub fn symmetries(&self) -> Vec<Vec<u32>> {

@@ -13,7 +13,7 @@
 //!
 //! The search is an iterative depth-first search on bitset states (`u128` for `N ≤ 128`,
 //! a boxed word array above), with a transposition table of positions proved dead, stored
-//! in canonical form under the symmetries that preserve the triplet set and fix the goal.
+//! in canonical form under the symmetries that map moves to moves and fix the goal.
 //! A search that ends without reaching the goal is itself a proof of impossibility.
 
 use std::collections::HashSet;
@@ -32,7 +32,7 @@ pub struct SolveOptions {
     pub progress: bool,
     /// Candidate symmetries as vertex permutations (`p[v]` = image of `v`), e.g. from
     /// [`crate::peg::board::Puzzle::symmetries`]. Invalid ones (not a permutation, not
-    /// preserving the triplet set, or moving the goal position) are ignored, so passing a
+    /// mapping moves to moves, or moving the goal position) are ignored, so passing a
     /// wrong list costs pruning power, never correctness.
     pub symmetries: Vec<Vec<u32>>,
 }
@@ -93,6 +93,37 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> SolveOutcome {
 
 /// [`solve`] with counters.
 pub fn solve_with_stats(inst: &Instance, opts: &SolveOptions) -> (SolveOutcome, SolveStats) {
+    solve_tuned(inst, opts, &Tuning::default())
+}
+
+/// Internal knobs of the search, for tests and experiments. Every setting is sound: they
+/// change speed, never the verdict (up to the node budget).
+#[derive(Clone, Debug)]
+pub struct Tuning {
+    /// Memory for the endgame table; 0 disables it.
+    pub endgame_bytes: usize,
+    /// Use pagoda functions (for the up-front proof and for pruning).
+    pub use_pagodas: bool,
+    /// Node budget of the first restart (each restart doubles it).
+    pub first_restart_nodes: u64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            endgame_bytes: ENDGAME_BYTES,
+            use_pagodas: true,
+            first_restart_nodes: 200_000,
+        }
+    }
+}
+
+/// [`solve_with_stats`] with explicit [`Tuning`].
+pub fn solve_tuned(
+    inst: &Instance,
+    opts: &SolveOptions,
+    tuning: &Tuning,
+) -> (SolveOutcome, SolveStats) {
     let t0 = Instant::now();
     let mut stats = SolveStats::default();
     if let Some(w) = position_class_witness(inst) {
@@ -109,7 +140,11 @@ pub fn solve_with_stats(inst: &Instance, opts: &SolveOptions) -> (SolveOutcome, 
             stats,
         );
     }
-    let pags = pagodas(inst);
+    let pags = if tuning.use_pagodas {
+        pagodas(inst)
+    } else {
+        Vec::new()
+    };
     stats.pagodas = pags.len();
     if let Some(l) = inst.last() {
         for p in &pags {
@@ -128,9 +163,9 @@ pub fn solve_with_stats(inst: &Instance, opts: &SolveOptions) -> (SolveOutcome, 
     let syms = valid_symmetries(inst, &opts.symmetries);
     stats.symmetries = syms.len();
     let out = if inst.n() <= 128 {
-        search::<u128>(inst, opts, &syms, &pags, &mut stats)
+        search::<u128>(inst, opts, tuning, &syms, &pags, &mut stats)
     } else {
-        search::<Big>(inst, opts, &syms, &pags, &mut stats)
+        search::<Big>(inst, opts, tuning, &syms, &pags, &mut stats)
     };
     stats.elapsed = t0.elapsed();
     (out, stats)
@@ -262,21 +297,17 @@ pub fn pagodas(inst: &Instance) -> Vec<Vec<i64>> {
 }
 
 /// The candidate permutations that are symmetries of the search: permutations of the
-/// vertices mapping the triplet set (as sets) onto itself and fixing the goal position.
+/// vertices mapping the moves onto themselves (each triplet to a triplet with the image of its
+/// middle as middle and the images of its ends as ends) and fixing the goal position.
 /// The identity is always first.
 pub fn valid_symmetries(inst: &Instance, cands: &[Vec<u32>]) -> Vec<Vec<u32>> {
     let n = inst.n();
     let id: Vec<u32> = (0..n as u32).collect();
     let mut out = vec![id];
-    let set: HashSet<[u32; 3]> = inst
-        .triplets()
-        .iter()
-        .map(|t| {
-            let mut s = *t;
-            s.sort_unstable();
-            s
-        })
-        .collect();
+    // A move is a triplet up to reversal: (middle, smaller end, larger end). Mapping only the
+    // vertex sets is not enough: a symmetry must send middles to middles.
+    let key = |t: [u32; 3]| (t[1], t[0].min(t[2]), t[0].max(t[2]));
+    let set: HashSet<(u32, u32, u32)> = inst.triplets().iter().map(|t| key(*t)).collect();
     for p in cands {
         if p.len() != n || out.contains(p) {
             continue;
@@ -288,11 +319,10 @@ pub fn valid_symmetries(inst: &Instance, cands: &[Vec<u32>]) -> Vec<Vec<u32>> {
         {
             continue;
         }
-        let keeps_triplets = inst.triplets().iter().all(|t| {
-            let mut s = t.map(|x| p[x as usize]);
-            s.sort_unstable();
-            set.contains(&s)
-        });
+        let keeps_triplets = inst
+            .triplets()
+            .iter()
+            .all(|t| set.contains(&key(t.map(|x| p[x as usize]))));
         let keeps_goal = match inst.goal() {
             Goal::Position(l) => (0..n).all(|v| l[v] == l[p[v] as usize]),
             Goal::PegCount(_) => true,
@@ -506,6 +536,7 @@ impl Move {
 fn search<B: Bits>(
     inst: &Instance,
     opts: &SolveOptions,
+    tuning: &Tuning,
     syms: &[Vec<u32>],
     pags: &[Vec<i64>],
     stats: &mut SolveStats,
@@ -555,7 +586,7 @@ fn search<B: Bits>(
     // goal position is reachable, built backwards from the goal by "unjumps" level by level
     // while the table stays under ENDGAME_BYTES. The search then refuses any position with
     // that many pegs outside the table, which cuts off the bottom of dead subtrees.
-    let endgame_cap = ENDGAME_BYTES / B::cost(n);
+    let endgame_cap = tuning.endgame_bytes / B::cost(n);
     let endgame: Option<(u32, HashSet<B, FastHash>)> = goal_state.as_ref().map(|g| {
         let mut level: HashSet<B, FastHash> = HashSet::default();
         level.insert(canon(g));
@@ -615,7 +646,12 @@ fn search<B: Bits>(
         }
         // this restart's share of the budget: 2^restart × 200 000 nodes
         let limit = nodes
-            .saturating_add(200_000u64.saturating_mul(1u64 << restart.min(40)))
+            .saturating_add(
+                tuning
+                    .first_restart_nodes
+                    .max(1)
+                    .saturating_mul(1u64 << restart.min(40)),
+            )
             .min(opts.node_budget);
 
         // DFS stack: (state, next move index); pagoda values of each frame flattened in `pv`.
