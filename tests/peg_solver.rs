@@ -168,8 +168,23 @@ fn solver_agrees_with_brute_force_on_random_instances() {
             endgame_bytes: 64 * (case % 4),
             ..Tuning::default()
         };
-        for t in [&bare, &truncated] {
-            match solve_tuned(&inst, &opts, t).0 {
+        // the same instance padded with 130 vertices in no triplet (empty at both ends): the
+        // solver switches to boxed bitsets for N > 128, and the verdict must not change
+        let padded = {
+            let pad = |r: &[bool]| r.iter().copied().chain([false; 130]).collect::<Vec<bool>>();
+            let goal = match inst.goal() {
+                Goal::Position(l) => Goal::Position(pad(l)),
+                Goal::PegCount(c) => Goal::PegCount(*c),
+            };
+            Instance::new(n + 130, inst.triplets().to_vec(), pad(inst.first()), goal).unwrap()
+        };
+        for (inst, t) in [
+            (&inst, &bare),
+            (&inst, &truncated),
+            (&padded, &bare),
+            (&padded, &Tuning::default()),
+        ] {
+            match solve_tuned(inst, &opts, t).0 {
                 SolveOutcome::Solved(z) => {
                     assert!(truth, "case {case}");
                     inst.check_solution(&z).unwrap();
@@ -273,6 +288,16 @@ fn solver_agrees_with_brute_force_on_random_boards() {
             symmetries: p.symmetries(),
         };
         let truth = brute_force_solvable(inst);
+        let bare = Tuning {
+            endgame_bytes: 0,
+            use_pagodas: false,
+            first_restart_nodes: 3,
+        };
+        match solve_tuned(inst, &opts, &bare).0 {
+            SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
+            SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
+            o => panic!("{o:?}"),
+        }
         match solve(inst, &opts) {
             SolveOutcome::Solved(z) => {
                 assert!(truth);
