@@ -457,7 +457,7 @@ fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
     )
     .unwrap();
     let swap = vec![0, 3, 2, 1];
-    assert_eq!(valid_symmetries(&inst, &[swap.clone()]).len(), 1);
+    assert_eq!(valid_symmetries(&inst, std::slice::from_ref(&swap)).len(), 1);
     let opts = SolveOptions {
         node_budget: 100,
         progress: false,
