@@ -207,3 +207,47 @@ fn simulated_transcript_is_accepted_only_as_interactive() {
     assert_eq!(c, 0);
     assert!(o.contains("NOT transferable"), "{o}");
 }
+
+#[test]
+fn solve_prove_verify_english_board_end_to_end() {
+    let sol = tmp("english.solution");
+    let (c, _, err) = run(PROVER, &["peg", "solve", &p("puzzles/peg/english.txt"), "-o", &sol, "-q"]);
+    assert_eq!(c, 0, "{err}");
+    let text = std::fs::read_to_string(&sol).unwrap();
+    assert_eq!(text.split_whitespace().count(), 31, "{text}");
+    let proof = tmp("english.proof");
+    let (c, _, err) = run(
+        PROVER,
+        &["peg", "prove", &p("puzzles/peg/english.txt"), "--solution", &sol, "-o", &proof, "--context", "hello"],
+    );
+    assert_eq!(c, 0, "{err}");
+    let (c, out, err) = run(VERIFIER, &["peg", "verify", &p("puzzles/peg/english.txt"), &proof, "--context", "hello"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("2795 rounds"), "{out}");
+    // the European central game is impossible: said clearly, exit 1
+    let e = tmp("euro-central.txt");
+    std::fs::write(
+        &e,
+        "name: euro-central\ngeometry: square\nstart:\n    o o o\n  o o o o o\no o o o o o o\no o o . o o o\no o o o o o o\n  o o o o o\n    o o o\nfinish:\n    . . .\n  . . . . .\n. . . . . . .\n. . . o . . .\n. . . . . . .\n  . . . . .\n    . . .\n",
+    )
+    .unwrap();
+    let (c, _, err) = run(PROVER, &["peg", "solve", &e, "-q"]);
+    assert_eq!(c, 1, "{err}");
+    assert!(err.contains("impossible"), "{err}");
+    // a move list with an illegal move: the prover refuses and names it
+    let bad = tmp("english-bad.solution");
+    let mut moves: Vec<&str> = text.split_whitespace().collect();
+    moves.swap(3, 4);
+    std::fs::write(&bad, moves.join("\n")).unwrap();
+    let (c, _, err) = run(PROVER, &["peg", "prove", &p("puzzles/peg/english.txt"), "--solution", &bad, "-o", &proof]);
+    assert_eq!(c, 2);
+    assert!(err.contains("move 4") || err.contains("move 5"), "{err}");
+}
+
+#[test]
+fn demo_runs_the_main_job() {
+    let (c, out, err) = run(PROVER, &["peg", "demo", &p("puzzles/peg/tee.txt")]);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("proved and verified"), "{out}");
+    assert!(err.contains("ACCEPTED"), "{err}");
+}

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::Error;
 
 pub mod peg;
+pub mod peg_solve;
 pub mod wall;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.

@@ -40,6 +40,21 @@ pub struct SecurityArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum ProverCmd {
+    /// Find a solution (DFS with transposition table, symmetries, position classes, pagodas).
+    Solve(crate::cli::peg_solve::SolveArgs),
+    /// The whole job on one puzzle: solve, prove at the asked security, verify, report.
+    Demo {
+        /// Puzzle file; the English central game when omitted.
+        puzzle: Option<String>,
+        #[command(flatten)]
+        sec: SecurityArgs,
+        /// Proof system.
+        #[arg(long, value_enum, default_value_t = System::Iso)]
+        system: System,
+        /// Also write the proof file here.
+        #[arg(short = 'o', long = "output")]
+        output: Option<String>,
+    },
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
     Prove {
         /// Puzzle file (board or raw instance), `-` for stdin.
@@ -167,6 +182,8 @@ fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
 /// Runs a `prover peg` command.
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
+        ProverCmd::Solve(a) => crate::cli::peg_solve::run(a),
+        ProverCmd::Demo { puzzle, sec, system, output } => demo(puzzle.as_deref(), &sec, system, output.as_deref()),
         ProverCmd::Prove { puzzle, solution, sec, rounds, output, system, seed } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
@@ -237,6 +254,57 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The English central game, built in so the demo runs from any directory.
+pub const ENGLISH: &str = include_str!("../../puzzles/peg/english.txt");
+
+fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option<&str>) -> Result<()> {
+    let p = match puzzle {
+        Some(path) => load_puzzle(path)?,
+        None => Puzzle::parse(ENGLISH)?,
+    };
+    let inst = p.instance();
+    eprintln!("puzzle '{}': N = {} holes, T = {} triplets, S = {} rows", p.name(), inst.n(), inst.t(), inst.s());
+    eprintln!("{}", p.render(inst.first()));
+    let (text, summary) =
+        crate::cli::peg_solve::solve_text(&p, crate::peg::solver::DEFAULT_BUDGET, true, std::io::stderr().is_terminal())?;
+    eprintln!("1. solved: {summary}");
+    eprintln!("   solution (secret): {}", text.split_whitespace().collect::<Vec<_>>().join(" "));
+    let z = p.parse_solution(&text)?;
+    let rounds = rounds_for(system, sec.security, inst.s());
+    let mut rng = crate::rng::os_rng();
+    let ctx = sec.context.as_bytes();
+    let t0 = std::time::Instant::now();
+    let bytes = match system {
+        System::Iso => fs::prove_file(inst, &z, rounds, ctx, &mut rng)?,
+        System::Mpc => crate::mpc::peg::prove_peg(inst, &z, rounds, ctx, &mut rng)?,
+    };
+    let tp = t0.elapsed();
+    eprintln!(
+        "2. proved with {system:?}: {rounds} rounds, {} bytes, {:.1} ms",
+        bytes.len(),
+        tp.as_secs_f64() * 1e3
+    );
+    let t1 = std::time::Instant::now();
+    let f = ProofFile::from_bytes(&bytes)?;
+    let bits = match system {
+        System::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
+        System::Mpc => {
+            crate::mpc::peg::verify_peg(inst, &f, sec.security, ctx)?;
+            crate::mpc::achieved_bits(rounds)
+        }
+    };
+    eprintln!(
+        "3. verified in {:.1} ms: ACCEPTED, knowledge error 2^-{bits:.1}; the verifier saw only the proof",
+        t1.elapsed().as_secs_f64() * 1e3
+    );
+    if let Some(o) = output {
+        write_binary(o, &bytes)?;
+        eprintln!("   proof written to {o}");
+    }
+    println!("ok: '{}' proved and verified ({system:?}, {rounds} rounds, {} bytes)", p.name(), bytes.len());
+    Ok(())
 }
 
 fn save_transcript(path: Option<&str>, rec: &SessionRecord) -> Result<()> {

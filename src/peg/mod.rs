@@ -1,9 +1,19 @@
 //! Peg solitaire: the formal model of Bultel (FUN 2022), boards, a solver, and Protocol 1.
+//!
+//! - [`instance`]: instances and solutions (Definitions 4 and 6), the raw text format.
+//! - [`iso`]: isomorphisms (Definition 8) and the solution transform (Theorem 10).
+//! - [`board`]: human-readable boards, move notation, the puzzle loader.
+//! - [`solver`]: DFS with a transposition table, symmetries, position classes, pagodas.
+//! - [`protocol`]: one round of Protocol 1 (commit, respond, verify).
+//! - [`fs`]: non-interactive proofs (Fiat–Shamir over parallel rounds).
+//! - [`session`]: live interactive sessions.
+//! - [`simulate`]: the simulator (Claim 19) and extractor (Claim 18).
 
+pub mod board;
+pub mod fs;
 pub mod instance;
 pub mod iso;
 pub mod protocol;
-pub mod fs;
 pub mod session;
 pub mod simulate;
-pub mod board;
+pub mod solver;

@@ -1,0 +1,475 @@
+//! The solver against an independent brute force, its impossibility proofs, and the CLI logic.
+
+use std::collections::HashSet;
+
+use zkgames::cli::peg_solve::{run, solve_text, SolveArgs};
+use zkgames::peg::board::Puzzle;
+use zkgames::peg::instance::{Goal, Instance};
+use zkgames::peg::solver::*;
+use zkgames::Error;
+
+/// xorshift, reproducible without seed plumbing.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Reference: the set of positions reachable from `f`, explored with plain vectors and the
+/// move rule of Definition 6 written out directly, then a goal test on each.
+fn brute_force_solvable(inst: &Instance) -> bool {
+    let n = inst.n();
+    let enc = |s: &[bool]| {
+        s.iter()
+            .enumerate()
+            .fold(0u32, |a, (i, &b)| a | (b as u32) << i)
+    };
+    let mut seen = HashSet::new();
+    let mut todo = vec![inst.first().to_vec()];
+    seen.insert(enc(inst.first()));
+    while let Some(s) = todo.pop() {
+        let pegs = s.iter().filter(|&&b| b).count();
+        match inst.goal() {
+            Goal::Position(l) if &s == l => return true,
+            Goal::PegCount(c) if pegs == *c => return true,
+            _ => {}
+        }
+        for t in inst.triplets() {
+            let [a, b, c] = t.map(|x| x as usize);
+            for (x, z) in [(a, c), (c, a)] {
+                if s[x] && s[b] && !s[z] {
+                    let mut u = s.clone();
+                    u[x] = false;
+                    u[b] = false;
+                    u[z] = true;
+                    if seen.insert(enc(&u)) {
+                        todo.push(u);
+                    }
+                }
+            }
+        }
+        let _ = n;
+    }
+    false
+}
+
+fn random_instance(rng: &mut Rng) -> Instance {
+    loop {
+        let n = 3 + rng.below(10);
+        let mut ts: Vec<[u32; 3]> = Vec::new();
+        let mut sets = HashSet::new();
+        for _ in 0..1 + rng.below(3 * n) {
+            let mut t = [
+                rng.below(n) as u32,
+                rng.below(n) as u32,
+                rng.below(n) as u32,
+            ];
+            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                continue;
+            }
+            let mut s = t;
+            s.sort();
+            if sets.insert(s) {
+                if rng.below(2) == 0 {
+                    t.swap(0, 2);
+                }
+                ts.push(t);
+            }
+        }
+        let f: Vec<bool> = (0..n).map(|_| rng.below(3) > 0).collect();
+        let goal = if rng.below(4) == 0 {
+            Goal::PegCount(rng.below(3))
+        } else {
+            // often a position reached by a few random legal moves, so many are solvable
+            let mut l = f.clone();
+            if rng.below(3) > 0 {
+                for _ in 0..1 + rng.below(n) {
+                    let t = ts.get(rng.below(ts.len().max(1))).copied();
+                    if let Some([a, b, c]) = t.map(|t| t.map(|x| x as usize)) {
+                        if l[a] && l[b] && !l[c] {
+                            (l[a], l[b], l[c]) = (false, false, true);
+                        } else if l[c] && l[b] && !l[a] {
+                            (l[a], l[b], l[c]) = (true, false, false);
+                        }
+                    }
+                }
+            } else {
+                l = (0..n).map(|_| rng.below(3) == 0).collect();
+            }
+            Goal::Position(l)
+        };
+        if let Ok(i) = Instance::new(n, ts, f, goal) {
+            return i;
+        }
+    }
+}
+
+fn random_perm(rng: &mut Rng, n: usize) -> Vec<u32> {
+    let mut p: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        p.swap(i, rng.below(i + 1));
+    }
+    p
+}
+
+/// Independent check of an impossibility witness: invariant under every triplet, and it
+/// separates f from l.
+fn check_witness(inst: &Instance, w: &[bool]) {
+    for t in inst.triplets() {
+        assert_eq!(t.iter().filter(|&&x| w[x as usize]).count() % 2, 0);
+    }
+    let par = |r: &[bool]| r.iter().zip(w).filter(|(a, b)| **a && **b).count() % 2;
+    assert_ne!(par(inst.first()), par(inst.last().unwrap()));
+}
+
+#[test]
+fn solver_agrees_with_brute_force_on_random_instances() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut solvable, mut classes, mut pagoda_claims) = (0, 0, 0);
+    for case in 0..3000 {
+        let inst = random_instance(&mut rng);
+        let n = inst.n();
+        // random candidate "symmetries": some valid, most not; the solver must filter them
+        let mut syms: Vec<Vec<u32>> = (0..3).map(|_| random_perm(&mut rng, n)).collect();
+        syms.push(vec![0; n]);
+        syms.push((0..n as u32 + 1).collect());
+        let opts = SolveOptions {
+            node_budget: 1 << 20,
+            progress: false,
+            symmetries: syms,
+        };
+        let truth = brute_force_solvable(&inst);
+        for p in pagodas(&inst) {
+            assert!(is_pagoda(&inst, &p), "case {case}");
+        }
+        let w = position_class_witness(&inst);
+        if let Some(w) = &w {
+            check_witness(&inst, w);
+            classes += 1;
+            assert!(
+                !truth,
+                "case {case}: class witness on a solvable instance {inst:?}"
+            );
+        }
+        // the DFS alone (no endgame table, no pagodas, many restarts), then everything
+        let bare = Tuning {
+            endgame_bytes: 0,
+            use_pagodas: false,
+            first_restart_nodes: 1 + (case % 5) as u64,
+        };
+        let truncated = Tuning {
+            endgame_bytes: 64 * (case % 4),
+            ..Tuning::default()
+        };
+        // the same instance padded with 130 vertices in no triplet (empty at both ends): the
+        // solver switches to boxed bitsets for N > 128, and the verdict must not change
+        let padded = {
+            let pad = |r: &[bool]| r.iter().copied().chain([false; 130]).collect::<Vec<bool>>();
+            let goal = match inst.goal() {
+                Goal::Position(l) => Goal::Position(pad(l)),
+                Goal::PegCount(c) => Goal::PegCount(*c),
+            };
+            Instance::new(n + 130, inst.triplets().to_vec(), pad(inst.first()), goal).unwrap()
+        };
+        for (inst, t) in [
+            (&inst, &bare),
+            (&inst, &truncated),
+            (&padded, &bare),
+            (&padded, &Tuning::default()),
+        ] {
+            match solve_tuned(inst, &opts, t).0 {
+                SolveOutcome::Solved(z) => {
+                    assert!(truth, "case {case}");
+                    inst.check_solution(&z).unwrap();
+                }
+                SolveOutcome::Impossible(why) => assert!(
+                    !truth,
+                    "case {case} {t:?}: {why} {inst:?} {:?}",
+                    opts.symmetries
+                ),
+                o => panic!("case {case}: {o:?}"),
+            }
+        }
+        match solve(&inst, &opts) {
+            SolveOutcome::Solved(z) => {
+                assert!(truth, "case {case}");
+                inst.check_solution(&z).unwrap();
+                solvable += 1;
+            }
+            SolveOutcome::Impossible(why) => {
+                assert!(
+                    !truth,
+                    "case {case}: claimed impossible ({why}) but solvable: {inst:?}"
+                );
+                if why.starts_with("pagoda") {
+                    pagoda_claims += 1;
+                }
+            }
+            o => panic!("case {case}: {o:?}"),
+        }
+    }
+    // the generator must exercise every branch
+    assert!(
+        solvable > 500 && classes > 100,
+        "solvable {solvable}, classes {classes}"
+    );
+    eprintln!("solvable {solvable}, position classes {classes}, pagoda proofs {pagoda_claims}");
+}
+
+#[test]
+fn solver_agrees_with_brute_force_on_random_boards() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut solved = 0;
+    for case in 0..1500 {
+        let geometry = ["square", "square-diagonal", "triangle"][case % 3];
+        let (h, w) = (3 + rng.below(2), 3 + rng.below(2));
+        let mut start = String::new();
+        let mut finish = String::new();
+        for y in 0..h {
+            for x in 0..w {
+                let (a, b) = match rng.below(6) {
+                    0 => ('_', '_'),
+                    1 | 2 => ('.', if rng.below(4) == 0 { 'o' } else { '.' }),
+                    _ => ('o', if rng.below(5) == 0 { 'o' } else { '.' }),
+                };
+                if geometry == "triangle" {
+                    // staggered drawing: row y starts at column y (a rhombus of the lattice)
+                    if x == 0 {
+                        start += &" ".repeat(y);
+                        finish += &" ".repeat(y);
+                    }
+                    start += &format!("{a} ");
+                    finish += &format!("{b} ");
+                } else {
+                    start.push(a);
+                    finish.push(b);
+                }
+            }
+            start.push('\n');
+            finish.push('\n');
+        }
+        let mut text = format!("geometry: {geometry}\nstart:\n{start}finish:\n{finish}");
+        if case % 2 == 0 {
+            // a finish reached by random legal moves, drawn with render()
+            let Ok(p0) = Puzzle::parse(&format!(
+                "geometry: {geometry}\nstart:\n{start}finish-pegs: 0\n"
+            )) else {
+                continue;
+            };
+            let mut l = p0.instance().first().to_vec();
+            for _ in 0..1 + rng.below(8) {
+                let ts = p0.instance().triplets();
+                let [a, b, c] = ts[rng.below(ts.len())].map(|x| x as usize);
+                if l[a] && l[b] && !l[c] {
+                    (l[a], l[b], l[c]) = (false, false, true);
+                } else if l[c] && l[b] && !l[a] {
+                    (l[a], l[b], l[c]) = (true, false, false);
+                }
+            }
+            text = format!(
+                "geometry: {geometry}\nstart:\n{start}finish:\n{}",
+                p0.render(&l)
+            );
+        }
+        let Ok(p) = Puzzle::parse(&text) else {
+            continue;
+        };
+        let inst = p.instance();
+        let opts = SolveOptions {
+            node_budget: 1 << 20,
+            progress: false,
+            symmetries: p.symmetries(),
+        };
+        let truth = brute_force_solvable(inst);
+        let bare = Tuning {
+            endgame_bytes: 0,
+            use_pagodas: false,
+            first_restart_nodes: 3,
+        };
+        match solve_tuned(inst, &opts, &bare).0 {
+            SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
+            SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
+            o => panic!("{o:?}"),
+        }
+        match solve(inst, &opts) {
+            SolveOutcome::Solved(z) => {
+                assert!(truth);
+                inst.check_solution(&z).unwrap();
+                assert_eq!(p.parse_solution(&p.format_solution(&z)).unwrap(), z);
+                solved += 1;
+            }
+            SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
+            o => panic!("{o:?}"),
+        }
+    }
+    assert!(solved > 300, "{solved}");
+}
+
+#[test]
+fn european_central_game_is_impossible_by_position_classes() {
+    let p = Puzzle::parse(
+        "geometry: square\nstart:\n    o o o\n  o o o o o\no o o o o o o\no o o . o o o\no o o o o o o\n  o o o o o\n    o o o\n\
+         finish:\n    . . .\n  . . . . .\n. . . . . . .\n. . . o . . .\n. . . . . . .\n  . . . . .\n    . . .\n",
+    )
+    .unwrap();
+    assert_eq!(p.instance().n(), 37);
+    let w = position_class_witness(p.instance()).expect("a separating class");
+    check_witness(p.instance(), &w);
+    match solve(p.instance(), &SolveOptions::default()) {
+        SolveOutcome::Impossible(why) => assert!(why.starts_with("position classes"), "{why}"),
+        o => panic!("{o:?}"),
+    }
+    // and the English central game is not separated
+    let e = Puzzle::load("puzzles/peg/english.txt").unwrap();
+    assert!(position_class_witness(e.instance()).is_none());
+}
+
+#[test]
+fn symmetries_are_filtered_by_the_goal() {
+    let p = Puzzle::load("puzzles/peg/european.txt").unwrap();
+    let all = p.symmetries();
+    assert_eq!(all.len(), 8);
+    let kept = valid_symmetries(p.instance(), &all);
+    assert!(kept.len() < 8 && kept[0] == (0..37).collect::<Vec<u32>>());
+    let e = Puzzle::load("puzzles/peg/english.txt").unwrap();
+    assert_eq!(valid_symmetries(e.instance(), &e.symmetries()).len(), 8);
+}
+
+#[test]
+fn budget_exhaustion_is_reported() {
+    let p = Puzzle::load("puzzles/peg/english.txt").unwrap();
+    let opts = SolveOptions {
+        node_budget: 1000,
+        progress: false,
+        symmetries: p.symmetries(),
+    };
+    assert_eq!(
+        solve(p.instance(), &opts),
+        SolveOutcome::BudgetExhausted { nodes: 1000 }
+    );
+    let e = solve_text(&p, 1000, true, false).unwrap_err();
+    assert!(
+        matches!(e, Error::Rejected(_)) && e.to_string().contains("budget of 1000 nodes exhausted"),
+        "{e}"
+    );
+}
+
+#[test]
+fn big_bitsets_solve_too() {
+    // A 1 x 140 strip: more than 128 vertices, so the boxed bitset path runs.
+    let row: String = std::iter::repeat_n("o", 138)
+        .chain([".", "."])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let fin: String = std::iter::repeat_n("o", 136)
+        .chain([".", ".", "o", "."])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let p = Puzzle::parse(&format!(
+        "geometry: square\nstart:\n{row}\nfinish:\n{fin}\n"
+    ))
+    .unwrap();
+    assert_eq!(p.instance().n(), 140);
+    let SolveOutcome::Solved(z) = solve(p.instance(), &SolveOptions::default()) else {
+        panic!()
+    };
+    assert_eq!(z.len(), 2);
+    let bad = format!(
+        "geometry: square\nstart:\n{row}\nfinish:\n{}\n",
+        fin.replacen("o", ".", 1)
+    );
+    let p = Puzzle::parse(&bad).unwrap();
+    assert!(matches!(
+        solve(p.instance(), &SolveOptions::default()),
+        SolveOutcome::Impossible(_)
+    ));
+}
+
+#[test]
+fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
+    let dir = std::env::temp_dir().join(format!("peg_solver_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("english.sol");
+    run(SolveArgs {
+        puzzle: "puzzles/peg/english.txt".into(),
+        output: Some(out.to_str().unwrap().into()),
+        budget: Some(1 << 22),
+        no_symmetry: false,
+        quiet: true,
+    })
+    .unwrap();
+    let p = Puzzle::load("puzzles/peg/english.txt").unwrap();
+    let z = p
+        .parse_solution(&std::fs::read_to_string(&out).unwrap())
+        .unwrap();
+    p.instance().check_solution(&z).unwrap();
+
+    let imp = dir.join("french-central.txt");
+    std::fs::write(
+        &imp,
+        "name: french-central\ngeometry: square\nstart:\n    o o o\n  o o o o o\no o o o o o o\no o o . o o o\no o o o o o o\n  o o o o o\n    o o o\n\
+         finish:\n    . . .\n  . . . . .\n. . . . . . .\n. . . o . . .\n. . . . . . .\n  . . . . .\n    . . .\n",
+    )
+    .unwrap();
+    let e = run(SolveArgs {
+        puzzle: imp.to_str().unwrap().into(),
+        output: None,
+        budget: Some(1000),
+        no_symmetry: false,
+        quiet: true,
+    })
+    .unwrap_err();
+    assert!(matches!(e, Error::Rejected(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with("french-central is impossible: position classes"),
+        "{e}"
+    );
+    let e = run(SolveArgs {
+        puzzle: dir.join("missing.txt").to_str().unwrap().into(),
+        output: None,
+        budget: Some(1),
+        no_symmetry: false,
+        quiet: true,
+    })
+    .unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
+    // Found by the random comparison: swapping vertices 2 and 4 (1-based) maps every triplet's
+    // vertex set onto a triplet's set, but not middles onto middles. Using it made the solver
+    // call this solvable instance impossible.
+    let inst = Instance::new(
+        4,
+        vec![[0, 3, 2], [1, 2, 0], [2, 3, 1]],
+        vec![false, true, true, true],
+        Goal::Position(vec![false, false, true, false]),
+    )
+    .unwrap();
+    let swap = vec![0, 3, 2, 1];
+    assert_eq!(valid_symmetries(&inst, std::slice::from_ref(&swap)).len(), 1);
+    let opts = SolveOptions {
+        node_budget: 100,
+        progress: false,
+        symmetries: vec![swap],
+    };
+    let bare = Tuning {
+        endgame_bytes: 0,
+        use_pagodas: false,
+        first_restart_nodes: 1,
+    };
+    assert!(matches!(
+        solve_tuned(&inst, &opts, &bare).0,
+        SolveOutcome::Solved(_)
+    ));
+}
