@@ -1,0 +1,326 @@
+//! Bridges and biconnected components, by Tarjan's lowlink method, iteratively.
+//!
+//! Two tools:
+//! - [`Blocks`]: one depth-first pass over the whole graph (every connected component) that
+//!   labels every edge with its biconnected component ("block"), marks the bridges, and keeps
+//!   the DFS forest (parent edge, depth, root) so that a simple path between two nodes can be
+//!   read off by climbing the tree.
+//! - [`BridgeFinder`]: reusable buffers to find the bridges of a *subgraph* (edges selected by a
+//!   predicate) reachable from one node; the double-cut oracle calls it on `C − B` and `C − R`.
+//!
+//! Both use an explicit stack (no recursion), so a path of a million nodes is fine. Parallel
+//! edges are handled by skipping the *edge id* we arrived by, not the parent node: two parallel
+//! edges are never bridges. Self-loops are never bridges; each gets a block of its own.
+
+use crate::wall::graph::Graph;
+
+/// Marker for "no edge" / "no node" in the `u32` tables.
+pub const NONE: u32 = u32::MAX;
+
+/// The block (biconnected component) decomposition of a graph, plus its DFS forest.
+#[derive(Clone, Debug)]
+pub struct Blocks {
+    /// `is_bridge[e]`: removing edge `e` disconnects its endpoints.
+    pub is_bridge: Vec<bool>,
+    /// `block[e]`: id of the biconnected component holding edge `e` (`0..num_blocks`). A bridge
+    /// is a block of one edge; so is a self-loop (which lies on no simple path).
+    pub block: Vec<u32>,
+    /// Number of blocks.
+    pub num_blocks: u32,
+    /// DFS forest: the edge to the parent, [`NONE`] at a root.
+    pub parent_edge: Vec<u32>,
+    /// DFS forest: depth below the root.
+    pub depth: Vec<u32>,
+    /// DFS forest: the root of each node's tree (equal roots ⇔ same connected component).
+    pub root: Vec<u32>,
+}
+
+impl Blocks {
+    /// Decomposes `g` in O(n + m).
+    pub fn new(g: &Graph) -> Self {
+        let n = g.n();
+        let m = g.m();
+        let mut disc = vec![0u32; n];
+        let mut low = vec![0u32; n];
+        let mut parent_edge = vec![NONE; n];
+        let mut depth = vec![0u32; n];
+        let mut root = vec![NONE; n];
+        let mut is_bridge = vec![false; m];
+        let mut block = vec![NONE; m];
+        let mut num_blocks = 0u32;
+        let mut time = 0u32;
+        // (node, next adjacency position)
+        let mut stack: Vec<(u32, u32)> = Vec::new();
+        let mut estack: Vec<u32> = Vec::new();
+        for r in 0..n as u32 {
+            if disc[r as usize] != 0 {
+                continue;
+            }
+            time += 1;
+            disc[r as usize] = time;
+            low[r as usize] = time;
+            root[r as usize] = r;
+            stack.push((r, 0));
+            while let Some(top) = stack.last_mut() {
+                let u = top.0;
+                let nb = g.neighbors(u);
+                if (top.1 as usize) < nb.len() {
+                    let (w, e) = nb[top.1 as usize];
+                    top.1 += 1;
+                    if e == parent_edge[u as usize] {
+                        continue;
+                    }
+                    let dw = disc[w as usize];
+                    if dw == 0 {
+                        time += 1;
+                        disc[w as usize] = time;
+                        low[w as usize] = time;
+                        parent_edge[w as usize] = e;
+                        depth[w as usize] = depth[u as usize] + 1;
+                        root[w as usize] = r;
+                        estack.push(e);
+                        stack.push((w, 0));
+                    } else if dw < disc[u as usize] {
+                        // Back edge to an ancestor (seen from the descendant side only).
+                        low[u as usize] = low[u as usize].min(dw);
+                        estack.push(e);
+                    }
+                    // dw > disc[u]: a descendant's back edge already recorded; dw == disc[u]:
+                    // a self-loop, labelled after the traversal.
+                } else {
+                    stack.pop();
+                    let pe = parent_edge[u as usize];
+                    if pe == NONE {
+                        continue;
+                    }
+                    let (a, b) = g.edge(pe);
+                    let p = if a == u { b } else { a };
+                    let lu = low[u as usize];
+                    if lu < low[p as usize] {
+                        low[p as usize] = lu;
+                    }
+                    if lu >= disc[p as usize] {
+                        // `p` separates the subtree of `u`: the edges above `pe` on the stack,
+                        // and `pe` itself, form one block.
+                        let id = num_blocks;
+                        num_blocks += 1;
+                        loop {
+                            let e = estack.pop().expect("edge stack holds the tree edge");
+                            block[e as usize] = id;
+                            if e == pe {
+                                break;
+                            }
+                        }
+                        is_bridge[pe as usize] = lu > disc[p as usize];
+                    }
+                }
+            }
+        }
+        for b in block.iter_mut() {
+            if *b == NONE {
+                *b = num_blocks;
+                num_blocks += 1;
+            }
+        }
+        Blocks {
+            is_bridge,
+            block,
+            num_blocks,
+            parent_edge,
+            depth,
+            root,
+        }
+    }
+
+    /// Whether `s` and `t` are in the same connected component.
+    pub fn connected(&self, s: u32, t: u32) -> bool {
+        self.root[s as usize] == self.root[t as usize]
+    }
+
+    /// Appends to `nodes` / `edges` the simple path from `s` to `t` in the DFS forest
+    /// (`nodes` gets `s, …, t`; `edges[i]` joins `nodes[i]` and `nodes[i+1]`). Returns false,
+    /// appending nothing, when `s` and `t` are in different components.
+    pub fn tree_path(
+        &self,
+        g: &Graph,
+        s: u32,
+        t: u32,
+        nodes: &mut Vec<u32>,
+        edges: &mut Vec<u32>,
+    ) -> bool {
+        if !self.connected(s, t) {
+            return false;
+        }
+        let other = |v: u32, e: u32| {
+            let (a, b) = g.edge(e);
+            if a == v {
+                b
+            } else {
+                a
+            }
+        };
+        let base_n = nodes.len();
+        let base_e = edges.len();
+        // Climb from both ends to the lowest common ancestor; the t side is collected in
+        // reverse on a temporary tail and flipped in place at the end.
+        let (mut x, mut y) = (s, t);
+        nodes.push(s);
+        let mut tail_nodes: Vec<u32> = Vec::new();
+        let mut tail_edges: Vec<u32> = Vec::new();
+        while self.depth[x as usize] > self.depth[y as usize] {
+            let e = self.parent_edge[x as usize];
+            edges.push(e);
+            x = other(x, e);
+            nodes.push(x);
+        }
+        while self.depth[y as usize] > self.depth[x as usize] {
+            let e = self.parent_edge[y as usize];
+            tail_nodes.push(y);
+            tail_edges.push(e);
+            y = other(y, e);
+        }
+        while x != y {
+            let ex = self.parent_edge[x as usize];
+            edges.push(ex);
+            x = other(x, ex);
+            nodes.push(x);
+            let ey = self.parent_edge[y as usize];
+            tail_nodes.push(y);
+            tail_edges.push(ey);
+            y = other(y, ey);
+        }
+        nodes.extend(tail_nodes.iter().rev());
+        edges.extend(tail_edges.iter().rev());
+        debug_assert_eq!(nodes.len() - base_n, edges.len() - base_e + 1);
+        true
+    }
+}
+
+/// Reusable buffers for finding the bridges of a subgraph reachable from a root.
+#[derive(Clone, Debug, Default)]
+pub struct BridgeFinder {
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    parent_edge: Vec<u32>,
+    time: u32,
+    stack: Vec<(u32, u32)>,
+}
+
+impl BridgeFinder {
+    /// Buffers for graphs of `n` nodes (they grow on demand).
+    pub fn new(n: usize) -> Self {
+        BridgeFinder {
+            disc: vec![0; n],
+            low: vec![0; n],
+            parent_edge: vec![NONE; n],
+            time: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Pushes onto `out` every bridge of the subgraph made of the edges `e` with
+    /// `allowed(e)`, restricted to the connected component of `root` in that subgraph.
+    /// O(size of that component + the adjacency lists of its nodes).
+    ///
+    /// Visit marks are timestamps, so successive calls need no clearing; `allowed` must not
+    /// select self-loops' partners inconsistently (it is called on each adjacency entry).
+    pub fn bridges_from<F: Fn(u32) -> bool>(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        allowed: F,
+        out: &mut Vec<u32>,
+    ) {
+        let n = g.n();
+        if self.disc.len() < n {
+            self.disc.resize(n, 0);
+            self.low.resize(n, 0);
+            self.parent_edge.resize(n, NONE);
+        }
+        // Every value <= base counts as "unvisited" in this call.
+        if self.time as u64 + n as u64 + 2 >= u32::MAX as u64 {
+            self.disc.iter_mut().for_each(|x| *x = 0);
+            self.time = 0;
+        }
+        let base = self.time;
+        let disc = &mut self.disc;
+        let low = &mut self.low;
+        let pe = &mut self.parent_edge;
+        self.time += 1;
+        let mut time = self.time;
+        disc[root as usize] = time;
+        low[root as usize] = time;
+        pe[root as usize] = NONE;
+        self.stack.clear();
+        self.stack.push((root, 0));
+        while let Some(top) = self.stack.last_mut() {
+            let u = top.0;
+            let nb = g.neighbors(u);
+            if (top.1 as usize) < nb.len() {
+                let (w, e) = nb[top.1 as usize];
+                top.1 += 1;
+                if e == pe[u as usize] || !allowed(e) {
+                    continue;
+                }
+                let dw = disc[w as usize];
+                if dw <= base {
+                    time += 1;
+                    disc[w as usize] = time;
+                    low[w as usize] = time;
+                    pe[w as usize] = e;
+                    self.stack.push((w, 0));
+                } else if dw < low[u as usize] {
+                    low[u as usize] = dw;
+                }
+            } else {
+                self.stack.pop();
+                let p_e = pe[u as usize];
+                if p_e == NONE {
+                    continue;
+                }
+                let (a, b) = g.edge(p_e);
+                let p = if a == u { b } else { a };
+                let lu = low[u as usize];
+                if lu < low[p as usize] {
+                    low[p as usize] = lu;
+                }
+                if lu > disc[p as usize] {
+                    out.push(p_e);
+                }
+            }
+        }
+        self.time = time;
+    }
+}
+
+/// All bridges of `g` (every component), as a mask over edge ids.
+pub fn bridge_mask(g: &Graph) -> Vec<bool> {
+    let mut finder = BridgeFinder::new(g.n());
+    let mut seen = vec![false; g.n()];
+    let mut mask = vec![false; g.m()];
+    let mut out = Vec::new();
+    let mut bfs_queue = Vec::new();
+    for r in 0..g.n() as u32 {
+        if seen[r as usize] {
+            continue;
+        }
+        out.clear();
+        finder.bridges_from(g, r, |_| true, &mut out);
+        for &e in &out {
+            mask[e as usize] = true;
+        }
+        // Mark r's component as seen (a plain traversal; the finder's marks are stamps).
+        seen[r as usize] = true;
+        bfs_queue.clear();
+        bfs_queue.push(r);
+        while let Some(v) = bfs_queue.pop() {
+            for &(w, _) in g.neighbors(v) {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    bfs_queue.push(w);
+                }
+            }
+        }
+    }
+    mask
+}

@@ -1,0 +1,682 @@
+//! The double-edge cut oracle for one attached pair `(s, t)`: built in O(V + E), it answers
+//! "does removing edges `e1` and `e2` disconnect `s` from `t`?" in O(1).
+//!
+//! Construction, following the structure of the problem:
+//! 1. A simple `s`–`t` path `P` (the DFS-forest path of [`Blocks`]). Every `st`-bridge lies on
+//!    `P`, and `P` crosses the biconnected components ("blocks") that every `s`–`t` path crosses,
+//!    each as one contiguous run entering at `a` and leaving at `b`.
+//! 2. A run that is a single bridge is an `st`-bridge: any pair containing it cuts.
+//! 3. Two edges of different blocks never cut (unless one is an `st`-bridge). Inside a block `C`
+//!    (not a single edge) with ends `a ≠ b`, take two node-disjoint `a`–`b` paths, red `R` and
+//!    blue `B` (unit-capacity augmenting paths on split nodes; `P`'s run is the first path).
+//!    A cutting pair is one red and one blue edge. Red *candidates* `r1..rk` are the red edges
+//!    that are bridges of `C − B` (in path order); blue candidates `b1..bk'` likewise in `C − R`.
+//! 4. The red candidates cut `R` into segments `rs_0..rs_k`, the blue ones `B` into `bs_0..bs_k'`.
+//!    `RCC_x` is the component of `rs_x` in `C − RC − B`, `BCC_y` that of `bs_y` in `C − BC − R`;
+//!    a *cross edge* `(x, y)` exists when `RCC_x` and `BCC_y` share a node.
+//! 5. `(ri, bj)` cuts iff no cross edge separates them: every cross edge `(x, y)` has `x ≥ i ⇔
+//!    y ≥ j`. Equivalently `max{y : x < i} < j ≤ min{y : x ≥ i}` — prefix maxima and suffix
+//!    minima over the cross edges. So each red candidate cuts exactly with an interval of blue
+//!    candidates (the compressed path-segment structure), stored as `[red_lo[i], red_hi[i])`.
+//!
+//! Why step 5 is exact (the reference's proof is informal): if the cross edges leave the
+//! "left" segments `rs_<i, bs_<j` unlinked to the "right" ones, the union of their components
+//! is closed under the edges of `G − ri − bj` (a blue edge leaving some `RCC_x` starts at a blue
+//! path node, which lies in some `BCC_y` sharing that node, hence a cross edge; symmetrically),
+//! so `t` is unreachable; conversely each cross edge is a real detour. The exhaustive tests
+//! against brute force are the final word.
+
+use serde::Serialize;
+
+use super::bridges::{Blocks, BridgeFinder, NONE};
+use crate::wall::graph::Graph;
+
+/// Edge class: plays no part in any cutting pair.
+pub const CLASS_NONE: u8 = 0;
+/// Edge class: an `st`-bridge (cuts alone).
+pub const CLASS_BRIDGE: u8 = 1;
+/// Edge class: a red candidate.
+pub const CLASS_RED: u8 = 2;
+/// Edge class: a blue candidate.
+pub const CLASS_BLUE: u8 = 3;
+
+/// One biconnected component crossed by the `s`–`t` path (not a lone bridge).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PathBlock {
+    /// Block id in the graph's [`Blocks`] decomposition.
+    pub block: u32,
+    /// Where every `s`–`t` path enters and leaves the block.
+    pub entry: u32,
+    /// See `entry`.
+    pub exit: u32,
+    /// Range of this block's red candidates in [`PairCut::red`].
+    pub red: (u32, u32),
+    /// Range of this block's blue candidates in [`PairCut::blue`].
+    pub blue: (u32, u32),
+    /// Range of this block's red path edges in [`PairCut::red_path`].
+    pub red_path: (u32, u32),
+    /// Range of this block's blue path edges in [`PairCut::blue_path`].
+    pub blue_path: (u32, u32),
+}
+
+/// The oracle's tables for one pair, as plain public data.
+///
+/// Invariants (relied upon by [`PairCut::cuts`]): for an edge `e` of class [`CLASS_RED`],
+/// `index[e]` is its position `i` in `red`, and `red[i] == e`; likewise for blue and bridges.
+/// A red candidate `i` and blue candidate `j` cut together iff `red_lo[i] <= j < red_hi[i]`;
+/// the interval never leaves the red candidate's own block.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PairCut {
+    /// The pair.
+    pub s: u32,
+    /// The pair.
+    pub t: u32,
+    /// Per edge: one of the `CLASS_*` constants.
+    pub class: Vec<u8>,
+    /// Per edge: index into `path_bridges`, `red` or `blue` according to `class` (else 0).
+    pub index: Vec<u32>,
+    /// The `st`-bridges, in path order from `s`.
+    pub path_bridges: Vec<u32>,
+    /// The blocks crossed, in path order from `s`.
+    pub blocks: Vec<PathBlock>,
+    /// Red candidates, block by block, in path order.
+    pub red: Vec<u32>,
+    /// Per red candidate: first blue candidate it cuts with.
+    pub red_lo: Vec<u32>,
+    /// Per red candidate: one past the last blue candidate it cuts with.
+    pub red_hi: Vec<u32>,
+    /// Blue candidates, block by block, in path order.
+    pub blue: Vec<u32>,
+    /// Every red path edge (candidates or not), block by block, from entry to exit.
+    pub red_path: Vec<u32>,
+    /// Every blue path edge, block by block, from entry to exit.
+    pub blue_path: Vec<u32>,
+}
+
+impl PairCut {
+    /// Builds the oracle for one pair; `None` when `s` and `t` are not connected. For several
+    /// pairs of one graph use [`PairCutBuilder`], which decomposes the graph once.
+    pub fn build(g: &Graph, s: u32, t: u32) -> Option<PairCut> {
+        PairCutBuilder::new(g).build(s, t)
+    }
+
+    /// Whether removing `e1` and `e2` (possibly equal) disconnects `s` and `t`. O(1).
+    /// Panics if an edge id is `>= m`.
+    #[inline]
+    pub fn cuts(&self, e1: u32, e2: u32) -> bool {
+        let c1 = self.class[e1 as usize];
+        let c2 = self.class[e2 as usize];
+        if c1 == CLASS_BRIDGE || c2 == CLASS_BRIDGE {
+            return true;
+        }
+        let (r, b) = if c1 == CLASS_RED && c2 == CLASS_BLUE {
+            (e1, e2)
+        } else if c1 == CLASS_BLUE && c2 == CLASS_RED {
+            (e2, e1)
+        } else {
+            return false;
+        };
+        let i = self.index[r as usize] as usize;
+        let j = self.index[b as usize];
+        self.red_lo[i] <= j && j < self.red_hi[i]
+    }
+
+    /// Whether removing `e` alone disconnects the pair (it is an `st`-bridge). O(1).
+    #[inline]
+    pub fn cuts_single(&self, e: u32) -> bool {
+        self.class[e as usize] == CLASS_BRIDGE
+    }
+
+    /// Every cutting pair `(red, blue)` made of two candidates (pairs with an `st`-bridge are
+    /// not listed), in time proportional to their number.
+    pub fn essential_candidate_pairs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.red.len()).flat_map(move |i| {
+            (self.red_lo[i]..self.red_hi[i]).map(move |j| (self.red[i], self.blue[j as usize]))
+        })
+    }
+}
+
+/// Scratch bits per edge (valid while `estamp[e] == cur`).
+const F_FW: u8 = 1; // flow along the edge's stored orientation (a -> b)
+const F_BW: u8 = 2; // flow against it (b -> a)
+const M_RED: u8 = 4;
+const M_BLUE: u8 = 8;
+const M_RCAND: u8 = 16;
+const M_BCAND: u8 = 32;
+
+/// Decomposes a graph once, then builds [`PairCut`]s for any number of pairs, reusing all
+/// traversal buffers (a build allocates only its output).
+pub struct PairCutBuilder<'g> {
+    g: &'g Graph,
+    blocks: Blocks,
+    finder: BridgeFinder,
+    cur: u32,
+    estamp: Vec<u32>,
+    ebits: Vec<u8>,
+    nstamp: Vec<u32>,
+    internal: Vec<bool>,
+    rlab: Vec<u32>,
+    blab_stamp: Vec<u32>,
+    sstamp: Vec<u32>,
+    spar: Vec<(u32, u32)>,
+    queue: Vec<u32>,
+    path_nodes: Vec<u32>,
+    path_edges: Vec<u32>,
+    red_nodes: Vec<u32>,
+    blue_nodes: Vec<u32>,
+    tmp: Vec<u32>,
+    maxy: Vec<u32>,
+    miny: Vec<u32>,
+}
+
+impl<'g> PairCutBuilder<'g> {
+    /// Decomposes `g` (bridges, blocks, DFS forest) in O(n + m).
+    pub fn new(g: &'g Graph) -> Self {
+        let n = g.n();
+        let m = g.m();
+        PairCutBuilder {
+            g,
+            blocks: Blocks::new(g),
+            finder: BridgeFinder::new(n),
+            cur: 0,
+            estamp: vec![0; m],
+            ebits: vec![0; m],
+            nstamp: vec![0; n],
+            internal: vec![false; n],
+            rlab: vec![0; n],
+            blab_stamp: vec![0; n],
+            sstamp: vec![0; 2 * n],
+            spar: vec![(0, 0); 2 * n],
+            queue: Vec::new(),
+            path_nodes: Vec::new(),
+            path_edges: Vec::new(),
+            red_nodes: Vec::new(),
+            blue_nodes: Vec::new(),
+            tmp: Vec::new(),
+            maxy: Vec::new(),
+            miny: Vec::new(),
+        }
+    }
+
+    /// The graph's block decomposition.
+    pub fn blocks(&self) -> &Blocks {
+        &self.blocks
+    }
+
+    /// Builds the oracle for `(s, t)`; `None` if they are not connected. Panics if a node is
+    /// `>= n`.
+    pub fn build(&mut self, s: u32, t: u32) -> Option<PairCut> {
+        let mut out = PairCut::default();
+        if self.build_into(s, t, &mut out) {
+            Some(out)
+        } else {
+            None
+        }
+    }
+
+    /// Like [`Self::build`] but overwrites `out`, reusing its allocations. Returns false (and
+    /// leaves `out` describing no cut at all) when `s` and `t` are not connected.
+    pub fn build_into(&mut self, s: u32, t: u32, out: &mut PairCut) -> bool {
+        let g = self.g;
+        let m = g.m();
+        out.s = s;
+        out.t = t;
+        out.class.clear();
+        out.class.resize(m, CLASS_NONE);
+        out.index.clear();
+        out.index.resize(m, 0);
+        out.path_bridges.clear();
+        out.blocks.clear();
+        out.red.clear();
+        out.red_lo.clear();
+        out.red_hi.clear();
+        out.blue.clear();
+        out.red_path.clear();
+        out.blue_path.clear();
+        if s == t {
+            return true;
+        }
+        self.path_nodes.clear();
+        self.path_edges.clear();
+        if !self
+            .blocks
+            .tree_path(g, s, t, &mut self.path_nodes, &mut self.path_edges)
+        {
+            return false;
+        }
+        let pe = std::mem::take(&mut self.path_edges);
+        let pn = std::mem::take(&mut self.path_nodes);
+        let mut i = 0;
+        while i < pe.len() {
+            let c = self.blocks.block[pe[i] as usize];
+            let mut j = i + 1;
+            while j < pe.len() && self.blocks.block[pe[j] as usize] == c {
+                j += 1;
+            }
+            if self.blocks.is_bridge[pe[i] as usize] {
+                debug_assert_eq!(j, i + 1);
+                let e = pe[i];
+                out.class[e as usize] = CLASS_BRIDGE;
+                out.index[e as usize] = out.path_bridges.len() as u32;
+                out.path_bridges.push(e);
+            } else {
+                self.block(c, &pn[i..=j], &pe[i..j], out);
+            }
+            i = j;
+        }
+        self.path_edges = pe;
+        self.path_nodes = pn;
+        true
+    }
+
+    fn next_stamp(&mut self) {
+        self.cur = self.cur.wrapping_add(1);
+        if self.cur == 0 {
+            self.estamp.iter_mut().for_each(|x| *x = 0);
+            self.nstamp.iter_mut().for_each(|x| *x = 0);
+            self.blab_stamp.iter_mut().for_each(|x| *x = 0);
+            self.sstamp.iter_mut().for_each(|x| *x = 0);
+            self.cur = 1;
+        }
+    }
+
+    #[inline]
+    fn bits(&self, e: u32) -> u8 {
+        if self.estamp[e as usize] == self.cur {
+            self.ebits[e as usize]
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn set_bits(&mut self, e: u32, add: u8, remove: u8) {
+        let cur = self.cur;
+        let b = self.bits(e);
+        self.estamp[e as usize] = cur;
+        self.ebits[e as usize] = (b | add) & !remove;
+    }
+
+    #[inline]
+    fn internal(&self, v: u32) -> bool {
+        self.nstamp[v as usize] == self.cur && self.internal[v as usize]
+    }
+
+    #[inline]
+    fn set_internal(&mut self, v: u32, on: bool) {
+        self.touch_node(v);
+        self.internal[v as usize] = on;
+    }
+
+    /// Flow bit for travelling `from -> (other end)` along `e`.
+    #[inline]
+    fn dir_bit(&self, e: u32, from: u32) -> u8 {
+        if self.g.edge(e).0 == from {
+            F_FW
+        } else {
+            F_BW
+        }
+    }
+
+    /// Processes one block crossed by the path: `nodes` = `a, …, b`, `edges` its run.
+    fn block(&mut self, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
+        let g = self.g;
+        self.next_stamp();
+        let a = nodes[0];
+        let b = *nodes.last().unwrap();
+        // --- Two node-disjoint a–b paths: the run is the first unit of flow. ---
+        for (k, &e) in edges.iter().enumerate() {
+            let d = self.dir_bit(e, nodes[k]);
+            self.set_bits(e, d, 0);
+        }
+        for &v in &nodes[1..nodes.len() - 1] {
+            self.set_internal(v, true);
+        }
+        let augmented = self.augment(c, a, b);
+        assert!(augmented, "a biconnected block has two node-disjoint paths");
+        // --- Read the two paths off the flow. ---
+        let mut first = true;
+        for &(w0, e0) in g.neighbors(a) {
+            if self.blocks.block[e0 as usize] != c || self.bits(e0) & self.dir_bit(e0, a) == 0 {
+                continue;
+            }
+            let (colour, path_nodes_is_red) = if first {
+                (M_RED, true)
+            } else {
+                (M_BLUE, false)
+            };
+            first = false;
+            let mut pnodes = std::mem::take(if path_nodes_is_red {
+                &mut self.red_nodes
+            } else {
+                &mut self.blue_nodes
+            });
+            let path_out = if path_nodes_is_red {
+                &mut out.red_path
+            } else {
+                &mut out.blue_path
+            };
+            pnodes.clear();
+            pnodes.push(a);
+            let mut e = e0;
+            let mut v = w0;
+            loop {
+                self.set_bits(e, colour, 0);
+                path_out.push(e);
+                pnodes.push(v);
+                if v == b {
+                    break;
+                }
+                let mut next = NONE;
+                for &(w, f) in g.neighbors(v) {
+                    if self.blocks.block[f as usize] == c && self.bits(f) & self.dir_bit(f, v) != 0
+                    {
+                        next = f;
+                        e = f;
+                        v = w;
+                        break;
+                    }
+                }
+                assert!(next != NONE, "flow paths are continuous");
+            }
+            if path_nodes_is_red {
+                self.red_nodes = pnodes;
+            } else {
+                self.blue_nodes = pnodes;
+            }
+        }
+        assert!(!first, "flow leaves the entry node");
+        let red_path_start = out.red_path.len() - (self.red_nodes.len() - 1);
+        let blue_path_start = out.blue_path.len() - (self.blue_nodes.len() - 1);
+
+        // --- Candidates: red bridges of C − B, blue bridges of C − R. ---
+        let blocks = &self.blocks;
+        let (estamp, ebits, cur) = (&self.estamp, &self.ebits, self.cur);
+        let bits = |e: u32| {
+            if estamp[e as usize] == cur {
+                ebits[e as usize]
+            } else {
+                0
+            }
+        };
+        self.tmp.clear();
+        self.finder.bridges_from(
+            g,
+            a,
+            |e| blocks.block[e as usize] == c && bits(e) & M_BLUE == 0,
+            &mut self.tmp,
+        );
+        let mut tmp = std::mem::take(&mut self.tmp);
+        for &e in &tmp {
+            if self.bits(e) & M_RED != 0 {
+                self.set_bits(e, M_RCAND, 0);
+            }
+        }
+        tmp.clear();
+        let blocks = &self.blocks;
+        let (estamp, ebits, cur) = (&self.estamp, &self.ebits, self.cur);
+        let bits = |e: u32| {
+            if estamp[e as usize] == cur {
+                ebits[e as usize]
+            } else {
+                0
+            }
+        };
+        self.finder.bridges_from(
+            g,
+            a,
+            |e| blocks.block[e as usize] == c && bits(e) & M_RED == 0,
+            &mut tmp,
+        );
+        for &e in &tmp {
+            if self.bits(e) & M_BLUE != 0 {
+                self.set_bits(e, M_BCAND, 0);
+            }
+        }
+        self.tmp = tmp;
+
+        // --- Segments: label path nodes, number the candidates. ---
+        let red_start = out.red.len() as u32;
+        let blue_start = out.blue.len() as u32;
+        // Red segment labels live in rlab (stamped by nstamp); blue ones in a scratch pass.
+        let mut seg = 0u32;
+        for k in 0..self.red_nodes.len() {
+            let v = self.red_nodes[k];
+            self.touch_node(v);
+            self.rlab[v as usize] = seg;
+            if k + 1 < self.red_nodes.len() {
+                let e = out.red_path[red_path_start + k];
+                if self.bits(e) & M_RCAND != 0 {
+                    out.class[e as usize] = CLASS_RED;
+                    out.index[e as usize] = out.red.len() as u32;
+                    out.red.push(e);
+                    seg += 1;
+                }
+            }
+        }
+        let kr = seg;
+        let mut kb = 0u32;
+        for k in 0..self.blue_nodes.len() - 1 {
+            let e = out.blue_path[blue_path_start + k];
+            if self.bits(e) & M_BCAND != 0 {
+                out.class[e as usize] = CLASS_BLUE;
+                out.index[e as usize] = out.blue.len() as u32;
+                out.blue.push(e);
+                kb += 1;
+            }
+        }
+
+        if kr > 0 && kb > 0 {
+            // --- RCC labels: multi-source search in C − RC − B from the red path. ---
+            self.queue.clear();
+            self.queue.extend_from_slice(&self.red_nodes);
+            let mut head = 0;
+            while head < self.queue.len() {
+                let v = self.queue[head];
+                head += 1;
+                let lab = self.rlab[v as usize];
+                for &(w, e) in g.neighbors(v) {
+                    if self.blocks.block[e as usize] != c
+                        || self.bits(e) & (M_BLUE | M_RCAND) != 0
+                        || self.labelled(w)
+                    {
+                        continue;
+                    }
+                    self.touch_node(w);
+                    self.rlab[w as usize] = lab;
+                    self.queue.push(w);
+                }
+            }
+            // --- BCC search in C − BC − R; every node reached that has a red label gives a
+            //     cross edge (x, y). Fold them into per-x max / min of y. ---
+            self.maxy.clear();
+            self.maxy.resize(kr as usize + 1, 0);
+            self.miny.clear();
+            self.miny.resize(kr as usize + 1, kb);
+            self.queue.clear();
+            let mut seg = 0u32;
+            let cur = self.cur;
+            let mut blab = std::mem::take(&mut self.tmp);
+            blab.clear();
+            // Blue labels are carried on the queue as (node, label) pairs in two vectors.
+            for k in 0..self.blue_nodes.len() {
+                let v = self.blue_nodes[k];
+                self.blab_stamp[v as usize] = cur;
+                self.queue.push(v);
+                blab.push(seg);
+                if k + 1 < self.blue_nodes.len()
+                    && self.bits(out.blue_path[blue_path_start + k]) & M_BCAND != 0
+                {
+                    seg += 1;
+                }
+            }
+            let mut head = 0;
+            while head < self.queue.len() {
+                let v = self.queue[head];
+                let y = blab[head];
+                head += 1;
+                if self.labelled(v) {
+                    let x = self.rlab[v as usize] as usize;
+                    if y > self.maxy[x] {
+                        self.maxy[x] = y;
+                    }
+                    if y < self.miny[x] {
+                        self.miny[x] = y;
+                    }
+                }
+                for &(w, e) in g.neighbors(v) {
+                    if self.blocks.block[e as usize] != c
+                        || self.blab_stamp[w as usize] == cur
+                        || self.bits(e) & (M_RED | M_BCAND) != 0
+                    {
+                        continue;
+                    }
+                    self.blab_stamp[w as usize] = cur;
+                    self.queue.push(w);
+                    blab.push(y);
+                }
+            }
+            self.tmp = blab;
+            // --- Prefix maxima / suffix minima: red candidate i (1-based) cuts with blue
+            //     candidates j in (max{y : x < i}, min{y : x >= i}]. ---
+            let mut pre = self.maxy[0];
+            let base = out.red_lo.len();
+            for i in 1..=kr as usize {
+                out.red_lo.push(blue_start + pre);
+                out.red_hi.push(0);
+                pre = pre.max(self.maxy[i]);
+            }
+            let mut suf = kb;
+            for i in (1..=kr as usize).rev() {
+                suf = suf.min(self.miny[i]);
+                let lo = out.red_lo[base + i - 1];
+                out.red_hi[base + i - 1] = (blue_start + suf).max(lo);
+            }
+        } else {
+            for _ in 0..kr {
+                out.red_lo.push(blue_start);
+                out.red_hi.push(blue_start);
+            }
+        }
+        out.blocks.push(PathBlock {
+            block: c,
+            entry: a,
+            exit: b,
+            red: (red_start, out.red.len() as u32),
+            blue: (blue_start, out.blue.len() as u32),
+            red_path: (red_path_start as u32, out.red_path.len() as u32),
+            blue_path: (blue_path_start as u32, out.blue_path.len() as u32),
+        });
+    }
+
+    #[inline]
+    fn touch_node(&mut self, v: u32) {
+        if self.nstamp[v as usize] != self.cur {
+            self.nstamp[v as usize] = self.cur;
+            self.internal[v as usize] = false;
+            self.rlab[v as usize] = NONE;
+        }
+    }
+
+    #[inline]
+    fn labelled(&self, v: u32) -> bool {
+        self.nstamp[v as usize] == self.cur && self.rlab[v as usize] != NONE
+    }
+
+    /// One augmenting path from `a_out` to `b_in` in the split-node residual network restricted
+    /// to block `c`; applies it. Split node ids: `2v` = v_in, `2v + 1` = v_out.
+    fn augment(&mut self, c: u32, a: u32, b: u32) -> bool {
+        let g = self.g;
+        let cur = self.cur;
+        let src = 2 * a + 1;
+        let dst = 2 * b;
+        self.queue.clear();
+        self.queue.push(src);
+        self.sstamp[src as usize] = cur;
+        // Never route through a's or b's internal arcs.
+        self.sstamp[2 * a as usize] = cur;
+        self.sstamp[2 * b as usize + 1] = cur;
+        let mut head = 0;
+        let mut found = false;
+        'bfs: while head < self.queue.len() {
+            let x = self.queue[head];
+            head += 1;
+            let v = x / 2;
+            if x & 1 == 0 {
+                // v_in: forward internal arc, or cancel flow that entered v.
+                if !self.internal(v) {
+                    let y = x + 1;
+                    if self.sstamp[y as usize] != cur {
+                        self.sstamp[y as usize] = cur;
+                        self.spar[y as usize] = (x, NONE);
+                        self.queue.push(y);
+                    }
+                }
+                for &(w, e) in g.neighbors(v) {
+                    if self.blocks.block[e as usize] != c {
+                        continue;
+                    }
+                    // Flow w -> v on e enters v_in from w_out: residual v_in -> w_out.
+                    if self.bits(e) & self.dir_bit(e, w) == 0 {
+                        continue;
+                    }
+                    let y = 2 * w + 1;
+                    if self.sstamp[y as usize] != cur {
+                        self.sstamp[y as usize] = cur;
+                        self.spar[y as usize] = (x, e);
+                        self.queue.push(y);
+                    }
+                }
+            } else {
+                // v_out: cancel the internal arc, or a fresh arc v_out -> w_in.
+                if self.internal(v) {
+                    let y = x - 1;
+                    if self.sstamp[y as usize] != cur {
+                        self.sstamp[y as usize] = cur;
+                        self.spar[y as usize] = (x, NONE);
+                        self.queue.push(y);
+                    }
+                }
+                for &(w, e) in g.neighbors(v) {
+                    if self.blocks.block[e as usize] != c {
+                        continue;
+                    }
+                    if self.bits(e) & self.dir_bit(e, v) != 0 {
+                        continue;
+                    }
+                    let y = 2 * w;
+                    if self.sstamp[y as usize] != cur {
+                        self.sstamp[y as usize] = cur;
+                        self.spar[y as usize] = (x, e);
+                        if y == dst {
+                            found = true;
+                            break 'bfs;
+                        }
+                        self.queue.push(y);
+                    }
+                }
+            }
+        }
+        if !found {
+            return false;
+        }
+        let mut y = dst;
+        while y != src {
+            let (x, e) = self.spar[y as usize];
+            let v = x / 2;
+            if e == NONE {
+                // Internal arc: v_in -> v_out sets it, v_out -> v_in cancels it.
+                self.set_internal(v, x & 1 == 0);
+            } else if x & 1 == 1 {
+                let d = self.dir_bit(e, v);
+                self.set_bits(e, d, 0);
+            } else {
+                let w = y / 2;
+                let d = self.dir_bit(e, w);
+                self.set_bits(e, 0, d);
+            }
+            y = x;
+        }
+        true
+    }
+}
