@@ -253,6 +253,33 @@ fn summary() {
 }
 
 fn main() {
+    // WALL_SUMMARY_ONLY=1 skips criterion and prints only the ratio summary.
+    if std::env::var_os("WALL_PROFILE_BUILD").is_some() {
+        let insts = instances(30, 10, 30);
+        let t0 = Instant::now();
+        let mut x = 0;
+        while t0.elapsed() < Duration::from_secs(4) {
+            for i in &insts {
+                x += PairCut::build(&i.g, i.s, i.t).unwrap().red.len();
+            }
+        }
+        println!("{x}");
+        let mut bfs = Bfs::new(0);
+        for i in &insts {
+            let blocks = zkgames::wall::cut::bridges::Blocks::from_roots(&i.g, [i.s]);
+            let tb = median(201, || zkgames::wall::cut::bridges::Blocks::from_roots(&i.g, [i.s]).num_blocks as u64);
+            let tp = median(201, || PairCut::build(&i.g, i.s, i.t).unwrap().red.len() as u64);
+            let tf = median(201, || bfs.reach_count(&i.g, i.s) as u64);
+            let pc = PairCut::build(&i.g, i.s, i.t).unwrap();
+            let big: Vec<(u32,u32)> = pc.blocks.iter().map(|b| (blocks.block_nodes[b.block as usize], blocks.block_edges[b.block as usize])).collect();
+            println!("comp {} blocks {:?} bfs {:?} blocks {:?} build {:?}", bfs.reach_count(&i.g, i.s), big, tf, tb, tp);
+        }
+        return;
+    }
+    if std::env::var_os("WALL_SUMMARY_ONLY").is_some() {
+        summary();
+        return;
+    }
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(300))

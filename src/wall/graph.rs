@@ -62,6 +62,17 @@ impl Graph {
     pub fn edges(&self) -> &[(u32, u32)] {
         &self.edges
     }
+    /// Index range of `v`'s entries in [`Graph::adjacency`] (for iterative traversals that keep
+    /// a cursor per stack frame instead of re-slicing).
+    #[inline]
+    pub fn adj_range(&self, v: u32) -> (u32, u32) {
+        (self.start[v as usize], self.start[v as usize + 1])
+    }
+    /// Every `(neighbour, edge id)` entry, node by node (see [`Graph::adj_range`]).
+    #[inline]
+    pub fn adjacency(&self) -> &[(u32, u32)] {
+        &self.adj
+    }
     /// `(neighbour, edge id)` pairs around `v`.
     pub fn neighbors(&self, v: u32) -> &[(u32, u32)] {
         &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]

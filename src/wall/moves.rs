@@ -33,7 +33,8 @@ impl MoveOracle {
     /// two nodes coincide never cut and are skipped).
     pub fn build(g: &Graph, pairs: &[(u32, u32)]) -> Result<MoveOracle, BuildError> {
         let n = g.n() as u32;
-        let mut builder = PairCutBuilder::new(g);
+        let mut builder =
+            PairCutBuilder::for_roots(g, pairs.iter().map(|p| p.0).filter(|&s| s < n));
         let mut bad = Vec::new();
         let mut cuts = Vec::with_capacity(pairs.len());
         for (i, &(s, t)) in pairs.iter().enumerate() {

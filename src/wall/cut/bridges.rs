@@ -16,6 +16,8 @@ use crate::wall::graph::Graph;
 
 /// Marker for "no edge" / "no node" in the `u32` tables.
 pub const NONE: u32 = u32::MAX;
+/// Tag bit on the edge stack: a tree edge.
+const TREE: u32 = 1 << 31;
 
 /// The block (biconnected component) decomposition of a graph, plus its DFS forest.
 #[derive(Clone, Debug)]
@@ -23,10 +25,15 @@ pub struct Blocks {
     /// `is_bridge[e]`: removing edge `e` disconnects its endpoints.
     pub is_bridge: Vec<bool>,
     /// `block[e]`: id of the biconnected component holding edge `e` (`0..num_blocks`). A bridge
-    /// is a block of one edge; so is a self-loop (which lies on no simple path).
+    /// is a block of one edge; so is a self-loop (which lies on no simple path). [`NONE`] for
+    /// edges outside the decomposed components (see [`Blocks::from_roots`]).
     pub block: Vec<u32>,
     /// Number of blocks.
     pub num_blocks: u32,
+    /// Per block: its number of edges.
+    pub block_edges: Vec<u32>,
+    /// Per block: its number of nodes.
+    pub block_nodes: Vec<u32>,
     /// DFS forest: the edge to the parent, [`NONE`] at a root.
     pub parent_edge: Vec<u32>,
     /// DFS forest: depth below the root.
@@ -36,105 +43,131 @@ pub struct Blocks {
 }
 
 impl Blocks {
-    /// Decomposes `g` in O(n + m).
+    /// Decomposes all of `g` in O(n + m).
     pub fn new(g: &Graph) -> Self {
+        Self::from_roots(g, 0..g.n() as u32)
+    }
+
+    /// Decomposes only the connected components of the given roots (each root of a new
+    /// component becomes a DFS root). Edges of other components get block [`NONE`], nodes of
+    /// other components root [`NONE`]: they are connected to nothing as far as
+    /// [`Blocks::connected`] and [`Blocks::tree_path`] are concerned.
+    pub fn from_roots(g: &Graph, roots: impl IntoIterator<Item = u32>) -> Self {
         let n = g.n();
         let m = g.m();
         let mut disc = vec![0u32; n];
-        let mut low = vec![0u32; n];
         let mut parent_edge = vec![NONE; n];
         let mut depth = vec![0u32; n];
         let mut root = vec![NONE; n];
         let mut is_bridge = vec![false; m];
         let mut block = vec![NONE; m];
         let mut num_blocks = 0u32;
+        let mut block_edges = Vec::new();
+        let mut block_nodes = Vec::new();
         let mut time = 0u32;
-        // (node, next adjacency position)
-        let mut stack: Vec<(u32, u32)> = Vec::new();
+        let adj = g.adjacency();
+        assert!(m < TREE as usize, "too many edges");
+        let mut stack: Vec<Frame> = Vec::new();
         let mut estack: Vec<u32> = Vec::new();
-        for r in 0..n as u32 {
+        let mut any_self_loop = false;
+        for r in roots {
             if disc[r as usize] != 0 {
                 continue;
             }
             time += 1;
             disc[r as usize] = time;
-            low[r as usize] = time;
             root[r as usize] = r;
-            stack.push((r, 0));
-            while let Some(top) = stack.last_mut() {
-                let u = top.0;
-                let nb = g.neighbors(u);
-                if (top.1 as usize) < nb.len() {
-                    let (w, e) = nb[top.1 as usize];
-                    top.1 += 1;
-                    if e == parent_edge[u as usize] {
+            stack.push(Frame::new(g, r, NONE, time));
+            'frames: while let Some(f) = stack.last_mut() {
+                while f.pos < f.end {
+                    let (w, e) = adj[f.pos as usize];
+                    f.pos += 1;
+                    if e == f.pe {
                         continue;
                     }
                     let dw = disc[w as usize];
                     if dw == 0 {
                         time += 1;
                         disc[w as usize] = time;
-                        low[w as usize] = time;
                         parent_edge[w as usize] = e;
-                        depth[w as usize] = depth[u as usize] + 1;
+                        depth[w as usize] = depth[f.u as usize] + 1;
                         root[w as usize] = r;
-                        estack.push(e);
-                        stack.push((w, 0));
-                    } else if dw < disc[u as usize] {
+                        estack.push(e | TREE);
+                        stack.push(Frame::new(g, w, e, time));
+                        continue 'frames;
+                    } else if dw < f.disc {
                         // Back edge to an ancestor (seen from the descendant side only).
-                        low[u as usize] = low[u as usize].min(dw);
+                        if dw < f.low {
+                            f.low = dw;
+                        }
                         estack.push(e);
+                    } else if w == f.u {
+                        any_self_loop = true;
                     }
-                    // dw > disc[u]: a descendant's back edge already recorded; dw == disc[u]:
-                    // a self-loop, labelled after the traversal.
-                } else {
-                    stack.pop();
-                    let pe = parent_edge[u as usize];
-                    if pe == NONE {
-                        continue;
+                    // dw > disc: a descendant's back edge, already recorded from below.
+                }
+                let done = stack.pop().expect("non-empty");
+                if let Some(p) = stack.last_mut() {
+                    if done.low < p.low {
+                        p.low = done.low;
                     }
-                    let (a, b) = g.edge(pe);
-                    let p = if a == u { b } else { a };
-                    let lu = low[u as usize];
-                    if lu < low[p as usize] {
-                        low[p as usize] = lu;
-                    }
-                    if lu >= disc[p as usize] {
-                        // `p` separates the subtree of `u`: the edges above `pe` on the stack,
-                        // and `pe` itself, form one block.
+                    if done.low >= p.disc {
+                        // `p` separates the subtree of `done`: the edges above its tree edge on
+                        // the stack, and that edge itself, form one block.
                         let id = num_blocks;
                         num_blocks += 1;
+                        let (mut ne, mut nt) = (0u32, 0u32);
                         loop {
-                            let e = estack.pop().expect("edge stack holds the tree edge");
+                            let tagged = estack.pop().expect("edge stack holds the tree edge");
+                            let e = tagged & !TREE;
                             block[e as usize] = id;
-                            if e == pe {
+                            ne += 1;
+                            nt += (tagged & TREE != 0) as u32;
+                            if e == done.pe {
                                 break;
                             }
                         }
-                        is_bridge[pe as usize] = lu > disc[p as usize];
+                        block_edges.push(ne);
+                        // A block's tree edges span it: nodes = tree edges + 1.
+                        block_nodes.push(nt + 1);
+                        is_bridge[done.pe as usize] = done.low > p.disc;
                     }
                 }
             }
         }
-        for b in block.iter_mut() {
-            if *b == NONE {
-                *b = num_blocks;
-                num_blocks += 1;
+        if any_self_loop {
+            for (e, b) in block.iter_mut().enumerate() {
+                let (x, y) = g.edge(e as u32);
+                if *b == NONE && x == y {
+                    *b = num_blocks;
+                    num_blocks += 1;
+                    block_edges.push(1);
+                    block_nodes.push(1);
+                }
             }
         }
         Blocks {
             is_bridge,
             block,
             num_blocks,
+            block_edges,
+            block_nodes,
             parent_edge,
             depth,
             root,
         }
     }
 
+    /// Whether block `c` is a simple cycle (as many edges as nodes, at least two edges; two
+    /// parallel edges count).
+    pub fn is_cycle(&self, c: u32) -> bool {
+        let ne = self.block_edges[c as usize];
+        ne >= 2 && ne == self.block_nodes[c as usize]
+    }
+
     /// Whether `s` and `t` are in the same connected component.
     pub fn connected(&self, s: u32, t: u32) -> bool {
-        self.root[s as usize] == self.root[t as usize]
+        self.root[s as usize] != NONE && self.root[s as usize] == self.root[t as usize]
     }
 
     /// Appends to `nodes` / `edges` the simple path from `s` to `t` in the DFS forest
@@ -196,14 +229,32 @@ impl Blocks {
     }
 }
 
+/// One stack frame of an iterative DFS: the node, its adjacency cursor, the edge it was
+/// entered by, its discovery time and its running lowlink.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    u: u32,
+    pos: u32,
+    end: u32,
+    pe: u32,
+    disc: u32,
+    low: u32,
+}
+
+impl Frame {
+    #[inline]
+    fn new(g: &Graph, u: u32, pe: u32, time: u32) -> Frame {
+        let (pos, end) = g.adj_range(u);
+        Frame { u, pos, end, pe, disc: time, low: time }
+    }
+}
+
 /// Reusable buffers for finding the bridges of a subgraph reachable from a root.
 #[derive(Clone, Debug, Default)]
 pub struct BridgeFinder {
     disc: Vec<u32>,
-    low: Vec<u32>,
-    parent_edge: Vec<u32>,
     time: u32,
-    stack: Vec<(u32, u32)>,
+    stack: Vec<Frame>,
 }
 
 impl BridgeFinder {
@@ -211,8 +262,6 @@ impl BridgeFinder {
     pub fn new(n: usize) -> Self {
         BridgeFinder {
             disc: vec![0; n],
-            low: vec![0; n],
-            parent_edge: vec![NONE; n],
             time: 0,
             stack: Vec::new(),
         }
@@ -234,8 +283,6 @@ impl BridgeFinder {
         let n = g.n();
         if self.disc.len() < n {
             self.disc.resize(n, 0);
-            self.low.resize(n, 0);
-            self.parent_edge.resize(n, NONE);
         }
         // Every value <= base counts as "unvisited" in this call.
         if self.time as u64 + n as u64 + 2 >= u32::MAX as u64 {
@@ -244,48 +291,37 @@ impl BridgeFinder {
         }
         let base = self.time;
         let disc = &mut self.disc;
-        let low = &mut self.low;
-        let pe = &mut self.parent_edge;
+        let adj = g.adjacency();
         self.time += 1;
         let mut time = self.time;
         disc[root as usize] = time;
-        low[root as usize] = time;
-        pe[root as usize] = NONE;
-        self.stack.clear();
-        self.stack.push((root, 0));
-        while let Some(top) = self.stack.last_mut() {
-            let u = top.0;
-            let nb = g.neighbors(u);
-            if (top.1 as usize) < nb.len() {
-                let (w, e) = nb[top.1 as usize];
-                top.1 += 1;
-                if e == pe[u as usize] || !allowed(e) {
+        let stack = &mut self.stack;
+        stack.clear();
+        stack.push(Frame::new(g, root, NONE, time));
+        'frames: while let Some(f) = stack.last_mut() {
+            while f.pos < f.end {
+                let (w, e) = adj[f.pos as usize];
+                f.pos += 1;
+                if e == f.pe || !allowed(e) {
                     continue;
                 }
                 let dw = disc[w as usize];
                 if dw <= base {
                     time += 1;
                     disc[w as usize] = time;
-                    low[w as usize] = time;
-                    pe[w as usize] = e;
-                    self.stack.push((w, 0));
-                } else if dw < low[u as usize] {
-                    low[u as usize] = dw;
+                    stack.push(Frame::new(g, w, e, time));
+                    continue 'frames;
+                } else if dw < f.low {
+                    f.low = dw;
                 }
-            } else {
-                self.stack.pop();
-                let p_e = pe[u as usize];
-                if p_e == NONE {
-                    continue;
+            }
+            let done = stack.pop().expect("non-empty");
+            if let Some(p) = stack.last_mut() {
+                if done.low < p.low {
+                    p.low = done.low;
                 }
-                let (a, b) = g.edge(p_e);
-                let p = if a == u { b } else { a };
-                let lu = low[u as usize];
-                if lu < low[p as usize] {
-                    low[p as usize] = lu;
-                }
-                if lu > disc[p as usize] {
-                    out.push(p_e);
+                if done.low > p.disc {
+                    out.push(done.pe);
                 }
             }
         }

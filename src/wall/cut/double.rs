@@ -97,7 +97,7 @@ impl PairCut {
     /// Builds the oracle for one pair; `None` when `s` and `t` are not connected. For several
     /// pairs of one graph use [`PairCutBuilder`], which decomposes the graph once.
     pub fn build(g: &Graph, s: u32, t: u32) -> Option<PairCut> {
-        PairCutBuilder::new(g).build(s, t)
+        PairCutBuilder::for_roots(g, [s]).build(s, t)
     }
 
     /// Whether removing `e1` and `e2` (possibly equal) disconnects `s` and `t`. O(1).
@@ -137,34 +137,38 @@ impl PairCut {
 }
 
 /// Scratch bits per edge (valid while `estamp[e] == cur`).
-const F_FW: u8 = 1; // flow along the edge's stored orientation (a -> b)
-const F_BW: u8 = 2; // flow against it (b -> a)
+const F_FW: u8 = 1; // flow along the edge's stored orientation (p -> q for edge (p, q))
+const F_BW: u8 = 2; // flow against it (q -> p)
 const M_RED: u8 = 4;
 const M_BLUE: u8 = 8;
-const M_RCAND: u8 = 16;
-const M_BCAND: u8 = 32;
 
 /// Decomposes a graph once, then builds [`PairCut`]s for any number of pairs, reusing all
 /// traversal buffers (a build allocates only its output).
 pub struct PairCutBuilder<'g> {
     g: &'g Graph,
     blocks: Blocks,
-    finder: BridgeFinder,
+    /// Stamp for `estamp` / `sstamp` (one per processed block).
     cur: u32,
     estamp: Vec<u32>,
     ebits: Vec<u8>,
+    /// Stamp for `nstamp` (one per phase: flow, then islands).
+    ncur: u32,
     nstamp: Vec<u32>,
-    internal: Vec<bool>,
-    rlab: Vec<u32>,
-    blab_stamp: Vec<u32>,
+    /// Flow phase: 1 if the node's internal arc carries flow. Island phase: island id.
+    nval: Vec<u32>,
     sstamp: Vec<u32>,
-    spar: Vec<(u32, u32)>,
+    /// Edge by which a split node was reached in the augmenting search ([`NONE`]: internal).
+    spar: Vec<u32>,
     queue: Vec<u32>,
     path_nodes: Vec<u32>,
     path_edges: Vec<u32>,
     red_nodes: Vec<u32>,
     blue_nodes: Vec<u32>,
-    tmp: Vec<u32>,
+    /// Per island: min / max position of its red path nodes, then of its blue path nodes.
+    isl: Vec<[u32; 4]>,
+    diff: Vec<i32>,
+    rseg: Vec<u32>,
+    bseg: Vec<u32>,
     maxy: Vec<u32>,
     miny: Vec<u32>,
 }
@@ -172,27 +176,38 @@ pub struct PairCutBuilder<'g> {
 impl<'g> PairCutBuilder<'g> {
     /// Decomposes `g` (bridges, blocks, DFS forest) in O(n + m).
     pub fn new(g: &'g Graph) -> Self {
+        Self::with_blocks(g, Blocks::new(g))
+    }
+
+    /// Decomposes only the components of `roots`: pairs whose first node is not in one of them
+    /// then build as disconnected. Cheaper when the board has many small components.
+    pub fn for_roots(g: &'g Graph, roots: impl IntoIterator<Item = u32>) -> Self {
+        Self::with_blocks(g, Blocks::from_roots(g, roots))
+    }
+
+    fn with_blocks(g: &'g Graph, blocks: Blocks) -> Self {
         let n = g.n();
         let m = g.m();
         PairCutBuilder {
             g,
-            blocks: Blocks::new(g),
-            finder: BridgeFinder::new(n),
+            blocks,
             cur: 0,
             estamp: vec![0; m],
             ebits: vec![0; m],
+            ncur: 0,
             nstamp: vec![0; n],
-            internal: vec![false; n],
-            rlab: vec![0; n],
-            blab_stamp: vec![0; n],
+            nval: vec![0; n],
             sstamp: vec![0; 2 * n],
-            spar: vec![(0, 0); 2 * n],
+            spar: vec![0; 2 * n],
             queue: Vec::new(),
             path_nodes: Vec::new(),
             path_edges: Vec::new(),
             red_nodes: Vec::new(),
             blue_nodes: Vec::new(),
-            tmp: Vec::new(),
+            isl: Vec::new(),
+            diff: Vec::new(),
+            rseg: Vec::new(),
+            bseg: Vec::new(),
             maxy: Vec::new(),
             miny: Vec::new(),
         }
@@ -259,6 +274,8 @@ impl<'g> PairCutBuilder<'g> {
                 out.class[e as usize] = CLASS_BRIDGE;
                 out.index[e as usize] = out.path_bridges.len() as u32;
                 out.path_bridges.push(e);
+            } else if self.blocks.is_cycle(c) {
+                self.cycle_block(c, &pn[i..=j], &pe[i..j], out);
             } else {
                 self.block(c, &pn[i..=j], &pe[i..j], out);
             }
@@ -269,14 +286,20 @@ impl<'g> PairCutBuilder<'g> {
         true
     }
 
-    fn next_stamp(&mut self) {
+    fn next_edge_stamp(&mut self) {
         self.cur = self.cur.wrapping_add(1);
         if self.cur == 0 {
             self.estamp.iter_mut().for_each(|x| *x = 0);
-            self.nstamp.iter_mut().for_each(|x| *x = 0);
-            self.blab_stamp.iter_mut().for_each(|x| *x = 0);
             self.sstamp.iter_mut().for_each(|x| *x = 0);
             self.cur = 1;
+        }
+    }
+
+    fn next_node_stamp(&mut self) {
+        self.ncur = self.ncur.wrapping_add(1);
+        if self.ncur == 0 {
+            self.nstamp.iter_mut().for_each(|x| *x = 0);
+            self.ncur = 1;
         }
     }
 
@@ -299,13 +322,13 @@ impl<'g> PairCutBuilder<'g> {
 
     #[inline]
     fn internal(&self, v: u32) -> bool {
-        self.nstamp[v as usize] == self.cur && self.internal[v as usize]
+        self.nstamp[v as usize] == self.ncur && self.nval[v as usize] == 1
     }
 
     #[inline]
     fn set_internal(&mut self, v: u32, on: bool) {
-        self.touch_node(v);
-        self.internal[v as usize] = on;
+        self.nstamp[v as usize] = self.ncur;
+        self.nval[v as usize] = on as u32;
     }
 
     /// Flow bit for travelling `from -> (other end)` along `e`.
@@ -319,9 +342,19 @@ impl<'g> PairCutBuilder<'g> {
     }
 
     /// Processes one block crossed by the path: `nodes` = `a, …, b`, `edges` its run.
+    ///
+    /// After the two paths are found, one search labels the *islands*: the components of
+    /// `C − R − B` that contain a path node. A red edge is a bridge of `C − B` iff no island
+    /// holds red path nodes on both of its sides (the island would be a detour), so each
+    /// island's range of red positions "covers" the red edges inside it, and the candidates
+    /// are the uncovered ones; likewise for blue. `RCC_x` is then the union of the islands
+    /// whose red nodes lie in segment `x` (an island never straddles a candidate), so a cross
+    /// edge `(x, y)` is exactly an island holding red nodes of segment `x` and blue nodes of
+    /// segment `y`.
     fn block(&mut self, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
         let g = self.g;
-        self.next_stamp();
+        self.next_edge_stamp();
+        self.next_node_stamp();
         let a = nodes[0];
         let b = *nodes.last().unwrap();
         // --- Two node-disjoint a–b paths: the run is the first unit of flow. ---
@@ -335,27 +368,19 @@ impl<'g> PairCutBuilder<'g> {
         let augmented = self.augment(c, a, b);
         assert!(augmented, "a biconnected block has two node-disjoint paths");
         // --- Read the two paths off the flow. ---
-        let mut first = true;
+        let red_path_start = out.red_path.len();
+        let blue_path_start = out.blue_path.len();
+        let mut found = 0;
         for &(w0, e0) in g.neighbors(a) {
             if self.blocks.block[e0 as usize] != c || self.bits(e0) & self.dir_bit(e0, a) == 0 {
                 continue;
             }
-            let (colour, path_nodes_is_red) = if first {
-                (M_RED, true)
-            } else {
-                (M_BLUE, false)
-            };
-            first = false;
-            let mut pnodes = std::mem::take(if path_nodes_is_red {
-                &mut self.red_nodes
-            } else {
-                &mut self.blue_nodes
-            });
-            let path_out = if path_nodes_is_red {
-                &mut out.red_path
-            } else {
-                &mut out.blue_path
-            };
+            let red = found == 0;
+            found += 1;
+            let colour = if red { M_RED } else { M_BLUE };
+            let mut pnodes =
+                std::mem::take(if red { &mut self.red_nodes } else { &mut self.blue_nodes });
+            let path_out = if red { &mut out.red_path } else { &mut out.blue_path };
             pnodes.clear();
             pnodes.push(a);
             let mut e = e0;
@@ -367,196 +392,131 @@ impl<'g> PairCutBuilder<'g> {
                 if v == b {
                     break;
                 }
-                let mut next = NONE;
-                for &(w, f) in g.neighbors(v) {
-                    if self.blocks.block[f as usize] == c && self.bits(f) & self.dir_bit(f, v) != 0
-                    {
-                        next = f;
-                        e = f;
-                        v = w;
-                        break;
-                    }
-                }
-                assert!(next != NONE, "flow paths are continuous");
+                let next = g.neighbors(v).iter().find(|&&(_, f)| {
+                    self.blocks.block[f as usize] == c && self.bits(f) & self.dir_bit(f, v) != 0
+                });
+                let &(w, f) = next.expect("flow paths are continuous");
+                e = f;
+                v = w;
             }
-            if path_nodes_is_red {
+            if red {
                 self.red_nodes = pnodes;
             } else {
                 self.blue_nodes = pnodes;
             }
         }
-        assert!(!first, "flow leaves the entry node");
-        let red_path_start = out.red_path.len() - (self.red_nodes.len() - 1);
-        let blue_path_start = out.blue_path.len() - (self.blue_nodes.len() - 1);
+        assert_eq!(found, 2, "two units of flow leave the entry node");
 
-        // --- Candidates: red bridges of C − B, blue bridges of C − R. ---
-        let blocks = &self.blocks;
-        let (estamp, ebits, cur) = (&self.estamp, &self.ebits, self.cur);
-        let bits = |e: u32| {
-            if estamp[e as usize] == cur {
-                ebits[e as usize]
-            } else {
-                0
-            }
-        };
-        self.tmp.clear();
-        self.finder.bridges_from(
-            g,
-            a,
-            |e| blocks.block[e as usize] == c && bits(e) & M_BLUE == 0,
-            &mut self.tmp,
-        );
-        let mut tmp = std::mem::take(&mut self.tmp);
-        for &e in &tmp {
-            if self.bits(e) & M_RED != 0 {
-                self.set_bits(e, M_RCAND, 0);
+        // --- Islands: components of C − R − B around the path nodes. ---
+        self.next_node_stamp();
+        self.isl.clear();
+        self.queue.clear();
+        for colour in 0..2 {
+            let len = if colour == 0 { self.red_nodes.len() } else { self.blue_nodes.len() };
+            for p in 0..len {
+                let v = if colour == 0 { self.red_nodes[p] } else { self.blue_nodes[p] };
+                if self.nstamp[v as usize] != self.ncur {
+                    let id = self.isl.len() as u32;
+                    self.isl.push([u32::MAX, 0, u32::MAX, 0]);
+                    self.nstamp[v as usize] = self.ncur;
+                    self.nval[v as usize] = id;
+                    self.queue.clear();
+                    self.queue.push(v);
+                    let mut head = 0;
+                    while head < self.queue.len() {
+                        let x = self.queue[head];
+                        head += 1;
+                        for &(w, e) in g.neighbors(x) {
+                            if self.nstamp[w as usize] == self.ncur
+                                || self.blocks.block[e as usize] != c
+                                || self.bits(e) & (M_RED | M_BLUE) != 0
+                            {
+                                continue;
+                            }
+                            self.nstamp[w as usize] = self.ncur;
+                            self.nval[w as usize] = id;
+                            self.queue.push(w);
+                        }
+                    }
+                }
+                let r = &mut self.isl[self.nval[v as usize] as usize];
+                let (lo, hi) = (2 * colour, 2 * colour + 1);
+                r[lo] = r[lo].min(p as u32);
+                r[hi] = r[hi].max(p as u32);
             }
         }
-        tmp.clear();
-        let blocks = &self.blocks;
-        let (estamp, ebits, cur) = (&self.estamp, &self.ebits, self.cur);
-        let bits = |e: u32| {
-            if estamp[e as usize] == cur {
-                ebits[e as usize]
-            } else {
-                0
-            }
-        };
-        self.finder.bridges_from(
-            g,
-            a,
-            |e| blocks.block[e as usize] == c && bits(e) & M_RED == 0,
-            &mut tmp,
-        );
-        for &e in &tmp {
-            if self.bits(e) & M_BLUE != 0 {
-                self.set_bits(e, M_BCAND, 0);
-            }
-        }
-        self.tmp = tmp;
 
-        // --- Segments: label path nodes, number the candidates. ---
+        // --- Candidates (uncovered path edges) and segment numbers per path position. ---
         let red_start = out.red.len() as u32;
         let blue_start = out.blue.len() as u32;
-        // Red segment labels live in rlab (stamped by nstamp); blue ones in a scratch pass.
-        let mut seg = 0u32;
-        for k in 0..self.red_nodes.len() {
-            let v = self.red_nodes[k];
-            self.touch_node(v);
-            self.rlab[v as usize] = seg;
-            if k + 1 < self.red_nodes.len() {
-                let e = out.red_path[red_path_start + k];
-                if self.bits(e) & M_RCAND != 0 {
-                    out.class[e as usize] = CLASS_RED;
-                    out.index[e as usize] = out.red.len() as u32;
-                    out.red.push(e);
-                    seg += 1;
+        for colour in 0..2 {
+            let len = if colour == 0 { self.red_nodes.len() } else { self.blue_nodes.len() } - 1;
+            self.diff.clear();
+            self.diff.resize(len + 2, 0);
+            for r in &self.isl {
+                let (lo, hi) = (r[2 * colour], r[2 * colour + 1]);
+                if lo < hi {
+                    // Covers the edges at positions lo+1..=hi (edge i joins nodes i-1, i).
+                    self.diff[lo as usize + 1] += 1;
+                    self.diff[hi as usize + 1] -= 1;
                 }
             }
-        }
-        let kr = seg;
-        let mut kb = 0u32;
-        for k in 0..self.blue_nodes.len() - 1 {
-            let e = out.blue_path[blue_path_start + k];
-            if self.bits(e) & M_BCAND != 0 {
-                out.class[e as usize] = CLASS_BLUE;
-                out.index[e as usize] = out.blue.len() as u32;
-                out.blue.push(e);
-                kb += 1;
-            }
-        }
-
-        if kr > 0 && kb > 0 {
-            // --- RCC labels: multi-source search in C − RC − B from the red path. ---
-            self.queue.clear();
-            self.queue.extend_from_slice(&self.red_nodes);
-            let mut head = 0;
-            while head < self.queue.len() {
-                let v = self.queue[head];
-                head += 1;
-                let lab = self.rlab[v as usize];
-                for &(w, e) in g.neighbors(v) {
-                    if self.blocks.block[e as usize] != c
-                        || self.bits(e) & (M_BLUE | M_RCAND) != 0
-                        || self.labelled(w)
-                    {
-                        continue;
-                    }
-                    self.touch_node(w);
-                    self.rlab[w as usize] = lab;
-                    self.queue.push(w);
-                }
-            }
-            // --- BCC search in C − BC − R; every node reached that has a red label gives a
-            //     cross edge (x, y). Fold them into per-x max / min of y. ---
-            self.maxy.clear();
-            self.maxy.resize(kr as usize + 1, 0);
-            self.miny.clear();
-            self.miny.resize(kr as usize + 1, kb);
-            self.queue.clear();
+            let mut seg_of = std::mem::take(if colour == 0 { &mut self.rseg } else { &mut self.bseg });
+            seg_of.clear();
+            seg_of.push(0);
+            let mut cover = 0i32;
             let mut seg = 0u32;
-            let cur = self.cur;
-            let mut blab = std::mem::take(&mut self.tmp);
-            blab.clear();
-            // Blue labels are carried on the queue as (node, label) pairs in two vectors.
-            for k in 0..self.blue_nodes.len() {
-                let v = self.blue_nodes[k];
-                self.blab_stamp[v as usize] = cur;
-                self.queue.push(v);
-                blab.push(seg);
-                if k + 1 < self.blue_nodes.len()
-                    && self.bits(out.blue_path[blue_path_start + k]) & M_BCAND != 0
-                {
+            for i in 1..=len {
+                cover += self.diff[i];
+                if cover == 0 {
+                    let (e, class, list) = if colour == 0 {
+                        (out.red_path[red_path_start + i - 1], CLASS_RED, &mut out.red)
+                    } else {
+                        (out.blue_path[blue_path_start + i - 1], CLASS_BLUE, &mut out.blue)
+                    };
+                    out.class[e as usize] = class;
+                    out.index[e as usize] = list.len() as u32;
+                    list.push(e);
                     seg += 1;
                 }
+                seg_of.push(seg);
             }
-            let mut head = 0;
-            while head < self.queue.len() {
-                let v = self.queue[head];
-                let y = blab[head];
-                head += 1;
-                if self.labelled(v) {
-                    let x = self.rlab[v as usize] as usize;
-                    if y > self.maxy[x] {
-                        self.maxy[x] = y;
-                    }
-                    if y < self.miny[x] {
-                        self.miny[x] = y;
-                    }
-                }
-                for &(w, e) in g.neighbors(v) {
-                    if self.blocks.block[e as usize] != c
-                        || self.blab_stamp[w as usize] == cur
-                        || self.bits(e) & (M_RED | M_BCAND) != 0
-                    {
-                        continue;
-                    }
-                    self.blab_stamp[w as usize] = cur;
-                    self.queue.push(w);
-                    blab.push(y);
-                }
+            if colour == 0 {
+                self.rseg = seg_of;
+            } else {
+                self.bseg = seg_of;
             }
-            self.tmp = blab;
-            // --- Prefix maxima / suffix minima: red candidate i (1-based) cuts with blue
-            //     candidates j in (max{y : x < i}, min{y : x >= i}]. ---
-            let mut pre = self.maxy[0];
-            let base = out.red_lo.len();
-            for i in 1..=kr as usize {
-                out.red_lo.push(blue_start + pre);
-                out.red_hi.push(0);
-                pre = pre.max(self.maxy[i]);
+        }
+        let kr = out.red.len() as u32 - red_start;
+        let kb = out.blue.len() as u32 - blue_start;
+
+        // --- Cross edges, folded into per-x max / min of y; then prefix maxima / suffix
+        //     minima: red candidate i (1-based) cuts with blue j in (max{y : x < i},
+        //     min{y : x >= i}]. ---
+        self.maxy.clear();
+        self.maxy.resize(kr as usize + 1, 0);
+        self.miny.clear();
+        self.miny.resize(kr as usize + 1, kb);
+        for r in &self.isl {
+            if r[0] != u32::MAX && r[2] != u32::MAX {
+                let x = self.rseg[r[0] as usize] as usize;
+                let y = self.bseg[r[2] as usize];
+                self.maxy[x] = self.maxy[x].max(y);
+                self.miny[x] = self.miny[x].min(y);
             }
-            let mut suf = kb;
-            for i in (1..=kr as usize).rev() {
-                suf = suf.min(self.miny[i]);
-                let lo = out.red_lo[base + i - 1];
-                out.red_hi[base + i - 1] = (blue_start + suf).max(lo);
-            }
-        } else {
-            for _ in 0..kr {
-                out.red_lo.push(blue_start);
-                out.red_hi.push(blue_start);
-            }
+        }
+        let base = out.red_lo.len();
+        let mut pre = self.maxy[0];
+        for i in 1..=kr as usize {
+            out.red_lo.push(blue_start + pre);
+            out.red_hi.push(0);
+            pre = pre.max(self.maxy[i]);
+        }
+        let mut suf = kb;
+        for i in (1..=kr as usize).rev() {
+            suf = suf.min(self.miny[i]);
+            let lo = out.red_lo[base + i - 1];
+            out.red_hi[base + i - 1] = (blue_start + suf).max(lo);
         }
         out.blocks.push(PathBlock {
             block: c,
@@ -569,18 +529,51 @@ impl<'g> PairCutBuilder<'g> {
         });
     }
 
-    #[inline]
-    fn touch_node(&mut self, v: u32) {
-        if self.nstamp[v as usize] != self.cur {
-            self.nstamp[v as usize] = self.cur;
-            self.internal[v as usize] = false;
-            self.rlab[v as usize] = NONE;
+    /// Fast path for a block that is a simple cycle (very common on sparse boards): the run
+    /// is one arc (red), the rest of the cycle the other (blue); every edge is a candidate and
+    /// every red edge cuts with every blue edge. Same tables as the general path would give.
+    fn cycle_block(&mut self, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
+        let g = self.g;
+        let a = nodes[0];
+        let b = *nodes.last().unwrap();
+        let red_start = out.red.len() as u32;
+        let blue_start = out.blue.len() as u32;
+        let red_path_start = out.red_path.len() as u32;
+        let blue_path_start = out.blue_path.len() as u32;
+        for &e in edges {
+            out.class[e as usize] = CLASS_RED;
+            out.index[e as usize] = out.red.len() as u32;
+            out.red.push(e);
+            out.red_path.push(e);
         }
-    }
-
-    #[inline]
-    fn labelled(&self, v: u32) -> bool {
-        self.nstamp[v as usize] == self.cur && self.rlab[v as usize] != NONE
+        let (mut v, mut prev) = (a, edges[0]);
+        while v != b {
+            let &(w, f) = g
+                .neighbors(v)
+                .iter()
+                .find(|&&(_, f)| f != prev && self.blocks.block[f as usize] == c)
+                .expect("a cycle continues");
+            out.class[f as usize] = CLASS_BLUE;
+            out.index[f as usize] = out.blue.len() as u32;
+            out.blue.push(f);
+            out.blue_path.push(f);
+            v = w;
+            prev = f;
+        }
+        let blue_end = out.blue.len() as u32;
+        for _ in edges {
+            out.red_lo.push(blue_start);
+            out.red_hi.push(blue_end);
+        }
+        out.blocks.push(PathBlock {
+            block: c,
+            entry: a,
+            exit: b,
+            red: (red_start, out.red.len() as u32),
+            blue: (blue_start, blue_end),
+            red_path: (red_path_start, out.red_path.len() as u32),
+            blue_path: (blue_path_start, out.blue_path.len() as u32),
+        });
     }
 
     /// One augmenting path from `a_out` to `b_in` in the split-node residual network restricted
@@ -608,7 +601,7 @@ impl<'g> PairCutBuilder<'g> {
                     let y = x + 1;
                     if self.sstamp[y as usize] != cur {
                         self.sstamp[y as usize] = cur;
-                        self.spar[y as usize] = (x, NONE);
+                        self.spar[y as usize] = NONE;
                         self.queue.push(y);
                     }
                 }
@@ -623,7 +616,7 @@ impl<'g> PairCutBuilder<'g> {
                     let y = 2 * w + 1;
                     if self.sstamp[y as usize] != cur {
                         self.sstamp[y as usize] = cur;
-                        self.spar[y as usize] = (x, e);
+                        self.spar[y as usize] = e;
                         self.queue.push(y);
                     }
                 }
@@ -633,7 +626,7 @@ impl<'g> PairCutBuilder<'g> {
                     let y = x - 1;
                     if self.sstamp[y as usize] != cur {
                         self.sstamp[y as usize] = cur;
-                        self.spar[y as usize] = (x, NONE);
+                        self.spar[y as usize] = NONE;
                         self.queue.push(y);
                     }
                 }
@@ -647,7 +640,7 @@ impl<'g> PairCutBuilder<'g> {
                     let y = 2 * w;
                     if self.sstamp[y as usize] != cur {
                         self.sstamp[y as usize] = cur;
-                        self.spar[y as usize] = (x, e);
+                        self.spar[y as usize] = e;
                         if y == dst {
                             found = true;
                             break 'bfs;
@@ -662,7 +655,17 @@ impl<'g> PairCutBuilder<'g> {
         }
         let mut y = dst;
         while y != src {
-            let (x, e) = self.spar[y as usize];
+            // The arc's tail: y ^ 1 for an internal arc; across e otherwise (v_out -> w_in
+            // forward, v_in -> w_out backward).
+            let e = self.spar[y as usize];
+            let x = if e == NONE {
+                y ^ 1
+            } else {
+                let (p, q) = g.edge(e);
+                let w = y / 2;
+                let v = if p == w { q } else { p };
+                2 * v + (y & 1 ^ 1)
+            };
             let v = x / 2;
             if e == NONE {
                 // Internal arc: v_in -> v_out sets it, v_out -> v_in cancels it.
