@@ -140,22 +140,46 @@ fn criterion_benches(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("grid{w}x{w}_p0.5_10graphs"));
         let mut bfs = Bfs::new(0);
         group.bench_function("one_bfs_each", |b| {
-            b.iter(|| insts.iter().map(|i| bfs.reach_count(&i.g, i.s) as u64).sum::<u64>())
+            b.iter(|| {
+                insts
+                    .iter()
+                    .map(|i| bfs.reach_count(&i.g, i.s) as u64)
+                    .sum::<u64>()
+            })
         });
         group.bench_function("oracle_build_each", |b| {
             b.iter(|| {
-                insts.iter().map(|i| PairCut::build(&i.g, i.s, i.t).unwrap().red.len()).sum::<usize>()
+                insts
+                    .iter()
+                    .map(|i| PairCut::build(&i.g, i.s, i.t).unwrap().red.len())
+                    .sum::<usize>()
             })
         });
-        let built: Vec<PairCut> =
-            insts.iter().map(|i| PairCut::build(&i.g, i.s, i.t).unwrap()).collect();
+        let built: Vec<PairCut> = insts
+            .iter()
+            .map(|i| PairCut::build(&i.g, i.s, i.t).unwrap())
+            .collect();
         group.bench_function("oracle_all_edge_pairs", |b| {
-            b.iter(|| insts.iter().zip(&built).map(|(i, pc)| query_all(pc, i.g.m() as u32)).sum::<u64>())
+            b.iter(|| {
+                insts
+                    .iter()
+                    .zip(&built)
+                    .map(|(i, pc)| query_all(pc, i.g.m() as u32))
+                    .sum::<u64>()
+            })
         });
-        let samples: Vec<Vec<(u32, u32)>> =
-            insts.iter().map(|i| sample_pairs(i.g.m() as u32, 1000, 7)).collect();
+        let samples: Vec<Vec<(u32, u32)>> = insts
+            .iter()
+            .map(|i| sample_pairs(i.g.m() as u32, 1000, 7))
+            .collect();
         group.bench_function("brute_1000_edge_pairs_each", |b| {
-            b.iter(|| insts.iter().zip(&samples).map(|(i, s)| brute_queries(i, s, &mut bfs)).sum::<u64>())
+            b.iter(|| {
+                insts
+                    .iter()
+                    .zip(&samples)
+                    .map(|(i, s)| brute_queries(i, s, &mut bfs))
+                    .sum::<u64>()
+            })
         });
         group.finish();
     }
@@ -178,25 +202,49 @@ fn summary() {
         let insts = instances(w, 10, seed);
         let mut bfs = Bfs::new(0);
         let edges: u64 = insts.iter().map(|i| i.g.m() as u64).sum();
-        let pairs: u64 = insts.iter().map(|i| i.g.m() as u64 * (i.g.m() as u64 - 1) / 2).sum();
+        let pairs: u64 = insts
+            .iter()
+            .map(|i| i.g.m() as u64 * (i.g.m() as u64 - 1) / 2)
+            .sum();
         let t_bfs = median(101, || {
-            insts.iter().map(|i| bfs.reach_count(&i.g, i.s) as u64).sum()
+            insts
+                .iter()
+                .map(|i| bfs.reach_count(&i.g, i.s) as u64)
+                .sum()
         });
         let t_build = median(101, || {
-            insts.iter().map(|i| PairCut::build(&i.g, i.s, i.t).unwrap().red.len() as u64).sum()
+            insts
+                .iter()
+                .map(|i| PairCut::build(&i.g, i.s, i.t).unwrap().red.len() as u64)
+                .sum()
         });
-        let built: Vec<PairCut> =
-            insts.iter().map(|i| PairCut::build(&i.g, i.s, i.t).unwrap()).collect();
-        let positives: u64 =
-            insts.iter().zip(&built).map(|(i, pc)| query_all(pc, i.g.m() as u32)).sum();
+        let built: Vec<PairCut> = insts
+            .iter()
+            .map(|i| PairCut::build(&i.g, i.s, i.t).unwrap())
+            .collect();
+        let positives: u64 = insts
+            .iter()
+            .zip(&built)
+            .map(|(i, pc)| query_all(pc, i.g.m() as u32))
+            .sum();
         let t_query = median(11, || {
-            insts.iter().zip(&built).map(|(i, pc)| query_all(pc, i.g.m() as u32)).sum()
+            insts
+                .iter()
+                .zip(&built)
+                .map(|(i, pc)| query_all(pc, i.g.m() as u32))
+                .sum()
         });
         let per_sample = 2000usize;
-        let samples: Vec<Vec<(u32, u32)>> =
-            insts.iter().map(|i| sample_pairs(i.g.m() as u32, per_sample, 7)).collect();
+        let samples: Vec<Vec<(u32, u32)>> = insts
+            .iter()
+            .map(|i| sample_pairs(i.g.m() as u32, per_sample, 7))
+            .collect();
         let t_brute = median(5, || {
-            insts.iter().zip(&samples).map(|(i, s)| brute_queries(i, s, &mut bfs)).sum()
+            insts
+                .iter()
+                .zip(&samples)
+                .map(|(i, s)| brute_queries(i, s, &mut bfs))
+                .sum()
         });
         // Cross-check the sampled queries while we are here.
         for ((i, pc), s) in insts.iter().zip(&built).zip(&samples) {
@@ -267,12 +315,32 @@ fn main() {
         let mut bfs = Bfs::new(0);
         for i in &insts {
             let blocks = zkgames::wall::cut::bridges::Blocks::from_roots(&i.g, [i.s]);
-            let tb = median(201, || zkgames::wall::cut::bridges::Blocks::from_roots(&i.g, [i.s]).num_blocks as u64);
-            let tp = median(201, || PairCut::build(&i.g, i.s, i.t).unwrap().red.len() as u64);
+            let tb = median(201, || {
+                zkgames::wall::cut::bridges::Blocks::from_roots(&i.g, [i.s]).num_blocks as u64
+            });
+            let tp = median(201, || {
+                PairCut::build(&i.g, i.s, i.t).unwrap().red.len() as u64
+            });
             let tf = median(201, || bfs.reach_count(&i.g, i.s) as u64);
             let pc = PairCut::build(&i.g, i.s, i.t).unwrap();
-            let big: Vec<(u32,u32)> = pc.blocks.iter().map(|b| (blocks.block_nodes[b.block as usize], blocks.block_edges[b.block as usize])).collect();
-            println!("comp {} blocks {:?} bfs {:?} blocks {:?} build {:?}", bfs.reach_count(&i.g, i.s), big, tf, tb, tp);
+            let big: Vec<(u32, u32)> = pc
+                .blocks
+                .iter()
+                .map(|b| {
+                    (
+                        blocks.block_nodes[b.block as usize],
+                        blocks.block_edges[b.block as usize],
+                    )
+                })
+                .collect();
+            println!(
+                "comp {} blocks {:?} bfs {:?} blocks {:?} build {:?}",
+                bfs.reach_count(&i.g, i.s),
+                big,
+                tf,
+                tb,
+                tp
+            );
         }
         return;
     }

@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkgames::wall::cut::bridges::{bridge_mask, Blocks};
-use zkgames::wall::cut::double::{PairCut, PairCutBuilder, CLASS_BRIDGE};
+use zkgames::wall::cut::double::{PairCut, PairCutBuilder, Workspace, CLASS_BRIDGE};
 use zkgames::wall::cut::{naive, single, single_paths};
 use zkgames::wall::graph::{Bfs, Graph};
 use zkgames::wall::moves::{self, BuildError, MoveOracle};
@@ -311,6 +311,44 @@ fn random_general_graphs_against_brute_force() {
             .map(|_| (rng.gen_range(0..n), rng.gen_range(0..n)))
             .collect();
         check_position(&g, &pairs, &mut bfs);
+    }
+}
+
+#[test]
+fn workspace_reuse_across_graphs() {
+    // One workspace and one output table reused over boards of varying sizes: stale marks
+    // from earlier boards must never leak into later answers.
+    let mut rng = ChaCha20Rng::seed_from_u64(0x5eed_0003);
+    let mut bfs = Bfs::new(0);
+    let mut ws = Workspace::default();
+    let mut out = PairCut::default();
+    for case in 0..1500 {
+        let g = if case % 2 == 0 {
+            let (w, h) = (rng.gen_range(2..=9), rng.gen_range(2..=9));
+            let p = rng.gen_range(0.0..0.5);
+            grid(w, h, p, &mut rng)
+        } else {
+            let n = rng.gen_range(1..=12);
+            let m = rng.gen_range(0..=(2 * n as usize + 3));
+            random_multigraph(&mut rng, n, m)
+        };
+        let n = g.n() as u32;
+        let (s, t) = (rng.gen_range(0..n), rng.gen_range(0..n));
+        let mut b = PairCutBuilder::with_workspace(&g, ws, [s]);
+        if b.build_into(s, t, &mut out) {
+            check_pair_exhaustive(&g, &out, &mut bfs);
+            // Same tables as a fresh build (`index` may differ where `class` is unset).
+            let fresh = PairCut::build(&g, s, t).unwrap();
+            assert_eq!(fresh.class, out.class);
+            assert_eq!(
+                (&fresh.red, &fresh.blue, &fresh.path_bridges),
+                (&out.red, &out.blue, &out.path_bridges)
+            );
+            assert_eq!((&fresh.red_lo, &fresh.red_hi), (&out.red_lo, &out.red_hi));
+        } else {
+            assert!(!bfs.connected(&g, s, t, &[]));
+        }
+        ws = b.into_workspace();
     }
 }
 

@@ -44,14 +44,21 @@ fn thousand_by_thousand_grid() {
         (corner_s[0], corner_s[0]),
     ];
     for &(a, b) in &queries {
-        assert_eq!(pc.cuts(a, b), !bfs.connected(&g, s, t, &[a, b]), "({a},{b})");
+        assert_eq!(
+            pc.cuts(a, b),
+            !bfs.connected(&g, s, t, &[a, b]),
+            "({a},{b})"
+        );
     }
     assert!(pc.cuts(corner_s[0], corner_s[1]) && pc.cuts(corner_t[1], corner_t[0]));
     assert!(pc.path_bridges.is_empty());
     // The single-cut methods on the same board: nothing is indelible on an open grid.
     let pairs = [(s, t), (w - 1, w * (w - 1))];
     assert!(single::indelible(&g, &pairs).unwrap().iter().all(|&x| !x));
-    assert!(single_paths::indelible(&g, &pairs).unwrap().iter().all(|&x| !x));
+    assert!(single_paths::indelible(&g, &pairs)
+        .unwrap()
+        .iter()
+        .all(|&x| !x));
     let o = MoveOracle::build(&g, &pairs).unwrap();
     assert!(!o.is_legal_double(corner_s[0], corner_s[1]));
     assert!(o.is_legal_double(mid[0], mid[1]));

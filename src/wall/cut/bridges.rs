@@ -20,13 +20,16 @@ pub const NONE: u32 = u32::MAX;
 const TREE: u32 = 1 << 31;
 
 /// The block (biconnected component) decomposition of a graph, plus its DFS forest.
-#[derive(Clone, Debug)]
+///
+/// Only the components of the roots given to [`Blocks::from_roots`] are decomposed; the
+/// per-node and per-edge tables are meaningful only for their nodes ([`Blocks::contains`])
+/// and edges (elsewhere they may hold stale values when the buffers are reused).
+#[derive(Clone, Debug, Default)]
 pub struct Blocks {
     /// `is_bridge[e]`: removing edge `e` disconnects its endpoints.
     pub is_bridge: Vec<bool>,
     /// `block[e]`: id of the biconnected component holding edge `e` (`0..num_blocks`). A bridge
-    /// is a block of one edge; so is a self-loop (which lies on no simple path). [`NONE`] for
-    /// edges outside the decomposed components (see [`Blocks::from_roots`]).
+    /// is a block of one edge; so is a self-loop (which lies on no simple path).
     pub block: Vec<u32>,
     /// Number of blocks.
     pub num_blocks: u32,
@@ -40,6 +43,12 @@ pub struct Blocks {
     pub depth: Vec<u32>,
     /// DFS forest: the root of each node's tree (equal roots ⇔ same connected component).
     pub root: Vec<u32>,
+    /// Discovery times; a node is decomposed iff its time is above `base`.
+    disc: Vec<u32>,
+    base: u32,
+    time: u32,
+    stack: Vec<Frame>,
+    estack: Vec<u32>,
 }
 
 impl Blocks {
@@ -49,34 +58,63 @@ impl Blocks {
     }
 
     /// Decomposes only the connected components of the given roots (each root of a new
-    /// component becomes a DFS root). Edges of other components get block [`NONE`], nodes of
-    /// other components root [`NONE`]: they are connected to nothing as far as
+    /// component becomes a DFS root); other nodes are connected to nothing as far as
     /// [`Blocks::connected`] and [`Blocks::tree_path`] are concerned.
     pub fn from_roots(g: &Graph, roots: impl IntoIterator<Item = u32>) -> Self {
+        let mut b = Blocks::default();
+        b.recompute(g, roots);
+        b
+    }
+
+    /// [`Blocks::from_roots`] into existing buffers: O(size of the roots' components), with no
+    /// O(n) clearing once the buffers are large enough.
+    pub fn recompute(&mut self, g: &Graph, roots: impl IntoIterator<Item = u32>) {
         let n = g.n();
         let m = g.m();
-        let mut disc = vec![0u32; n];
-        let mut parent_edge = vec![NONE; n];
-        let mut depth = vec![0u32; n];
-        let mut root = vec![NONE; n];
-        let mut is_bridge = vec![false; m];
-        let mut block = vec![NONE; m];
-        let mut num_blocks = 0u32;
-        let mut block_edges = Vec::new();
-        let mut block_nodes = Vec::new();
-        let mut time = 0u32;
-        let adj = g.adjacency();
         assert!(m < TREE as usize, "too many edges");
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut estack: Vec<u32> = Vec::new();
+        if self.disc.len() < n {
+            self.disc.resize(n, 0);
+            self.parent_edge.resize(n, NONE);
+            self.depth.resize(n, 0);
+            self.root.resize(n, NONE);
+        }
+        if self.block.len() < m {
+            self.block.resize(m, NONE);
+            self.is_bridge.resize(m, false);
+        }
+        if self.time as u64 + n as u64 + 2 >= u32::MAX as u64 {
+            self.disc.iter_mut().for_each(|x| *x = 0);
+            self.time = 0;
+        }
+        let base = self.time;
+        self.base = base;
+        let mut time = self.time;
+        let disc = &mut self.disc[..];
+        let parent_edge = &mut self.parent_edge[..];
+        let depth = &mut self.depth[..];
+        let root = &mut self.root[..];
+        let is_bridge = &mut self.is_bridge[..];
+        let block = &mut self.block[..];
+        let block_edges = &mut self.block_edges;
+        let block_nodes = &mut self.block_nodes;
+        block_edges.clear();
+        block_nodes.clear();
+        let mut num_blocks = 0u32;
+        let adj = g.adjacency();
+        let stack = &mut self.stack;
+        let estack = &mut self.estack;
+        stack.clear();
+        estack.clear();
         let mut any_self_loop = false;
         for r in roots {
-            if disc[r as usize] != 0 {
+            if disc[r as usize] > base {
                 continue;
             }
             time += 1;
             disc[r as usize] = time;
             root[r as usize] = r;
+            parent_edge[r as usize] = NONE;
+            depth[r as usize] = 0;
             stack.push(Frame::new(g, r, NONE, time));
             'frames: while let Some(f) = stack.last_mut() {
                 while f.pos < f.end {
@@ -86,7 +124,7 @@ impl Blocks {
                         continue;
                     }
                     let dw = disc[w as usize];
-                    if dw == 0 {
+                    if dw <= base {
                         time += 1;
                         disc[w as usize] = time;
                         parent_edge[w as usize] = e;
@@ -121,6 +159,7 @@ impl Blocks {
                             let tagged = estack.pop().expect("edge stack holds the tree edge");
                             let e = tagged & !TREE;
                             block[e as usize] = id;
+                            is_bridge[e as usize] = false;
                             ne += 1;
                             nt += (tagged & TREE != 0) as u32;
                             if e == done.pe {
@@ -136,26 +175,23 @@ impl Blocks {
             }
         }
         if any_self_loop {
-            for (e, b) in block.iter_mut().enumerate() {
-                let (x, y) = g.edge(e as u32);
-                if *b == NONE && x == y {
-                    *b = num_blocks;
+            for (e, &(x, y)) in g.edges().iter().enumerate() {
+                if x == y && disc[x as usize] > base {
+                    block[e] = num_blocks;
+                    is_bridge[e] = false;
                     num_blocks += 1;
                     block_edges.push(1);
                     block_nodes.push(1);
                 }
             }
         }
-        Blocks {
-            is_bridge,
-            block,
-            num_blocks,
-            block_edges,
-            block_nodes,
-            parent_edge,
-            depth,
-            root,
-        }
+        self.num_blocks = num_blocks;
+        self.time = time;
+    }
+
+    /// Whether node `v` lies in a decomposed component.
+    pub fn contains(&self, v: u32) -> bool {
+        self.disc[v as usize] > self.base
     }
 
     /// Whether block `c` is a simple cycle (as many edges as nodes, at least two edges; two
@@ -167,7 +203,7 @@ impl Blocks {
 
     /// Whether `s` and `t` are in the same connected component.
     pub fn connected(&self, s: u32, t: u32) -> bool {
-        self.root[s as usize] != NONE && self.root[s as usize] == self.root[t as usize]
+        self.contains(s) && self.contains(t) && self.root[s as usize] == self.root[t as usize]
     }
 
     /// Appends to `nodes` / `edges` the simple path from `s` to `t` in the DFS forest
@@ -194,36 +230,38 @@ impl Blocks {
         };
         let base_n = nodes.len();
         let base_e = edges.len();
-        // Climb from both ends to the lowest common ancestor; the t side is collected in
-        // reverse on a temporary tail and flipped in place at the end.
+        // Find the lowest common ancestor, then copy s → lca, then t → lca reversed in place.
+        let up = |v: u32| other(v, self.parent_edge[v as usize]);
         let (mut x, mut y) = (s, t);
-        nodes.push(s);
-        let mut tail_nodes: Vec<u32> = Vec::new();
-        let mut tail_edges: Vec<u32> = Vec::new();
         while self.depth[x as usize] > self.depth[y as usize] {
-            let e = self.parent_edge[x as usize];
-            edges.push(e);
-            x = other(x, e);
-            nodes.push(x);
+            x = up(x);
         }
         while self.depth[y as usize] > self.depth[x as usize] {
-            let e = self.parent_edge[y as usize];
-            tail_nodes.push(y);
-            tail_edges.push(e);
-            y = other(y, e);
+            y = up(y);
         }
         while x != y {
-            let ex = self.parent_edge[x as usize];
-            edges.push(ex);
-            x = other(x, ex);
-            nodes.push(x);
-            let ey = self.parent_edge[y as usize];
-            tail_nodes.push(y);
-            tail_edges.push(ey);
-            y = other(y, ey);
+            x = up(x);
+            y = up(y);
         }
-        nodes.extend(tail_nodes.iter().rev());
-        edges.extend(tail_edges.iter().rev());
+        let lca = x;
+        let mut v = s;
+        nodes.push(s);
+        while v != lca {
+            let e = self.parent_edge[v as usize];
+            edges.push(e);
+            v = other(v, e);
+            nodes.push(v);
+        }
+        let (mid_n, mid_e) = (nodes.len(), edges.len());
+        let mut v = t;
+        while v != lca {
+            let e = self.parent_edge[v as usize];
+            nodes.push(v);
+            edges.push(e);
+            v = other(v, e);
+        }
+        nodes[mid_n..].reverse();
+        edges[mid_e..].reverse();
         debug_assert_eq!(nodes.len() - base_n, edges.len() - base_e + 1);
         true
     }
@@ -245,7 +283,14 @@ impl Frame {
     #[inline]
     fn new(g: &Graph, u: u32, pe: u32, time: u32) -> Frame {
         let (pos, end) = g.adj_range(u);
-        Frame { u, pos, end, pe, disc: time, low: time }
+        Frame {
+            u,
+            pos,
+            end,
+            pe,
+            disc: time,
+            low: time,
+        }
     }
 }
 

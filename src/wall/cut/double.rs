@@ -28,7 +28,7 @@
 
 use serde::Serialize;
 
-use super::bridges::{Blocks, BridgeFinder, NONE};
+use super::bridges::{Blocks, NONE};
 use crate::wall::graph::Graph;
 
 /// Edge class: plays no part in any cutting pair.
@@ -146,6 +146,15 @@ const M_BLUE: u8 = 8;
 /// traversal buffers (a build allocates only its output).
 pub struct PairCutBuilder<'g> {
     g: &'g Graph,
+    w: Workspace,
+}
+
+/// Every buffer a [`PairCutBuilder`] needs, detached from any graph: keep one per thread and
+/// pass it to [`PairCutBuilder::with_workspace`] to build oracles for many positions without
+/// allocating or clearing O(n) memory (marks are timestamps; only the parts of the graph a
+/// build visits are touched).
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
     blocks: Blocks,
     /// Stamp for `estamp` / `sstamp` (one per processed block).
     cur: u32,
@@ -176,46 +185,33 @@ pub struct PairCutBuilder<'g> {
 impl<'g> PairCutBuilder<'g> {
     /// Decomposes `g` (bridges, blocks, DFS forest) in O(n + m).
     pub fn new(g: &'g Graph) -> Self {
-        Self::with_blocks(g, Blocks::new(g))
+        Self::with_workspace(g, Workspace::default(), 0..g.n() as u32)
     }
 
     /// Decomposes only the components of `roots`: pairs whose first node is not in one of them
     /// then build as disconnected. Cheaper when the board has many small components.
     pub fn for_roots(g: &'g Graph, roots: impl IntoIterator<Item = u32>) -> Self {
-        Self::with_blocks(g, Blocks::from_roots(g, roots))
+        Self::with_workspace(g, Workspace::default(), roots)
     }
 
-    fn with_blocks(g: &'g Graph, blocks: Blocks) -> Self {
-        let n = g.n();
-        let m = g.m();
-        PairCutBuilder {
-            g,
-            blocks,
-            cur: 0,
-            estamp: vec![0; m],
-            ebits: vec![0; m],
-            ncur: 0,
-            nstamp: vec![0; n],
-            nval: vec![0; n],
-            sstamp: vec![0; 2 * n],
-            spar: vec![0; 2 * n],
-            queue: Vec::new(),
-            path_nodes: Vec::new(),
-            path_edges: Vec::new(),
-            red_nodes: Vec::new(),
-            blue_nodes: Vec::new(),
-            isl: Vec::new(),
-            diff: Vec::new(),
-            rseg: Vec::new(),
-            bseg: Vec::new(),
-            maxy: Vec::new(),
-            miny: Vec::new(),
-        }
+    /// Like [`Self::for_roots`], reusing the buffers of `w` (from [`Self::into_workspace`]).
+    pub fn with_workspace(
+        g: &'g Graph,
+        mut w: Workspace,
+        roots: impl IntoIterator<Item = u32>,
+    ) -> Self {
+        w.prepare(g, roots);
+        PairCutBuilder { g, w }
+    }
+
+    /// Gives the buffers back for reuse on another graph.
+    pub fn into_workspace(self) -> Workspace {
+        self.w
     }
 
     /// The graph's block decomposition.
     pub fn blocks(&self) -> &Blocks {
-        &self.blocks
+        &self.w.blocks
     }
 
     /// Builds the oracle for `(s, t)`; `None` if they are not connected. Panics if a node is
@@ -232,13 +228,34 @@ impl<'g> PairCutBuilder<'g> {
     /// Like [`Self::build`] but overwrites `out`, reusing its allocations. Returns false (and
     /// leaves `out` describing no cut at all) when `s` and `t` are not connected.
     pub fn build_into(&mut self, s: u32, t: u32, out: &mut PairCut) -> bool {
-        let g = self.g;
+        self.w.build_into(self.g, s, t, out)
+    }
+}
+
+impl Workspace {
+    fn prepare(&mut self, g: &Graph, roots: impl IntoIterator<Item = u32>) {
+        let n = g.n();
+        let m = g.m();
+        self.blocks.recompute(g, roots);
+        if self.estamp.len() < m {
+            self.estamp.resize(m, 0);
+            self.ebits.resize(m, 0);
+        }
+        if self.nstamp.len() < n {
+            self.nstamp.resize(n, 0);
+            self.nval.resize(n, 0);
+            self.sstamp.resize(2 * n, 0);
+            self.spar.resize(2 * n, 0);
+        }
+    }
+
+    fn build_into(&mut self, g: &Graph, s: u32, t: u32, out: &mut PairCut) -> bool {
         let m = g.m();
         out.s = s;
         out.t = t;
         out.class.clear();
         out.class.resize(m, CLASS_NONE);
-        out.index.clear();
+        // `index` is only read where `class` is set: stale values elsewhere are harmless.
         out.index.resize(m, 0);
         out.path_bridges.clear();
         out.blocks.clear();
@@ -275,9 +292,9 @@ impl<'g> PairCutBuilder<'g> {
                 out.index[e as usize] = out.path_bridges.len() as u32;
                 out.path_bridges.push(e);
             } else if self.blocks.is_cycle(c) {
-                self.cycle_block(c, &pn[i..=j], &pe[i..j], out);
+                self.cycle_block(g, c, &pn[i..=j], &pe[i..j], out);
             } else {
-                self.block(c, &pn[i..=j], &pe[i..j], out);
+                self.block(g, c, &pn[i..=j], &pe[i..j], out);
             }
             i = j;
         }
@@ -333,8 +350,8 @@ impl<'g> PairCutBuilder<'g> {
 
     /// Flow bit for travelling `from -> (other end)` along `e`.
     #[inline]
-    fn dir_bit(&self, e: u32, from: u32) -> u8 {
-        if self.g.edge(e).0 == from {
+    fn dir_bit(g: &Graph, e: u32, from: u32) -> u8 {
+        if g.edge(e).0 == from {
             F_FW
         } else {
             F_BW
@@ -351,36 +368,42 @@ impl<'g> PairCutBuilder<'g> {
     /// whose red nodes lie in segment `x` (an island never straddles a candidate), so a cross
     /// edge `(x, y)` is exactly an island holding red nodes of segment `x` and blue nodes of
     /// segment `y`.
-    fn block(&mut self, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
-        let g = self.g;
+    fn block(&mut self, g: &Graph, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
         self.next_edge_stamp();
         self.next_node_stamp();
         let a = nodes[0];
         let b = *nodes.last().unwrap();
         // --- Two node-disjoint a–b paths: the run is the first unit of flow. ---
         for (k, &e) in edges.iter().enumerate() {
-            let d = self.dir_bit(e, nodes[k]);
+            let d = Self::dir_bit(g, e, nodes[k]);
             self.set_bits(e, d, 0);
         }
         for &v in &nodes[1..nodes.len() - 1] {
             self.set_internal(v, true);
         }
-        let augmented = self.augment(c, a, b);
+        let augmented = self.augment(g, c, a, b);
         assert!(augmented, "a biconnected block has two node-disjoint paths");
         // --- Read the two paths off the flow. ---
         let red_path_start = out.red_path.len();
         let blue_path_start = out.blue_path.len();
         let mut found = 0;
         for &(w0, e0) in g.neighbors(a) {
-            if self.blocks.block[e0 as usize] != c || self.bits(e0) & self.dir_bit(e0, a) == 0 {
+            if self.blocks.block[e0 as usize] != c || self.bits(e0) & Self::dir_bit(g, e0, a) == 0 {
                 continue;
             }
             let red = found == 0;
             found += 1;
             let colour = if red { M_RED } else { M_BLUE };
-            let mut pnodes =
-                std::mem::take(if red { &mut self.red_nodes } else { &mut self.blue_nodes });
-            let path_out = if red { &mut out.red_path } else { &mut out.blue_path };
+            let mut pnodes = std::mem::take(if red {
+                &mut self.red_nodes
+            } else {
+                &mut self.blue_nodes
+            });
+            let path_out = if red {
+                &mut out.red_path
+            } else {
+                &mut out.blue_path
+            };
             pnodes.clear();
             pnodes.push(a);
             let mut e = e0;
@@ -393,7 +416,7 @@ impl<'g> PairCutBuilder<'g> {
                     break;
                 }
                 let next = g.neighbors(v).iter().find(|&&(_, f)| {
-                    self.blocks.block[f as usize] == c && self.bits(f) & self.dir_bit(f, v) != 0
+                    self.blocks.block[f as usize] == c && self.bits(f) & Self::dir_bit(g, f, v) != 0
                 });
                 let &(w, f) = next.expect("flow paths are continuous");
                 e = f;
@@ -412,9 +435,17 @@ impl<'g> PairCutBuilder<'g> {
         self.isl.clear();
         self.queue.clear();
         for colour in 0..2 {
-            let len = if colour == 0 { self.red_nodes.len() } else { self.blue_nodes.len() };
+            let len = if colour == 0 {
+                self.red_nodes.len()
+            } else {
+                self.blue_nodes.len()
+            };
             for p in 0..len {
-                let v = if colour == 0 { self.red_nodes[p] } else { self.blue_nodes[p] };
+                let v = if colour == 0 {
+                    self.red_nodes[p]
+                } else {
+                    self.blue_nodes[p]
+                };
                 if self.nstamp[v as usize] != self.ncur {
                     let id = self.isl.len() as u32;
                     self.isl.push([u32::MAX, 0, u32::MAX, 0]);
@@ -450,7 +481,11 @@ impl<'g> PairCutBuilder<'g> {
         let red_start = out.red.len() as u32;
         let blue_start = out.blue.len() as u32;
         for colour in 0..2 {
-            let len = if colour == 0 { self.red_nodes.len() } else { self.blue_nodes.len() } - 1;
+            let len = if colour == 0 {
+                self.red_nodes.len()
+            } else {
+                self.blue_nodes.len()
+            } - 1;
             self.diff.clear();
             self.diff.resize(len + 2, 0);
             for r in &self.isl {
@@ -461,7 +496,11 @@ impl<'g> PairCutBuilder<'g> {
                     self.diff[hi as usize + 1] -= 1;
                 }
             }
-            let mut seg_of = std::mem::take(if colour == 0 { &mut self.rseg } else { &mut self.bseg });
+            let mut seg_of = std::mem::take(if colour == 0 {
+                &mut self.rseg
+            } else {
+                &mut self.bseg
+            });
             seg_of.clear();
             seg_of.push(0);
             let mut cover = 0i32;
@@ -470,9 +509,17 @@ impl<'g> PairCutBuilder<'g> {
                 cover += self.diff[i];
                 if cover == 0 {
                     let (e, class, list) = if colour == 0 {
-                        (out.red_path[red_path_start + i - 1], CLASS_RED, &mut out.red)
+                        (
+                            out.red_path[red_path_start + i - 1],
+                            CLASS_RED,
+                            &mut out.red,
+                        )
                     } else {
-                        (out.blue_path[blue_path_start + i - 1], CLASS_BLUE, &mut out.blue)
+                        (
+                            out.blue_path[blue_path_start + i - 1],
+                            CLASS_BLUE,
+                            &mut out.blue,
+                        )
                     };
                     out.class[e as usize] = class;
                     out.index[e as usize] = list.len() as u32;
@@ -532,8 +579,7 @@ impl<'g> PairCutBuilder<'g> {
     /// Fast path for a block that is a simple cycle (very common on sparse boards): the run
     /// is one arc (red), the rest of the cycle the other (blue); every edge is a candidate and
     /// every red edge cuts with every blue edge. Same tables as the general path would give.
-    fn cycle_block(&mut self, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
-        let g = self.g;
+    fn cycle_block(&mut self, g: &Graph, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
         let a = nodes[0];
         let b = *nodes.last().unwrap();
         let red_start = out.red.len() as u32;
@@ -578,8 +624,7 @@ impl<'g> PairCutBuilder<'g> {
 
     /// One augmenting path from `a_out` to `b_in` in the split-node residual network restricted
     /// to block `c`; applies it. Split node ids: `2v` = v_in, `2v + 1` = v_out.
-    fn augment(&mut self, c: u32, a: u32, b: u32) -> bool {
-        let g = self.g;
+    fn augment(&mut self, g: &Graph, c: u32, a: u32, b: u32) -> bool {
         let cur = self.cur;
         let src = 2 * a + 1;
         let dst = 2 * b;
@@ -610,7 +655,7 @@ impl<'g> PairCutBuilder<'g> {
                         continue;
                     }
                     // Flow w -> v on e enters v_in from w_out: residual v_in -> w_out.
-                    if self.bits(e) & self.dir_bit(e, w) == 0 {
+                    if self.bits(e) & Self::dir_bit(g, e, w) == 0 {
                         continue;
                     }
                     let y = 2 * w + 1;
@@ -634,7 +679,7 @@ impl<'g> PairCutBuilder<'g> {
                     if self.blocks.block[e as usize] != c {
                         continue;
                     }
-                    if self.bits(e) & self.dir_bit(e, v) != 0 {
+                    if self.bits(e) & Self::dir_bit(g, e, v) != 0 {
                         continue;
                     }
                     let y = 2 * w;
@@ -671,11 +716,11 @@ impl<'g> PairCutBuilder<'g> {
                 // Internal arc: v_in -> v_out sets it, v_out -> v_in cancels it.
                 self.set_internal(v, x & 1 == 0);
             } else if x & 1 == 1 {
-                let d = self.dir_bit(e, v);
+                let d = Self::dir_bit(g, e, v);
                 self.set_bits(e, d, 0);
             } else {
                 let w = y / 2;
-                let d = self.dir_bit(e, w);
+                let d = Self::dir_bit(g, e, w);
                 self.set_bits(e, 0, d);
             }
             y = x;
