@@ -171,6 +171,12 @@ fn check_pair_exhaustive(g: &Graph, pc: &PairCut, bfs: &mut Bfs) {
     let (s, t) = (pc.s, pc.t);
     let m = g.m() as u32;
     for a in 0..m {
+        let row: Vec<bool> = pc.cuts_row(a, a).collect();
+        assert_eq!(row.len() as u32, m - a);
+        assert_eq!(pc.count_cuts_row(a, a), row.iter().filter(|&&c| c).count() as u32);
+        for (k, &c) in row.iter().enumerate() {
+            assert_eq!(c, pc.cuts(a, a + k as u32));
+        }
         let single = !bfs.connected(g, s, t, &[a]);
         assert_eq!(pc.cuts_single(a), single, "single edge {a} for ({s},{t})");
         for b in a..m {
