@@ -84,9 +84,7 @@ fn query_all(pc: &PairCut, m: u32) -> u64 {
 
 /// Every pair `a < b` of edges, queried a row at a time ([`PairCut::count_cuts_row`]).
 fn query_all_rows(pc: &PairCut, m: u32) -> u64 {
-    (0..m)
-        .map(|a| pc.count_cuts_row(a, a + 1) as u64)
-        .sum()
+    (0..m).map(|a| pc.count_cuts_row(a, a + 1) as u64).sum()
 }
 
 /// A fixed sample of edge pairs for the (slow) brute force.

@@ -173,7 +173,10 @@ fn check_pair_exhaustive(g: &Graph, pc: &PairCut, bfs: &mut Bfs) {
     for a in 0..m {
         let row: Vec<bool> = pc.cuts_row(a, a).collect();
         assert_eq!(row.len() as u32, m - a);
-        assert_eq!(pc.count_cuts_row(a, a), row.iter().filter(|&&c| c).count() as u32);
+        assert_eq!(
+            pc.count_cuts_row(a, a),
+            row.iter().filter(|&&c| c).count() as u32
+        );
         for (k, &c) in row.iter().enumerate() {
             assert_eq!(c, pc.cuts(a, a + k as u32));
         }
@@ -298,8 +301,17 @@ fn random_general_graphs_against_brute_force() {
         let n = rng.gen_range(1..=10);
         let m = rng.gen_range(0..=(2 * n as usize + 3));
         let g = random_multigraph(&mut rng, n, m);
-        // Every connected ordered pair, against brute force.
+        // Bridges, two ways, against brute force (an edge is a bridge iff removing it
+        // separates its endpoints).
         let blocks = Blocks::new(&g);
+        let mask = bridge_mask(&g);
+        for e in 0..g.m() as u32 {
+            let (x, y) = g.edge(e);
+            let brute = !bfs.connected(&g, x, y, &[e]);
+            assert_eq!(mask[e as usize], brute, "bridge {e} of {:?}", g.edges());
+            assert_eq!(blocks.is_bridge[e as usize], brute);
+        }
+        // Every connected ordered pair, against brute force.
         let mut builder = PairCutBuilder::new(&g);
         for s in 0..n {
             for t in 0..n {

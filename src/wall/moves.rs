@@ -129,12 +129,24 @@ impl MoveOracle {
     }
 
     /// Every legal double-wall move `(a, b)`, `a < b`, in increasing order. There are Θ(m²) of
-    /// them, so this is O(m² · pairs) with an O(1) test per pair of slots.
+    /// them; each row `a` is computed at once from the pairs' branch-free query rows
+    /// ([`PairCut::cuts_row`]), O(m · pairs) per row.
     pub fn legal_doubles(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         (0..self.m)
             .filter(move |&a| !self.indelible[a as usize])
             .flat_map(move |a| {
-                (a + 1..self.m).filter_map(move |b| self.is_legal_double(a, b).then_some((a, b)))
+                let mut blocked: Vec<bool> = self.indelible[a as usize + 1..].to_vec();
+                if self.involved[a as usize] {
+                    for c in &self.cuts {
+                        for (x, cut) in blocked.iter_mut().zip(c.cuts_row(a, a + 1)) {
+                            *x |= cut;
+                        }
+                    }
+                }
+                blocked
+                    .into_iter()
+                    .zip(a + 1..)
+                    .filter_map(move |(x, b)| (!x).then_some((a, b)))
             })
     }
 

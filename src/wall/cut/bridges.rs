@@ -6,7 +6,7 @@
 //!   the DFS forest (parent edge, depth, root) so that a simple path between two nodes can be
 //!   read off by climbing the tree.
 //! - [`BridgeFinder`]: reusable buffers to find the bridges of a *subgraph* (edges selected by a
-//!   predicate) reachable from one node; the double-cut oracle calls it on `C − B` and `C − R`.
+//!   predicate) reachable from one node ([`bridge_mask`] runs it on every component).
 //!
 //! Both use an explicit stack (no recursion), so a path of a million nodes is fine. Parallel
 //! edges are handled by skipping the *edge id* we arrived by, not the parent node: two parallel

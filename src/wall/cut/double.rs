@@ -25,6 +25,15 @@
 //! path node, which lies in some `BCC_y` sharing that node, hence a cross edge; symmetrically),
 //! so `t` is unreachable; conversely each cross edge is a real detour. The exhaustive tests
 //! against brute force are the final word.
+//!
+//! Implementation notes. Steps 3–4 need no bridge search and no per-colour labelling: one
+//! search labels the *islands*, the components of `C − R − B` around path nodes. A red edge is
+//! a bridge of `C − B` iff no island holds red path nodes on both of its sides, `RCC_x` is the
+//! union of the islands whose red nodes lie in segment `x`, and a cross edge is an island with
+//! both red and blue nodes (see `Workspace::block`). Blocks that are plain cycles (most blocks
+//! of a sparse board) take a shortcut: every red edge cuts with every blue edge. All marks are
+//! timestamps in a reusable [`Workspace`], so a build touches only the component of `s`.
+//! Queries read a branch-free per-edge [`QueryTable`] (two interval tests and a bridge flag).
 
 use serde::Serialize;
 
@@ -73,7 +82,8 @@ pub struct PairCut {
     pub t: u32,
     /// Per edge: one of the `CLASS_*` constants.
     pub class: Vec<u8>,
-    /// Per edge: index into `path_bridges`, `red` or `blue` according to `class` (else 0).
+    /// Per edge: index into `path_bridges`, `red` or `blue` according to `class` (unspecified
+    /// where `class` is [`CLASS_NONE`]).
     pub index: Vec<u32>,
     /// The `st`-bridges, in path order from `s`.
     pub path_bridges: Vec<u32>,
