@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkgames::wall::cut::bridges::{bridge_mask, Blocks};
-use zkgames::wall::cut::double::{PairCut, PairCutBuilder, Workspace, CLASS_BRIDGE};
+use zkgames::wall::cut::double::{PairCut, PairCutBuilder, Workspace, CLASS_BRIDGE, CLASS_RED};
 use zkgames::wall::cut::{naive, single, single_paths};
 use zkgames::wall::graph::{Bfs, Graph};
 use zkgames::wall::moves::{self, BuildError, MoveOracle};
@@ -170,6 +170,23 @@ fn grid(w: u32, h: u32, wall_p: f64, rng: &mut ChaCha20Rng) -> Graph {
 fn check_pair_exhaustive(g: &Graph, pc: &PairCut, bfs: &mut Bfs) {
     let (s, t) = (pc.s, pc.t);
     let m = g.m() as u32;
+    // Candidate labels: each candidate's block range contains its index; cutting candidate
+    // pairs never straddle two blocks.
+    for e in 0..m {
+        if let Some(k) = pc.candidate_block(e) {
+            let b = &pc.blocks[k];
+            let i = pc.index[e as usize];
+            let range = if pc.class[e as usize] == CLASS_RED {
+                b.red
+            } else {
+                b.blue
+            };
+            assert!((range.0..range.1).contains(&i));
+        }
+    }
+    for (r, b) in pc.essential_candidate_pairs() {
+        assert_eq!(pc.candidate_block(r), pc.candidate_block(b));
+    }
     for a in 0..m {
         let row: Vec<bool> = pc.cuts_row(a, a).collect();
         assert_eq!(row.len() as u32, m - a);
@@ -195,7 +212,7 @@ fn check_pair_exhaustive(g: &Graph, pc: &PairCut, bfs: &mut Bfs) {
     }
 }
 
-fn check_position(g: &Graph, pairs: &[(u32, u32)], bfs: &mut Bfs) {
+fn check_position(g: &Graph, pairs: &[(u32, u32)], bfs: &mut Bfs, ws: &mut Workspace) {
     let want = naive::analyze(g, pairs);
     let got = moves::analyze(g, pairs);
     assert_eq!(got, want, "analysis of {pairs:?} on {:?}", g.edges());
@@ -218,6 +235,11 @@ fn check_position(g: &Graph, pairs: &[(u32, u32)], bfs: &mut Bfs) {
         return;
     }
     let o = MoveOracle::build(g, pairs).unwrap();
+    let reused = MoveOracle::build_with(g, pairs, ws).unwrap();
+    assert_eq!(reused.illegal_doubles(), want.illegal_pairs);
+    assert!(reused
+        .illegal_singles()
+        .eq(want.illegal_single.iter().copied()));
     let m = g.m() as u32;
     let mut legal = 0u64;
     for e1 in 0..m {
@@ -251,6 +273,7 @@ fn check_position(g: &Graph, pairs: &[(u32, u32)], bfs: &mut Bfs) {
 fn random_grids_against_brute_force() {
     let mut rng = ChaCha20Rng::seed_from_u64(0x5eed_0001);
     let mut bfs = Bfs::new(0);
+    let mut ws = Workspace::default();
     let mut invalid = 0;
     let mut with_double = 0;
     for case in 0..2500 {
@@ -267,7 +290,7 @@ fn random_grids_against_brute_force() {
         let pairs: Vec<(u32, u32)> = (0..k)
             .map(|_| (rng.gen_range(0..n), rng.gen_range(0..n)))
             .collect();
-        check_position(&g, &pairs, &mut bfs);
+        check_position(&g, &pairs, &mut bfs, &mut ws);
         let a = naive::analyze(&g, &pairs);
         invalid += !a.valid as u32;
         with_double += !a.illegal_pairs.is_empty() as u32;
@@ -297,6 +320,7 @@ fn random_multigraph(rng: &mut ChaCha20Rng, n: u32, m: usize) -> Graph {
 fn random_general_graphs_against_brute_force() {
     let mut rng = ChaCha20Rng::seed_from_u64(0x5eed_0002);
     let mut bfs = Bfs::new(0);
+    let mut ws = Workspace::default();
     for _ in 0..3000 {
         let n = rng.gen_range(1..=10);
         let m = rng.gen_range(0..=(2 * n as usize + 3));
@@ -328,7 +352,7 @@ fn random_general_graphs_against_brute_force() {
         let pairs: Vec<(u32, u32)> = (0..k)
             .map(|_| (rng.gen_range(0..n), rng.gen_range(0..n)))
             .collect();
-        check_position(&g, &pairs, &mut bfs);
+        check_position(&g, &pairs, &mut bfs, &mut ws);
     }
 }
 

@@ -5,7 +5,7 @@
 //! slots are distinct and free and removing both disconnects no pair. [`MoveOracle`] answers
 //! both in O(1) (for a fixed number of pairs) after one O(V + E) build per pair.
 
-use super::cut::double::{PairCut, PairCutBuilder};
+use super::cut::double::{PairCut, PairCutBuilder, Workspace};
 pub use super::cut::naive::Analysis;
 use super::graph::Graph;
 
@@ -32,9 +32,30 @@ impl MoveOracle {
     /// Builds the oracle: one graph decomposition, then one [`PairCut`] per pair (pairs whose
     /// two nodes coincide never cut and are skipped).
     pub fn build(g: &Graph, pairs: &[(u32, u32)]) -> Result<MoveOracle, BuildError> {
+        Self::build_with(g, pairs, &mut Workspace::default())
+    }
+
+    /// [`MoveOracle::build`] reusing the traversal buffers of `ws` (keep one per search
+    /// thread when building oracles for many positions).
+    pub fn build_with(
+        g: &Graph,
+        pairs: &[(u32, u32)],
+        ws: &mut Workspace,
+    ) -> Result<MoveOracle, BuildError> {
         let n = g.n() as u32;
-        let mut builder =
-            PairCutBuilder::for_roots(g, pairs.iter().map(|p| p.0).filter(|&s| s < n));
+        let roots = pairs.iter().map(|p| p.0).filter(|&s| s < n);
+        let mut builder = PairCutBuilder::with_workspace(g, std::mem::take(ws), roots);
+        let result = Self::build_pairs(g, pairs, &mut builder);
+        *ws = builder.into_workspace();
+        result
+    }
+
+    fn build_pairs(
+        g: &Graph,
+        pairs: &[(u32, u32)],
+        builder: &mut PairCutBuilder,
+    ) -> Result<MoveOracle, BuildError> {
+        let n = g.n() as u32;
         let mut bad = Vec::new();
         let mut cuts = Vec::with_capacity(pairs.len());
         for (i, &(s, t)) in pairs.iter().enumerate() {

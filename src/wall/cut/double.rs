@@ -191,6 +191,20 @@ impl PairCut {
         count
     }
 
+    /// Which entry of `blocks` a red or blue candidate belongs to (`None` for other edges):
+    /// the per-edge component label, from the candidate ranges. O(log blocks).
+    pub fn candidate_block(&self, e: u32) -> Option<usize> {
+        let (i, red) = match self.class[e as usize] {
+            CLASS_RED => (self.index[e as usize], true),
+            CLASS_BLUE => (self.index[e as usize], false),
+            _ => return None,
+        };
+        let k = self
+            .blocks
+            .partition_point(|b| if red { b.red.1 <= i } else { b.blue.1 <= i });
+        Some(k)
+    }
+
     /// [`PairCut::cuts`] read directly off the plain tables (`class`, `index`, `red_lo`,
     /// `red_hi`): the specification the packed words must agree with.
     pub fn cuts_from_tables(&self, e1: u32, e2: u32) -> bool {
