@@ -136,6 +136,9 @@ fn hand_checked_double_cuts() {
         moves::analyze(&g, &[(0, 1), (3, 0)]),
         naive::analyze(&g, &[(0, 1), (3, 0)])
     );
+    // A pair naming a node outside the board is reported as cut, not a panic.
+    let a = moves::analyze(&g, &[(0, 1), (0, 99)]);
+    assert!(!a.valid && a.cut_pairs == vec![1]);
     // Two cycles in series through articulation point 2, s = 0, t = 4.
     // block 1: 0-1-2-3-0 ; block 2: 2-4-5-2.  e: 0(0,1) 1(1,2) 2(2,3) 3(3,0) 4(2,4) 5(4,5) 6(5,2)
     let g = Graph::new(
