@@ -16,7 +16,7 @@ use criterion::Criterion;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkgames::wall::cut::double::{PairCut, PairCutBuilder, Workspace};
-use zkgames::wall::cut::naive;
+use zkgames::wall::cut::{naive, single, single_paths};
 use zkgames::wall::graph::{Bfs, Graph};
 use zkgames::wall::moves::MoveOracle;
 
@@ -124,6 +124,28 @@ fn position(wall_p: f64, seed: u64) -> (Graph, Vec<(u32, u32)>) {
     }
 }
 
+/// A 30×30 board with 35 % walls with four connected pairs, for the single-cut methods.
+fn single_cut_instance() -> (Graph, Vec<(u32, u32)>) {
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let mut bfs = Bfs::new(0);
+    let g = grid(30, 30, 0.65, &mut rng);
+    let mut pairs = Vec::new();
+    while pairs.len() < 4 {
+        let (s, t) = (rng.gen_range(0..900), rng.gen_range(0..900));
+        if s != t && bfs.connected(&g, s, t, &[]) {
+            pairs.push((s, t));
+        }
+    }
+    (g, pairs)
+}
+
+/// Indelible edges by brute force: remove each edge, BFS each pair.
+fn single_brute(g: &Graph, pairs: &[(u32, u32)], bfs: &mut Bfs) -> u64 {
+    (0..g.m() as u32)
+        .filter(|&e| naive::cuts_some_pair(g, bfs, pairs, &[e]))
+        .count() as u64
+}
+
 fn count_legal_doubles_oracle(g: &Graph, pairs: &[(u32, u32)]) -> u64 {
     let o = MoveOracle::build(g, pairs).expect("valid position");
     o.legal_doubles().count() as u64
@@ -206,6 +228,19 @@ fn criterion_benches(c: &mut Criterion) {
         });
         group.finish();
     }
+    let (g, pairs) = single_cut_instance();
+    let mut group = c.benchmark_group("single_cut_30x30_4pairs");
+    group.bench_function("optimal_lca", |b| {
+        b.iter(|| single::indelible(&g, &pairs).unwrap())
+    });
+    group.bench_function("paths_bridges", |b| {
+        b.iter(|| single_paths::indelible(&g, &pairs).unwrap())
+    });
+    let mut bfs = Bfs::new(0);
+    group.bench_function("brute_force", |b| {
+        b.iter(|| single_brute(&g, &pairs, &mut bfs))
+    });
+    group.finish();
     let mut group = c.benchmark_group("enumerate_legal_doubles_11x11_two_players");
     for (label, wall_p) in [("open", 0.0), ("walls25", 0.25)] {
         let (g, pairs) = position(wall_p, 99);
@@ -332,6 +367,28 @@ fn summary() {
             total_oracle * 1e3,
             total_brute * 1e3,
             total_brute / total_oracle
+        );
+    }
+    {
+        let (g, pairs) = single_cut_instance();
+        let mut bfs = Bfs::new(0);
+        let a = single::indelible(&g, &pairs).unwrap();
+        assert_eq!(a, single_paths::indelible(&g, &pairs).unwrap());
+        let count = a.iter().filter(|&&x| x).count() as u64;
+        assert_eq!(count, single_brute(&g, &pairs, &mut bfs));
+        let t_lca = median(101, || single::indelible(&g, &pairs).unwrap().len() as u64);
+        let t_paths = median(101, || {
+            single_paths::indelible(&g, &pairs).unwrap().len() as u64
+        });
+        let t_brute = median(5, || single_brute(&g, &pairs, &mut bfs));
+        println!(
+            "single cut, 30x30 with 35% walls, 4 pairs, {} indelible: O(E+k) {:.1} us, O(E*k) {:.1} us, brute force {:.2} ms | speedups {:.0}x / {:.0}x",
+            count,
+            t_lca.as_secs_f64() * 1e6,
+            t_paths.as_secs_f64() * 1e6,
+            t_brute.as_secs_f64() * 1e3,
+            t_brute.as_secs_f64() / t_lca.as_secs_f64(),
+            t_brute.as_secs_f64() / t_paths.as_secs_f64()
         );
     }
     for (label, wall_p) in [("open board", 0.0), ("~25% walls", 0.25)] {
