@@ -183,12 +183,22 @@ fn criterion_benches(c: &mut Criterion) {
                     .sum::<u64>()
             })
         });
-        group.bench_function("oracle_build_each", |b| {
+        group.bench_function("oracle_build_fresh_each", |b| {
             b.iter(|| {
                 insts
                     .iter()
                     .map(|i| PairCut::build(&i.g, i.s, i.t).unwrap().red.len())
                     .sum::<usize>()
+            })
+        });
+        let mut ws = Workspace::default();
+        let mut out = PairCut::default();
+        group.bench_function("oracle_build_reused_each", |b| {
+            b.iter(|| {
+                insts
+                    .iter()
+                    .map(|i| build_reused(i, &mut ws, &mut out))
+                    .sum::<u64>()
             })
         });
         let built: Vec<PairCut> = insts
