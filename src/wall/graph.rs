@@ -19,7 +19,10 @@ impl Graph {
     pub fn new(n: usize, edges: Vec<(u32, u32)>) -> Self {
         let mut deg = vec![0u32; n + 1];
         for &(a, b) in &edges {
-            assert!((a as usize) < n && (b as usize) < n, "edge endpoint out of range");
+            assert!(
+                (a as usize) < n && (b as usize) < n,
+                "edge endpoint out of range"
+            );
             deg[a as usize] += 1;
             deg[b as usize] += 1;
         }
@@ -35,7 +38,12 @@ impl Graph {
             adj[fill[b as usize] as usize] = (a, e as u32);
             fill[b as usize] += 1;
         }
-        Graph { n, edges, start, adj }
+        Graph {
+            n,
+            edges,
+            start,
+            adj,
+        }
     }
 
     /// Number of nodes.
@@ -53,6 +61,17 @@ impl Graph {
     /// All edges, indexed by id.
     pub fn edges(&self) -> &[(u32, u32)] {
         &self.edges
+    }
+    /// Index range of `v`'s entries in [`Graph::adjacency`] (for iterative traversals that keep
+    /// a cursor per stack frame instead of re-slicing).
+    #[inline]
+    pub fn adj_range(&self, v: u32) -> (u32, u32) {
+        (self.start[v as usize], self.start[v as usize + 1])
+    }
+    /// Every `(neighbour, edge id)` entry, node by node (see [`Graph::adj_range`]).
+    #[inline]
+    pub fn adjacency(&self) -> &[(u32, u32)] {
+        &self.adj
     }
     /// `(neighbour, edge id)` pairs around `v`.
     pub fn neighbors(&self, v: u32) -> &[(u32, u32)] {
