@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::Error;
 
 pub mod peg;
+pub mod sha256;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
 #[derive(Parser, Debug)]
@@ -22,6 +23,9 @@ pub enum ProverCmd {
     /// Peg solitaire: solve, prove (Protocol 1 of FUN 2022 or ZKB++), live sessions.
     #[command(subcommand)]
     Peg(peg::ProverCmd),
+    /// SHA-256: prove knowledge of a preimage (ZKB++).
+    #[command(subcommand)]
+    Sha256(sha256::ProverCmd),
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -37,6 +41,9 @@ pub enum VerifierCmd {
     /// Peg solitaire: verify and inspect proofs, serve live sessions.
     #[command(subcommand)]
     Peg(peg::VerifierCmd),
+    /// SHA-256: verify and inspect preimage proofs (ZKB++).
+    #[command(subcommand)]
+    Sha256(sha256::VerifierCmd),
 }
 
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
@@ -57,6 +64,7 @@ pub fn prover_main() -> i32 {
     let cli = ProverCli::parse();
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
+        ProverCmd::Sha256(c) => sha256::run_prover(c),
     };
     finish(r, "prover")
 }
@@ -66,6 +74,7 @@ pub fn verifier_main() -> i32 {
     let cli = VerifierCli::parse();
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
+        VerifierCmd::Sha256(c) => sha256::run_verifier(c),
     };
     finish(r, "verifier")
 }

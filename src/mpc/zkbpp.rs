@@ -134,7 +134,6 @@ pub(crate) struct Layout {
     pub out_words: usize,
     pub and_bytes: usize,
     pub in_bytes: usize,
-    pub out_bytes: usize,
 }
 
 impl Layout {
@@ -148,7 +147,6 @@ impl Layout {
             out_words: c.n_outputs().div_ceil(64),
             and_bytes: c.n_and().div_ceil(8),
             in_bytes: c.n_inputs().div_ceil(8),
-            out_bytes: c.n_outputs().div_ceil(8),
         }
     }
 }
