@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
 use zkgames::mpc::peg::{english_instance, peg_witness, prove_peg, solve_small, verify_peg};
-use zkgames::mpc::sha256::{bytes_to_bits, prove_sha256, sha256_circuit, verify_sha256};
 use zkgames::mpc::rounds_for_bits;
+use zkgames::mpc::sha256::{bytes_to_bits, prove_sha256, sha256_circuit, verify_sha256};
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 
@@ -36,8 +36,14 @@ fn bench(c: &mut Criterion) {
     let mut rng = seeded_rng(1);
     let bytes = prove_sha256(&pre, rounds, b"", &mut rng).unwrap();
     let file = ProofFile::from_bytes(&bytes).unwrap();
-    let p_ms = median_ms(|| drop(prove_sha256(&pre, rounds, b"", &mut rng).unwrap()), 15);
-    let v_ms = median_ms(|| drop(verify_sha256(&digest, &file, rounds, b"").unwrap()), 15);
+    let p_ms = median_ms(
+        || drop(prove_sha256(&pre, rounds, b"", &mut rng).unwrap()),
+        15,
+    );
+    let v_ms = median_ms(
+        || drop(verify_sha256(&digest, &file, rounds, b"").unwrap()),
+        15,
+    );
     let e_ms = median_ms(|| drop(black_box(circ.eval(&bits))), 15);
     println!(
         "SUMMARY sha256-1block zkb++ 128-bit: rounds {rounds}, proof {} bytes, prove {p_ms:.2} ms, verify {v_ms:.2} ms, \
@@ -48,11 +54,21 @@ fn bench(c: &mut Criterion) {
     );
 
     let mut g = c.benchmark_group("mpc-sha256-1block");
-    g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
-    g.bench_function("baseline: sha2 native", |b| b.iter(|| sha2::Sha256::digest(black_box(&pre))));
-    g.bench_function("baseline: plain circuit eval", |b| b.iter(|| circ.eval(black_box(&bits))));
-    g.bench_function("prove 219 rounds", |b| b.iter(|| prove_sha256(&pre, rounds, b"", &mut rng).unwrap()));
-    g.bench_function("verify 219 rounds", |b| b.iter(|| verify_sha256(&digest, &file, rounds, b"").unwrap()));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(300));
+    g.bench_function("baseline: sha2 native", |b| {
+        b.iter(|| sha2::Sha256::digest(black_box(&pre)))
+    });
+    g.bench_function("baseline: plain circuit eval", |b| {
+        b.iter(|| circ.eval(black_box(&bits)))
+    });
+    g.bench_function("prove 219 rounds", |b| {
+        b.iter(|| prove_sha256(&pre, rounds, b"", &mut rng).unwrap())
+    });
+    g.bench_function("verify 219 rounds", |b| {
+        b.iter(|| verify_sha256(&digest, &file, rounds, b"").unwrap())
+    });
     g.finish();
 
     // peg solitaire, English board
@@ -62,7 +78,10 @@ fn bench(c: &mut Criterion) {
     let w = peg_witness(&inst, &z).unwrap();
     let pbytes = prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();
-    let pp_ms = median_ms(|| drop(prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap()), 15);
+    let pp_ms = median_ms(
+        || drop(prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap()),
+        15,
+    );
     let pv_ms = median_ms(|| drop(verify_peg(&inst, &pfile, rounds, b"").unwrap()), 15);
     let pe_ms = median_ms(|| drop(black_box(pc.eval(&w))), 15);
     let pch_ms = median_ms(|| inst.check_solution(black_box(&z)).unwrap(), 15);
@@ -74,11 +93,21 @@ fn bench(c: &mut Criterion) {
         pp_ms / pe_ms
     );
     let mut g = c.benchmark_group("mpc-peg-english");
-    g.sample_size(10).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(300));
-    g.bench_function("baseline: check_solution", |b| b.iter(|| inst.check_solution(black_box(&z)).unwrap()));
-    g.bench_function("baseline: plain circuit eval", |b| b.iter(|| pc.eval(black_box(&w))));
-    g.bench_function("prove 219 rounds", |b| b.iter(|| prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap()));
-    g.bench_function("verify 219 rounds", |b| b.iter(|| verify_peg(&inst, &pfile, rounds, b"").unwrap()));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(300));
+    g.bench_function("baseline: check_solution", |b| {
+        b.iter(|| inst.check_solution(black_box(&z)).unwrap())
+    });
+    g.bench_function("baseline: plain circuit eval", |b| {
+        b.iter(|| pc.eval(black_box(&w)))
+    });
+    g.bench_function("prove 219 rounds", |b| {
+        b.iter(|| prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap())
+    });
+    g.bench_function("verify 219 rounds", |b| {
+        b.iter(|| verify_peg(&inst, &pfile, rounds, b"").unwrap())
+    });
     g.finish();
 }
 

@@ -36,7 +36,13 @@ pub fn root(leaves: &[Digest]) -> Digest {
 fn next_level(level: &[Digest]) -> Vec<Digest> {
     level
         .chunks(2)
-        .map(|c| if c.len() == 2 { node(&c[0], &c[1]) } else { c[0] })
+        .map(|c| {
+            if c.len() == 2 {
+                node(&c[0], &c[1])
+            } else {
+                c[0]
+            }
+        })
         .collect()
 }
 
@@ -173,7 +179,10 @@ mod tests {
     fn rejects_bad_indices() {
         let leaves: Vec<Digest> = (0..5).map(leaf).collect();
         assert_eq!(root_from_opening(5, &[(5, leaves[0])], &[]), None);
-        assert_eq!(root_from_opening(5, &[(2, leaves[2]), (1, leaves[1])], &[]), None);
+        assert_eq!(
+            root_from_opening(5, &[(2, leaves[2]), (1, leaves[1])], &[]),
+            None
+        );
         assert_eq!(root_from_opening(5, &[], &[]), None);
         assert_eq!(root_from_opening(0, &[(0, leaves[0])], &[]), None);
     }

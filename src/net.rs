@@ -77,7 +77,9 @@ impl Channel {
     /// A channel over a TCP stream.
     pub fn tcp(s: std::net::TcpStream) -> Result<Self> {
         let _ = s.set_nodelay(true);
-        let r = s.try_clone().map_err(|e| Error::io("cannot clone TCP stream", e))?;
+        let r = s
+            .try_clone()
+            .map_err(|e| Error::io("cannot clone TCP stream", e))?;
         Ok(Channel::new(Box::new(r), Box::new(s)))
     }
 
@@ -90,7 +92,10 @@ impl Channel {
     pub fn send(&mut self, m: &Msg) -> Result<()> {
         let body = crate::proof_file::encode(m);
         if body.len() > MAX_FRAME {
-            return Err(Error::bad(format!("message of {} bytes exceeds the frame limit", body.len())));
+            return Err(Error::bad(format!(
+                "message of {} bytes exceeds the frame limit",
+                body.len()
+            )));
         }
         self.w
             .write_all(&(body.len() as u32).to_le_bytes())
@@ -107,7 +112,9 @@ impl Channel {
             .map_err(|e| Error::io("connection closed by peer", e))?;
         let len = u32::from_le_bytes(len) as usize;
         if len > MAX_FRAME {
-            return Err(Error::bad(format!("peer sent a {len}-byte frame, over the {MAX_FRAME}-byte limit")));
+            return Err(Error::bad(format!(
+                "peer sent a {len}-byte frame, over the {MAX_FRAME}-byte limit"
+            )));
         }
         let mut body = Vec::new();
         (&mut self.r)
@@ -122,7 +129,9 @@ impl Channel {
 
     fn expect<T>(&mut self, what: &str, f: impl FnOnce(Msg) -> Option<T>) -> Result<T> {
         match self.recv()? {
-            Msg::Reject { reason } => Err(Error::rejected(format!("verifier refused the session: {reason}"))),
+            Msg::Reject { reason } => Err(Error::rejected(format!(
+                "verifier refused the session: {reason}"
+            ))),
             m => {
                 let desc = format!("{m:?}");
                 f(m).ok_or_else(|| {
@@ -183,9 +192,16 @@ pub fn run_prover(ch: &mut Channel, p: &mut dyn SessionProver) -> Result<Session
         _ => None,
     })?;
     if !accepted {
-        return Err(Error::rejected(format!("verifier rejected the proof: {reason}")));
+        return Err(Error::rejected(format!(
+            "verifier rejected the proof: {reason}"
+        )));
     }
-    Ok(SessionRecord { hello, commitments, challenges, responses })
+    Ok(SessionRecord {
+        hello,
+        commitments,
+        challenges,
+        responses,
+    })
 }
 
 /// Runs the verifier's side; `Ok` means the proof was accepted. The verdict is sent to the
@@ -196,7 +212,9 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
         _ => None,
     })?;
     if let Err(e) = v.check_hello(&hello) {
-        let _ = ch.send(&Msg::Reject { reason: e.to_string() });
+        let _ = ch.send(&Msg::Reject {
+            reason: e.to_string(),
+        });
         return Err(e);
     }
     ch.send(&Msg::Ready)?;
@@ -207,7 +225,10 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
     let challenges = match v.challenges(&commitments) {
         Ok(c) => c,
         Err(e) => {
-            let _ = ch.send(&Msg::Verdict { accepted: false, reason: e.to_string() });
+            let _ = ch.send(&Msg::Verdict {
+                accepted: false,
+                reason: e.to_string(),
+            });
             return Err(e);
         }
     };
@@ -221,6 +242,14 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
         Ok(()) => String::new(),
         Err(e) => e.to_string(),
     };
-    ch.send(&Msg::Verdict { accepted: verdict.is_ok(), reason })?;
-    verdict.map(|_| SessionRecord { hello, commitments, challenges, responses })
+    ch.send(&Msg::Verdict {
+        accepted: verdict.is_ok(),
+        reason,
+    })?;
+    verdict.map(|_| SessionRecord {
+        hello,
+        commitments,
+        challenges,
+        responses,
+    })
 }

@@ -81,7 +81,11 @@ pub struct ProofFile {
 impl ProofFile {
     /// Wraps an encoded body.
     pub fn new(protocol: ProtocolId, mode: Mode, body: Vec<u8>) -> Self {
-        ProofFile { protocol, mode, body }
+        ProofFile {
+            protocol,
+            mode,
+            body,
+        }
     }
 
     /// Serializes header and body.
@@ -105,7 +109,9 @@ impl ProofFile {
             )));
         }
         if &bytes[..8] != MAGIC {
-            return Err(Error::bad("not a proof file: wrong magic bytes (expected ZKGAMES)"));
+            return Err(Error::bad(
+                "not a proof file: wrong magic bytes (expected ZKGAMES)",
+            ));
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
         if version != FORMAT_VERSION {
@@ -123,7 +129,9 @@ impl ProofFile {
         };
         let len = u64::from_le_bytes(bytes[13..21].try_into().expect("8 bytes"));
         if len > MAX_BODY as u64 {
-            return Err(Error::bad(format!("proof body of {len} bytes exceeds the {MAX_BODY}-byte limit")));
+            return Err(Error::bad(format!(
+                "proof body of {len} bytes exceeds the {MAX_BODY}-byte limit"
+            )));
         }
         let rest = &bytes[HEADER_LEN..];
         if (rest.len() as u64) < len {
@@ -138,7 +146,11 @@ impl ProofFile {
                 rest.len() as u64 - len
             )));
         }
-        Ok(ProofFile { protocol, mode, body: rest.to_vec() })
+        Ok(ProofFile {
+            protocol,
+            mode,
+            body: rest.to_vec(),
+        })
     }
 
     /// Checks that the file holds the expected protocol.
@@ -156,19 +168,26 @@ impl ProofFile {
 
 /// Encodes a value with bincode 2's `standard()` configuration (the body encoding).
 pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("bincode encoding of in-memory value")
+    bincode::serde::encode_to_vec(value, bincode::config::standard())
+        .expect("bincode encoding of in-memory value")
 }
 
 /// Decodes a body with a byte limit; every input byte must be consumed.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
     if bytes.len() > MAX_BODY {
-        return Err(Error::bad(format!("{what}: {} bytes exceeds the limit", bytes.len())));
+        return Err(Error::bad(format!(
+            "{what}: {} bytes exceeds the limit",
+            bytes.len()
+        )));
     }
     let cfg = bincode::config::standard().with_limit::<MAX_BODY>();
     let (v, used) = bincode::serde::decode_from_slice(bytes, cfg)
         .map_err(|e| Error::bad(format!("{what}: malformed encoding ({e})")))?;
     if used != bytes.len() {
-        return Err(Error::bad(format!("{what}: {} trailing bytes", bytes.len() - used)));
+        return Err(Error::bad(format!(
+            "{what}: {} trailing bytes",
+            bytes.len() - used
+        )));
     }
     Ok(v)
 }
@@ -180,13 +199,17 @@ pub fn read_input(path: &str, limit: u64) -> Result<Vec<u8>> {
     let r: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin())
     } else {
-        Box::new(std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {path}"), e))?)
+        Box::new(
+            std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {path}"), e))?,
+        )
     };
     r.take(limit + 1)
         .read_to_end(&mut buf)
         .map_err(|e| Error::io(format!("cannot read {path}"), e))?;
     if buf.len() as u64 > limit {
-        return Err(Error::bad(format!("{path}: larger than the {limit}-byte limit")));
+        return Err(Error::bad(format!(
+            "{path}: larger than the {limit}-byte limit"
+        )));
     }
     Ok(buf)
 }
@@ -197,7 +220,9 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     if path == "-" {
         let mut o = std::io::stdout().lock();
-        o.write_all(bytes).and_then(|_| o.flush()).map_err(|e| Error::io("cannot write to stdout", e))
+        o.write_all(bytes)
+            .and_then(|_| o.flush())
+            .map_err(|e| Error::io("cannot write to stdout", e))
     } else {
         let tmp = format!("{path}.tmp{}", std::process::id());
         std::fs::write(&tmp, bytes).map_err(|e| Error::io(format!("cannot write {tmp}"), e))?;

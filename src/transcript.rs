@@ -182,10 +182,7 @@ mod tests {
         let mut b = Transcript::new(b"p");
         b.append(b"x", b"a");
         b.append(b"x", b"bc");
-        assert_ne!(
-            a.challenges(b"c").next_u64(),
-            b.challenges(b"c").next_u64()
-        );
+        assert_ne!(a.challenges(b"c").next_u64(), b.challenges(b"c").next_u64());
     }
 
     #[test]

@@ -12,7 +12,11 @@ pub mod sha256;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
 #[derive(Parser, Debug)]
-#[command(name = "prover", version, about = "Prove knowledge of puzzle solutions in zero knowledge")]
+#[command(
+    name = "prover",
+    version,
+    about = "Prove knowledge of puzzle solutions in zero knowledge"
+)]
 pub struct ProverCli {
     #[command(subcommand)]
     pub cmd: ProverCmd,
@@ -30,7 +34,11 @@ pub enum ProverCmd {
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
 #[derive(Parser, Debug)]
-#[command(name = "verifier", version, about = "Verify zero-knowledge proofs of puzzle solutions")]
+#[command(
+    name = "verifier",
+    version,
+    about = "Verify zero-knowledge proofs of puzzle solutions"
+)]
 pub struct VerifierCli {
     #[command(subcommand)]
     pub cmd: VerifierCmd,

@@ -58,14 +58,21 @@ pub enum VerifierCmd {
 
 fn check_security(bits: u32) -> Result<usize> {
     if bits == 0 || bits > MAX_SECURITY {
-        return Err(Error::bad(format!("--security {bits}: must be in [1, {MAX_SECURITY}] bits")));
+        return Err(Error::bad(format!(
+            "--security {bits}: must be in [1, {MAX_SECURITY}] bits"
+        )));
     }
     Ok(rounds_for_bits(bits))
 }
 
 fn parse_digest(s: &str) -> Result<[u8; 32]> {
     let b = hex::decode(s.trim()).map_err(|e| Error::bad(format!("--digest: not hex ({e})")))?;
-    b.try_into().map_err(|b: Vec<u8>| Error::bad(format!("--digest: {} bytes, a SHA-256 digest has 32", b.len())))
+    b.try_into().map_err(|b: Vec<u8>| {
+        Error::bad(format!(
+            "--digest: {} bytes, a SHA-256 digest has 32",
+            b.len()
+        ))
+    })
 }
 
 fn read_proof(path: &str) -> Result<ProofFile> {
@@ -74,9 +81,16 @@ fn read_proof(path: &str) -> Result<ProofFile> {
 
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
-        ProverCmd::Prove { preimage_hex, output, security, context, seed } => {
+        ProverCmd::Prove {
+            preimage_hex,
+            output,
+            security,
+            context,
+            seed,
+        } => {
             let rounds = check_security(security)?;
-            let pre = hex::decode(preimage_hex.trim()).map_err(|e| Error::bad(format!("--preimage-hex: not hex ({e})")))?;
+            let pre = hex::decode(preimage_hex.trim())
+                .map_err(|e| Error::bad(format!("--preimage-hex: not hex ({e})")))?;
             if pre.len() > MAX_PREIMAGE {
                 return Err(Error::bad(format!(
                     "--preimage-hex: {} bytes, at most {MAX_PREIMAGE} are supported",
@@ -100,12 +114,20 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
 
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Verify { digest, proof, security, context } => {
+        VerifierCmd::Verify {
+            digest,
+            proof,
+            security,
+            context,
+        } => {
             let min_rounds = check_security(security)?;
             let d = parse_digest(&digest)?;
             let f = read_proof(&proof)?;
             let rep = verify_sha256(&d, &f, min_rounds, context.as_bytes())?;
-            eprintln!("verifier: ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}", hex::encode(d));
+            eprintln!(
+                "verifier: ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}",
+                hex::encode(d)
+            );
             Ok(())
         }
         VerifierCmd::Inspect { proof } => {

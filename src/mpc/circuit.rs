@@ -59,11 +59,20 @@ impl Circuit {
             }
         }
         let n_wires = (n_inputs + gates.len()) as u64;
-        if outputs.iter().any(|o| matches!(o, Bit::Wire(w) if *w as u64 >= n_wires)) {
+        if outputs
+            .iter()
+            .any(|o| matches!(o, Bit::Wire(w) if *w as u64 >= n_wires))
+        {
             return Err(bad("an output names a wire that does not exist".into()));
         }
         let n_and = gates.iter().filter(|g| matches!(g, Gate::And(..))).count();
-        let mut c = Circuit { n_inputs, gates, outputs, n_and, digest: [0; 32] };
+        let mut c = Circuit {
+            n_inputs,
+            gates,
+            outputs,
+            n_and,
+            digest: [0; 32],
+        };
         c.digest = c.compute_digest();
         Ok(c)
     }
@@ -166,7 +175,11 @@ pub struct Builder {
 impl Builder {
     /// A builder for a circuit with `n_inputs` secret input bits.
     pub fn new(n_inputs: usize) -> Self {
-        Builder { n_inputs, gates: Vec::new(), outputs: Vec::new() }
+        Builder {
+            n_inputs,
+            gates: Vec::new(),
+            outputs: Vec::new(),
+        }
     }
 
     /// Input bit `i`.
@@ -189,7 +202,10 @@ impl Builder {
 
     /// Number of AND gates so far (the cost in ZKB++).
     pub fn and_count(&self) -> usize {
-        self.gates.iter().filter(|g| matches!(g, Gate::And(..))).count()
+        self.gates
+            .iter()
+            .filter(|g| matches!(g, Gate::And(..)))
+            .count()
     }
 
     pub fn xor(&mut self, a: Bit, b: Bit) -> Bit {
@@ -207,7 +223,10 @@ impl Builder {
             Bit::Const(x) => Bit::Const(!x),
             Bit::Wire(x) => {
                 // ¬¬x = x
-                if let Some(Gate::Not(y)) = (x as usize).checked_sub(self.n_inputs).and_then(|g| self.gates.get(g)) {
+                if let Some(Gate::Not(y)) = (x as usize)
+                    .checked_sub(self.n_inputs)
+                    .and_then(|g| self.gates.get(g))
+                {
                     return Bit::Wire(*y);
                 }
                 self.push(Gate::Not(x))
@@ -249,7 +268,9 @@ impl Builder {
 
     /// A constant `n`-bit word.
     pub fn const_word(&self, value: u64, n: usize) -> Word {
-        (0..n).map(|i| Bit::Const(i < 64 && (value >> i) & 1 == 1)).collect()
+        (0..n)
+            .map(|i| Bit::Const(i < 64 && (value >> i) & 1 == 1))
+            .collect()
     }
 
     pub fn xor_w(&mut self, a: &[Bit], b: &[Bit]) -> Word {
@@ -361,7 +382,15 @@ impl Builder {
     /// Logical shift right by `r`.
     pub fn shr(a: &[Bit], r: usize) -> Word {
         let n = a.len();
-        (0..n).map(|i| if i + r < n { a[i + r] } else { Bit::Const(false) }).collect()
+        (0..n)
+            .map(|i| {
+                if i + r < n {
+                    a[i + r]
+                } else {
+                    Bit::Const(false)
+                }
+            })
+            .collect()
     }
 
     pub fn output(&mut self, b: Bit) {
@@ -372,7 +401,8 @@ impl Builder {
     }
 
     pub fn finish(self) -> Circuit {
-        Circuit::from_parts(self.n_inputs, self.gates, self.outputs).expect("builder produces well-formed circuits")
+        Circuit::from_parts(self.n_inputs, self.gates, self.outputs)
+            .expect("builder produces well-formed circuits")
     }
 }
 
@@ -413,7 +443,11 @@ mod tests {
         let mask = (1u64 << n) - 1;
         for it in 0..3000 {
             let xv = rng.gen::<u64>() & mask;
-            let yv = if it % 5 == 0 { xv } else { rng.gen::<u64>() & mask };
+            let yv = if it % 5 == 0 {
+                xv
+            } else {
+                rng.gen::<u64>() & mask
+            };
             let sv: bool = rng.gen();
             let mut inp: Vec<bool> = (0..n).map(|i| xv >> i & 1 == 1).collect();
             inp.extend((0..n).map(|i| yv >> i & 1 == 1));
@@ -457,7 +491,9 @@ mod tests {
     #[test]
     fn one_hot_and_public_selection() {
         let n = 7;
-        let table: Vec<Vec<bool>> = (0..n).map(|i| (0..5).map(|j| (i * 3 + j) % 4 == 0).collect()).collect();
+        let table: Vec<Vec<bool>> = (0..n)
+            .map(|i| (0..5).map(|j| (i * 3 + j) % 4 == 0).collect())
+            .collect();
         let mut b = Builder::new(n);
         let s = b.input_word(0, n);
         let (errs, parity) = b.one_hot_check(&s);

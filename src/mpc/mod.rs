@@ -33,7 +33,13 @@ pub struct Report {
 
 impl Report {
     pub fn new(rounds: usize, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
-        Report { rounds, security_bits: security_bits(rounds), proof_bytes, and_gates, mode }
+        Report {
+            rounds,
+            security_bits: security_bits(rounds),
+            proof_bytes,
+            and_gates,
+            mode,
+        }
     }
 }
 

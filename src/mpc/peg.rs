@@ -96,7 +96,9 @@ pub fn peg_witness(inst: &Instance, z: &Matrix) -> Result<Vec<bool>> {
     let t = inst.t();
     let mut w = vec![false; (inst.s() - 1) * t];
     for i in 0..inst.s() - 1 {
-        let j = inst.step_triplet(&z[i], &z[i + 1]).ok_or_else(|| Error::bad(format!("step {} is not legal", i + 1)))?;
+        let j = inst
+            .step_triplet(&z[i], &z[i + 1])
+            .ok_or_else(|| Error::bad(format!("step {} is not legal", i + 1)))?;
         w[i * t + j] = true;
     }
     Ok(w)
@@ -104,21 +106,43 @@ pub fn peg_witness(inst: &Instance, z: &Matrix) -> Result<Vec<bool>> {
 
 fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
     let (circuit, output) = peg_circuit(inst)?;
-    Ok(OwnedStatement { tag: TAG, circuit, public: inst.canonical_bytes(), output, context: context.to_vec() })
+    Ok(OwnedStatement {
+        tag: TAG,
+        circuit,
+        public: inst.canonical_bytes(),
+        output,
+        context: context.to_vec(),
+    })
 }
 
 /// A non-interactive proof of a solution `z` of `inst`: the bytes of a whole proof file
 /// ([`ProtocolId::PegMpc`], [`Mode::NonInteractive`]).
-pub fn prove_peg(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &mut Rng) -> Result<Vec<u8>> {
+pub fn prove_peg(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
     let proof = zkbpp::prove(&st.as_ref(), &w, rounds, rng)?;
-    Ok(ProofFile::new(ProtocolId::PegMpc, Mode::NonInteractive, proof_file::encode(&proof)).to_bytes())
+    Ok(ProofFile::new(
+        ProtocolId::PegMpc,
+        Mode::NonInteractive,
+        proof_file::encode(&proof),
+    )
+    .to_bytes())
 }
 
 /// Verifies a peg solitaire proof file of either mode. An interactive file is a recorded
 /// session: it is re-checked, but it is not evidence for anyone but the original verifier.
-pub fn verify_peg(inst: &Instance, file: &ProofFile, min_rounds: usize, context: &[u8]) -> Result<Report> {
+pub fn verify_peg(
+    inst: &Instance,
+    file: &ProofFile,
+    min_rounds: usize,
+    context: &[u8],
+) -> Result<Report> {
     file.expect_protocol(ProtocolId::PegMpc)?;
     let st = statement(inst, context)?;
     let ands = st.circuit.n_and();
@@ -127,7 +151,12 @@ pub fn verify_peg(inst: &Instance, file: &ProofFile, min_rounds: usize, context:
         Mode::NonInteractive => {
             let proof: Proof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
             zkbpp::verify(&st.as_ref(), &proof, min_rounds)?;
-            Ok(Report::new(proof.rounds.len(), size, ands, Mode::NonInteractive))
+            Ok(Report::new(
+                proof.rounds.len(),
+                size,
+                ands,
+                Mode::NonInteractive,
+            ))
         }
         Mode::Interactive => {
             let rec: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
@@ -138,14 +167,36 @@ pub fn verify_peg(inst: &Instance, file: &ProofFile, min_rounds: usize, context:
 }
 
 /// The prover's side of a live session for `prover peg … --system mpc`.
-pub fn peg_session_prover(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: Rng) -> Result<MpcProver> {
+pub fn peg_session_prover(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: Rng,
+) -> Result<MpcProver> {
     let w = peg_witness(inst, z)?;
-    MpcProver::new(statement(inst, context)?, ProtocolId::PegMpc, w, rounds, rng)
+    MpcProver::new(
+        statement(inst, context)?,
+        ProtocolId::PegMpc,
+        w,
+        rounds,
+        rng,
+    )
 }
 
 /// The verifier's side of a live session; `rng` draws the challenges (use [`crate::rng::os_rng`]).
-pub fn peg_session_verifier(inst: &Instance, min_rounds: usize, context: &[u8], rng: Rng) -> Result<MpcVerifier> {
-    Ok(MpcVerifier::new(statement(inst, context)?, ProtocolId::PegMpc, min_rounds, rng))
+pub fn peg_session_verifier(
+    inst: &Instance,
+    min_rounds: usize,
+    context: &[u8],
+    rng: Rng,
+) -> Result<MpcVerifier> {
+    Ok(MpcVerifier::new(
+        statement(inst, context)?,
+        ProtocolId::PegMpc,
+        min_rounds,
+        rng,
+    ))
 }
 
 /// A recorded session as proof-file bytes ([`Mode::Interactive`]).
@@ -164,7 +215,10 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
             (
                 "non-interactive (Fiat–Shamir): transferable",
                 p.rounds.len(),
-                format!("opened view per round: {view} bytes (≈ {} AND gates)", 8 * view),
+                format!(
+                    "opened view per round: {view} bytes (≈ {} AND gates)",
+                    8 * view
+                ),
             )
         }
         Mode::Interactive => {
@@ -187,7 +241,9 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
 /// in the centre. Cells are numbered row by row.
 #[doc(hidden)]
 pub fn english_instance() -> Instance {
-    let valid = |r: i32, c: i32| (0..7).contains(&r) && (0..7).contains(&c) && ((2..=4).contains(&r) || (2..=4).contains(&c));
+    let valid = |r: i32, c: i32| {
+        (0..7).contains(&r) && (0..7).contains(&c) && ((2..=4).contains(&r) || (2..=4).contains(&c))
+    };
     let mut id = std::collections::HashMap::new();
     for r in 0..7 {
         for c in 0..7 {
@@ -221,7 +277,11 @@ pub fn english_instance() -> Instance {
 pub fn solve_small(inst: &Instance) -> Option<Matrix> {
     let n = inst.n();
     assert!(n <= 64);
-    let to_u64 = |v: &[bool]| v.iter().enumerate().fold(0u64, |a, (i, &b)| a | ((b as u64) << i));
+    let to_u64 = |v: &[bool]| {
+        v.iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &b)| a | ((b as u64) << i))
+    };
     let start = to_u64(inst.first());
     let done = |x: u64| match inst.goal() {
         Goal::Position(l) => x == to_u64(l),
@@ -232,14 +292,20 @@ pub fn solve_small(inst: &Instance) -> Option<Matrix> {
         .iter()
         .flat_map(|t| {
             let m = (1u64 << t[0]) | (1u64 << t[1]) | (1u64 << t[2]);
-            [(m, (1u64 << t[0]) | (1u64 << t[1])), (m, (1u64 << t[2]) | (1u64 << t[1]))]
+            [
+                (m, (1u64 << t[0]) | (1u64 << t[1])),
+                (m, (1u64 << t[2]) | (1u64 << t[1])),
+            ]
         })
         .collect();
     let mut dead = std::collections::HashSet::new();
     let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
     while let Some(&mut (x, ref mut next)) = stack.last_mut() {
         if done(x) {
-            let rows = stack.iter().map(|&(s, _)| (0..n).map(|i| s >> i & 1 == 1).collect()).collect();
+            let rows = stack
+                .iter()
+                .map(|&(s, _)| (0..n).map(|i| s >> i & 1 == 1).collect())
+                .collect();
             return Some(rows);
         }
         let mut pushed = None;
@@ -332,7 +398,11 @@ mod tests {
                 continue;
             }
             let last = rows.last().unwrap().clone();
-            let goal = if rng.gen() { Goal::Position(last.clone()) } else { Goal::PegCount(last.iter().filter(|&&b| b).count()) };
+            let goal = if rng.gen() {
+                Goal::Position(last.clone())
+            } else {
+                Goal::PegCount(last.iter().filter(|&&b| b).count())
+            };
             if let Ok(inst) = Instance::new(n, trip, first, goal) {
                 return (inst, rows);
             }
@@ -384,10 +454,15 @@ mod tests {
     #[test]
     fn tee_proof_round_trip_and_rejections() {
         let inst = tee();
-        let z: Matrix = [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
-            .iter()
-            .map(|r| r.iter().map(|&x| x == 1).collect())
-            .collect();
+        let z: Matrix = [
+            [1, 1, 0, 1, 1],
+            [0, 0, 1, 1, 1],
+            [0, 1, 1, 0, 0],
+            [1, 0, 0, 0, 0],
+        ]
+        .iter()
+        .map(|r| r.iter().map(|&x| x == 1).collect())
+        .collect();
         let mut rng = seeded_rng(22);
         let bytes = prove_peg(&inst, &z, 30, b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
@@ -419,7 +494,13 @@ mod tests {
         let f = ProofFile::from_bytes(&bytes).unwrap();
         verify_peg(&inst, &f, 20, b"").unwrap();
         // another instance (peg-count goal) rejects it
-        let other = Instance::new(inst.n(), inst.triplets().to_vec(), inst.first().to_vec(), Goal::PegCount(1)).unwrap();
+        let other = Instance::new(
+            inst.n(),
+            inst.triplets().to_vec(),
+            inst.first().to_vec(),
+            Goal::PegCount(1),
+        )
+        .unwrap();
         assert!(verify_peg(&other, &f, 20, b"").is_err());
     }
 }

@@ -16,7 +16,9 @@ use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::circuit::Circuit;
-use super::zkbpp::{self, check_opening, commit_phase, recompute, Committed, Layout, Opening, Statement};
+use super::zkbpp::{
+    self, check_opening, commit_phase, recompute, Committed, Layout, Opening, Statement,
+};
 use crate::commit::Digest;
 use crate::net::{Hello, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION};
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
@@ -66,12 +68,28 @@ pub struct MpcProver {
 impl MpcProver {
     /// Checks the witness and the round count up front: a prover never starts a session it
     /// cannot finish honestly.
-    pub fn new(st: OwnedStatement, protocol: ProtocolId, witness: Vec<bool>, rounds: usize, rng: Rng) -> Result<Self> {
+    pub fn new(
+        st: OwnedStatement,
+        protocol: ProtocolId,
+        witness: Vec<bool>,
+        rounds: usize,
+        rng: Rng,
+    ) -> Result<Self> {
         if rounds == 0 || rounds > zkbpp::MAX_ROUNDS {
-            return Err(Error::bad(format!("{rounds} rounds: must be in [1, {}]", zkbpp::MAX_ROUNDS)));
+            return Err(Error::bad(format!(
+                "{rounds} rounds: must be in [1, {}]",
+                zkbpp::MAX_ROUNDS
+            )));
         }
         zkbpp::check_witness(&st.as_ref(), &witness)?;
-        Ok(MpcProver { st, protocol, witness, rounds, rng, committed: None })
+        Ok(MpcProver {
+            st,
+            protocol,
+            witness,
+            rounds,
+            rng,
+            committed: None,
+        })
     }
 }
 
@@ -87,16 +105,33 @@ impl SessionProver for MpcProver {
     }
 
     fn commitments(&mut self) -> Result<Vec<u8>> {
-        let cm = commit_phase(&self.st.circuit, &self.witness, self.rounds, &mut self.rng, &[]);
-        let msg = CommitMsg { salt: cm.salt, commitments: cm.commits.clone(), outputs: cm.outs.clone() };
+        let cm = commit_phase(
+            &self.st.circuit,
+            &self.witness,
+            self.rounds,
+            &mut self.rng,
+            &[],
+        );
+        let msg = CommitMsg {
+            salt: cm.salt,
+            commitments: cm.commits.clone(),
+            outputs: cm.outs.clone(),
+        };
         self.committed = Some(cm);
         Ok(proof_file::encode(&msg))
     }
 
     fn responses(&mut self, challenges: &[u8]) -> Result<Vec<u8>> {
-        let cm = self.committed.as_ref().ok_or_else(|| Error::bad("protocol error: challenges before commitments"))?;
-        let es = zkbpp::unpack_trits(challenges, self.rounds)
-            .ok_or_else(|| Error::bad(format!("the verifier's challenges are not {} trits", self.rounds)))?;
+        let cm = self
+            .committed
+            .as_ref()
+            .ok_or_else(|| Error::bad("protocol error: challenges before commitments"))?;
+        let es = zkbpp::unpack_trits(challenges, self.rounds).ok_or_else(|| {
+            Error::bad(format!(
+                "the verifier's challenges are not {} trits",
+                self.rounds
+            ))
+        })?;
         let ops: Vec<Opening> = es.iter().enumerate().map(|(r, &e)| cm.open(r, e)).collect();
         Ok(proof_file::encode(&ops))
     }
@@ -116,7 +151,15 @@ pub struct MpcVerifier {
 impl MpcVerifier {
     /// A verifier requiring at least `min_rounds` rounds; `rng` draws the challenges.
     pub fn new(st: OwnedStatement, protocol: ProtocolId, min_rounds: usize, rng: Rng) -> Self {
-        MpcVerifier { st, protocol, min_rounds, rng, rounds: 0, commit: None, challenges: Vec::new() }
+        MpcVerifier {
+            st,
+            protocol,
+            min_rounds,
+            rng,
+            rounds: 0,
+            commit: None,
+            challenges: Vec::new(),
+        }
     }
 
     /// The number of rounds agreed in the Hello.
@@ -137,7 +180,10 @@ impl MpcVerifier {
         let y = zkbpp::pack_bools(&self.st.output);
         for (r, o) in m.outputs.iter().enumerate() {
             if o.iter().any(|s| s.len() != y.len()) {
-                return Err(Error::rejected(format!("round {}: an output share has the wrong length", r + 1)));
+                return Err(Error::rejected(format!(
+                    "round {}: an output share has the wrong length",
+                    r + 1
+                )));
             }
             if (0..y.len()).any(|i| o[0][i] ^ o[1][i] ^ o[2][i] != y[i]) {
                 return Err(Error::rejected(format!(
@@ -152,12 +198,19 @@ impl MpcVerifier {
 
     /// Checks responses against the stored commitments and challenges.
     fn check_responses(&self, bytes: &[u8]) -> Result<()> {
-        let m = self.commit.as_ref().ok_or_else(|| Error::bad("protocol error: responses before commitments"))?;
+        let m = self
+            .commit
+            .as_ref()
+            .ok_or_else(|| Error::bad("protocol error: responses before commitments"))?;
         let es = zkbpp::unpack_trits(&self.challenges, self.rounds)
             .ok_or_else(|| Error::bad("challenges are not well-formed trits"))?;
         let ops: Vec<Opening> = proof_file::decode(bytes, "responses")?;
         if ops.len() != self.rounds {
-            return Err(Error::rejected(format!("responses for {} rounds, expected {}", ops.len(), self.rounds)));
+            return Err(Error::rejected(format!(
+                "responses for {} rounds, expected {}",
+                ops.len(),
+                self.rounds
+            )));
         }
         let lay = Layout::of(&self.st.circuit);
         for (r, o) in ops.iter().enumerate() {
@@ -189,16 +242,26 @@ impl MpcVerifier {
 impl SessionVerifier for MpcVerifier {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
         if h.protocol != self.protocol as u16 {
-            return Err(Error::bad(format!("the prover speaks protocol {}, expected {}", h.protocol, self.protocol as u16)));
+            return Err(Error::bad(format!(
+                "the prover speaks protocol {}, expected {}",
+                h.protocol, self.protocol as u16
+            )));
         }
         if h.version != SESSION_VERSION {
-            return Err(Error::bad(format!("session version {} is not supported", h.version)));
+            return Err(Error::bad(format!(
+                "session version {} is not supported",
+                h.version
+            )));
         }
         if h.statement != self.st.as_ref().digest() {
-            return Err(Error::rejected("the prover's statement (circuit, instance or output) differs from the verifier's"));
+            return Err(Error::rejected(
+                "the prover's statement (circuit, instance or output) differs from the verifier's",
+            ));
         }
         if h.context != self.st.context {
-            return Err(Error::rejected("the prover's context string differs from the verifier's"));
+            return Err(Error::rejected(
+                "the prover's context string differs from the verifier's",
+            ));
         }
         let r = h.rounds as usize;
         if r < self.min_rounds || r > zkbpp::MAX_ROUNDS {
@@ -215,7 +278,9 @@ impl SessionVerifier for MpcVerifier {
 
     fn challenges(&mut self, commitments: &[u8]) -> Result<Vec<u8>> {
         self.check_commitments(commitments)?;
-        let es: Vec<u8> = (0..self.rounds).map(|_| self.rng.gen_range(0..3u8)).collect();
+        let es: Vec<u8> = (0..self.rounds)
+            .map(|_| self.rng.gen_range(0..3u8))
+            .collect();
         self.challenges = zkbpp::pack_trits(&es);
         Ok(self.challenges.clone())
     }
@@ -227,7 +292,12 @@ impl SessionVerifier for MpcVerifier {
 
 /// Re-checks a recorded session. This shows the transcript is consistent, not that a
 /// witness exists: the challenges were not necessarily random (see [`simulate`]).
-pub fn replay(st: OwnedStatement, protocol: ProtocolId, min_rounds: usize, rec: &SessionRecord) -> Result<usize> {
+pub fn replay(
+    st: OwnedStatement,
+    protocol: ProtocolId,
+    min_rounds: usize,
+    rec: &SessionRecord,
+) -> Result<usize> {
     let mut v = MpcVerifier::new(st, protocol, min_rounds, crate::rng::seeded_rng(0));
     v.check_hello(&rec.hello)?;
     v.check_commitments(&rec.commitments)?;
@@ -249,7 +319,12 @@ pub fn record_file(protocol: ProtocolId, rec: &SessionRecord) -> Vec<u8> {
 /// party's tape); the first opened party's view and both output shares are recomputed; the
 /// unopened party's output share is whatever reconstructs the output, and its commitment is
 /// a commitment to random bytes.
-pub fn simulate(st: &Statement, protocol: ProtocolId, challenges: &[u8], rng: &mut impl RngCore) -> SessionRecord {
+pub fn simulate(
+    st: &Statement,
+    protocol: ProtocolId,
+    challenges: &[u8],
+    rng: &mut impl RngCore,
+) -> SessionRecord {
     let rounds = challenges.len();
     let lay = Layout::of(st.circuit);
     let salt = crate::rng::random_32(rng);
@@ -261,7 +336,11 @@ pub fn simulate(st: &Statement, protocol: ProtocolId, challenges: &[u8], rng: &m
         .iter()
         .map(|&e| Opening {
             seeds: [crate::rng::random_32(rng), crate::rng::random_32(rng)],
-            x2: if e == 0 { Vec::new() } else { rand_bits(rng, lay.n_in) },
+            x2: if e == 0 {
+                Vec::new()
+            } else {
+                rand_bits(rng, lay.n_in)
+            },
             view: rand_bits(rng, lay.n_and),
         })
         .collect();
@@ -275,9 +354,15 @@ pub fn simulate(st: &Statement, protocol: ProtocolId, challenges: &[u8], rng: &m
         let mut c = [[0u8; 32]; 3];
         c[e] = rc.commits[0];
         c[(e + 1) % 3] = rc.commits[1];
-        c[(e + 2) % 3] = crate::commit::commit(crate::commit::Tag(b"zkg:sim:"), &crate::rng::random_32(rng), b"");
+        c[(e + 2) % 3] = crate::commit::commit(
+            crate::commit::Tag(b"zkg:sim:"),
+            &crate::rng::random_32(rng),
+            b"",
+        );
         let mut o: [Vec<u8>; 3] = Default::default();
-        o[(e + 2) % 3] = (0..y.len()).map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i]).collect();
+        o[(e + 2) % 3] = (0..y.len())
+            .map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i])
+            .collect();
         let [a, b] = rc.outs;
         o[e] = a;
         o[(e + 1) % 3] = b;
@@ -292,7 +377,11 @@ pub fn simulate(st: &Statement, protocol: ProtocolId, challenges: &[u8], rng: &m
             rounds: rounds as u32,
             context: st.context.to_vec(),
         },
-        commitments: proof_file::encode(&CommitMsg { salt, commitments, outputs }),
+        commitments: proof_file::encode(&CommitMsg {
+            salt,
+            commitments,
+            outputs,
+        }),
         challenges: zkbpp::pack_trits(challenges),
         responses: proof_file::encode(&ops),
     }

@@ -164,7 +164,11 @@ pub fn pack_bools(b: &[bool]) -> Vec<u8> {
 }
 
 fn words_to_bytes(w: &[u64], nbits: usize) -> Vec<u8> {
-    let mut out: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).take(nbits.div_ceil(8)).collect();
+    let mut out: Vec<u8> = w
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .take(nbits.div_ceil(8))
+        .collect();
     if nbits % 8 != 0 {
         if let Some(last) = out.last_mut() {
             *last &= (1u8 << (nbits % 8)) - 1;
@@ -279,7 +283,13 @@ fn tape_key(salt: &[u8; 32], round: usize, party: usize, seed: &Seed) -> [u8; 32
 
 /// Party `party`'s tape: `and_words` words of AND randomness, then (parties 0 and 1)
 /// `in_words` words whose first `n_in` bits are the input share.
-pub(crate) fn tape(lay: &Layout, salt: &[u8; 32], round: usize, party: usize, seed: &Seed) -> Vec<u64> {
+pub(crate) fn tape(
+    lay: &Layout,
+    salt: &[u8; 32],
+    round: usize,
+    party: usize,
+    seed: &Seed,
+) -> Vec<u64> {
     let mut g = ChaCha20Rng::from_seed(tape_key(salt, round, party, seed));
     let n = lay.and_words + if party < 2 { lay.in_words } else { 0 };
     let mut t: Vec<u64> = (0..n).map(|_| g.next_u64()).collect();
@@ -292,7 +302,14 @@ pub(crate) fn tape(lay: &Layout, salt: &[u8; 32], round: usize, party: usize, se
     t
 }
 
-pub(crate) fn commit_view(salt: &[u8; 32], round: usize, party: usize, seed: &Seed, x2: &[u8], view: &[u8]) -> Digest {
+pub(crate) fn commit_view(
+    salt: &[u8; 32],
+    round: usize,
+    party: usize,
+    seed: &Seed,
+    x2: &[u8],
+    view: &[u8],
+) -> Digest {
     let mut h = Sha256::new();
     h.update(b"zkg:zkb++:view:v1");
     h.update(salt);
@@ -431,16 +448,30 @@ fn prove_batch(
     (0..lanes)
         .map(|l| {
             let x2 = words_to_bytes(&x2_rows[l], lay.n_in);
-            let views: [Vec<u8>; 3] = std::array::from_fn(|p| words_to_bytes(&view_rows[p][l], lay.n_and));
-            let outs: [Vec<u8>; 3] = std::array::from_fn(|p| words_to_bytes(&out_rows[p][l], lay.n_out));
-            let commits = std::array::from_fn(|p| commit_view(salt, r0 + l, p, &seeds[l][p], &x2, &views[p]));
-            RoundData { x2, views, outs, commits }
+            let views: [Vec<u8>; 3] =
+                std::array::from_fn(|p| words_to_bytes(&view_rows[p][l], lay.n_and));
+            let outs: [Vec<u8>; 3] =
+                std::array::from_fn(|p| words_to_bytes(&out_rows[p][l], lay.n_out));
+            let commits =
+                std::array::from_fn(|p| commit_view(salt, r0 + l, p, &seeds[l][p], &x2, &views[p]));
+            RoundData {
+                x2,
+                views,
+                outs,
+                commits,
+            }
         })
         .collect()
 }
 
 /// Runs the commitment phase for all rounds (no witness check: callers check).
-pub(crate) fn commit_phase(c: &Circuit, witness: &[bool], rounds: usize, rng: &mut impl RngCore, cheats: &[Cheat]) -> Committed {
+pub(crate) fn commit_phase(
+    c: &Circuit,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Committed {
     assert_eq!(witness.len(), c.n_inputs(), "witness length");
     let lay = Layout::of(c);
     let salt = crate::rng::random_32(rng);
@@ -476,13 +507,22 @@ impl Committed {
         let b = (e + 1) % 3;
         Opening {
             seeds: [self.seeds[r][e], self.seeds[r][b]],
-            x2: if e == 0 { Vec::new() } else { self.x2[r].clone() },
+            x2: if e == 0 {
+                Vec::new()
+            } else {
+                self.x2[r].clone()
+            },
             view: self.views[r][b].clone(),
         }
     }
 }
 
-fn fs_trits(st: &Statement, salt: &[u8; 32], commits: &[[Digest; 3]], outs: &[[Vec<u8>; 3]]) -> Vec<u8> {
+fn fs_trits(
+    st: &Statement,
+    salt: &[u8; 32],
+    commits: &[[Digest; 3]],
+    outs: &[[Vec<u8>; 3]],
+) -> Vec<u8> {
     let mut t = Transcript::new(b"zkgames/zkb++/v1");
     t.append(b"application", st.tag);
     t.append(b"circuit", &st.circuit.digest());
@@ -492,9 +532,15 @@ fn fs_trits(st: &Statement, salt: &[u8; 32], commits: &[[Digest; 3]], outs: &[[V
     t.append(b"context", st.context);
     t.append_u64(b"rounds", commits.len() as u64);
     t.append(b"salt", salt);
-    let cs: Vec<u8> = commits.iter().flat_map(|c| c.iter().flatten().copied()).collect();
+    let cs: Vec<u8> = commits
+        .iter()
+        .flat_map(|c| c.iter().flatten().copied())
+        .collect();
     t.append(b"commitments", &cs);
-    let os: Vec<u8> = outs.iter().flat_map(|o| o.iter().flatten().copied()).collect();
+    let os: Vec<u8> = outs
+        .iter()
+        .flat_map(|o| o.iter().flatten().copied())
+        .collect();
     t.append(b"output shares", &os);
     let mut s = t.challenges(b"zkb++ challenge trits");
     (0..commits.len()).map(|_| s.trit()).collect()
@@ -502,7 +548,9 @@ fn fs_trits(st: &Statement, salt: &[u8; 32], commits: &[[Digest; 3]], outs: &[[V
 
 fn check_rounds(rounds: usize) -> Result<()> {
     if rounds == 0 || rounds > MAX_ROUNDS {
-        return Err(Error::bad(format!("{rounds} rounds: must be in [1, {MAX_ROUNDS}]")));
+        return Err(Error::bad(format!(
+            "{rounds} rounds: must be in [1, {MAX_ROUNDS}]"
+        )));
     }
     Ok(())
 }
@@ -517,13 +565,20 @@ pub fn check_witness(st: &Statement, witness: &[bool]) -> Result<()> {
         )));
     }
     if st.circuit.eval(witness) != st.output {
-        return Err(Error::bad("the witness does not satisfy the statement: the prover refuses to prove it"));
+        return Err(Error::bad(
+            "the witness does not satisfy the statement: the prover refuses to prove it",
+        ));
     }
     Ok(())
 }
 
 /// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
-pub fn prove(st: &Statement, witness: &[bool], rounds: usize, rng: &mut impl RngCore) -> Result<Proof> {
+pub fn prove(
+    st: &Statement,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+) -> Result<Proof> {
     check_rounds(rounds)?;
     check_witness(st, witness)?;
     Ok(prove_unchecked(st, witness, rounds, rng, &[]))
@@ -532,7 +587,13 @@ pub fn prove(st: &Statement, witness: &[bool], rounds: usize, rng: &mut impl Rng
 /// Like [`prove`] without checking the witness, optionally cheating: for soundness tests
 /// only. A proof made from a wrong witness claims `st.output` and must be rejected.
 #[doc(hidden)]
-pub fn prove_unchecked(st: &Statement, witness: &[bool], rounds: usize, rng: &mut impl RngCore, cheats: &[Cheat]) -> Proof {
+pub fn prove_unchecked(
+    st: &Statement,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Proof {
     let cm = commit_phase(st.circuit, witness, rounds, rng, cheats);
     // the output shares hashed are the ones that reconstruct the claimed output, as a
     // cheater would send them: party 2's share absorbs the difference
@@ -547,9 +608,16 @@ pub fn prove_unchecked(st: &Statement, witness: &[bool], rounds: usize, rng: &mu
     let rounds_out = trits
         .iter()
         .enumerate()
-        .map(|(r, &e)| RoundProof { opening: cm.open(r, e), commitment: cm.commits[r][(e as usize + 2) % 3] })
+        .map(|(r, &e)| RoundProof {
+            opening: cm.open(r, e),
+            commitment: cm.commits[r][(e as usize + 2) % 3],
+        })
         .collect();
-    Proof { salt: cm.salt, challenges: pack_trits(&trits), rounds: rounds_out }
+    Proof {
+        salt: cm.salt,
+        challenges: pack_trits(&trits),
+        rounds: rounds_out,
+    }
 }
 
 /// What the verifier recomputes for one round: commitments and output shares of the two
@@ -570,7 +638,10 @@ pub(crate) fn check_opening(lay: &Layout, r: usize, e: u8, o: &Opening) -> Resul
         )));
     }
     if e != 0 && !canonical_bits(&o.x2, lay.n_in) {
-        return Err(Error::rejected(format!("round {}: party 2's input share has non-zero padding bits", r + 1)));
+        return Err(Error::rejected(format!(
+            "round {}: party 2's input share has non-zero padding bits",
+            r + 1
+        )));
     }
     if !canonical_bits(&o.view, lay.n_and) {
         return Err(Error::rejected(format!(
@@ -583,7 +654,14 @@ pub(crate) fn check_opening(lay: &Layout, r: usize, e: u8, o: &Opening) -> Resul
     Ok(())
 }
 
-fn verify_batch(c: &Circuit, lay: &Layout, salt: &[u8; 32], r0: usize, es: &[u8], ops: &[&Opening]) -> Vec<Recomputed> {
+fn verify_batch(
+    c: &Circuit,
+    lay: &Layout,
+    salt: &[u8; 32],
+    r0: usize,
+    es: &[u8],
+    ops: &[&Opening],
+) -> Vec<Recomputed> {
     let lanes = es.len();
     let mut not_a = 0u64;
     let mut not_b = 0u64;
@@ -603,8 +681,16 @@ fn verify_batch(c: &Circuit, lay: &Layout, salt: &[u8; 32], r0: usize, es: &[u8]
         let a = tape(lay, salt, r0 + l, pa, &o.seeds[0]);
         let b = tape(lay, salt, r0 + l, pb, &o.seeds[1]);
         let x2 = bytes_to_words(&o.x2, lay.in_words);
-        ia.push(if pa < 2 { a[lay.and_words..].to_vec() } else { x2.clone() });
-        ib.push(if pb < 2 { b[lay.and_words..].to_vec() } else { x2 });
+        ia.push(if pa < 2 {
+            a[lay.and_words..].to_vec()
+        } else {
+            x2.clone()
+        });
+        ib.push(if pb < 2 {
+            b[lay.and_words..].to_vec()
+        } else {
+            x2
+        });
         ta.push(a);
         tb.push(b);
         vb.push(bytes_to_words(&o.view, lay.and_words));
@@ -658,8 +744,16 @@ fn verify_batch(c: &Circuit, lay: &Layout, salt: &[u8; 32], r0: usize, es: &[u8]
         })
         .collect();
     let view_a = transpose_out(&za, lay.and_words, lanes);
-    let oa = transpose_out(&outs.iter().map(|v| v[0]).collect::<Vec<_>>(), lay.out_words, lanes);
-    let ob = transpose_out(&outs.iter().map(|v| v[1]).collect::<Vec<_>>(), lay.out_words, lanes);
+    let oa = transpose_out(
+        &outs.iter().map(|v| v[0]).collect::<Vec<_>>(),
+        lay.out_words,
+        lanes,
+    );
+    let ob = transpose_out(
+        &outs.iter().map(|v| v[1]).collect::<Vec<_>>(),
+        lay.out_words,
+        lanes,
+    );
     (0..lanes)
         .map(|l| {
             let e = es[l] as usize;
@@ -670,14 +764,22 @@ fn verify_batch(c: &Circuit, lay: &Layout, salt: &[u8; 32], r0: usize, es: &[u8]
             let cb = commit_view(salt, r0 + l, pb, &o.seeds[1], &o.x2, &o.view);
             Recomputed {
                 commits: [ca, cb],
-                outs: [words_to_bytes(&oa[l], lay.n_out), words_to_bytes(&ob[l], lay.n_out)],
+                outs: [
+                    words_to_bytes(&oa[l], lay.n_out),
+                    words_to_bytes(&ob[l], lay.n_out),
+                ],
             }
         })
         .collect()
 }
 
 /// Recomputes the opened parties of every round (lengths must have been checked).
-pub(crate) fn recompute(c: &Circuit, salt: &[u8; 32], es: &[u8], ops: &[&Opening]) -> Vec<Recomputed> {
+pub(crate) fn recompute(
+    c: &Circuit,
+    salt: &[u8; 32],
+    es: &[u8],
+    ops: &[&Opening],
+) -> Vec<Recomputed> {
     let lay = Layout::of(c);
     let chunks: Vec<(usize, &[u8], &[&Opening])> = es
         .chunks(LANES)
@@ -710,7 +812,9 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
         )));
     }
     let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
-        Error::rejected(format!("the challenge field is not {rounds} well-formed trits"))
+        Error::rejected(format!(
+            "the challenge field is not {rounds} well-formed trits"
+        ))
     })?;
     let lay = Layout::of(st.circuit);
     for (r, rp) in proof.rounds.iter().enumerate() {
@@ -727,7 +831,9 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
         c[e] = rc.commits[0];
         c[(e + 1) % 3] = rc.commits[1];
         c[(e + 2) % 3] = proof.rounds[r].commitment;
-        let third: Vec<u8> = (0..y.len()).map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i]).collect();
+        let third: Vec<u8> = (0..y.len())
+            .map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i])
+            .collect();
         let mut o: [Vec<u8>; 3] = Default::default();
         let [o0, o1] = rc.outs;
         o[e] = o0;
@@ -738,7 +844,11 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
     }
     let expect = fs_trits(st, &proof.salt, &commits, &outs);
     if expect != es {
-        let first = expect.iter().zip(&es).position(|(a, b)| a != b).unwrap_or(0);
+        let first = expect
+            .iter()
+            .zip(&es)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         return Err(Error::rejected(format!(
             "Fiat–Shamir check failed (first differing challenge: round {}): the recomputed views, \
              commitments and output shares do not hash to the proof's challenges — wrong statement, \
@@ -818,7 +928,13 @@ mod tests {
     }
 
     /// Scalar reference: one round, three parties, bool vectors; returns (views, outs, x2).
-    fn reference_round(c: &Circuit, w: &[bool], salt: &[u8; 32], r: usize, seeds: &[Seed; 3]) -> ([Vec<bool>; 3], [Vec<bool>; 3], Vec<bool>) {
+    fn reference_round(
+        c: &Circuit,
+        w: &[bool],
+        salt: &[u8; 32],
+        r: usize,
+        seeds: &[Seed; 3],
+    ) -> ([Vec<bool>; 3], [Vec<bool>; 3], Vec<bool>) {
         let lay = Layout::of(c);
         let bit = |t: &[u64], k: usize| t[k / 64] >> (k % 64) & 1 == 1;
         let tapes: Vec<Vec<u64>> = (0..3).map(|p| tape(&lay, salt, r, p, &seeds[p])).collect();
@@ -840,7 +956,12 @@ mod tests {
                 Gate::And(a, b) => {
                     let z: [bool; 3] = std::array::from_fn(|i| {
                         let j = (i + 1) % 3;
-                        let (xa, xb, ya, yb) = (sh[i][a as usize], sh[j][a as usize], sh[i][b as usize], sh[j][b as usize]);
+                        let (xa, xb, ya, yb) = (
+                            sh[i][a as usize],
+                            sh[j][a as usize],
+                            sh[i][b as usize],
+                            sh[j][b as usize],
+                        );
                         (xa & ya) ^ (xb & ya) ^ (xa & yb) ^ bit(&tapes[i], k) ^ bit(&tapes[j], k)
                     });
                     for p in 0..3 {
@@ -867,7 +988,11 @@ mod tests {
 
     #[test]
     fn bitsliced_prover_matches_scalar_reference() {
-        for (seed, n_in, n_gates, rounds) in [(1u64, 5usize, 40usize, 3usize), (2, 70, 300, 70), (3, 64, 200, 130)] {
+        for (seed, n_in, n_gates, rounds) in [
+            (1u64, 5usize, 40usize, 3usize),
+            (2, 70, 300, 70),
+            (3, 64, 200, 130),
+        ] {
             let c = random_circuit(seed, n_in, n_gates);
             let mut rng = seeded_rng(seed + 100);
             let w: Vec<bool> = (0..n_in).map(|_| rng.gen()).collect();
@@ -879,9 +1004,14 @@ mod tests {
                 for p in 0..3 {
                     assert_eq!(cm.views[r][p], pack_bools(&views[p]), "round {r} party {p}");
                     assert_eq!(cm.outs[r][p], pack_bools(&outs[p]));
-                    assert_eq!(cm.commits[r][p], commit_view(&cm.salt, r, p, &cm.seeds[r][p], &cm.x2[r], &cm.views[r][p]));
+                    assert_eq!(
+                        cm.commits[r][p],
+                        commit_view(&cm.salt, r, p, &cm.seeds[r][p], &cm.x2[r], &cm.views[r][p])
+                    );
                 }
-                let rec: Vec<bool> = (0..y.len()).map(|i| outs[0][i] ^ outs[1][i] ^ outs[2][i]).collect();
+                let rec: Vec<bool> = (0..y.len())
+                    .map(|i| outs[0][i] ^ outs[1][i] ^ outs[2][i])
+                    .collect();
                 assert_eq!(rec, y);
             }
             // the verifier's recomputation agrees with the prover for every challenge
@@ -900,7 +1030,13 @@ mod tests {
     }
 
     fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
-        Statement { tag: b"test", circuit: c, public: b"pub", output: y, context: ctx }
+        Statement {
+            tag: b"test",
+            circuit: c,
+            public: b"pub",
+            output: y,
+            context: ctx,
+        }
     }
 
     #[test]
@@ -961,8 +1097,12 @@ mod tests {
             for bit in [0x01u8, 0x80] {
                 let mut t = bytes.clone();
                 t[i] ^= bit;
-                let ok = crate::proof_file::decode::<Proof>(&t, "p").map(|q| verify(&st, &q, 12).is_ok());
-                assert!(!matches!(ok, Ok(true)), "flip {bit:#x} at byte {i} accepted");
+                let ok = crate::proof_file::decode::<Proof>(&t, "p")
+                    .map(|q| verify(&st, &q, 12).is_ok());
+                assert!(
+                    !matches!(ok, Ok(true)),
+                    "flip {bit:#x} at byte {i} accepted"
+                );
             }
         }
     }
@@ -983,7 +1123,17 @@ mod tests {
         let mut caught = 0;
         for run in 0..runs {
             let p = run % 3;
-            let cm = commit_phase(&c, &w, 1, &mut rng, &[Cheat { round: 0, and_index: 0, party: p }]);
+            let cm = commit_phase(
+                &c,
+                &w,
+                1,
+                &mut rng,
+                &[Cheat {
+                    round: 0,
+                    and_index: 0,
+                    party: p,
+                }],
+            );
             // the cheat makes the shares reconstruct the claimed output
             assert_eq!(cm.outs[0][0][0] ^ cm.outs[0][1][0] ^ cm.outs[0][2][0], 1);
             let e: u8 = rng.gen_range(0..3);
@@ -993,7 +1143,11 @@ mod tests {
             let (a, bb) = (e as usize, (e as usize + 1) % 3);
             let ok = rec.commits == [cm.commits[0][a], cm.commits[0][bb]]
                 && rec.outs == [cm.outs[0][a].clone(), cm.outs[0][bb].clone()];
-            assert_eq!(ok, e as usize != p, "caught exactly when the cheating party's AND is recomputed");
+            assert_eq!(
+                ok,
+                e as usize != p,
+                "caught exactly when the cheating party's AND is recomputed"
+            );
             if !ok {
                 caught += 1;
             }

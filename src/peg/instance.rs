@@ -47,7 +47,9 @@ impl Instance {
     /// Builds an instance, checking every condition of Definition 4.
     pub fn new(n: usize, triplets: Vec<[u32; 3]>, first: Vec<bool>, goal: Goal) -> Result<Self> {
         if n == 0 || n > MAX_N {
-            return Err(Error::bad(format!("N = {n}: the number of vertices must be in [1, {MAX_N}]")));
+            return Err(Error::bad(format!(
+                "N = {n}: the number of vertices must be in [1, {MAX_N}]"
+            )));
         }
         if triplets.is_empty() || triplets.len() > MAX_T {
             return Err(Error::bad(format!(
@@ -56,7 +58,10 @@ impl Instance {
             )));
         }
         if first.len() != n {
-            return Err(Error::bad(format!("f has {} bits, expected N = {n}", first.len())));
+            return Err(Error::bad(format!(
+                "f has {} bits, expected N = {n}",
+                first.len()
+            )));
         }
         let mut seen = std::collections::HashSet::with_capacity(triplets.len());
         for (i, t) in triplets.iter().enumerate() {
@@ -94,7 +99,10 @@ impl Instance {
         match &goal {
             Goal::Position(l) => {
                 if l.len() != n {
-                    return Err(Error::bad(format!("l has {} bits, expected N = {n}", l.len())));
+                    return Err(Error::bad(format!(
+                        "l has {} bits, expected N = {n}",
+                        l.len()
+                    )));
                 }
                 if count(l) >= pegs {
                     return Err(Error::bad(format!(
@@ -111,7 +119,12 @@ impl Instance {
                 }
             }
         }
-        Ok(Instance { n, triplets, first, goal })
+        Ok(Instance {
+            n,
+            triplets,
+            first,
+            goal,
+        })
     }
 
     /// Number of vertices `N`.
@@ -189,18 +202,30 @@ impl Instance {
     pub fn check_solution(&self, z: &Matrix) -> Result<()> {
         let s = self.s();
         if z.len() != s {
-            return Err(Error::bad(format!("the solution has {} rows, expected S = {s}", z.len())));
+            return Err(Error::bad(format!(
+                "the solution has {} rows, expected S = {s}",
+                z.len()
+            )));
         }
         if let Some(i) = z.iter().position(|r| r.len() != self.n) {
-            return Err(Error::bad(format!("row {} has {} bits, expected N = {}", i + 1, z[i].len(), self.n)));
+            return Err(Error::bad(format!(
+                "row {} has {} bits, expected N = {}",
+                i + 1,
+                z[i].len(),
+                self.n
+            )));
         }
         if z[0] != self.first {
-            return Err(Error::bad("row 1 of the solution is not the first position f"));
+            return Err(Error::bad(
+                "row 1 of the solution is not the first position f",
+            ));
         }
         match &self.goal {
             Goal::Position(l) => {
                 if &z[s - 1] != l {
-                    return Err(Error::bad(format!("row S = {s} of the solution is not the final position l")));
+                    return Err(Error::bad(format!(
+                        "row S = {s} of the solution is not the final position l"
+                    )));
                 }
             }
             Goal::PegCount(c) => {
@@ -224,7 +249,9 @@ impl Instance {
 
     /// The index of a triplet that makes `a → b` a legal move, if any.
     pub fn step_triplet(&self, a: &[bool], b: &[bool]) -> Option<usize> {
-        let diff: Vec<u32> = (0..self.n as u32).filter(|&k| a[k as usize] != b[k as usize]).collect();
+        let diff: Vec<u32> = (0..self.n as u32)
+            .filter(|&k| a[k as usize] != b[k as usize])
+            .collect();
         if diff.len() != 3 {
             return None;
         }
@@ -284,7 +311,10 @@ pub fn parse_bits(s: &str) -> Result<Vec<bool>> {
 
 /// Formats a row as space-separated `0`/`1`.
 pub fn format_bits(b: &[bool]) -> String {
-    b.iter().map(|&x| if x { "1" } else { "0" }).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .map(|&x| if x { "1" } else { "0" })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The raw text format for instances that are not boards:
@@ -311,7 +341,10 @@ pub fn parse_raw(text: &str) -> Result<Instance> {
         let err = |m: String| Error::bad(format!("line {}: {m}", ln + 1));
         match key {
             "N" => {
-                let v: usize = rest.trim().parse().map_err(|_| err(format!("bad N '{}'", rest.trim())))?;
+                let v: usize = rest
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(format!("bad N '{}'", rest.trim())))?;
                 if v == 0 || v > MAX_N {
                     return Err(err(format!("N must be in [1, {MAX_N}]")));
                 }
@@ -332,12 +365,23 @@ pub fn parse_raw(text: &str) -> Result<Instance> {
                 ts.push([v[0] as u32 - 1, v[1] as u32 - 1, v[2] as u32 - 1]);
             }
             "f" => f = Some(parse_bits(rest).map_err(|e| err(e.to_string()))?),
-            "l" => goal = Some(Goal::Position(parse_bits(rest).map_err(|e| err(e.to_string()))?)),
+            "l" => {
+                goal = Some(Goal::Position(
+                    parse_bits(rest).map_err(|e| err(e.to_string()))?,
+                ))
+            }
             "pegs" => {
-                let c: usize = rest.trim().parse().map_err(|_| err("bad peg count".into()))?;
+                let c: usize = rest
+                    .trim()
+                    .parse()
+                    .map_err(|_| err("bad peg count".into()))?;
                 goal = Some(Goal::PegCount(c));
             }
-            _ => return Err(err(format!("unknown key '{key}' (expected N, t, f, l or pegs)"))),
+            _ => {
+                return Err(err(format!(
+                    "unknown key '{key}' (expected N, t, f, l or pegs)"
+                )))
+            }
         }
     }
     let n = n.ok_or_else(|| Error::bad("raw instance: missing 'N' line"))?;
@@ -385,14 +429,21 @@ mod tests {
     use super::*;
 
     fn m(rows: &[[u8; 5]]) -> Matrix {
-        rows.iter().map(|r| r.iter().map(|&x| x == 1).collect()).collect()
+        rows.iter()
+            .map(|r| r.iter().map(|&x| x == 1).collect())
+            .collect()
     }
 
     #[test]
     fn example_5_and_7() {
         let i = tee();
         assert_eq!((i.n(), i.t(), i.s()), (5, 2, 4));
-        let z = m(&[[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]);
+        let z = m(&[
+            [1, 1, 0, 1, 1],
+            [0, 0, 1, 1, 1],
+            [0, 1, 1, 0, 0],
+            [1, 0, 0, 0, 0],
+        ]);
         i.check_solution(&z).unwrap();
         // every single bit flip breaks it
         for r in 0..4 {

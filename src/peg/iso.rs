@@ -74,8 +74,16 @@ impl Iso {
 
     /// Maps a triplet under `ϕ` and `ψ`.
     pub fn map_triplet(&self, t: &[u32; 3]) -> [u32; 3] {
-        let (a, c) = if self.psi_swap { (t[2], t[0]) } else { (t[0], t[2]) };
-        [self.phi[a as usize], self.phi[t[1] as usize], self.phi[c as usize]]
+        let (a, c) = if self.psi_swap {
+            (t[2], t[0])
+        } else {
+            (t[0], t[2])
+        };
+        [
+            self.phi[a as usize],
+            self.phi[t[1] as usize],
+            self.phi[c as usize],
+        ]
     }
 
     /// Maps a position (row) under `ϕ`: `out[ϕ(j)] = row[j]`.
@@ -103,8 +111,13 @@ impl Iso {
             Goal::Position(l) => Goal::Position(self.map_row(l)),
             Goal::PegCount(c) => Goal::PegCount(*c),
         };
-        Instance::new(inst.n(), self.map_triplets(inst.triplets()), self.map_row(inst.first()), goal)
-            .expect("an isomorphic image of a valid instance is valid")
+        Instance::new(
+            inst.n(),
+            self.map_triplets(inst.triplets()),
+            self.map_row(inst.first()),
+            goal,
+        )
+        .expect("an isomorphic image of a valid instance is valid")
     }
 
     /// Theorem 10: `Z'[i, ϕ(j)] = Z[i, j]`.
@@ -135,7 +148,9 @@ mod tests {
     use crate::peg::instance::{tee, Goal};
 
     fn rows(r: &[[u8; 5]]) -> Matrix {
-        r.iter().map(|x| x.iter().map(|&b| b == 1).collect()).collect()
+        r.iter()
+            .map(|x| x.iter().map(|&b| b == 1).collect())
+            .collect()
     }
 
     /// Example 14 of the paper, in 1-based notation converted to 0-based.
@@ -148,14 +163,31 @@ mod tests {
             psi_swap: true,
         };
         let s2 = xi.apply(&tee());
-        let one_based: Vec<[u32; 3]> = s2.triplets().iter().map(|t| [t[0] + 1, t[1] + 1, t[2] + 1]).collect();
+        let one_based: Vec<[u32; 3]> = s2
+            .triplets()
+            .iter()
+            .map(|t| [t[0] + 1, t[1] + 1, t[2] + 1])
+            .collect();
         assert_eq!(one_based, vec![[1, 5, 3], [4, 3, 2]]);
         let b = |v: [u8; 5]| v.iter().map(|&x| x == 1).collect::<Vec<bool>>();
         assert_eq!(s2.first(), &b([1, 1, 1, 0, 1])[..]);
         assert_eq!(s2.goal(), &Goal::Position(b([0, 1, 0, 0, 0])));
-        let z = rows(&[[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]);
+        let z = rows(&[
+            [1, 1, 0, 1, 1],
+            [0, 0, 1, 1, 1],
+            [0, 1, 1, 0, 0],
+            [1, 0, 0, 0, 0],
+        ]);
         let zp = xi.map_solution(&z);
-        assert_eq!(zp, rows(&[[1, 1, 1, 0, 1], [1, 0, 0, 1, 1], [0, 0, 1, 1, 0], [0, 1, 0, 0, 0]]));
+        assert_eq!(
+            zp,
+            rows(&[
+                [1, 1, 1, 0, 1],
+                [1, 0, 0, 1, 1],
+                [0, 0, 1, 1, 0],
+                [0, 1, 0, 0, 0]
+            ])
+        );
         s2.check_solution(&zp).unwrap();
         assert_eq!(xi.unmap_solution(&zp), z);
         assert_eq!(xi.inverse().apply(&s2), tee());

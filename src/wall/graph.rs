@@ -19,7 +19,10 @@ impl Graph {
     pub fn new(n: usize, edges: Vec<(u32, u32)>) -> Self {
         let mut deg = vec![0u32; n + 1];
         for &(a, b) in &edges {
-            assert!((a as usize) < n && (b as usize) < n, "edge endpoint out of range");
+            assert!(
+                (a as usize) < n && (b as usize) < n,
+                "edge endpoint out of range"
+            );
             deg[a as usize] += 1;
             deg[b as usize] += 1;
         }
@@ -35,7 +38,12 @@ impl Graph {
             adj[fill[b as usize] as usize] = (a, e as u32);
             fill[b as usize] += 1;
         }
-        Graph { n, edges, start, adj }
+        Graph {
+            n,
+            edges,
+            start,
+            adj,
+        }
     }
 
     /// Number of nodes.

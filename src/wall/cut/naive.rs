@@ -32,7 +32,9 @@ pub fn analyze(g: &Graph, pairs: &[(u32, u32)]) -> Analysis {
     let mut illegal_single = Vec::new();
     let mut illegal_pairs = Vec::new();
     if valid {
-        let single: Vec<bool> = (0..m).map(|e| cuts_some_pair(g, &mut bfs, pairs, &[e])).collect();
+        let single: Vec<bool> = (0..m)
+            .map(|e| cuts_some_pair(g, &mut bfs, pairs, &[e]))
+            .collect();
         illegal_single = (0..m).filter(|&e| single[e as usize]).collect();
         for a in 0..m {
             if single[a as usize] {
@@ -45,5 +47,10 @@ pub fn analyze(g: &Graph, pairs: &[(u32, u32)]) -> Analysis {
             }
         }
     }
-    Analysis { valid, cut_pairs, illegal_single, illegal_pairs }
+    Analysis {
+        valid,
+        cut_pairs,
+        illegal_single,
+        illegal_pairs,
+    }
 }
