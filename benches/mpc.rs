@@ -37,11 +37,15 @@ fn bench(c: &mut Criterion) {
     let bytes = prove_sha256(&pre, rounds, b"", &mut rng).unwrap();
     let file = ProofFile::from_bytes(&bytes).unwrap();
     let p_ms = median_ms(
-        || drop(prove_sha256(&pre, rounds, b"", &mut rng).unwrap()),
+        || {
+            black_box(prove_sha256(&pre, rounds, b"", &mut rng).unwrap());
+        },
         15,
     );
     let v_ms = median_ms(
-        || drop(verify_sha256(&digest, &file, rounds, b"").unwrap()),
+        || {
+            black_box(verify_sha256(&digest, &file, rounds, b"").unwrap());
+        },
         15,
     );
     let e_ms = median_ms(|| drop(black_box(circ.eval(&bits))), 15);
@@ -79,10 +83,17 @@ fn bench(c: &mut Criterion) {
     let pbytes = prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();
     let pp_ms = median_ms(
-        || drop(prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap()),
+        || {
+            black_box(prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap());
+        },
         15,
     );
-    let pv_ms = median_ms(|| drop(verify_peg(&inst, &pfile, rounds, b"").unwrap()), 15);
+    let pv_ms = median_ms(
+        || {
+            black_box(verify_peg(&inst, &pfile, rounds, b"").unwrap());
+        },
+        15,
+    );
     let pe_ms = median_ms(|| drop(black_box(pc.eval(&w))), 15);
     let pch_ms = median_ms(|| inst.check_solution(black_box(&z)).unwrap(), 15);
     println!(

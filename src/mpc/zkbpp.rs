@@ -169,7 +169,7 @@ fn words_to_bytes(w: &[u64], nbits: usize) -> Vec<u8> {
         .flat_map(|x| x.to_le_bytes())
         .take(nbits.div_ceil(8))
         .collect();
-    if nbits % 8 != 0 {
+    if !nbits.is_multiple_of(8) {
         if let Some(last) = out.last_mut() {
             *last &= (1u8 << (nbits % 8)) - 1;
         }
@@ -187,7 +187,7 @@ fn bytes_to_words(b: &[u8], nwords: usize) -> Vec<u64> {
 
 /// True if the bits of `b` at positions `≥ nbits` are all zero and the length is right.
 fn canonical_bits(b: &[u8], nbits: usize) -> bool {
-    b.len() == nbits.div_ceil(8) && (nbits % 8 == 0 || b[nbits / 8] >> (nbits % 8) == 0)
+    b.len() == nbits.div_ceil(8) && (nbits.is_multiple_of(8) || b[nbits / 8] >> (nbits % 8) == 0)
 }
 
 /// In-place transpose of a 64×64 bit matrix: afterwards bit `r` of `a[c]` is what bit `c`
@@ -294,7 +294,7 @@ pub(crate) fn tape(
     let n = lay.and_words + if party < 2 { lay.in_words } else { 0 };
     let mut t: Vec<u64> = (0..n).map(|_| g.next_u64()).collect();
     // clear bits past n_in so input shares are canonical
-    if party < 2 && lay.n_in % 64 != 0 {
+    if party < 2 && !lay.n_in.is_multiple_of(64) {
         if let Some(last) = t.last_mut() {
             *last &= (1u64 << (lay.n_in % 64)) - 1;
         }
@@ -860,6 +860,7 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use crate::mpc::circuit::Builder;
@@ -1154,5 +1155,15 @@ mod tests {
         }
         let rate = caught as f64 / runs as f64;
         assert!((0.28..0.39).contains(&rate), "catch rate {rate}");
+        // the same cheat in every round of a Fiat–Shamir proof: escapes with (2/3)^40
+        let cheats: Vec<Cheat> = (0..40)
+            .map(|r| Cheat {
+                round: r,
+                and_index: 0,
+                party: r % 3,
+            })
+            .collect();
+        let forced = prove_unchecked(&st, &w, 40, &mut rng, &cheats);
+        assert!(verify(&st, &forced, 40).is_err());
     }
 }
