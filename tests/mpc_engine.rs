@@ -105,6 +105,28 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
 }
 
 #[test]
+fn a_prover_answers_only_once() {
+    use zkgames::net::SessionProver;
+    let mut p = peg_session_prover(&tee(), &tee_solution(), 8, b"", seeded_rng(1)).unwrap();
+    assert!(
+        p.responses(&[0, 0]).is_err(),
+        "no responses before commitments"
+    );
+    p.commitments().unwrap();
+    assert!(p.responses(&[0, 0, 0]).is_err(), "wrong challenge length");
+    p.commitments().unwrap();
+    p.responses(&[0, 0]).unwrap();
+    assert!(
+        p.responses(&[0b0101_0101, 0b0101_0101]).is_err(),
+        "second challenge refused"
+    );
+    // a wrong solution cannot even start a session
+    let mut z = tee_solution();
+    z[1][0] ^= true;
+    assert!(peg_session_prover(&tee(), &z, 8, b"", seeded_rng(1)).is_err());
+}
+
+#[test]
 fn simulated_transcripts_verify_without_the_witness() {
     let inst = english_instance();
     let st = statement_for_tests(&inst, b"sim").unwrap();

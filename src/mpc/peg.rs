@@ -29,8 +29,9 @@ use crate::{Error, Result};
 pub const TAG: &[u8] = b"zkgames/zkb++/peg-solitaire/v1";
 
 /// Largest circuit input accepted (`(S − 1)·T` witness bits), so a hostile instance cannot
-/// make the verifier build an enormous circuit.
-pub const MAX_WITNESS_BITS: usize = 1 << 22;
+/// make the verifier build an enormous circuit: the circuit has about `9·(S − 1)·T` gates and
+/// each batch of 64 rounds holds 24 bytes per wire, about 100 MiB at this limit.
+pub const MAX_WITNESS_BITS: usize = 1 << 19;
 
 /// The circuit for an instance and the output it must produce.
 pub fn peg_circuit(inst: &Instance) -> Result<(Circuit, Vec<bool>)> {

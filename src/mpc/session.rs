@@ -121,10 +121,12 @@ impl SessionProver for MpcProver {
         Ok(proof_file::encode(&msg))
     }
 
+    /// Answers once: the commitment state is consumed, since answering two different
+    /// challenges for the same round would reveal all three views (and the witness).
     fn responses(&mut self, challenges: &[u8]) -> Result<Vec<u8>> {
         let cm = self
             .committed
-            .as_ref()
+            .take()
             .ok_or_else(|| Error::bad("protocol error: challenges before commitments"))?;
         let es = zkbpp::unpack_trits(challenges, self.rounds).ok_or_else(|| {
             Error::bad(format!(

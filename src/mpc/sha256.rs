@@ -260,7 +260,7 @@ pub fn verify_sha256(
     zkbpp::verify(&st, &body.proof, min_rounds)?;
     Ok(Report::new(
         body.proof.rounds.len(),
-        file.to_bytes().len(),
+        proof_file::HEADER_LEN + file.body.len(),
         circuit.n_and(),
         Mode::NonInteractive,
     ))
