@@ -989,11 +989,21 @@ mod tests {
 
     #[test]
     fn bitsliced_prover_matches_scalar_reference() {
-        for (seed, n_in, n_gates, rounds) in [
+        let mut cases = vec![
             (1u64, 5usize, 40usize, 3usize),
             (2, 70, 300, 70),
             (3, 64, 200, 130),
-        ] {
+        ];
+        let mut g = seeded_rng(99);
+        for k in 0..25 {
+            cases.push((
+                1000 + k,
+                g.gen_range(1..150),
+                g.gen_range(1..500),
+                g.gen_range(1..200),
+            ));
+        }
+        for (seed, n_in, n_gates, rounds) in cases {
             let c = random_circuit(seed, n_in, n_gates);
             let mut rng = seeded_rng(seed + 100);
             let w: Vec<bool> = (0..n_in).map(|_| rng.gen()).collect();
@@ -1027,6 +1037,29 @@ mod tests {
                     assert_eq!(rec[r].outs, [cm.outs[r][a].clone(), cm.outs[r][b].clone()]);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn circuits_without_and_gates_or_inputs() {
+        let mut rng = seeded_rng(15);
+        let mut b = Builder::new(3);
+        let x = b.xor(b.input(0), b.input(1));
+        let nx = b.not(x);
+        b.output(nx);
+        b.output(b.input(2));
+        let lin = b.finish();
+        let mut b = Builder::new(0);
+        b.output(Bit::Const(true));
+        let empty = b.finish();
+        for (c, w) in [(lin, vec![true, false, true]), (empty, vec![])] {
+            let y = c.eval(&w);
+            let st = stmt(&c, &y, b"");
+            let p = prove(&st, &w, 20, &mut rng).unwrap();
+            verify(&st, &p, 20).unwrap();
+            let mut y2 = y.clone();
+            y2[0] ^= true;
+            assert!(verify(&stmt(&c, &y2, b""), &p, 20).is_err());
         }
     }
 
