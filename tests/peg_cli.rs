@@ -251,3 +251,47 @@ fn demo_runs_the_main_job() {
     assert!(out.contains("proved and verified"), "{out}");
     assert!(err.contains("ACCEPTED"), "{err}");
 }
+
+#[test]
+fn mpc_system_proofs_and_sessions() {
+    let english = p("puzzles/peg/english.txt");
+    let sol = tmp("english-mpc.solution");
+    assert_eq!(run(PROVER, &["peg", "solve", &english, "-o", &sol, "-q"]).0, 0);
+    let proof = tmp("english-mpc.proof");
+    let (c, _, err) = run(PROVER, &["peg", "prove", &english, "--solution", &sol, "-o", &proof, "--system", "mpc"]);
+    assert_eq!(c, 0, "{err}");
+    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &proof]);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("ZKB++") && out.contains("219 rounds"), "{out}");
+    let (c, out, _) = run(VERIFIER, &["peg", "inspect", &proof]);
+    assert_eq!(c, 0);
+    assert!(out.contains("ZKB++"), "{out}");
+    // the iso proof of the same solution is ~10x larger
+    let iso = tmp("english-iso.proof");
+    assert_eq!(run(PROVER, &["peg", "prove", &english, "--solution", &sol, "-o", &iso]).0, 0);
+    let (a, b) = (std::fs::metadata(&proof).unwrap().len(), std::fs::metadata(&iso).unwrap().len());
+    assert!(a * 5 < b, "mpc {a} bytes vs iso {b} bytes");
+    // live session over pipes with the MPC system
+    let tr = tmp("mpc-session.zkp");
+    let mut v = Command::new(VERIFIER)
+        .args(["peg", "serve", &english, "--stdio", "--system", "mpc", "--transcript", &tr])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
+    let pr = Command::new(PROVER)
+        .args(["peg", "connect", &english, "--solution", &sol, "-", "--system", "mpc"])
+        .stdin(Stdio::from(from_v))
+        .stdout(Stdio::from(to_v))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let vo = v.wait_with_output().unwrap();
+    assert_eq!(pr.status.code(), Some(0), "{}", String::from_utf8_lossy(&pr.stderr));
+    assert_eq!(vo.status.code(), Some(0), "{}", String::from_utf8_lossy(&vo.stderr));
+    let (c, out, _) = run(VERIFIER, &["peg", "verify", &english, &tr]);
+    assert_eq!(c, 0);
+    assert!(out.contains("not transferable"), "{out}");
+}

@@ -9,6 +9,7 @@ use crate::Error;
 
 pub mod peg;
 pub mod peg_solve;
+pub mod sha256;
 pub mod wall;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
@@ -28,6 +29,9 @@ pub enum ProverCmd {
     /// Peg solitaire: solve, prove (Protocol 1 of FUN 2022 or ZKB++), live sessions.
     #[command(subcommand)]
     Peg(peg::ProverCmd),
+    /// SHA-256: prove knowledge of a preimage (ZKB++).
+    #[command(subcommand)]
+    Sha256(sha256::ProverCmd),
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -50,6 +54,9 @@ pub enum VerifierCmd {
     /// Wall Game positions: check validity, analyse legal walls, render, convert.
     #[command(subcommand)]
     Wall(wall::VerifierCmd),
+    /// SHA-256: verify and inspect preimage proofs (ZKB++).
+    #[command(subcommand)]
+    Sha256(sha256::VerifierCmd),
 }
 
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
@@ -70,6 +77,7 @@ pub fn prover_main() -> i32 {
     let cli = ProverCli::parse();
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
+        ProverCmd::Sha256(c) => sha256::run_prover(c),
     };
     finish(r, "prover")
 }
@@ -80,6 +88,7 @@ pub fn verifier_main() -> i32 {
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
+        VerifierCmd::Sha256(c) => sha256::run_verifier(c),
     };
     finish(r, "verifier")
 }

@@ -91,6 +91,9 @@ pub enum ProverCmd {
         /// Save the session transcript (interactive: not transferable evidence).
         #[arg(long)]
         transcript: Option<String>,
+        /// Proof system (the verifier must serve the same one).
+        #[arg(long, value_enum, default_value_t = System::Iso)]
+        system: System,
         /// Fixed RNG seed: reproducible runs and tests only.
         #[arg(long)]
         seed: Option<u64>,
@@ -145,6 +148,9 @@ pub enum VerifierCmd {
         /// Save the session transcript.
         #[arg(long)]
         transcript: Option<String>,
+        /// Proof system expected from the prover.
+        #[arg(long, value_enum, default_value_t = System::Iso)]
+        system: System,
         /// Fixed RNG seed for the challenges: tests only (a prover who knows it can cheat).
         #[arg(long)]
         seed: Option<u64>,
@@ -200,7 +206,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             write_binary(&output, &bytes)?;
             let bits = match system {
                 System::Iso => achieved_bits(rounds, inst.s()),
-                System::Mpc => crate::mpc::achieved_bits(rounds),
+                System::Mpc => crate::mpc::security_bits(rounds),
             };
             eprintln!(
                 "proved '{}' (N={}, T={}, S={}) with {:?}: {rounds} rounds, knowledge error 2^-{bits:.1}, {} bytes, {:.1} ms{}",
@@ -215,13 +221,13 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             );
             Ok(())
         }
-        ProverCmd::Connect { puzzle, solution, addr, sec, transcript, seed } => {
+        ProverCmd::Connect { puzzle, solution, addr, sec, transcript, system, seed } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
             let inst = p.instance();
-            let rounds = rounds_for_bits(sec.security, inst.s());
-            let mut prover = PegProver::new(inst, &z, rounds, sec.context.as_bytes(), rng_from(seed))?;
+            let rounds = rounds_for(system, sec.security, inst.s());
+            let ctx = sec.context.as_bytes();
             let mut ch = if addr == "-" {
                 Channel::stdio()
             } else {
@@ -229,12 +235,18 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     .map_err(|e| Error::io(format!("cannot connect to {addr} (is `verifier peg serve` listening?)"), e))?;
                 Channel::tcp(s)?
             };
-            let rec = net::run_prover(&mut ch, &mut prover)?;
-            eprintln!(
-                "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{:.1}",
-                achieved_bits(rounds, inst.s())
-            );
-            save_transcript(transcript.as_deref(), &rec)
+            let (rec, bits) = match system {
+                System::Iso => {
+                    let mut prover = PegProver::new(inst, &z, rounds, ctx, rng_from(seed))?;
+                    (net::run_prover(&mut ch, &mut prover)?, achieved_bits(rounds, inst.s()))
+                }
+                System::Mpc => {
+                    let mut prover = crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng_from(seed))?;
+                    (net::run_prover(&mut ch, &mut prover)?, crate::mpc::security_bits(rounds))
+                }
+            };
+            eprintln!("session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}");
+            save_transcript(transcript.as_deref(), system, &rec)
         }
         ProverCmd::Simulate { puzzle, sec, output, seed } => {
             crate::cli::warn_seed(seed);
@@ -291,8 +303,8 @@ fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option
     let bits = match system {
         System::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
         System::Mpc => {
-            crate::mpc::peg::verify_peg(inst, &f, sec.security, ctx)?;
-            crate::mpc::achieved_bits(rounds)
+            crate::mpc::peg::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
+            crate::mpc::security_bits(rounds)
         }
     };
     eprintln!(
@@ -307,10 +319,13 @@ fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option
     Ok(())
 }
 
-fn save_transcript(path: Option<&str>, rec: &SessionRecord) -> Result<()> {
+fn save_transcript(path: Option<&str>, system: System, rec: &SessionRecord) -> Result<()> {
     if let Some(path) = path {
-        let f = ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(rec));
-        proof_file::write_output(path, &f.to_bytes())?;
+        let bytes = match system {
+            System::Iso => ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(rec)).to_bytes(),
+            System::Mpc => crate::mpc::peg::session_file(rec),
+        };
+        proof_file::write_output(path, &bytes)?;
         eprintln!("session transcript saved to {path} (interactive: not transferable evidence)");
     }
     Ok(())
@@ -348,7 +363,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     );
                 }
                 (ProtocolId::PegMpc, _) => {
-                    let rep = crate::mpc::peg::verify_peg(inst, &f, sec.security, ctx)?;
+                    let rep = crate::mpc::peg::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
                     println!("ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}", p.name());
                 }
                 (other, _) => {
@@ -366,10 +381,11 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             print!("{}", inspect(&f, bytes.len(), all)?);
             Ok(())
         }
-        VerifierCmd::Serve { puzzle, listen, stdio, sec, transcript, seed } => {
+        VerifierCmd::Serve { puzzle, listen, stdio, sec, transcript, system, seed } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
+            let ctx = sec.context.as_bytes();
             let mut ch = if stdio {
                 Channel::stdio()
             } else {
@@ -381,15 +397,27 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 eprintln!("prover connected from {peer}");
                 Channel::tcp(s)?
             };
-            let mut v = PegVerifier::new(inst, sec.security, sec.context.as_bytes(), rng_from(seed));
-            let rec = net::run_verifier(&mut ch, &mut v)?;
-            let rounds = rec.hello.rounds as usize;
+            let (rec, bits) = match system {
+                System::Iso => {
+                    let mut v = PegVerifier::new(inst, sec.security, ctx, rng_from(seed));
+                    let rec = net::run_verifier(&mut ch, &mut v)?;
+                    let b = achieved_bits(rec.hello.rounds as usize, inst.s());
+                    (rec, b)
+                }
+                System::Mpc => {
+                    let min = crate::mpc::rounds_for_bits(sec.security);
+                    let mut v = crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng_from(seed))?;
+                    let rec = net::run_verifier(&mut ch, &mut v)?;
+                    let b = crate::mpc::security_bits(rec.hello.rounds as usize);
+                    (rec, b)
+                }
+            };
             eprintln!(
-                "ACCEPTED: the prover knows a solution of '{}' ({rounds} rounds, knowledge error 2^-{:.1})",
+                "ACCEPTED: the prover knows a solution of '{}' ({} rounds, {system:?}, knowledge error 2^-{bits:.1})",
                 p.name(),
-                achieved_bits(rounds, inst.s())
+                rec.hello.rounds
             );
-            save_transcript(transcript.as_deref(), &rec)
+            save_transcript(transcript.as_deref(), system, &rec)
         }
     }
 }
@@ -426,7 +454,8 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
             }
             summarize_rounds(&mut o, &resp, all);
         }
-        _ => o += &crate::mpc::inspect(f)?,
+        (ProtocolId::PegMpc, _) => o += &crate::mpc::peg::inspect(f)?,
+        (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
     }
     Ok(o)
 }

@@ -1,21 +1,62 @@
 //! ZKB++ (MPC-in-the-head) over boolean circuits.
+//!
+//! - [`circuit`]: the circuit IR, the builder with its gadgets, plain evaluation, digests.
+//! - [`zkbpp`]: the proof system (bitsliced three-party evaluation, Fiat–Shamir).
+//! - [`session`]: the same protocol with verifier-chosen challenges over [`crate::net`].
+//! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
+//! - [`peg`]: peg solitaire solutions as a circuit, and proofs through the engine.
 
-// TEMPORARY placeholders until the ZKB++ branch lands.
-pub fn rounds_for_bits(bits: u32) -> usize {
-    (bits as f64 / (1.5f64).log2()).ceil() as usize
+pub mod circuit;
+pub mod peg;
+pub mod session;
+pub mod sha256;
+pub mod zkbpp;
+
+pub use zkbpp::{rounds_for_bits, security_bits};
+
+use crate::proof_file::Mode;
+
+/// What a verifier reports about an accepted proof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Number of parallel repetitions.
+    pub rounds: usize,
+    /// Soundness achieved, `rounds · log2(3/2)` bits.
+    pub security_bits: f64,
+    /// Size of the whole proof file in bytes.
+    pub proof_bytes: usize,
+    /// AND gates of the circuit (the cost driver).
+    pub and_gates: usize,
+    /// Fiat–Shamir proof or recorded interactive session.
+    pub mode: Mode,
 }
-pub fn achieved_bits(rounds: usize) -> f64 {
-    rounds as f64 * (1.5f64).log2()
-}
-pub fn inspect(_f: &crate::proof_file::ProofFile) -> crate::Result<String> {
-    Err(crate::Error::bad("not yet"))
-}
-pub mod peg {
-    use crate::peg::instance::{Instance, Matrix};
-    pub fn prove_peg(_: &Instance, _: &Matrix, _: usize, _: &[u8], _: &mut crate::rng::Rng) -> crate::Result<Vec<u8>> {
-        Err(crate::Error::bad("not yet"))
+
+impl Report {
+    pub fn new(rounds: usize, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        Report {
+            rounds,
+            security_bits: security_bits(rounds),
+            proof_bytes,
+            and_gates,
+            mode,
+        }
     }
-    pub fn verify_peg(_: &Instance, _: &crate::proof_file::ProofFile, _: u32, _: &[u8]) -> crate::Result<String> {
-        Err(crate::Error::bad("not yet"))
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} rounds, {:.1} bits of soundness, {} bytes, {} AND gates{}",
+            self.rounds,
+            self.security_bits,
+            self.proof_bytes,
+            self.and_gates,
+            if self.mode == Mode::Interactive {
+                " (interactive transcript: not transferable evidence)"
+            } else {
+                ""
+            }
+        )
     }
 }

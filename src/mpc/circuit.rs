@@ -1,0 +1,534 @@
+//! Boolean circuits: the IR the ZKB++ engine runs, and a builder with gadgets.
+//!
+//! Wires are numbered: inputs first (`0..n_inputs`), then one wire per gate in gate order,
+//! so a gate only reads wires defined before it (the IR is topologically ordered by
+//! construction and [`Circuit::from_parts`] checks it for circuits built elsewhere).
+//!
+//! Gates are XOR, NOT and AND. Public constants never become wires: the builder works on
+//! [`Bit`]s, which are either a constant or a wire, and folds every operation with a
+//! constant (`x ∧ 1 = x`, `x ∧ 0 = 0`, `x ⊕ 1 = ¬x`, ...). Only AND gates between two
+//! secret wires cost anything in ZKB++ (one bit of view per party per round), so the
+//! builder's job is to minimise them; XOR/NOT are free.
+//!
+//! Outputs are [`Bit`]s too: a constant output simply states a public bit.
+
+use sha2::{Digest as _, Sha256};
+
+use crate::commit::Digest;
+
+/// One gate; operands are wire indices smaller than the gate's own wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gate {
+    Xor(u32, u32),
+    And(u32, u32),
+    Not(u32),
+}
+
+/// A bit during construction: a public constant or a wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bit {
+    Const(bool),
+    Wire(u32),
+}
+
+/// An `n`-bit word, least significant bit first.
+pub type Word = Vec<Bit>;
+
+/// A finished circuit.
+#[derive(Clone, Debug)]
+pub struct Circuit {
+    n_inputs: usize,
+    gates: Vec<Gate>,
+    outputs: Vec<Bit>,
+    n_and: usize,
+    digest: Digest,
+}
+
+impl Circuit {
+    /// Assembles a circuit from raw parts, checking that every operand is defined earlier.
+    pub fn from_parts(n_inputs: usize, gates: Vec<Gate>, outputs: Vec<Bit>) -> crate::Result<Self> {
+        let bad = |m: String| crate::Error::bad(format!("invalid circuit: {m}"));
+        for (g, gate) in gates.iter().enumerate() {
+            let limit = (n_inputs + g) as u64;
+            let ops: &[u32] = match gate {
+                Gate::Xor(a, b) | Gate::And(a, b) => &[*a, *b],
+                Gate::Not(a) => &[*a],
+            };
+            if ops.iter().any(|&w| w as u64 >= limit) {
+                return Err(bad(format!("gate {g} reads a wire not yet defined")));
+            }
+        }
+        let n_wires = (n_inputs + gates.len()) as u64;
+        if outputs
+            .iter()
+            .any(|o| matches!(o, Bit::Wire(w) if *w as u64 >= n_wires))
+        {
+            return Err(bad("an output names a wire that does not exist".into()));
+        }
+        let n_and = gates.iter().filter(|g| matches!(g, Gate::And(..))).count();
+        let mut c = Circuit {
+            n_inputs,
+            gates,
+            outputs,
+            n_and,
+            digest: [0; 32],
+        };
+        c.digest = c.compute_digest();
+        Ok(c)
+    }
+
+    pub fn n_inputs(&self) -> usize {
+        self.n_inputs
+    }
+    pub fn n_outputs(&self) -> usize {
+        self.outputs.len()
+    }
+    pub fn n_and(&self) -> usize {
+        self.n_and
+    }
+    pub fn n_gates(&self) -> usize {
+        self.gates.len()
+    }
+    pub fn n_wires(&self) -> usize {
+        self.n_inputs + self.gates.len()
+    }
+    pub fn gates(&self) -> &[Gate] {
+        &self.gates
+    }
+    pub fn outputs(&self) -> &[Bit] {
+        &self.outputs
+    }
+    /// SHA-256 of the canonical encoding (see [`Circuit::canonical_bytes`]).
+    pub fn digest(&self) -> Digest {
+        self.digest
+    }
+
+    /// `"zkg:circuit:v1" ‖ u64 n_inputs ‖ u64 n_gates ‖ gates ‖ u64 n_outputs ‖ outputs`:
+    /// a gate is `op ‖ u32 a ‖ u32 b` (op 0 XOR, 1 AND, 2 NOT with b = 0), an output is
+    /// `0 ‖ u32 wire` or `1 ‖ u32 bit`. Integers little-endian.
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(40 + 9 * self.gates.len() + 5 * self.outputs.len());
+        out.extend_from_slice(b"zkg:circuit:v1");
+        out.extend_from_slice(&(self.n_inputs as u64).to_le_bytes());
+        out.extend_from_slice(&(self.gates.len() as u64).to_le_bytes());
+        for g in &self.gates {
+            let (op, a, b) = match *g {
+                Gate::Xor(a, b) => (0u8, a, b),
+                Gate::And(a, b) => (1, a, b),
+                Gate::Not(a) => (2, a, 0),
+            };
+            out.push(op);
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.outputs.len() as u64).to_le_bytes());
+        for o in &self.outputs {
+            match *o {
+                Bit::Wire(w) => {
+                    out.push(0);
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+                Bit::Const(c) => {
+                    out.push(1);
+                    out.extend_from_slice(&(c as u32).to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    fn compute_digest(&self) -> Digest {
+        Sha256::digest(self.canonical_bytes()).into()
+    }
+
+    /// Plain evaluation (the reference semantics). Panics if `input` has the wrong length:
+    /// callers check lengths of untrusted inputs first.
+    pub fn eval(&self, input: &[bool]) -> Vec<bool> {
+        assert_eq!(input.len(), self.n_inputs, "circuit input length");
+        let mut v = Vec::with_capacity(self.n_wires());
+        v.extend_from_slice(input);
+        for g in &self.gates {
+            let x = match *g {
+                Gate::Xor(a, b) => v[a as usize] ^ v[b as usize],
+                Gate::And(a, b) => v[a as usize] & v[b as usize],
+                Gate::Not(a) => !v[a as usize],
+            };
+            v.push(x);
+        }
+        self.outputs
+            .iter()
+            .map(|o| match *o {
+                Bit::Const(c) => c,
+                Bit::Wire(w) => v[w as usize],
+            })
+            .collect()
+    }
+}
+
+/// Builds circuits with constant folding. All inputs are declared up front.
+pub struct Builder {
+    n_inputs: usize,
+    gates: Vec<Gate>,
+    outputs: Vec<Bit>,
+}
+
+impl Builder {
+    /// A builder for a circuit with `n_inputs` secret input bits.
+    pub fn new(n_inputs: usize) -> Self {
+        Builder {
+            n_inputs,
+            gates: Vec::new(),
+            outputs: Vec::new(),
+        }
+    }
+
+    /// Input bit `i`.
+    pub fn input(&self, i: usize) -> Bit {
+        assert!(i < self.n_inputs, "input index out of range");
+        Bit::Wire(i as u32)
+    }
+
+    /// Inputs `start..start+n` as a word (input `start` is the least significant bit).
+    pub fn input_word(&self, start: usize, n: usize) -> Word {
+        (start..start + n).map(|i| self.input(i)).collect()
+    }
+
+    fn push(&mut self, g: Gate) -> Bit {
+        let w = self.n_inputs + self.gates.len();
+        assert!(w < u32::MAX as usize, "circuit too large");
+        self.gates.push(g);
+        Bit::Wire(w as u32)
+    }
+
+    /// Number of AND gates so far (the cost in ZKB++).
+    pub fn and_count(&self) -> usize {
+        self.gates
+            .iter()
+            .filter(|g| matches!(g, Gate::And(..)))
+            .count()
+    }
+
+    pub fn xor(&mut self, a: Bit, b: Bit) -> Bit {
+        match (a, b) {
+            (Bit::Const(x), Bit::Const(y)) => Bit::Const(x ^ y),
+            (Bit::Const(false), w) | (w, Bit::Const(false)) => w,
+            (Bit::Const(true), w) | (w, Bit::Const(true)) => self.not(w),
+            (Bit::Wire(x), Bit::Wire(y)) if x == y => Bit::Const(false),
+            (Bit::Wire(x), Bit::Wire(y)) => self.push(Gate::Xor(x, y)),
+        }
+    }
+
+    pub fn not(&mut self, a: Bit) -> Bit {
+        match a {
+            Bit::Const(x) => Bit::Const(!x),
+            Bit::Wire(x) => {
+                // ¬¬x = x
+                if let Some(Gate::Not(y)) = (x as usize)
+                    .checked_sub(self.n_inputs)
+                    .and_then(|g| self.gates.get(g))
+                {
+                    return Bit::Wire(*y);
+                }
+                self.push(Gate::Not(x))
+            }
+        }
+    }
+
+    pub fn and(&mut self, a: Bit, b: Bit) -> Bit {
+        match (a, b) {
+            (Bit::Const(x), Bit::Const(y)) => Bit::Const(x & y),
+            (Bit::Const(false), _) | (_, Bit::Const(false)) => Bit::Const(false),
+            (Bit::Const(true), w) | (w, Bit::Const(true)) => w,
+            (Bit::Wire(x), Bit::Wire(y)) if x == y => a,
+            (Bit::Wire(x), Bit::Wire(y)) => self.push(Gate::And(x, y)),
+        }
+    }
+
+    /// `a ∨ b = a ⊕ b ⊕ (a ∧ b)`: one AND.
+    pub fn or(&mut self, a: Bit, b: Bit) -> Bit {
+        let x = self.xor(a, b);
+        let y = self.and(a, b);
+        self.xor(x, y)
+    }
+
+    /// `s ? x : y = y ⊕ (s ∧ (x ⊕ y))`: one AND.
+    pub fn mux(&mut self, s: Bit, x: Bit, y: Bit) -> Bit {
+        let d = self.xor(x, y);
+        let t = self.and(s, d);
+        self.xor(y, t)
+    }
+
+    /// Majority of three bits with one AND: `((a ⊕ c) ∧ (b ⊕ c)) ⊕ c`.
+    pub fn maj(&mut self, a: Bit, b: Bit, c: Bit) -> Bit {
+        let x = self.xor(a, c);
+        let y = self.xor(b, c);
+        let t = self.and(x, y);
+        self.xor(t, c)
+    }
+
+    /// A constant `n`-bit word.
+    pub fn const_word(&self, value: u64, n: usize) -> Word {
+        (0..n)
+            .map(|i| Bit::Const(i < 64 && (value >> i) & 1 == 1))
+            .collect()
+    }
+
+    pub fn xor_w(&mut self, a: &[Bit], b: &[Bit]) -> Word {
+        assert_eq!(a.len(), b.len());
+        a.iter().zip(b).map(|(&x, &y)| self.xor(x, y)).collect()
+    }
+    pub fn and_w(&mut self, a: &[Bit], b: &[Bit]) -> Word {
+        assert_eq!(a.len(), b.len());
+        a.iter().zip(b).map(|(&x, &y)| self.and(x, y)).collect()
+    }
+    pub fn not_w(&mut self, a: &[Bit]) -> Word {
+        a.iter().map(|&x| self.not(x)).collect()
+    }
+
+    /// Ripple-carry addition modulo `2^n`: one AND per bit except the top one.
+    pub fn add(&mut self, a: &[Bit], b: &[Bit]) -> Word {
+        assert_eq!(a.len(), b.len());
+        let n = a.len();
+        let mut c = Bit::Const(false);
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let s = self.xor(a[i], b[i]);
+            out.push(self.xor(s, c));
+            if i + 1 < n {
+                c = self.maj(a[i], b[i], c);
+            }
+        }
+        out
+    }
+
+    /// `1` iff all bits are zero (`n − 1` ANDs for secret bits).
+    pub fn is_zero(&mut self, a: &[Bit]) -> Bit {
+        let mut acc = Bit::Const(true);
+        for &x in a {
+            let nx = self.not(x);
+            acc = self.and(acc, nx);
+        }
+        acc
+    }
+
+    /// `1` iff the words are equal.
+    pub fn eq(&mut self, a: &[Bit], b: &[Bit]) -> Bit {
+        let d = self.xor_w(a, b);
+        self.is_zero(&d)
+    }
+
+    /// Increments a counter word by a bit (half-adder chain, wraps modulo `2^n`).
+    pub fn increment(&mut self, counter: &[Bit], bit: Bit) -> Word {
+        let mut c = bit;
+        let mut out = Vec::with_capacity(counter.len());
+        for &x in counter {
+            out.push(self.xor(x, c));
+            c = self.and(x, c);
+        }
+        out
+    }
+
+    /// The number of set bits, as a word of `width` bits (exact if `bits.len() < 2^width`).
+    pub fn popcount(&mut self, bits: &[Bit], width: usize) -> Word {
+        let mut acc = self.const_word(0, width);
+        for &b in bits {
+            acc = self.increment(&acc, b);
+        }
+        acc
+    }
+
+    /// Reads row `i` of a public table, where `onehot` has exactly one secret `1` at `i`.
+    /// Linear in the secret bits, so it costs no AND: bit `j` of the result is the XOR of
+    /// `onehot[i]` over the rows `i` whose bit `j` is set. If `onehot` is not one-hot the
+    /// result is the XOR of the selected rows: callers must check one-hotness.
+    pub fn select_public(&mut self, onehot: &[Bit], table: &[Vec<bool>]) -> Word {
+        assert_eq!(onehot.len(), table.len());
+        let width = table.first().map_or(0, |r| r.len());
+        let mut out = vec![Bit::Const(false); width];
+        for (s, row) in onehot.iter().zip(table) {
+            assert_eq!(row.len(), width);
+            for (o, &t) in out.iter_mut().zip(row) {
+                if t {
+                    *o = self.xor(*o, *s);
+                }
+            }
+        }
+        out
+    }
+
+    /// Bits that must all be zero for "at most one bit set", plus the parity (which must
+    /// be `1` for "exactly one"). Costs `n − 1` ANDs: a running XOR `acc`; a bit set while
+    /// `acc = 1` flags a second set bit (the first collision is always caught, since before
+    /// it at most one bit was seen and `acc` equals that bit).
+    pub fn one_hot_check(&mut self, bits: &[Bit]) -> (Vec<Bit>, Bit) {
+        let mut acc = Bit::Const(false);
+        let mut errs = Vec::new();
+        for &b in bits {
+            let e = self.and(acc, b);
+            if e != Bit::Const(false) {
+                errs.push(e);
+            }
+            acc = self.xor(acc, b);
+        }
+        (errs, acc)
+    }
+
+    /// Rotates right by `r` (LSB-first words).
+    pub fn rotr(a: &[Bit], r: usize) -> Word {
+        let n = a.len();
+        (0..n).map(|i| a[(i + r) % n]).collect()
+    }
+
+    /// Logical shift right by `r`.
+    pub fn shr(a: &[Bit], r: usize) -> Word {
+        let n = a.len();
+        (0..n)
+            .map(|i| {
+                if i + r < n {
+                    a[i + r]
+                } else {
+                    Bit::Const(false)
+                }
+            })
+            .collect()
+    }
+
+    pub fn output(&mut self, b: Bit) {
+        self.outputs.push(b);
+    }
+    pub fn output_word(&mut self, w: &[Bit]) {
+        self.outputs.extend_from_slice(w);
+    }
+
+    pub fn finish(self) -> Circuit {
+        Circuit::from_parts(self.n_inputs, self.gates, self.outputs)
+            .expect("builder produces well-formed circuits")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded_rng;
+    use rand::Rng as _;
+
+    fn word_val(v: &[bool]) -> u64 {
+        v.iter().enumerate().map(|(i, &b)| (b as u64) << i).sum()
+    }
+
+    #[test]
+    fn gadgets_match_integer_arithmetic() {
+        let n = 12;
+        let mut b = Builder::new(2 * n + 1);
+        let x = b.input_word(0, n);
+        let y = b.input_word(n, n);
+        let s = b.input(2 * n);
+        let sum = b.add(&x, &y);
+        let e = b.eq(&x, &y);
+        let pc = b.popcount(&x, 4);
+        let m: Word = (0..n).map(|i| b.mux(s, x[i], y[i])).collect();
+        let k = b.const_word(0x5a3, n);
+        let sk = b.add(&x, &k);
+        let o = (0..n).map(|i| b.or(x[i], y[i])).collect::<Word>();
+        b.output_word(&sum);
+        b.output(e);
+        b.output_word(&pc);
+        b.output_word(&m);
+        b.output_word(&sk);
+        b.output_word(&o);
+        let c = b.finish();
+        // popcount folds its first increments, so it costs less than 4 ANDs per bit
+        assert!(c.n_and() <= (n - 1) + (n - 1) + 4 * n + n + (n - 1) + n);
+        let mut rng = seeded_rng(1);
+        let mask = (1u64 << n) - 1;
+        for it in 0..3000 {
+            let xv = rng.gen::<u64>() & mask;
+            let yv = if it % 5 == 0 {
+                xv
+            } else {
+                rng.gen::<u64>() & mask
+            };
+            let sv: bool = rng.gen();
+            let mut inp: Vec<bool> = (0..n).map(|i| xv >> i & 1 == 1).collect();
+            inp.extend((0..n).map(|i| yv >> i & 1 == 1));
+            inp.push(sv);
+            let out = c.eval(&inp);
+            let mut p = 0;
+            let mut take = |k: usize| {
+                let r = word_val(&out[p..p + k]);
+                p += k;
+                r
+            };
+            assert_eq!(take(n), (xv + yv) & mask);
+            assert_eq!(take(1), (xv == yv) as u64);
+            assert_eq!(take(4), xv.count_ones() as u64);
+            assert_eq!(take(n), if sv { xv } else { yv });
+            assert_eq!(take(n), (xv + 0x5a3) & mask);
+            assert_eq!(take(n), xv | yv);
+        }
+    }
+
+    #[test]
+    fn constants_fold_for_free() {
+        let mut b = Builder::new(1);
+        let x = b.input(0);
+        let t = Bit::Const(true);
+        let f = Bit::Const(false);
+        assert_eq!(b.and(x, t), x);
+        assert_eq!(b.and(x, f), f);
+        assert_eq!(b.xor(x, f), x);
+        assert_eq!(b.xor(x, x), f);
+        let nx = b.xor(x, t);
+        assert_eq!(b.not(nx), x);
+        let k = b.const_word(9, 8);
+        let k2 = b.const_word(7, 8);
+        let s = b.add(&k, &k2);
+        assert_eq!(s, b.const_word(16, 8));
+        assert_eq!(b.and_count(), 0);
+        assert_eq!(b.gates.len(), 1);
+    }
+
+    #[test]
+    fn one_hot_and_public_selection() {
+        let n = 7;
+        let table: Vec<Vec<bool>> = (0..n)
+            .map(|i| (0..5).map(|j| (i * 3 + j) % 4 == 0).collect())
+            .collect();
+        let mut b = Builder::new(n);
+        let s = b.input_word(0, n);
+        let (errs, parity) = b.one_hot_check(&s);
+        let row = b.select_public(&s, &table);
+        let before = b.and_count();
+        assert_eq!(before, n - 1);
+        let any_err = errs.iter().fold(Bit::Const(false), |a, &e| b.or(a, e));
+        b.output(any_err);
+        b.output(parity);
+        b.output_word(&row);
+        let c = b.finish();
+        for m in 0u32..(1 << n) {
+            let inp: Vec<bool> = (0..n).map(|i| m >> i & 1 == 1).collect();
+            let out = c.eval(&inp);
+            let ok = !out[0] && out[1];
+            assert_eq!(ok, m.count_ones() == 1, "mask {m:b}");
+            if ok {
+                let i = m.trailing_zeros() as usize;
+                assert_eq!(&out[2..], &table[i][..]);
+            }
+        }
+    }
+
+    #[test]
+    fn digest_depends_on_structure() {
+        let mk = |and: bool| {
+            let mut b = Builder::new(2);
+            let (x, y) = (b.input(0), b.input(1));
+            let z = if and { b.and(x, y) } else { b.xor(x, y) };
+            b.output(z);
+            b.finish()
+        };
+        assert_ne!(mk(true).digest(), mk(false).digest());
+        assert_eq!(mk(true).digest(), mk(true).digest());
+        assert!(Circuit::from_parts(1, vec![Gate::Not(1)], vec![]).is_err());
+        assert!(Circuit::from_parts(1, vec![Gate::Not(0)], vec![Bit::Wire(2)]).is_err());
+    }
+}

@@ -1,0 +1,507 @@
+//! Peg solitaire solutions checked by a circuit, proven with the ZKB++ engine.
+//!
+//! Witness: for each of the `S − 1` steps, a one-hot vector over the `T` triplets (the
+//! triplet used). No direction bit is needed: Definition 6 only asks that the middle cell
+//! holds a peg and the two ends differ, and all three cells flip either way.
+//!
+//! The circuit derives every row from the public first row `f`, flipping the three cells of
+//! the selected triplet (linear in the witness, so free). Per step it checks
+//! * one-hotness: a running XOR `acc`; `acc ∧ s_j` must be 0 for every `j` and the final
+//!   `acc` must be 1 (`T − 1` ANDs);
+//! * legality: for every triplet `ok_j = row[t2] ∧ (row[t1] ⊕ row[t3])`, and the XOR over `j`
+//!   of `s_j ∧ ¬ok_j` must be 0 — with `s` one-hot that is `¬ok` of the selected triplet
+//!   (`2T` ANDs, fewer when cells are still public);
+//!
+//! and at the end the last row equals `l` (free), or its popcount equals the goal count.
+//! Outputs are the error bits (expected 0) and one parity bit per step (expected 1).
+
+use super::circuit::{Bit, Builder, Circuit};
+use super::session::{self, MpcProver, MpcVerifier, OwnedStatement};
+use super::zkbpp::{self, Proof, Statement};
+use super::Report;
+use crate::net::SessionRecord;
+use crate::peg::instance::{Goal, Instance, Matrix};
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::rng::Rng;
+use crate::{Error, Result};
+
+/// Transcript label of peg solitaire proofs through the engine.
+pub const TAG: &[u8] = b"zkgames/zkb++/peg-solitaire/v1";
+
+/// Largest circuit input accepted (`(S − 1)·T` witness bits), so a hostile instance cannot
+/// make the verifier build an enormous circuit: the circuit has about `9·(S − 1)·T` gates and
+/// each batch of 64 rounds holds 24 bytes per wire, about 100 MiB at this limit.
+pub const MAX_WITNESS_BITS: usize = 1 << 19;
+
+/// The circuit for an instance and the output it must produce.
+pub fn peg_circuit(inst: &Instance) -> Result<(Circuit, Vec<bool>)> {
+    let (n, t, s) = (inst.n(), inst.t(), inst.s());
+    let steps = s - 1;
+    let n_in = steps.checked_mul(t).filter(|&x| x <= MAX_WITNESS_BITS).ok_or_else(|| {
+        Error::bad(format!("(S − 1)·T = {steps}·{t} witness bits: over the {MAX_WITNESS_BITS}-bit limit of the ZKB++ engine"))
+    })?;
+    let mut b = Builder::new(n_in);
+    let mut expect = Vec::new();
+    let mut row: Vec<Bit> = inst.first().iter().map(|&x| Bit::Const(x)).collect();
+    let trip = inst.triplets();
+    for i in 0..steps {
+        let sel = b.input_word(i * t, t);
+        let (errs, parity) = b.one_hot_check(&sel);
+        for e in errs {
+            b.output(e);
+            expect.push(false);
+        }
+        b.output(parity);
+        expect.push(true);
+        let mut bad = Bit::Const(false);
+        for (j, tr) in trip.iter().enumerate() {
+            let [a, m, c] = tr.map(|x| row[x as usize]);
+            let ends = b.xor(a, c);
+            let ok = b.and(m, ends);
+            let not_ok = b.not(ok);
+            let e = b.and(sel[j], not_ok);
+            bad = b.xor(bad, e);
+        }
+        b.output(bad);
+        expect.push(false);
+        for (j, tr) in trip.iter().enumerate() {
+            for &v in tr {
+                row[v as usize] = b.xor(row[v as usize], sel[j]);
+            }
+        }
+    }
+    match inst.goal() {
+        Goal::Position(l) => {
+            for (v, &x) in row.iter().zip(l) {
+                let d = b.xor(*v, Bit::Const(x));
+                b.output(d);
+                expect.push(false);
+            }
+        }
+        Goal::PegCount(c) => {
+            let width = (usize::BITS - n.leading_zeros()) as usize;
+            let pc = b.popcount(&row, width);
+            let cw = b.const_word(*c as u64, width);
+            let d = b.xor_w(&pc, &cw);
+            b.output_word(&d);
+            expect.extend(std::iter::repeat_n(false, width));
+        }
+    }
+    Ok((b.finish(), expect))
+}
+
+/// The witness bits for a solution matrix; refuses anything that is not a solution.
+pub fn peg_witness(inst: &Instance, z: &Matrix) -> Result<Vec<bool>> {
+    inst.check_solution(z)
+        .map_err(|e| Error::bad(format!("not a solution, the prover refuses: {e}")))?;
+    let t = inst.t();
+    let mut w = vec![false; (inst.s() - 1) * t];
+    for i in 0..inst.s() - 1 {
+        let j = inst
+            .step_triplet(&z[i], &z[i + 1])
+            .ok_or_else(|| Error::bad(format!("step {} is not legal", i + 1)))?;
+        w[i * t + j] = true;
+    }
+    Ok(w)
+}
+
+fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
+    let (circuit, output) = peg_circuit(inst)?;
+    Ok(OwnedStatement {
+        tag: TAG,
+        circuit,
+        public: inst.canonical_bytes(),
+        output,
+        context: context.to_vec(),
+    })
+}
+
+/// A non-interactive proof of a solution `z` of `inst`: the bytes of a whole proof file
+/// ([`ProtocolId::PegMpc`], [`Mode::NonInteractive`]).
+pub fn prove_peg(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let w = peg_witness(inst, z)?;
+    let st = statement(inst, context)?;
+    let proof = zkbpp::prove(&st.as_ref(), &w, rounds, rng)?;
+    Ok(ProofFile::new(
+        ProtocolId::PegMpc,
+        Mode::NonInteractive,
+        proof_file::encode(&proof),
+    )
+    .to_bytes())
+}
+
+/// Verifies a peg solitaire proof file of either mode. An interactive file is a recorded
+/// session: it is re-checked, but it is not evidence for anyone but the original verifier.
+pub fn verify_peg(
+    inst: &Instance,
+    file: &ProofFile,
+    min_rounds: usize,
+    context: &[u8],
+) -> Result<Report> {
+    file.expect_protocol(ProtocolId::PegMpc)?;
+    let st = statement(inst, context)?;
+    let ands = st.circuit.n_and();
+    let size = proof_file::HEADER_LEN + file.body.len();
+    match file.mode {
+        Mode::NonInteractive => {
+            let proof: Proof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
+            zkbpp::verify(&st.as_ref(), &proof, min_rounds)?;
+            Ok(Report::new(
+                proof.rounds.len(),
+                size,
+                ands,
+                Mode::NonInteractive,
+            ))
+        }
+        Mode::Interactive => {
+            let rec: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
+            let r = session::replay(st, ProtocolId::PegMpc, min_rounds, &rec)?;
+            Ok(Report::new(r, size, ands, Mode::Interactive))
+        }
+    }
+}
+
+/// The prover's side of a live session for `prover peg … --system mpc`.
+pub fn peg_session_prover(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: Rng,
+) -> Result<MpcProver> {
+    let w = peg_witness(inst, z)?;
+    MpcProver::new(
+        statement(inst, context)?,
+        ProtocolId::PegMpc,
+        w,
+        rounds,
+        rng,
+    )
+}
+
+/// The verifier's side of a live session; `rng` draws the challenges (use [`crate::rng::os_rng`]).
+pub fn peg_session_verifier(
+    inst: &Instance,
+    min_rounds: usize,
+    context: &[u8],
+    rng: Rng,
+) -> Result<MpcVerifier> {
+    Ok(MpcVerifier::new(
+        statement(inst, context)?,
+        ProtocolId::PegMpc,
+        min_rounds,
+        rng,
+    ))
+}
+
+/// A recorded session as proof-file bytes ([`Mode::Interactive`]).
+pub fn session_file(rec: &SessionRecord) -> Vec<u8> {
+    session::record_file(ProtocolId::PegMpc, rec)
+}
+
+/// A human summary of a peg ZKB++ proof file (no verification, no instance needed).
+pub fn inspect(file: &ProofFile) -> Result<String> {
+    file.expect_protocol(ProtocolId::PegMpc)?;
+    let size = proof_file::HEADER_LEN + file.body.len();
+    let (mode, rounds, extra) = match file.mode {
+        Mode::NonInteractive => {
+            let p: Proof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
+            let view = p.rounds.first().map_or(0, |r| r.opening.view.len());
+            (
+                "non-interactive (Fiat–Shamir): transferable",
+                p.rounds.len(),
+                format!(
+                    "opened view per round: {view} bytes (≈ {} AND gates)",
+                    8 * view
+                ),
+            )
+        }
+        Mode::Interactive => {
+            let r: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
+            (
+                "interactive session transcript: NOT transferable (a simulator can forge one)",
+                r.hello.rounds as usize,
+                format!("context: {:?}", String::from_utf8_lossy(&r.hello.context)),
+            )
+        }
+    };
+    Ok(format!(
+        "protocol: {}\nmode: {mode}\nrounds: {rounds} (soundness {:.1} bits)\n{extra}\nfile size: {size} bytes",
+        ProtocolId::PegMpc.name(),
+        zkbpp::security_bits(rounds)
+    ))
+}
+
+/// For tests and benchmarks: the English 33-hole board with the centre empty, goal one peg
+/// in the centre. Cells are numbered row by row.
+#[doc(hidden)]
+pub fn english_instance() -> Instance {
+    let valid = |r: i32, c: i32| {
+        (0..7).contains(&r) && (0..7).contains(&c) && ((2..=4).contains(&r) || (2..=4).contains(&c))
+    };
+    let mut id = std::collections::HashMap::new();
+    for r in 0..7 {
+        for c in 0..7 {
+            if valid(r, c) {
+                let k = id.len() as u32;
+                id.insert((r, c), k);
+            }
+        }
+    }
+    let mut trip = Vec::new();
+    for r in 0..7 {
+        for c in 0..7 {
+            for (dr, dc) in [(0, 1), (1, 0)] {
+                let cells = [(r, c), (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)];
+                if cells.iter().all(|&(a, b)| valid(a, b)) {
+                    trip.push(cells.map(|x| id[&x]));
+                }
+            }
+        }
+    }
+    let centre = id[&(3, 3)] as usize;
+    let n = id.len();
+    let first: Vec<bool> = (0..n).map(|i| i != centre).collect();
+    let last: Vec<bool> = (0..n).map(|i| i == centre).collect();
+    Instance::new(n, trip, first, Goal::Position(last)).expect("English board is a valid instance")
+}
+
+/// For tests and benchmarks: a solution by iterative depth-first search with a memo of dead
+/// positions (instances of at most 64 cells).
+#[doc(hidden)]
+pub fn solve_small(inst: &Instance) -> Option<Matrix> {
+    let n = inst.n();
+    assert!(n <= 64);
+    let to_u64 = |v: &[bool]| {
+        v.iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &b)| a | ((b as u64) << i))
+    };
+    let start = to_u64(inst.first());
+    let done = |x: u64| match inst.goal() {
+        Goal::Position(l) => x == to_u64(l),
+        Goal::PegCount(c) => x.count_ones() as usize == *c,
+    };
+    let moves: Vec<(u64, u64)> = inst
+        .triplets()
+        .iter()
+        .flat_map(|t| {
+            let m = (1u64 << t[0]) | (1u64 << t[1]) | (1u64 << t[2]);
+            [
+                (m, (1u64 << t[0]) | (1u64 << t[1])),
+                (m, (1u64 << t[2]) | (1u64 << t[1])),
+            ]
+        })
+        .collect();
+    let mut dead = std::collections::HashSet::new();
+    let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
+    while let Some(&mut (x, ref mut next)) = stack.last_mut() {
+        if done(x) {
+            let rows = stack
+                .iter()
+                .map(|&(s, _)| (0..n).map(|i| s >> i & 1 == 1).collect())
+                .collect();
+            return Some(rows);
+        }
+        let mut pushed = None;
+        while *next < moves.len() {
+            let (m, need) = moves[*next];
+            *next += 1;
+            if x & m == need {
+                let y = x ^ m;
+                if !dead.contains(&y) {
+                    pushed = Some(y);
+                    break;
+                }
+            }
+        }
+        match pushed {
+            Some(y) => stack.push((y, 0)),
+            None => {
+                dead.insert(x);
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
+/// A statement for tests that need the engine directly.
+#[doc(hidden)]
+pub fn statement_for_tests(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
+    statement(inst, context)
+}
+
+/// Makes the borrowed form of a statement (re-exported for tests).
+#[doc(hidden)]
+pub fn borrow(st: &OwnedStatement) -> Statement<'_> {
+    st.as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::peg::instance::tee;
+    use crate::rng::seeded_rng;
+    use rand::Rng as _;
+
+    /// Random walks from random first rows give random solvable instances and solutions.
+    fn random_instance(rng: &mut Rng) -> (Instance, Matrix) {
+        loop {
+            let n = rng.gen_range(5..12);
+            let mut trip = std::collections::BTreeSet::new();
+            for _ in 0..rng.gen_range(2..10) {
+                let mut t = [0u32; 3];
+                for x in t.iter_mut() {
+                    *x = rng.gen_range(0..n as u32);
+                }
+                if t[0] != t[1] && t[1] != t[2] && t[0] != t[2] {
+                    let mut s = t;
+                    s.sort();
+                    if !trip.iter().any(|u: &[u32; 3]| {
+                        let mut v = *u;
+                        v.sort();
+                        v == s
+                    }) {
+                        trip.insert(t);
+                    }
+                }
+            }
+            let trip: Vec<[u32; 3]> = trip.into_iter().collect();
+            if trip.is_empty() {
+                continue;
+            }
+            let first: Vec<bool> = (0..n).map(|_| rng.gen()).collect();
+            let mut rows = vec![first.clone()];
+            for _ in 0..rng.gen_range(1..5) {
+                let cur = rows.last().unwrap().clone();
+                let legal: Vec<&[u32; 3]> = trip
+                    .iter()
+                    .filter(|t| cur[t[1] as usize] && cur[t[0] as usize] != cur[t[2] as usize])
+                    .collect();
+                if legal.is_empty() {
+                    break;
+                }
+                let t = legal[rng.gen_range(0..legal.len())];
+                let mut nx = cur.clone();
+                for &v in t {
+                    nx[v as usize] ^= true;
+                }
+                rows.push(nx);
+            }
+            if rows.len() < 2 {
+                continue;
+            }
+            let last = rows.last().unwrap().clone();
+            let goal = if rng.gen() {
+                Goal::Position(last.clone())
+            } else {
+                Goal::PegCount(last.iter().filter(|&&b| b).count())
+            };
+            if let Ok(inst) = Instance::new(n, trip, first, goal) {
+                return (inst, rows);
+            }
+        }
+    }
+
+    /// The circuit accepts exactly the witnesses that encode solutions (compared with
+    /// `Instance::check_solution` on random one-hot and non-one-hot witnesses).
+    #[test]
+    fn circuit_agrees_with_check_solution() {
+        let mut rng = seeded_rng(21);
+        for _ in 0..300 {
+            let (inst, z) = random_instance(&mut rng);
+            let (c, expect) = peg_circuit(&inst).unwrap();
+            let w = peg_witness(&inst, &z).unwrap();
+            assert_eq!(c.eval(&w), expect);
+            let (t, steps) = (inst.t(), inst.s() - 1);
+            for _ in 0..30 {
+                let mut w2 = w.clone();
+                if rng.gen_bool(0.5) {
+                    // change one step's triplet
+                    let i = rng.gen_range(0..steps);
+                    w2[i * t..(i + 1) * t].iter_mut().for_each(|x| *x = false);
+                    w2[i * t + rng.gen_range(0..t)] = true;
+                } else {
+                    let k = rng.gen_range(0..w2.len());
+                    w2[k] ^= true;
+                }
+                // decode: accepted iff one-hot and the derived rows solve the instance
+                let mut rows = vec![inst.first().to_vec()];
+                let mut onehot = true;
+                for i in 0..steps {
+                    let sel: Vec<usize> = (0..t).filter(|&j| w2[i * t + j]).collect();
+                    onehot &= sel.len() == 1;
+                    let mut nx = rows[i].clone();
+                    for &j in &sel {
+                        for &v in &inst.triplets()[j] {
+                            nx[v as usize] ^= true;
+                        }
+                    }
+                    rows.push(nx);
+                }
+                let valid = onehot && inst.check_solution(&rows).is_ok();
+                assert_eq!(c.eval(&w2) == expect, valid);
+            }
+        }
+    }
+
+    #[test]
+    fn tee_proof_round_trip_and_rejections() {
+        let inst = tee();
+        let z: Matrix = [
+            [1, 1, 0, 1, 1],
+            [0, 0, 1, 1, 1],
+            [0, 1, 1, 0, 0],
+            [1, 0, 0, 0, 0],
+        ]
+        .iter()
+        .map(|r| r.iter().map(|&x| x == 1).collect())
+        .collect();
+        let mut rng = seeded_rng(22);
+        let bytes = prove_peg(&inst, &z, 30, b"ctx", &mut rng).unwrap();
+        let f = ProofFile::from_bytes(&bytes).unwrap();
+        let rep = verify_peg(&inst, &f, 30, b"ctx").unwrap();
+        assert_eq!(rep.rounds, 30);
+        assert!(verify_peg(&inst, &f, 31, b"ctx").is_err());
+        assert!(verify_peg(&inst, &f, 30, b"ctY").is_err());
+        assert!(inspect(&f).unwrap().contains("rounds: 30"));
+        let mut bad = z.clone();
+        bad[2][0] ^= true;
+        assert!(prove_peg(&inst, &bad, 30, b"", &mut rng).is_err());
+        // every byte flipped is rejected
+        for i in 0..bytes.len() {
+            let mut t = bytes.clone();
+            t[i] ^= 0x10;
+            let ok = ProofFile::from_bytes(&t).and_then(|f| verify_peg(&inst, &f, 30, b"ctx"));
+            assert!(ok.is_err(), "flip at {i}");
+        }
+    }
+
+    #[test]
+    fn english_board_solution_proves() {
+        let inst = english_instance();
+        assert_eq!((inst.n(), inst.t(), inst.s()), (33, 38, 32));
+        let z = solve_small(&inst).expect("English board is solvable");
+        inst.check_solution(&z).unwrap();
+        let mut rng = seeded_rng(23);
+        let bytes = prove_peg(&inst, &z, 20, b"", &mut rng).unwrap();
+        let f = ProofFile::from_bytes(&bytes).unwrap();
+        verify_peg(&inst, &f, 20, b"").unwrap();
+        // another instance (peg-count goal) rejects it
+        let other = Instance::new(
+            inst.n(),
+            inst.triplets().to_vec(),
+            inst.first().to_vec(),
+            Goal::PegCount(1),
+        )
+        .unwrap();
+        assert!(verify_peg(&other, &f, 20, b"").is_err());
+    }
+}

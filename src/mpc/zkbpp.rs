@@ -1,0 +1,1202 @@
+//! ZKB++ (Chase et al., CCS 2017; the Picnic design) over [`Circuit`]s.
+//!
+//! Each round runs a three-party, XOR-shared evaluation of the circuit "in the head":
+//! party `i` holds a share of every wire; XOR and NOT are local (NOT flips party 0's share),
+//! and AND gate `k` gives party `i`
+//!
+//! ```text
+//! z_i = a_i b_i ⊕ a_{i+1} b_i ⊕ a_i b_{i+1} ⊕ R_i[k] ⊕ R_{i+1}[k]      (indices mod 3)
+//! ```
+//!
+//! where `R_i` is party `i`'s random tape. A party's view is its tape, its input share and
+//! its AND outputs. Parties 0 and 1 take their input shares from their tapes, party 2's
+//! share is `x ⊕ x_0 ⊕ x_1` and must be sent when party 2 is opened.
+//!
+//! Randomness: per round and party a 256-bit seed; the tape is ChaCha20 keyed by
+//! `SHA-256("zkg:zkb++:tape:v1" ‖ salt ‖ u32 round ‖ party ‖ seed)`, the salt a fresh 256-bit
+//! value per proof. Commitments are `SHA-256("zkg:zkb++:view:v1" ‖ salt ‖ u32 round ‖ party
+//! ‖ seed ‖ [x_2 for party 2] ‖ AND outputs)`.
+//!
+//! Challenge `e ∈ {0,1,2}` opens parties `e` and `e+1`. The proof of a round holds the two
+//! seeds, `x_2` if party 2 is opened, the AND outputs of party `e+1` (party `e`'s are
+//! recomputed), and the commitment of party `e+2`. Output shares are not sent: the opened
+//! ones are recomputed and the third is `y ⊕ y_e ⊕ y_{e+1}`, so the check that the shares
+//! reconstruct the public output is built into the Fiat–Shamir hash, which covers the tag,
+//! the circuit digest, the public inputs, the output, the context, the round count, the
+//! salt, and every round's three commitments and three output shares.
+//!
+//! Soundness error per round is 2/3, so `rounds = ceil(bits / log2(3/2))` (219 for 128 bits).
+//!
+//! Speed: rounds are processed 64 at a time, one round per bit lane of a `u64` (bitsliced):
+//! tapes and views are transposed with 64×64 bit-matrix transposes, and batches run on
+//! rayon's thread pool.
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use super::circuit::{Bit, Circuit, Gate};
+use crate::commit::Digest;
+use crate::transcript::Transcript;
+use crate::{Error, Result};
+
+/// A per-round, per-party seed.
+pub type Seed = [u8; 32];
+
+/// The largest round count accepted (about 1183 bits of soundness): bounds verifier work.
+pub const MAX_ROUNDS: usize = 2048;
+
+const LANES: usize = 64;
+
+/// `ceil(bits / log2(3/2))`: the rounds needed for `bits` bits of soundness.
+pub fn rounds_for_bits(bits: u32) -> usize {
+    let per = (1.5f64).log2();
+    let r = (bits as f64 / per).ceil() as usize;
+    // guard against floating-point edge cases: the smallest r with r·log2(1.5) ≥ bits
+    let mut r = r.saturating_sub(1);
+    while (r as f64) * per < bits as f64 {
+        r += 1;
+    }
+    r
+}
+
+/// Soundness bits achieved by `rounds` rounds: `rounds · log2(3/2)`.
+pub fn security_bits(rounds: usize) -> f64 {
+    rounds as f64 * (1.5f64).log2()
+}
+
+/// What the prover and verifier agree on.
+#[derive(Clone, Copy)]
+pub struct Statement<'a> {
+    /// Transcript label of the application (SHA-256 preimage, peg solitaire...).
+    pub tag: &'static [u8],
+    pub circuit: &'a Circuit,
+    /// Public inputs of the application (e.g. the instance's canonical bytes), absorbed as is.
+    pub public: &'a [u8],
+    /// The public output the circuit must produce.
+    pub output: &'a [bool],
+    /// The context string the proof is bound to.
+    pub context: &'a [u8],
+}
+
+impl Statement<'_> {
+    /// A digest of everything public except the context: what a session's Hello names.
+    pub fn digest(&self) -> Digest {
+        let mut h = Sha256::new();
+        h.update(b"zkg:zkb++:statement:v1");
+        h.update((self.tag.len() as u64).to_le_bytes());
+        h.update(self.tag);
+        h.update(self.circuit.digest());
+        h.update((self.public.len() as u64).to_le_bytes());
+        h.update(self.public);
+        h.update((self.output.len() as u64).to_le_bytes());
+        h.update(pack_bools(self.output));
+        h.finalize().into()
+    }
+}
+
+/// The opened part of one round: seeds of parties `e` and `e+1`, party 2's input share if
+/// party 2 is opened (else empty), party `e+1`'s AND outputs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Opening {
+    pub seeds: [Seed; 2],
+    pub x2: Vec<u8>,
+    pub view: Vec<u8>,
+}
+
+/// One round of a non-interactive proof.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RoundProof {
+    pub opening: Opening,
+    /// Commitment of the unopened party `e+2`.
+    pub commitment: Digest,
+}
+
+/// A non-interactive ZKB++ proof.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Proof {
+    pub salt: [u8; 32],
+    /// The challenge trits, four per byte (2 bits each, least significant first).
+    pub challenges: Vec<u8>,
+    pub rounds: Vec<RoundProof>,
+}
+
+/// Sizes derived from the circuit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    pub n_in: usize,
+    pub n_and: usize,
+    pub n_out: usize,
+    pub and_words: usize,
+    pub in_words: usize,
+    pub out_words: usize,
+    pub and_bytes: usize,
+    pub in_bytes: usize,
+}
+
+impl Layout {
+    pub fn of(c: &Circuit) -> Self {
+        Layout {
+            n_in: c.n_inputs(),
+            n_and: c.n_and(),
+            n_out: c.n_outputs(),
+            and_words: c.n_and().div_ceil(64),
+            in_words: c.n_inputs().div_ceil(64),
+            out_words: c.n_outputs().div_ceil(64),
+            and_bytes: c.n_and().div_ceil(8),
+            in_bytes: c.n_inputs().div_ceil(8),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// bit packing and transposition
+
+/// Packs bools LSB-first into bytes.
+pub fn pack_bools(b: &[bool]) -> Vec<u8> {
+    let mut out = vec![0u8; b.len().div_ceil(8)];
+    for (i, &x) in b.iter().enumerate() {
+        out[i / 8] |= (x as u8) << (i % 8);
+    }
+    out
+}
+
+fn words_to_bytes(w: &[u64], nbits: usize) -> Vec<u8> {
+    let mut out: Vec<u8> = w
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .take(nbits.div_ceil(8))
+        .collect();
+    if !nbits.is_multiple_of(8) {
+        if let Some(last) = out.last_mut() {
+            *last &= (1u8 << (nbits % 8)) - 1;
+        }
+    }
+    out
+}
+
+fn bytes_to_words(b: &[u8], nwords: usize) -> Vec<u64> {
+    let mut out = vec![0u64; nwords];
+    for (i, &x) in b.iter().enumerate() {
+        out[i / 8] |= (x as u64) << (8 * (i % 8));
+    }
+    out
+}
+
+/// True if the bits of `b` at positions `≥ nbits` are all zero and the length is right.
+fn canonical_bits(b: &[u8], nbits: usize) -> bool {
+    b.len() == nbits.div_ceil(8) && (nbits.is_multiple_of(8) || b[nbits / 8] >> (nbits % 8) == 0)
+}
+
+/// In-place transpose of a 64×64 bit matrix: afterwards bit `r` of `a[c]` is what bit `c`
+/// of `a[r]` was.
+pub(crate) fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Rows (one per lane, `words` words each) to columns: `out[64w + j]` has bit `lane` equal
+/// to bit `j` of `rows[lane][w]`.
+fn transpose_in(rows: &[&[u64]], words: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(words * 64);
+    for w in 0..words {
+        let mut blk = [0u64; 64];
+        for (l, r) in rows.iter().enumerate() {
+            blk[l] = r[w];
+        }
+        transpose64(&mut blk);
+        out.extend_from_slice(&blk);
+    }
+    out
+}
+
+/// Columns back to rows: `cols` has `64·words` entries (missing ones read as 0).
+fn transpose_out(cols: &[u64], words: usize, lanes: usize) -> Vec<Vec<u64>> {
+    let mut rows = vec![vec![0u64; words]; lanes];
+    for w in 0..words {
+        let mut blk = [0u64; 64];
+        for (j, b) in blk.iter_mut().enumerate() {
+            *b = cols.get(64 * w + j).copied().unwrap_or(0);
+        }
+        transpose64(&mut blk);
+        for (l, row) in rows.iter_mut().enumerate() {
+            row[w] = blk[l];
+        }
+    }
+    rows
+}
+
+/// Packs trits four per byte.
+pub fn pack_trits(t: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; t.len().div_ceil(4)];
+    for (i, &x) in t.iter().enumerate() {
+        out[i / 4] |= (x & 3) << (2 * (i % 4));
+    }
+    out
+}
+
+/// Unpacks `n` trits; refuses a wrong length, a value 3, or non-zero padding.
+pub fn unpack_trits(b: &[u8], n: usize) -> Option<Vec<u8>> {
+    if b.len() != n.div_ceil(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 0..4 * b.len() {
+        let x = (b[i / 4] >> (2 * (i % 4))) & 3;
+        if i < n {
+            if x == 3 {
+                return None;
+            }
+            out.push(x);
+        } else if x != 0 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// tapes and commitments
+
+fn tape_key(salt: &[u8; 32], round: usize, party: usize, seed: &Seed) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"zkg:zkb++:tape:v1");
+    h.update(salt);
+    h.update((round as u32).to_le_bytes());
+    h.update([party as u8]);
+    h.update(seed);
+    h.finalize().into()
+}
+
+/// Party `party`'s tape: `and_words` words of AND randomness, then (parties 0 and 1)
+/// `in_words` words whose first `n_in` bits are the input share.
+pub(crate) fn tape(
+    lay: &Layout,
+    salt: &[u8; 32],
+    round: usize,
+    party: usize,
+    seed: &Seed,
+) -> Vec<u64> {
+    let mut g = ChaCha20Rng::from_seed(tape_key(salt, round, party, seed));
+    let n = lay.and_words + if party < 2 { lay.in_words } else { 0 };
+    let mut t: Vec<u64> = (0..n).map(|_| g.next_u64()).collect();
+    // clear bits past n_in so input shares are canonical
+    if party < 2 && !lay.n_in.is_multiple_of(64) {
+        if let Some(last) = t.last_mut() {
+            *last &= (1u64 << (lay.n_in % 64)) - 1;
+        }
+    }
+    t
+}
+
+pub(crate) fn commit_view(
+    salt: &[u8; 32],
+    round: usize,
+    party: usize,
+    seed: &Seed,
+    x2: &[u8],
+    view: &[u8],
+) -> Digest {
+    let mut h = Sha256::new();
+    h.update(b"zkg:zkb++:view:v1");
+    h.update(salt);
+    h.update((round as u32).to_le_bytes());
+    h.update([party as u8]);
+    h.update(seed);
+    if party == 2 {
+        h.update(x2);
+    }
+    h.update(view);
+    h.finalize().into()
+}
+
+// ---------------------------------------------------------------------------------------
+// prover
+
+/// Deliberate misbehaviour for soundness tests: flip party `party`'s share of AND gate
+/// `and_index` in round `round`, and carry on consistently.
+#[derive(Clone, Copy, Debug)]
+pub struct Cheat {
+    pub round: usize,
+    pub and_index: usize,
+    pub party: usize,
+}
+
+/// Everything the prover holds after committing.
+pub(crate) struct Committed {
+    pub salt: [u8; 32],
+    pub seeds: Vec<[Seed; 3]>,
+    pub x2: Vec<Vec<u8>>,
+    pub views: Vec<[Vec<u8>; 3]>,
+    pub outs: Vec<[Vec<u8>; 3]>,
+    pub commits: Vec<[Digest; 3]>,
+}
+
+struct RoundData {
+    x2: Vec<u8>,
+    views: [Vec<u8>; 3],
+    outs: [Vec<u8>; 3],
+    commits: [Digest; 3],
+}
+
+fn lane_mask(lanes: usize) -> u64 {
+    if lanes == 64 {
+        !0
+    } else {
+        (1u64 << lanes) - 1
+    }
+}
+
+fn prove_batch(
+    c: &Circuit,
+    lay: &Layout,
+    witness: &[bool],
+    salt: &[u8; 32],
+    r0: usize,
+    seeds: &[[Seed; 3]],
+    cheats: &[Cheat],
+) -> Vec<RoundData> {
+    let lanes = seeds.len();
+    let full = lane_mask(lanes);
+    let tapes: Vec<[Vec<u64>; 3]> = seeds
+        .iter()
+        .enumerate()
+        .map(|(l, s)| std::array::from_fn(|p| tape(lay, salt, r0 + l, p, &s[p])))
+        .collect();
+    let rand: [Vec<u64>; 3] = std::array::from_fn(|p| {
+        let rows: Vec<&[u64]> = tapes.iter().map(|t| &t[p][..lay.and_words]).collect();
+        transpose_in(&rows, lay.and_words)
+    });
+    let ins: [Vec<u64>; 2] = std::array::from_fn(|p| {
+        let rows: Vec<&[u64]> = tapes.iter().map(|t| &t[p][lay.and_words..]).collect();
+        transpose_in(&rows, lay.in_words)
+    });
+    let mut vals: Vec<[u64; 3]> = Vec::with_capacity(c.n_wires());
+    for (i, &x) in witness.iter().enumerate() {
+        let xv = if x { full } else { 0 };
+        let (a, b) = (ins[0][i], ins[1][i]);
+        vals.push([a, b, xv ^ a ^ b]);
+    }
+    let mut ands: Vec<[u64; 3]> = Vec::with_capacity(lay.n_and);
+    // cheats inside this batch, by AND index
+    let my_cheats: Vec<(usize, usize, u64)> = cheats
+        .iter()
+        .filter(|ch| ch.round >= r0 && ch.round < r0 + lanes)
+        .map(|ch| (ch.and_index, ch.party, 1u64 << (ch.round - r0)))
+        .collect();
+    for g in c.gates() {
+        let v = match *g {
+            Gate::Xor(a, b) => {
+                let (x, y) = (vals[a as usize], vals[b as usize]);
+                [x[0] ^ y[0], x[1] ^ y[1], x[2] ^ y[2]]
+            }
+            Gate::Not(a) => {
+                let x = vals[a as usize];
+                [!x[0], x[1], x[2]]
+            }
+            Gate::And(a, b) => {
+                let k = ands.len();
+                let (x, y) = (vals[a as usize], vals[b as usize]);
+                let r = [rand[0][k], rand[1][k], rand[2][k]];
+                let mut z = [0u64; 3];
+                for i in 0..3 {
+                    let j = (i + 1) % 3;
+                    z[i] = (x[i] & y[i]) ^ (x[j] & y[i]) ^ (x[i] & y[j]) ^ r[i] ^ r[j];
+                }
+                for &(ci, cp, m) in &my_cheats {
+                    if ci == k {
+                        z[cp] ^= m;
+                    }
+                }
+                ands.push(z);
+                z
+            }
+        };
+        vals.push(v);
+    }
+    let outs: Vec<[u64; 3]> = c
+        .outputs()
+        .iter()
+        .map(|o| match *o {
+            Bit::Const(b) => [if b { full } else { 0 }, 0, 0],
+            Bit::Wire(w) => vals[w as usize],
+        })
+        .collect();
+    let x2_cols: Vec<u64> = vals[..lay.n_in].iter().map(|v| v[2]).collect();
+    let x2_rows = transpose_out(&x2_cols, lay.in_words, lanes);
+    let view_rows: [Vec<Vec<u64>>; 3] = std::array::from_fn(|p| {
+        let cols: Vec<u64> = ands.iter().map(|v| v[p]).collect();
+        transpose_out(&cols, lay.and_words, lanes)
+    });
+    let out_rows: [Vec<Vec<u64>>; 3] = std::array::from_fn(|p| {
+        let cols: Vec<u64> = outs.iter().map(|v| v[p]).collect();
+        transpose_out(&cols, lay.out_words, lanes)
+    });
+    (0..lanes)
+        .map(|l| {
+            let x2 = words_to_bytes(&x2_rows[l], lay.n_in);
+            let views: [Vec<u8>; 3] =
+                std::array::from_fn(|p| words_to_bytes(&view_rows[p][l], lay.n_and));
+            let outs: [Vec<u8>; 3] =
+                std::array::from_fn(|p| words_to_bytes(&out_rows[p][l], lay.n_out));
+            let commits =
+                std::array::from_fn(|p| commit_view(salt, r0 + l, p, &seeds[l][p], &x2, &views[p]));
+            RoundData {
+                x2,
+                views,
+                outs,
+                commits,
+            }
+        })
+        .collect()
+}
+
+/// Runs the commitment phase for all rounds (no witness check: callers check).
+pub(crate) fn commit_phase(
+    c: &Circuit,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Committed {
+    assert_eq!(witness.len(), c.n_inputs(), "witness length");
+    let lay = Layout::of(c);
+    let salt = crate::rng::random_32(rng);
+    let seeds: Vec<[Seed; 3]> = (0..rounds)
+        .map(|_| std::array::from_fn(|_| crate::rng::random_32(rng)))
+        .collect();
+    let batches: Vec<Vec<RoundData>> = seeds
+        .par_chunks(LANES)
+        .enumerate()
+        .map(|(b, s)| prove_batch(c, &lay, witness, &salt, b * LANES, s, cheats))
+        .collect();
+    let mut cm = Committed {
+        salt,
+        seeds,
+        x2: Vec::with_capacity(rounds),
+        views: Vec::with_capacity(rounds),
+        outs: Vec::with_capacity(rounds),
+        commits: Vec::with_capacity(rounds),
+    };
+    for rd in batches.into_iter().flatten() {
+        cm.x2.push(rd.x2);
+        cm.views.push(rd.views);
+        cm.outs.push(rd.outs);
+        cm.commits.push(rd.commits);
+    }
+    cm
+}
+
+impl Committed {
+    /// The opening of round `r` for challenge `e`.
+    pub fn open(&self, r: usize, e: u8) -> Opening {
+        let e = e as usize;
+        let b = (e + 1) % 3;
+        Opening {
+            seeds: [self.seeds[r][e], self.seeds[r][b]],
+            x2: if e == 0 {
+                Vec::new()
+            } else {
+                self.x2[r].clone()
+            },
+            view: self.views[r][b].clone(),
+        }
+    }
+}
+
+fn fs_trits(
+    st: &Statement,
+    salt: &[u8; 32],
+    commits: &[[Digest; 3]],
+    outs: &[[Vec<u8>; 3]],
+) -> Vec<u8> {
+    let mut t = Transcript::new(b"zkgames/zkb++/v1");
+    t.append(b"application", st.tag);
+    t.append(b"circuit", &st.circuit.digest());
+    t.append(b"public inputs", st.public);
+    t.append_u64(b"output bits", st.output.len() as u64);
+    t.append(b"output", &pack_bools(st.output));
+    t.append(b"context", st.context);
+    t.append_u64(b"rounds", commits.len() as u64);
+    t.append(b"salt", salt);
+    let cs: Vec<u8> = commits
+        .iter()
+        .flat_map(|c| c.iter().flatten().copied())
+        .collect();
+    t.append(b"commitments", &cs);
+    let os: Vec<u8> = outs
+        .iter()
+        .flat_map(|o| o.iter().flatten().copied())
+        .collect();
+    t.append(b"output shares", &os);
+    let mut s = t.challenges(b"zkb++ challenge trits");
+    (0..commits.len()).map(|_| s.trit()).collect()
+}
+
+fn check_rounds(rounds: usize) -> Result<()> {
+    if rounds == 0 || rounds > MAX_ROUNDS {
+        return Err(Error::bad(format!(
+            "{rounds} rounds: must be in [1, {MAX_ROUNDS}]"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `witness` gives the statement's output.
+pub fn check_witness(st: &Statement, witness: &[bool]) -> Result<()> {
+    if witness.len() != st.circuit.n_inputs() {
+        return Err(Error::bad(format!(
+            "witness has {} bits, the circuit takes {}",
+            witness.len(),
+            st.circuit.n_inputs()
+        )));
+    }
+    if st.circuit.eval(witness) != st.output {
+        return Err(Error::bad(
+            "the witness does not satisfy the statement: the prover refuses to prove it",
+        ));
+    }
+    Ok(())
+}
+
+/// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
+pub fn prove(
+    st: &Statement,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+) -> Result<Proof> {
+    check_rounds(rounds)?;
+    check_witness(st, witness)?;
+    Ok(prove_unchecked(st, witness, rounds, rng, &[]))
+}
+
+/// Like [`prove`] without checking the witness, optionally cheating: for soundness tests
+/// only. A proof made from a wrong witness claims `st.output` and must be rejected.
+#[doc(hidden)]
+pub fn prove_unchecked(
+    st: &Statement,
+    witness: &[bool],
+    rounds: usize,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Proof {
+    let cm = commit_phase(st.circuit, witness, rounds, rng, cheats);
+    // the output shares hashed are the ones that reconstruct the claimed output, as a
+    // cheater would send them: party 2's share absorbs the difference
+    let mut outs = cm.outs.clone();
+    let y = pack_bools(st.output);
+    for o in outs.iter_mut() {
+        for i in 0..y.len() {
+            o[2][i] = y[i] ^ o[0][i] ^ o[1][i];
+        }
+    }
+    let trits = fs_trits(st, &cm.salt, &cm.commits, &outs);
+    let rounds_out = trits
+        .iter()
+        .enumerate()
+        .map(|(r, &e)| RoundProof {
+            opening: cm.open(r, e),
+            commitment: cm.commits[r][(e as usize + 2) % 3],
+        })
+        .collect();
+    Proof {
+        salt: cm.salt,
+        challenges: pack_trits(&trits),
+        rounds: rounds_out,
+    }
+}
+
+/// What the verifier recomputes for one round: commitments and output shares of the two
+/// opened parties `e` and `e+1`.
+pub(crate) struct Recomputed {
+    pub commits: [Digest; 2],
+    pub outs: [Vec<u8>; 2],
+}
+
+/// Checks the lengths and canonical padding of an opening for challenge `e`.
+pub(crate) fn check_opening(lay: &Layout, r: usize, e: u8, o: &Opening) -> Result<()> {
+    let want_x2 = if e == 0 { 0 } else { lay.in_bytes };
+    if o.x2.len() != want_x2 {
+        return Err(Error::rejected(format!(
+            "round {}: party 2's input share has {} bytes, expected {want_x2}",
+            r + 1,
+            o.x2.len()
+        )));
+    }
+    if e != 0 && !canonical_bits(&o.x2, lay.n_in) {
+        return Err(Error::rejected(format!(
+            "round {}: party 2's input share has non-zero padding bits",
+            r + 1
+        )));
+    }
+    if !canonical_bits(&o.view, lay.n_and) {
+        return Err(Error::rejected(format!(
+            "round {}: the opened view has {} bytes, expected {} with zero padding bits",
+            r + 1,
+            o.view.len(),
+            lay.and_bytes
+        )));
+    }
+    Ok(())
+}
+
+fn verify_batch(
+    c: &Circuit,
+    lay: &Layout,
+    salt: &[u8; 32],
+    r0: usize,
+    es: &[u8],
+    ops: &[&Opening],
+) -> Vec<Recomputed> {
+    let lanes = es.len();
+    let mut not_a = 0u64;
+    let mut not_b = 0u64;
+    let mut ta = Vec::with_capacity(lanes);
+    let mut tb = Vec::with_capacity(lanes);
+    let mut ia = Vec::with_capacity(lanes);
+    let mut ib = Vec::with_capacity(lanes);
+    let mut vb = Vec::with_capacity(lanes);
+    for (l, (&e, o)) in es.iter().zip(ops).enumerate() {
+        let (pa, pb) = (e as usize, (e as usize + 1) % 3);
+        if pa == 0 {
+            not_a |= 1 << l;
+        }
+        if pb == 0 {
+            not_b |= 1 << l;
+        }
+        let a = tape(lay, salt, r0 + l, pa, &o.seeds[0]);
+        let b = tape(lay, salt, r0 + l, pb, &o.seeds[1]);
+        let x2 = bytes_to_words(&o.x2, lay.in_words);
+        ia.push(if pa < 2 {
+            a[lay.and_words..].to_vec()
+        } else {
+            x2.clone()
+        });
+        ib.push(if pb < 2 {
+            b[lay.and_words..].to_vec()
+        } else {
+            x2
+        });
+        ta.push(a);
+        tb.push(b);
+        vb.push(bytes_to_words(&o.view, lay.and_words));
+    }
+    let tr = |v: &[Vec<u64>], from: usize, words: usize| {
+        let rows: Vec<&[u64]> = v.iter().map(|t| &t[from..from + words]).collect();
+        transpose_in(&rows, words)
+    };
+    let ra = tr(&ta, 0, lay.and_words);
+    let rb = tr(&tb, 0, lay.and_words);
+    let xa = tr(&ia, 0, lay.in_words);
+    let xb = tr(&ib, 0, lay.in_words);
+    let zb = tr(&vb, 0, lay.and_words);
+    let mut vals: Vec<[u64; 2]> = Vec::with_capacity(c.n_wires());
+    for i in 0..lay.n_in {
+        vals.push([xa[i], xb[i]]);
+    }
+    let mut za: Vec<u64> = Vec::with_capacity(lay.n_and);
+    for g in c.gates() {
+        let v = match *g {
+            Gate::Xor(a, b) => {
+                let (x, y) = (vals[a as usize], vals[b as usize]);
+                [x[0] ^ y[0], x[1] ^ y[1]]
+            }
+            Gate::Not(a) => {
+                let x = vals[a as usize];
+                [x[0] ^ not_a, x[1] ^ not_b]
+            }
+            Gate::And(a, b) => {
+                let k = za.len();
+                let (x, y) = (vals[a as usize], vals[b as usize]);
+                let z = (x[0] & y[0]) ^ (x[1] & y[0]) ^ (x[0] & y[1]) ^ ra[k] ^ rb[k];
+                za.push(z);
+                [z, zb[k]]
+            }
+        };
+        vals.push(v);
+    }
+    let outs: Vec<[u64; 2]> = c
+        .outputs()
+        .iter()
+        .map(|o| match *o {
+            Bit::Const(b) => {
+                if b {
+                    [not_a, not_b]
+                } else {
+                    [0, 0]
+                }
+            }
+            Bit::Wire(w) => vals[w as usize],
+        })
+        .collect();
+    let view_a = transpose_out(&za, lay.and_words, lanes);
+    let oa = transpose_out(
+        &outs.iter().map(|v| v[0]).collect::<Vec<_>>(),
+        lay.out_words,
+        lanes,
+    );
+    let ob = transpose_out(
+        &outs.iter().map(|v| v[1]).collect::<Vec<_>>(),
+        lay.out_words,
+        lanes,
+    );
+    (0..lanes)
+        .map(|l| {
+            let e = es[l] as usize;
+            let (pa, pb) = (e, (e + 1) % 3);
+            let o = ops[l];
+            let va = words_to_bytes(&view_a[l], lay.n_and);
+            let ca = commit_view(salt, r0 + l, pa, &o.seeds[0], &o.x2, &va);
+            let cb = commit_view(salt, r0 + l, pb, &o.seeds[1], &o.x2, &o.view);
+            Recomputed {
+                commits: [ca, cb],
+                outs: [
+                    words_to_bytes(&oa[l], lay.n_out),
+                    words_to_bytes(&ob[l], lay.n_out),
+                ],
+            }
+        })
+        .collect()
+}
+
+/// Recomputes the opened parties of every round (lengths must have been checked).
+pub(crate) fn recompute(
+    c: &Circuit,
+    salt: &[u8; 32],
+    es: &[u8],
+    ops: &[&Opening],
+) -> Vec<Recomputed> {
+    let lay = Layout::of(c);
+    let chunks: Vec<(usize, &[u8], &[&Opening])> = es
+        .chunks(LANES)
+        .zip(ops.chunks(LANES))
+        .enumerate()
+        .map(|(b, (e, o))| (b * LANES, e, o))
+        .collect();
+    chunks
+        .into_par_iter()
+        .map(|(r0, e, o)| verify_batch(c, &lay, salt, r0, e, o))
+        .flatten_iter()
+        .collect()
+}
+
+/// Verifies a non-interactive proof; requires at least `min_rounds` rounds.
+pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
+    let rounds = proof.rounds.len();
+    if rounds < min_rounds {
+        return Err(Error::rejected(format!(
+            "the proof has {rounds} rounds ({:.1} bits of soundness); at least {min_rounds} are required",
+            security_bits(rounds)
+        )));
+    }
+    check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
+    if st.output.len() != st.circuit.n_outputs() {
+        return Err(Error::bad(format!(
+            "the public output has {} bits, the circuit produces {}",
+            st.output.len(),
+            st.circuit.n_outputs()
+        )));
+    }
+    let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
+        Error::rejected(format!(
+            "the challenge field is not {rounds} well-formed trits"
+        ))
+    })?;
+    let lay = Layout::of(st.circuit);
+    for (r, rp) in proof.rounds.iter().enumerate() {
+        check_opening(&lay, r, es[r], &rp.opening)?;
+    }
+    let ops: Vec<&Opening> = proof.rounds.iter().map(|r| &r.opening).collect();
+    let rec = recompute(st.circuit, &proof.salt, &es, &ops);
+    let y = pack_bools(st.output);
+    let mut commits = Vec::with_capacity(rounds);
+    let mut outs = Vec::with_capacity(rounds);
+    for (r, rc) in rec.into_iter().enumerate() {
+        let e = es[r] as usize;
+        let mut c = [[0u8; 32]; 3];
+        c[e] = rc.commits[0];
+        c[(e + 1) % 3] = rc.commits[1];
+        c[(e + 2) % 3] = proof.rounds[r].commitment;
+        let third: Vec<u8> = (0..y.len())
+            .map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i])
+            .collect();
+        let mut o: [Vec<u8>; 3] = Default::default();
+        let [o0, o1] = rc.outs;
+        o[e] = o0;
+        o[(e + 1) % 3] = o1;
+        o[(e + 2) % 3] = third;
+        commits.push(c);
+        outs.push(o);
+    }
+    let expect = fs_trits(st, &proof.salt, &commits, &outs);
+    if expect != es {
+        let first = expect
+            .iter()
+            .zip(&es)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        return Err(Error::rejected(format!(
+            "Fiat–Shamir check failed (first differing challenge: round {}): the recomputed views, \
+             commitments and output shares do not hash to the proof's challenges — wrong statement, \
+             output, context or witness, or a tampered proof",
+            first + 1
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)]
+mod tests {
+    use super::*;
+    use crate::mpc::circuit::Builder;
+    use crate::rng::seeded_rng;
+    use rand::Rng as _;
+
+    #[test]
+    fn transpose_matches_naive() {
+        let mut rng = seeded_rng(3);
+        for _ in 0..20 {
+            let a: [u64; 64] = std::array::from_fn(|_| rng.gen());
+            let mut b = a;
+            transpose64(&mut b);
+            for r in 0..64 {
+                for c in 0..64 {
+                    assert_eq!(b[c] >> r & 1, a[r] >> c & 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rounds_formula() {
+        assert_eq!(rounds_for_bits(128), 219);
+        for bits in 1..300u32 {
+            let r = rounds_for_bits(bits);
+            assert!(security_bits(r) >= bits as f64);
+            assert!(security_bits(r - 1) < bits as f64);
+        }
+    }
+
+    #[test]
+    fn trits_round_trip_and_reject_junk() {
+        let mut rng = seeded_rng(4);
+        for n in 0..40 {
+            let t: Vec<u8> = (0..n).map(|_| rng.gen_range(0..3)).collect();
+            assert_eq!(unpack_trits(&pack_trits(&t), n).unwrap(), t);
+        }
+        assert!(unpack_trits(&[3], 1).is_none());
+        assert!(unpack_trits(&[0b0100], 1).is_none());
+        assert!(unpack_trits(&[0, 0], 1).is_none());
+    }
+
+    /// A random circuit mixing every gate type and constant outputs.
+    pub(crate) fn random_circuit(seed: u64, n_in: usize, n_gates: usize) -> Circuit {
+        let mut rng = seeded_rng(seed);
+        let mut b = Builder::new(n_in);
+        let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
+        for _ in 0..n_gates {
+            let x = wires[rng.gen_range(0..wires.len())];
+            let y = wires[rng.gen_range(0..wires.len())];
+            let z = match rng.gen_range(0..3) {
+                0 => b.xor(x, y),
+                1 => b.and(x, y),
+                _ => b.not(x),
+            };
+            wires.push(z);
+        }
+        for _ in 0..20 {
+            let w = wires[rng.gen_range(n_in..wires.len())];
+            b.output(w);
+        }
+        b.output(Bit::Const(true));
+        b.output(Bit::Const(false));
+        b.finish()
+    }
+
+    /// Scalar reference: one round, three parties, bool vectors; returns (views, outs, x2).
+    fn reference_round(
+        c: &Circuit,
+        w: &[bool],
+        salt: &[u8; 32],
+        r: usize,
+        seeds: &[Seed; 3],
+    ) -> ([Vec<bool>; 3], [Vec<bool>; 3], Vec<bool>) {
+        let lay = Layout::of(c);
+        let bit = |t: &[u64], k: usize| t[k / 64] >> (k % 64) & 1 == 1;
+        let tapes: Vec<Vec<u64>> = (0..3).map(|p| tape(&lay, salt, r, p, &seeds[p])).collect();
+        let mut sh: [Vec<bool>; 3] = Default::default();
+        for i in 0..c.n_inputs() {
+            let a = bit(&tapes[0], 64 * lay.and_words + i);
+            let b = bit(&tapes[1], 64 * lay.and_words + i);
+            sh[0].push(a);
+            sh[1].push(b);
+            sh[2].push(w[i] ^ a ^ b);
+        }
+        let x2 = sh[2].clone();
+        let mut views: [Vec<bool>; 3] = Default::default();
+        for g in c.gates() {
+            let k = views[0].len();
+            let new: [bool; 3] = match *g {
+                Gate::Xor(a, b) => std::array::from_fn(|p| sh[p][a as usize] ^ sh[p][b as usize]),
+                Gate::Not(a) => std::array::from_fn(|p| sh[p][a as usize] ^ (p == 0)),
+                Gate::And(a, b) => {
+                    let z: [bool; 3] = std::array::from_fn(|i| {
+                        let j = (i + 1) % 3;
+                        let (xa, xb, ya, yb) = (
+                            sh[i][a as usize],
+                            sh[j][a as usize],
+                            sh[i][b as usize],
+                            sh[j][b as usize],
+                        );
+                        (xa & ya) ^ (xb & ya) ^ (xa & yb) ^ bit(&tapes[i], k) ^ bit(&tapes[j], k)
+                    });
+                    for p in 0..3 {
+                        views[p].push(z[p]);
+                    }
+                    z
+                }
+            };
+            for p in 0..3 {
+                sh[p].push(new[p]);
+            }
+        }
+        let outs = std::array::from_fn(|p| {
+            c.outputs()
+                .iter()
+                .map(|o| match *o {
+                    Bit::Const(b) => b && p == 0,
+                    Bit::Wire(x) => sh[p][x as usize],
+                })
+                .collect()
+        });
+        (views, outs, x2)
+    }
+
+    #[test]
+    fn bitsliced_prover_matches_scalar_reference() {
+        let mut cases = vec![
+            (1u64, 5usize, 40usize, 3usize),
+            (2, 70, 300, 70),
+            (3, 64, 200, 130),
+        ];
+        let mut g = seeded_rng(99);
+        for k in 0..25 {
+            cases.push((
+                1000 + k,
+                g.gen_range(1..150),
+                g.gen_range(1..500),
+                g.gen_range(1..200),
+            ));
+        }
+        for (seed, n_in, n_gates, rounds) in cases {
+            let c = random_circuit(seed, n_in, n_gates);
+            let mut rng = seeded_rng(seed + 100);
+            let w: Vec<bool> = (0..n_in).map(|_| rng.gen()).collect();
+            let cm = commit_phase(&c, &w, rounds, &mut rng, &[]);
+            let y = c.eval(&w);
+            for r in 0..rounds {
+                let (views, outs, x2) = reference_round(&c, &w, &cm.salt, r, &cm.seeds[r]);
+                assert_eq!(cm.x2[r], pack_bools(&x2));
+                for p in 0..3 {
+                    assert_eq!(cm.views[r][p], pack_bools(&views[p]), "round {r} party {p}");
+                    assert_eq!(cm.outs[r][p], pack_bools(&outs[p]));
+                    assert_eq!(
+                        cm.commits[r][p],
+                        commit_view(&cm.salt, r, p, &cm.seeds[r][p], &cm.x2[r], &cm.views[r][p])
+                    );
+                }
+                let rec: Vec<bool> = (0..y.len())
+                    .map(|i| outs[0][i] ^ outs[1][i] ^ outs[2][i])
+                    .collect();
+                assert_eq!(rec, y);
+            }
+            // the verifier's recomputation agrees with the prover for every challenge
+            for e in 0..3u8 {
+                let es = vec![e; rounds];
+                let ops: Vec<Opening> = (0..rounds).map(|r| cm.open(r, e)).collect();
+                let refs: Vec<&Opening> = ops.iter().collect();
+                let rec = recompute(&c, &cm.salt, &es, &refs);
+                for r in 0..rounds {
+                    let (a, b) = (e as usize, (e as usize + 1) % 3);
+                    assert_eq!(rec[r].commits, [cm.commits[r][a], cm.commits[r][b]]);
+                    assert_eq!(rec[r].outs, [cm.outs[r][a].clone(), cm.outs[r][b].clone()]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn circuits_without_and_gates_or_inputs() {
+        let mut rng = seeded_rng(15);
+        let mut b = Builder::new(3);
+        let x = b.xor(b.input(0), b.input(1));
+        let nx = b.not(x);
+        b.output(nx);
+        b.output(b.input(2));
+        let lin = b.finish();
+        let mut b = Builder::new(0);
+        b.output(Bit::Const(true));
+        let empty = b.finish();
+        for (c, w) in [(lin, vec![true, false, true]), (empty, vec![])] {
+            let y = c.eval(&w);
+            let st = stmt(&c, &y, b"");
+            let p = prove(&st, &w, 20, &mut rng).unwrap();
+            verify(&st, &p, 20).unwrap();
+            let mut y2 = y.clone();
+            y2[0] ^= true;
+            assert!(verify(&stmt(&c, &y2, b""), &p, 20).is_err());
+        }
+    }
+
+    fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
+        Statement {
+            tag: b"test",
+            circuit: c,
+            public: b"pub",
+            output: y,
+            context: ctx,
+        }
+    }
+
+    #[test]
+    fn honest_proofs_verify_and_variations_are_rejected() {
+        let c = random_circuit(9, 30, 400);
+        let c2 = random_circuit(10, 30, 400);
+        let mut rng = seeded_rng(11);
+        for _ in 0..5 {
+            let w: Vec<bool> = (0..30).map(|_| rng.gen()).collect();
+            let y = c.eval(&w);
+            let st = stmt(&c, &y, b"ctx");
+            let p = prove(&st, &w, 40, &mut rng).unwrap();
+            verify(&st, &p, 40).unwrap();
+            assert!(verify(&st, &p, 41).is_err(), "too few rounds");
+            assert!(verify(&stmt(&c, &y, b"ctY"), &p, 40).is_err(), "context");
+            let mut y2 = y.clone();
+            y2[3] ^= true;
+            assert!(verify(&stmt(&c, &y2, b"ctx"), &p, 40).is_err(), "output");
+            let y3 = c2.eval(&w);
+            assert!(verify(&stmt(&c2, &y3, b"ctx"), &p, 40).is_err(), "circuit");
+            let mut st2 = st;
+            st2.public = b"other";
+            assert!(verify(&st2, &p, 40).is_err(), "public inputs");
+            st2 = st;
+            st2.tag = b"other";
+            assert!(verify(&st2, &p, 40).is_err(), "tag");
+            // drop a round
+            let mut q = p.clone();
+            q.rounds.pop();
+            q.challenges = pack_trits(&unpack_trits(&p.challenges, 40).unwrap()[..39]);
+            assert!(verify(&st, &q, 39).is_err());
+            // a wrong witness: refused, and a forced proof is rejected
+            let mut w2 = w.clone();
+            let i = (0..30).find(|&i| {
+                let mut t = w.clone();
+                t[i] ^= true;
+                c.eval(&t) != y
+            });
+            if let Some(i) = i {
+                w2[i] ^= true;
+                assert!(prove(&st, &w2, 40, &mut rng).is_err());
+                let forced = prove_unchecked(&st, &w2, 40, &mut rng, &[]);
+                assert!(verify(&st, &forced, 40).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn every_flipped_byte_of_a_small_proof_is_rejected() {
+        let c = random_circuit(12, 10, 60);
+        let mut rng = seeded_rng(13);
+        let w: Vec<bool> = (0..10).map(|_| rng.gen()).collect();
+        let y = c.eval(&w);
+        let st = stmt(&c, &y, b"");
+        let p = prove(&st, &w, 12, &mut rng).unwrap();
+        let bytes = crate::proof_file::encode(&p);
+        for i in 0..bytes.len() {
+            for bit in [0x01u8, 0x80] {
+                let mut t = bytes.clone();
+                t[i] ^= bit;
+                let ok = crate::proof_file::decode::<Proof>(&t, "p")
+                    .map(|q| verify(&st, &q, 12).is_ok());
+                assert!(
+                    !matches!(ok, Ok(true)),
+                    "flip {bit:#x} at byte {i} accepted"
+                );
+            }
+        }
+    }
+
+    /// A cheater who flips one AND share of party p is caught only when e = p.
+    #[test]
+    fn one_party_cheat_is_caught_at_rate_one_third() {
+        let mut b = Builder::new(2);
+        let (x, y) = (b.input(0), b.input(1));
+        let z = b.and(x, y);
+        b.output(z);
+        let c = b.finish();
+        let out = [true];
+        let st = stmt(&c, &out, b"");
+        let w = [true, false]; // wrong witness: x ∧ y = 0
+        let mut rng = seeded_rng(14);
+        let runs = 900;
+        let mut caught = 0;
+        for run in 0..runs {
+            let p = run % 3;
+            let cm = commit_phase(
+                &c,
+                &w,
+                1,
+                &mut rng,
+                &[Cheat {
+                    round: 0,
+                    and_index: 0,
+                    party: p,
+                }],
+            );
+            // the cheat makes the shares reconstruct the claimed output
+            assert_eq!(cm.outs[0][0][0] ^ cm.outs[0][1][0] ^ cm.outs[0][2][0], 1);
+            let e: u8 = rng.gen_range(0..3);
+            let o = cm.open(0, e);
+            check_opening(&Layout::of(&c), 0, e, &o).unwrap();
+            let rec = &recompute(&c, &cm.salt, &[e], &[&o])[0];
+            let (a, bb) = (e as usize, (e as usize + 1) % 3);
+            let ok = rec.commits == [cm.commits[0][a], cm.commits[0][bb]]
+                && rec.outs == [cm.outs[0][a].clone(), cm.outs[0][bb].clone()];
+            assert_eq!(
+                ok,
+                e as usize != p,
+                "caught exactly when the cheating party's AND is recomputed"
+            );
+            if !ok {
+                caught += 1;
+            }
+        }
+        let rate = caught as f64 / runs as f64;
+        assert!((0.28..0.39).contains(&rate), "catch rate {rate}");
+        // the same cheat in every round of a Fiat–Shamir proof: escapes with (2/3)^40
+        let cheats: Vec<Cheat> = (0..40)
+            .map(|r| Cheat {
+                round: r,
+                and_index: 0,
+                party: r % 3,
+            })
+            .collect();
+        let forced = prove_unchecked(&st, &w, 40, &mut rng, &cheats);
+        assert!(verify(&st, &forced, 40).is_err());
+    }
+}

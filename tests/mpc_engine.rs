@@ -1,0 +1,313 @@
+//! End-to-end tests of the ZKB++ engine through its public API: live sessions over TCP and
+//! pipes, recorded transcripts, the simulator, uniformity of opened views, tampering of large
+//! proofs, and hostile input.
+
+use rand::{Rng as _, RngCore};
+use sha2::Digest as _;
+use zkgames::mpc::peg::{
+    english_instance, peg_session_prover, peg_session_verifier, session_file, solve_small,
+    statement_for_tests, verify_peg,
+};
+use zkgames::mpc::session::{replay, simulate, CommitMsg};
+use zkgames::mpc::sha256::{prove_sha256, verify_sha256, Sha256Body};
+use zkgames::mpc::zkbpp::{unpack_trits, Proof};
+use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
+use zkgames::peg::instance::{tee, Instance, Matrix};
+use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
+use zkgames::rng::seeded_rng;
+
+fn tee_solution() -> Matrix {
+    [
+        [1, 1, 0, 1, 1],
+        [0, 0, 1, 1, 1],
+        [0, 1, 1, 0, 0],
+        [1, 0, 0, 0, 0],
+    ]
+    .iter()
+    .map(|r| r.iter().map(|&x| x == 1).collect())
+    .collect()
+}
+
+/// Runs a session: the verifier in a thread on one channel, the prover on the other.
+fn session(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    min_rounds: usize,
+    ctx_p: &[u8],
+    ctx_v: &[u8],
+    tcp: bool,
+) -> (
+    zkgames::Result<SessionRecord>,
+    zkgames::Result<SessionRecord>,
+) {
+    let (mut cp, mut cv) = if tcp {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (b, _) = l.accept().unwrap();
+        (Channel::tcp(a).unwrap(), Channel::tcp(b).unwrap())
+    } else {
+        let (r1, w1) = std::io::pipe().unwrap();
+        let (r2, w2) = std::io::pipe().unwrap();
+        (
+            Channel::new(Box::new(r1), Box::new(w2)),
+            Channel::new(Box::new(r2), Box::new(w1)),
+        )
+    };
+    let inst_v = inst.clone();
+    let ctx_v = ctx_v.to_vec();
+    let h = std::thread::spawn(move || {
+        let mut v = peg_session_verifier(&inst_v, min_rounds, &ctx_v, seeded_rng(77)).unwrap();
+        let r = run_verifier(&mut cv, &mut v);
+        drop(cv);
+        r
+    });
+    let mut p = peg_session_prover(inst, z, rounds, ctx_p, seeded_rng(78)).unwrap();
+    let rp = run_prover(&mut cp, &mut p);
+    drop(cp);
+    (rp, h.join().unwrap())
+}
+
+#[test]
+fn live_sessions_over_tcp_and_pipes_and_their_records() {
+    let inst = english_instance();
+    let z = solve_small(&inst).unwrap();
+    for tcp in [true, false] {
+        let (rp, rv) = session(&inst, &z, 219, 219, b"game 7", b"game 7", tcp);
+        let rec = rv.unwrap();
+        assert_eq!(rp.unwrap(), rec);
+        let bytes = session_file(&rec);
+        let f = ProofFile::from_bytes(&bytes).unwrap();
+        assert_eq!(f.mode, Mode::Interactive);
+        let rep = verify_peg(&inst, &f, 219, b"game 7").unwrap();
+        assert_eq!((rep.rounds, rep.mode), (219, Mode::Interactive));
+        assert!(verify_peg(&inst, &f, 219, b"game 8").is_err());
+        // tampered responses name a round
+        let mut bad = rec.clone();
+        let n = bad.responses.len();
+        bad.responses[n - 5] ^= 1;
+        let e = replay(
+            statement_for_tests(&inst, b"game 7").unwrap(),
+            ProtocolId::PegMpc,
+            219,
+            &bad,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("round 219"), "{e}");
+    }
+    // the verifier refuses too few rounds or another context at the Hello
+    let inst = tee();
+    let z = tee_solution();
+    let (rp, rv) = session(&inst, &z, 10, 20, b"", b"", true);
+    assert!(rp.is_err() && rv.is_err());
+    let (rp, rv) = session(&inst, &z, 30, 20, b"a", b"b", false);
+    assert!(rp.is_err() && rv.is_err());
+}
+
+#[test]
+fn a_prover_answers_only_once() {
+    use zkgames::net::SessionProver;
+    let mut p = peg_session_prover(&tee(), &tee_solution(), 8, b"", seeded_rng(1)).unwrap();
+    assert!(
+        p.responses(&[0, 0]).is_err(),
+        "no responses before commitments"
+    );
+    p.commitments().unwrap();
+    assert!(p.responses(&[0, 0, 0]).is_err(), "wrong challenge length");
+    p.commitments().unwrap();
+    p.responses(&[0, 0]).unwrap();
+    assert!(
+        p.responses(&[0b0101_0101, 0b0101_0101]).is_err(),
+        "second challenge refused"
+    );
+    // a wrong solution cannot even start a session
+    let mut z = tee_solution();
+    z[1][0] ^= true;
+    assert!(peg_session_prover(&tee(), &z, 8, b"", seeded_rng(1)).is_err());
+}
+
+#[test]
+fn simulated_transcripts_verify_without_the_witness() {
+    let inst = english_instance();
+    let st = statement_for_tests(&inst, b"sim").unwrap();
+    let mut rng = seeded_rng(5);
+    for rounds in [1, 7, 64, 219] {
+        let ch: Vec<u8> = (0..rounds).map(|_| rng.gen_range(0..3)).collect();
+        let rec = simulate(&st.as_ref(), ProtocolId::PegMpc, &ch, &mut rng);
+        assert_eq!(
+            replay(st.clone(), ProtocolId::PegMpc, rounds, &rec).unwrap(),
+            rounds
+        );
+        let f = ProofFile::from_bytes(&session_file(&rec)).unwrap();
+        verify_peg(&inst, &f, rounds, b"sim").unwrap();
+        // with other challenges the same commitments fail (the simulator needs them first)
+        let mut other = rec.clone();
+        let flipped: Vec<u8> = ch.iter().map(|&e| (e + 1) % 3).collect();
+        other.challenges = zkgames::mpc::zkbpp::pack_trits(&flipped);
+        assert!(replay(st.clone(), ProtocolId::PegMpc, rounds, &other).is_err());
+    }
+}
+
+/// Opened views and input shares of honest proofs are uniform bits, position by position.
+#[test]
+fn opened_bits_are_uniform() {
+    let pre = vec![0u8; 40]; // a very non-random witness
+    let mut rng = seeded_rng(6);
+    let bytes = prove_sha256(&pre, 219, b"", &mut rng).unwrap();
+    let f = ProofFile::from_bytes(&bytes).unwrap();
+    let body: Sha256Body = decode(&f.body, "b").unwrap();
+    let p = body.proof;
+    let nbits = 8 * p.rounds[0].opening.view.len();
+    let mut per_pos = vec![0u32; nbits];
+    let mut ones = 0u64;
+    let mut total = 0u64;
+    let (mut x2_ones, mut x2_total) = (0u64, 0u64);
+    for r in &p.rounds {
+        for (i, c) in per_pos.iter_mut().enumerate() {
+            *c += (r.opening.view[i / 8] >> (i % 8) & 1) as u32;
+        }
+        for &b in &r.opening.view {
+            ones += b.count_ones() as u64;
+            total += 8;
+        }
+        for &b in &r.opening.x2 {
+            x2_ones += b.count_ones() as u64;
+            x2_total += 8;
+        }
+    }
+    let frac = ones as f64 / total as f64;
+    let sigma = (0.25 / total as f64).sqrt();
+    assert!(
+        (frac - 0.5).abs() < 5.0 * sigma + 1e-3,
+        "view ones fraction {frac}"
+    );
+    let xf = x2_ones as f64 / x2_total as f64;
+    assert!(
+        (xf - 0.5).abs() < 0.05,
+        "x2 ones fraction {xf} over {x2_total} bits"
+    );
+    // per position over 219 rounds: binomial(219, 1/2), σ ≈ 7.4; |dev| > 4.5σ has
+    // probability ≈ 7e-6, so among ~21k positions (minus padding) at most a handful
+    let r = p.rounds.len() as f64;
+    let sd = (r / 4.0).sqrt();
+    let n_and = nbits - 8; // the last byte may hold padding bits (always 0)
+    let extreme = per_pos[..n_and]
+        .iter()
+        .filter(|&&c| (c as f64 - r / 2.0).abs() > 4.5 * sd)
+        .count();
+    assert!(extreme <= 3, "{extreme} positions far from uniform");
+}
+
+#[test]
+fn large_proof_tampering_is_rejected() {
+    let pre = b"zero knowledge";
+    let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
+    let mut rng = seeded_rng(7);
+    let bytes = prove_sha256(pre, 219, b"ctx", &mut rng).unwrap();
+    let f = ProofFile::from_bytes(&bytes).unwrap();
+    verify_sha256(&digest, &f, 219, b"ctx").unwrap();
+    let mut positions: Vec<usize> = (0..HEADER_LEN + 80).collect();
+    positions.extend((0..300).map(|_| rng.gen_range(0..bytes.len())));
+    positions.push(bytes.len() - 1);
+    for i in positions {
+        let mut t = bytes.clone();
+        t[i] ^= 1 << rng.gen_range(0..8);
+        let r = ProofFile::from_bytes(&t).and_then(|f| verify_sha256(&digest, &f, 219, b"ctx"));
+        assert!(r.is_err(), "flip at byte {i} accepted");
+    }
+    // wrong digest, context, round requirement
+    let mut d2 = digest;
+    d2[0] ^= 1;
+    assert!(verify_sha256(&d2, &f, 219, b"ctx").is_err());
+    assert!(verify_sha256(&digest, &f, 219, b"ctX").is_err());
+    assert!(verify_sha256(&digest, &f, 220, b"ctx").is_err());
+    // a proof for another message length (another circuit) under the same digest
+    let body: Sha256Body = decode(&f.body, "b").unwrap();
+    let other = Sha256Body {
+        len: body.len + 1,
+        proof: body.proof.clone(),
+    };
+    let f2 = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, encode(&other));
+    assert!(verify_sha256(&digest, &f2, 219, b"ctx").is_err());
+    // fewer rounds: drop the last round and its challenge
+    let mut p: Proof = body.proof.clone();
+    p.rounds.pop();
+    let t = unpack_trits(&body.proof.challenges, 219).unwrap();
+    p.challenges = zkgames::mpc::zkbpp::pack_trits(&t[..218]);
+    let f3 = ProofFile::new(
+        ProtocolId::Sha256Mpc,
+        Mode::NonInteractive,
+        encode(&Sha256Body {
+            len: body.len,
+            proof: p,
+        }),
+    );
+    assert!(verify_sha256(&digest, &f3, 218, b"ctx").is_err());
+    assert!(verify_sha256(&digest, &f3, 219, b"ctx").is_err());
+    // a peg proof file is not a SHA-256 proof
+    let f4 = ProofFile::new(ProtocolId::PegMpc, Mode::NonInteractive, f.body.clone());
+    assert!(verify_sha256(&digest, &f4, 219, b"ctx").is_err());
+}
+
+#[test]
+fn hostile_bodies_never_panic() {
+    let inst = tee();
+    let digest = [0u8; 32];
+    let mut rng = seeded_rng(8);
+    let good = {
+        let b = zkgames::mpc::peg::prove_peg(&inst, &tee_solution(), 8, b"", &mut rng).unwrap();
+        ProofFile::from_bytes(&b).unwrap().body
+    };
+    for it in 0..400 {
+        let body: Vec<u8> = match it % 4 {
+            0 => (0..rng.gen_range(0..200)).map(|_| rng.gen()).collect(),
+            1 => good[..rng.gen_range(0..good.len())].to_vec(),
+            2 => {
+                let mut b = good.clone();
+                for _ in 0..rng.gen_range(1..6) {
+                    let i = rng.gen_range(0..b.len());
+                    b[i] = rng.gen();
+                }
+                b
+            }
+            _ => {
+                // plausible structure, absurd lengths
+                let mut b = vec![0u8; 32];
+                rng.fill_bytes(&mut b);
+                b.extend_from_slice(&[0xfd, 0xff, 0xff, 0xff, 0x7f]);
+                b
+            }
+        };
+        for mode in [Mode::NonInteractive, Mode::Interactive] {
+            let f = ProofFile::new(ProtocolId::PegMpc, mode, body.clone());
+            assert!(verify_peg(&inst, &f, 8, b"").is_err());
+            let _ = zkgames::mpc::peg::inspect(&f);
+            let f = ProofFile::new(ProtocolId::Sha256Mpc, mode, body.clone());
+            assert!(verify_sha256(&digest, &f, 8, b"").is_err());
+            let _ = zkgames::mpc::sha256::inspect(&f);
+        }
+    }
+    // a commitment message for the wrong number of rounds, or garbage, is refused by the
+    // session verifier before it draws challenges
+    use zkgames::net::SessionVerifier;
+    let st = statement_for_tests(&inst, b"").unwrap();
+    let hello = zkgames::net::Hello {
+        protocol: ProtocolId::PegMpc as u16,
+        version: zkgames::net::SESSION_VERSION,
+        statement: st.as_ref().digest(),
+        rounds: 5,
+        context: vec![],
+    };
+    let mut v = peg_session_verifier(&inst, 5, b"", seeded_rng(9)).unwrap();
+    v.check_hello(&hello).unwrap();
+    let m = CommitMsg {
+        salt: [0; 32],
+        commitments: vec![[[0; 32]; 3]; 4],
+        outputs: vec![Default::default(); 4],
+    };
+    assert!(v.challenges(&encode(&m)).is_err());
+    assert!(v.challenges(&[0xff; 9]).is_err());
+    let mut hello2 = hello.clone();
+    hello2.rounds = 1_000_000;
+    assert!(v.check_hello(&hello2).is_err());
+}
