@@ -44,14 +44,14 @@ fn summary() {
         .collect();
     let naive_len = zkgames::proof_file::encode(&naive).len() + zkgames::proof_file::HEADER_LEN;
     let prove_t = median((0..7).map(|_| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap()))).collect());
-    let verify_t = median((0..7).map(|_| time(|| drop(fs::verify(&inst, &proof, 128, b"").unwrap()))).collect());
+    let verify_t = median((0..7).map(|_| time(|| { std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap()); })).collect());
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let prove_1 = median(
         (0..5)
             .map(|_| one.install(|| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap()))))
             .collect(),
     );
-    let verify_1 = median((0..5).map(|_| one.install(|| time(|| drop(fs::verify(&inst, &proof, 128, b"").unwrap())))).collect());
+    let verify_1 = median((0..5).map(|_| one.install(|| time(|| { std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap()); }))).collect());
     println!("== peg solitaire, English central game (N=33, T=38, S=32), 128-bit, {rounds} rounds ==");
     println!(
         "proof size   {:>9} bytes  (naive encoding {} bytes: {:.2}x smaller)",

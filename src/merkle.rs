@@ -61,7 +61,7 @@ pub fn open(leaves: &[Digest], indices: &[usize]) -> Vec<Digest> {
             let i = known[k];
             if i == m - 1 && m % 2 == 1 {
                 // carried up unchanged
-            } else if i % 2 == 0 && k + 1 < known.len() && known[k + 1] == i + 1 {
+            } else if i.is_multiple_of(2) && k + 1 < known.len() && known[k + 1] == i + 1 {
                 k += 1;
             } else {
                 proof.push(level[i ^ 1]);

@@ -287,7 +287,7 @@ pub fn unpack_bits(bytes: &[u8], n: usize) -> Option<Vec<bool>> {
     if bytes.len() != n.div_ceil(8) {
         return None;
     }
-    if n % 8 != 0 && bytes[n / 8] >> (n % 8) != 0 {
+    if !n.is_multiple_of(8) && bytes[n / 8] >> (n % 8) != 0 {
         return None;
     }
     Some((0..n).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect())
