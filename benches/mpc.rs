@@ -103,6 +103,37 @@ fn bench(c: &mut Criterion) {
         pc.n_and(),
         pp_ms / pe_ms
     );
+    // The isomorphism protocol (FUN 2022) on the same instance and solution, same run.
+    let iso_rounds = zkgames::peg::protocol::rounds_for_bits(128, inst.s());
+    let ibytes = zkgames::peg::fs::prove_file(&inst, &z, iso_rounds, b"", &mut rng).unwrap();
+    let iproof = zkgames::peg::fs::decode_proof(&ProofFile::from_bytes(&ibytes).unwrap()).unwrap();
+    let ip_ms = median_ms(
+        || {
+            black_box(zkgames::peg::fs::prove(&inst, &z, iso_rounds, b"", &mut rng).unwrap());
+        },
+        9,
+    );
+    let iv_ms = median_ms(
+        || {
+            black_box(zkgames::peg::fs::verify(&inst, &iproof, 128, b"").unwrap());
+        },
+        9,
+    );
+    println!("SUMMARY peg-english 128-bit, side by side (same instance, same solution, same run):");
+    println!(
+        "  isomorphism protocol: {iso_rounds} rounds, proof {} bytes, prove {ip_ms:.2} ms, verify {iv_ms:.2} ms",
+        ibytes.len()
+    );
+    println!(
+        "  ZKB++:                {rounds} rounds, proof {} bytes, prove {pp_ms:.2} ms, verify {pv_ms:.2} ms",
+        pbytes.len()
+    );
+    println!(
+        "  ZKB++ vs isomorphism: {:.1}x smaller, prove {:.1}x faster, verify {:.1}x faster",
+        ibytes.len() as f64 / pbytes.len() as f64,
+        ip_ms / pp_ms,
+        iv_ms / pv_ms
+    );
     let mut g = c.benchmark_group("mpc-peg-english");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(2))
