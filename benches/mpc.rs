@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
-use zkgames::mpc::peg::{english_instance, peg_witness, prove_peg, solve_small, verify_peg};
+use zkgames::mpc::peg::{peg_witness, prove_peg, verify_peg};
 use zkgames::mpc::rounds_for_bits;
 use zkgames::mpc::sha256::{bytes_to_bits, prove_sha256, sha256_circuit, verify_sha256};
 use zkgames::proof_file::ProofFile;
@@ -76,8 +76,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // peg solitaire, English board
-    let inst = english_instance();
-    let z = solve_small(&inst).expect("English board solvable");
+    let (inst, z) = zkgames::peg::catalog::solved("english").expect("English board solvable");
     let (pc, _) = zkgames::mpc::peg::peg_circuit(&inst).unwrap();
     let w = peg_witness(&inst, &z).unwrap();
     let pbytes = prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap();

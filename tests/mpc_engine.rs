@@ -5,28 +5,18 @@
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::peg::{
-    english_instance, peg_session_prover, peg_session_verifier, session_file, solve_small,
+    peg_session_prover, peg_session_verifier, session_file,
     statement_for_tests, verify_peg,
 };
 use zkgames::mpc::session::{replay, simulate, CommitMsg};
 use zkgames::mpc::sha256::{prove_sha256, verify_sha256, Sha256Body};
 use zkgames::mpc::zkbpp::{unpack_trits, Proof};
 use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
-use zkgames::peg::instance::{tee, Instance, Matrix};
+use zkgames::peg::instance::{tee, tee_solution, Instance, Matrix};
 use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
 use zkgames::rng::seeded_rng;
 
-fn tee_solution() -> Matrix {
-    [
-        [1, 1, 0, 1, 1],
-        [0, 0, 1, 1, 1],
-        [0, 1, 1, 0, 0],
-        [1, 0, 0, 0, 0],
-    ]
-    .iter()
-    .map(|r| r.iter().map(|&x| x == 1).collect())
-    .collect()
-}
+
 
 /// Runs a session: the verifier in a thread on one channel, the prover on the other.
 fn session(
@@ -70,8 +60,7 @@ fn session(
 
 #[test]
 fn live_sessions_over_tcp_and_pipes_and_their_records() {
-    let inst = english_instance();
-    let z = solve_small(&inst).unwrap();
+    let (inst, z) = zkgames::peg::catalog::solved("english").unwrap();
     for tcp in [true, false] {
         let (rp, rv) = session(&inst, &z, 219, 219, b"game 7", b"game 7", tcp);
         let rec = rv.unwrap();
@@ -128,7 +117,7 @@ fn a_prover_answers_only_once() {
 
 #[test]
 fn simulated_transcripts_verify_without_the_witness() {
-    let inst = english_instance();
+    let inst = zkgames::peg::catalog::get("english").unwrap().instance().clone();
     let st = statement_for_tests(&inst, b"sim").unwrap();
     let mut rng = seeded_rng(5);
     for rounds in [1, 7, 64, 219] {

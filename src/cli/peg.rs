@@ -44,7 +44,7 @@ pub enum ProverCmd {
     Solve(crate::cli::peg_solve::SolveArgs),
     /// The whole job on one puzzle: solve, prove at the asked security, verify, report.
     Demo {
-        /// Puzzle file; the English central game when omitted.
+        /// Puzzle file or catalog name; the English central game when omitted.
         puzzle: Option<String>,
         #[command(flatten)]
         sec: SecurityArgs,
@@ -57,7 +57,7 @@ pub enum ProverCmd {
     },
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
     Prove {
-        /// Puzzle file (board or raw instance), `-` for stdin.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee...).
         puzzle: String,
         /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
         #[arg(long)]
@@ -157,9 +157,15 @@ pub enum VerifierCmd {
     },
 }
 
-/// Loads a puzzle file.
+/// Loads a puzzle file, or a built-in catalog puzzle by name (`english`, `tee`, ...).
 pub fn load_puzzle(path: &str) -> Result<Puzzle> {
-    Puzzle::load(path)
+    crate::peg::catalog::load(path).map_err(|e| match e {
+        Error::Io { .. } => Error::bad(format!(
+            "{e} (give a puzzle file, or one of the built-in puzzles: {})",
+            crate::peg::catalog::names().join(", ")
+        )),
+        e => e,
+    })
 }
 
 fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
@@ -268,13 +274,10 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
     }
 }
 
-/// The English central game, built in so the demo runs from any directory.
-pub const ENGLISH: &str = include_str!("../../puzzles/peg/english.txt");
-
 fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option<&str>) -> Result<()> {
     let p = match puzzle {
         Some(path) => load_puzzle(path)?,
-        None => Puzzle::parse(ENGLISH)?,
+        None => crate::peg::catalog::get("english").expect("english is in the catalog"),
     };
     let inst = p.instance();
     eprintln!("puzzle '{}': N = {} holes, T = {} triplets, S = {} rows", p.name(), inst.n(), inst.t(), inst.s());

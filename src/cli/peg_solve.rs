@@ -65,7 +65,7 @@ pub fn solve_text(
 
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
-    let p = Puzzle::load(&a.puzzle)?;
+    let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
     let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
     let (text, summary) = solve_text(&p, budget, !a.no_symmetry, !a.quiet)?;
     crate::proof_file::write_output(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;

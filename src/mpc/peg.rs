@@ -238,100 +238,6 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
     ))
 }
 
-/// For tests and benchmarks: the English 33-hole board with the centre empty, goal one peg
-/// in the centre. Cells are numbered row by row.
-#[doc(hidden)]
-pub fn english_instance() -> Instance {
-    let valid = |r: i32, c: i32| {
-        (0..7).contains(&r) && (0..7).contains(&c) && ((2..=4).contains(&r) || (2..=4).contains(&c))
-    };
-    let mut id = std::collections::HashMap::new();
-    for r in 0..7 {
-        for c in 0..7 {
-            if valid(r, c) {
-                let k = id.len() as u32;
-                id.insert((r, c), k);
-            }
-        }
-    }
-    let mut trip = Vec::new();
-    for r in 0..7 {
-        for c in 0..7 {
-            for (dr, dc) in [(0, 1), (1, 0)] {
-                let cells = [(r, c), (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)];
-                if cells.iter().all(|&(a, b)| valid(a, b)) {
-                    trip.push(cells.map(|x| id[&x]));
-                }
-            }
-        }
-    }
-    let centre = id[&(3, 3)] as usize;
-    let n = id.len();
-    let first: Vec<bool> = (0..n).map(|i| i != centre).collect();
-    let last: Vec<bool> = (0..n).map(|i| i == centre).collect();
-    Instance::new(n, trip, first, Goal::Position(last)).expect("English board is a valid instance")
-}
-
-/// For tests and benchmarks: a solution by iterative depth-first search with a memo of dead
-/// positions (instances of at most 64 cells).
-#[doc(hidden)]
-pub fn solve_small(inst: &Instance) -> Option<Matrix> {
-    let n = inst.n();
-    assert!(n <= 64);
-    let to_u64 = |v: &[bool]| {
-        v.iter()
-            .enumerate()
-            .fold(0u64, |a, (i, &b)| a | ((b as u64) << i))
-    };
-    let start = to_u64(inst.first());
-    let done = |x: u64| match inst.goal() {
-        Goal::Position(l) => x == to_u64(l),
-        Goal::PegCount(c) => x.count_ones() as usize == *c,
-    };
-    let moves: Vec<(u64, u64)> = inst
-        .triplets()
-        .iter()
-        .flat_map(|t| {
-            let m = (1u64 << t[0]) | (1u64 << t[1]) | (1u64 << t[2]);
-            [
-                (m, (1u64 << t[0]) | (1u64 << t[1])),
-                (m, (1u64 << t[2]) | (1u64 << t[1])),
-            ]
-        })
-        .collect();
-    let mut dead = std::collections::HashSet::new();
-    let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
-    while let Some(&mut (x, ref mut next)) = stack.last_mut() {
-        if done(x) {
-            let rows = stack
-                .iter()
-                .map(|&(s, _)| (0..n).map(|i| s >> i & 1 == 1).collect())
-                .collect();
-            return Some(rows);
-        }
-        let mut pushed = None;
-        while *next < moves.len() {
-            let (m, need) = moves[*next];
-            *next += 1;
-            if x & m == need {
-                let y = x ^ m;
-                if !dead.contains(&y) {
-                    pushed = Some(y);
-                    break;
-                }
-            }
-        }
-        match pushed {
-            Some(y) => stack.push((y, 0)),
-            None => {
-                dead.insert(x);
-                stack.pop();
-            }
-        }
-    }
-    None
-}
-
 /// A statement for tests that need the engine directly.
 #[doc(hidden)]
 pub fn statement_for_tests(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
@@ -455,15 +361,7 @@ mod tests {
     #[test]
     fn tee_proof_round_trip_and_rejections() {
         let inst = tee();
-        let z: Matrix = [
-            [1, 1, 0, 1, 1],
-            [0, 0, 1, 1, 1],
-            [0, 1, 1, 0, 0],
-            [1, 0, 0, 0, 0],
-        ]
-        .iter()
-        .map(|r| r.iter().map(|&x| x == 1).collect())
-        .collect();
+        let z = crate::peg::instance::tee_solution();
         let mut rng = seeded_rng(22);
         let bytes = prove_peg(&inst, &z, 30, b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
@@ -486,9 +384,8 @@ mod tests {
 
     #[test]
     fn english_board_solution_proves() {
-        let inst = english_instance();
+        let (inst, z) = crate::peg::catalog::solved("english").unwrap();
         assert_eq!((inst.n(), inst.t(), inst.s()), (33, 38, 32));
-        let z = solve_small(&inst).expect("English board is solvable");
         inst.check_solution(&z).unwrap();
         let mut rng = seeded_rng(23);
         let bytes = prove_peg(&inst, &z, 20, b"", &mut rng).unwrap();

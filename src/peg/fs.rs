@@ -199,22 +199,17 @@ pub fn decode_proof(f: &ProofFile) -> Result<PegIsoProof> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::peg::instance::tee;
+    use crate::peg::instance::{tee, tee_solution};
     use crate::rng::seeded_rng;
 
-    fn tee_z() -> Matrix {
-        [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
-            .iter()
-            .map(|r| r.iter().map(|&x| x == 1).collect())
-            .collect()
-    }
+
 
     #[test]
     fn prove_verify_and_bindings() {
         let inst = tee();
         let mut rng = seeded_rng(3);
         let rounds = rounds_for_bits(40, inst.s());
-        let p = prove(&inst, &tee_z(), rounds, b"ctx", &mut rng).unwrap();
+        let p = prove(&inst, &tee_solution(), rounds, b"ctx", &mut rng).unwrap();
         let rep = verify(&inst, &p, 40, b"ctx").unwrap();
         assert!(rep.bits >= 40.0);
         assert!(matches!(verify(&inst, &p, 41, b"ctx"), Err(Error::Rejected(_))));

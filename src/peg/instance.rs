@@ -420,6 +420,14 @@ pub fn tee() -> Instance {
     .expect("the paper's tee instance is valid")
 }
 
+/// The solution matrix of Example 7 for [`tee`].
+pub fn tee_solution() -> Matrix {
+    [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
+        .iter()
+        .map(|r| r.iter().map(|&x| x == 1).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 //! - [`simulate`]: the simulator (Claim 19) and extractor (Claim 18).
 
 pub mod board;
+pub mod catalog;
 pub mod fs;
 pub mod instance;
 pub mod iso;

@@ -292,15 +292,10 @@ pub fn achieved_bits(rounds: usize, s: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::peg::instance::tee;
+    use crate::peg::instance::{tee, tee_solution};
     use crate::rng::seeded_rng;
 
-    fn tee_solution() -> Matrix {
-        [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
-            .iter()
-            .map(|r| r.iter().map(|&x| x == 1).collect())
-            .collect()
-    }
+
 
     #[test]
     fn rounds_match_the_issue() {
