@@ -132,7 +132,7 @@ fn check_witness(inst: &Instance, w: &[bool]) {
 #[test]
 fn solver_agrees_with_brute_force_on_random_instances() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-    let (mut solvable, mut classes, mut pagoda_claims) = (0, 0, 0);
+    let (mut solvable, mut classes, mut pagoda_claims, mut by_beam) = (0, 0, 0, 0);
     for case in 0..3000 {
         let inst = random_instance(&mut rng);
         let n = inst.n();
@@ -163,9 +163,14 @@ fn solver_agrees_with_brute_force_on_random_instances() {
             endgame_bytes: 0,
             use_pagodas: false,
             first_restart_nodes: 1 + (case % 5) as u64,
+            first_beam_width: 0,
         };
+        // narrow beams (width 1, 2 or 3, then 4 times wider each round) between short
+        // depth-first restarts, so both searches find solutions
         let truncated = Tuning {
             endgame_bytes: 64 * (case % 4),
+            first_restart_nodes: 1 + (case % 3) as u64,
+            first_beam_width: 1 + case % 3,
             ..Tuning::default()
         };
         // the same instance padded with 130 vertices in no triplet (empty at both ends): the
@@ -184,10 +189,12 @@ fn solver_agrees_with_brute_force_on_random_instances() {
             (&padded, &bare),
             (&padded, &Tuning::default()),
         ] {
-            match solve_tuned(inst, &opts, t).0 {
+            let (outcome, st) = solve_tuned(inst, &opts, t);
+            match outcome {
                 SolveOutcome::Solved(z) => {
                     assert!(truth, "case {case}");
                     inst.check_solution(&z).unwrap();
+                    by_beam += (st.beam_width > 0) as u32;
                 }
                 SolveOutcome::Impossible(why) => assert!(
                     !truth,
@@ -217,10 +224,10 @@ fn solver_agrees_with_brute_force_on_random_instances() {
     }
     // the generator must exercise every branch
     assert!(
-        solvable > 500 && classes > 100,
-        "solvable {solvable}, classes {classes}"
+        solvable > 500 && classes > 100 && by_beam > 500,
+        "solvable {solvable}, classes {classes}, found by a beam {by_beam}"
     );
-    eprintln!("solvable {solvable}, position classes {classes}, pagoda proofs {pagoda_claims}");
+    eprintln!("solvable {solvable}, position classes {classes}, pagoda proofs {pagoda_claims}, found by a beam {by_beam}");
 }
 
 #[test]
@@ -292,6 +299,7 @@ fn solver_agrees_with_brute_force_on_random_boards() {
             endgame_bytes: 0,
             use_pagodas: false,
             first_restart_nodes: 3,
+            first_beam_width: 0,
         };
         match solve_tuned(inst, &opts, &bare).0 {
             SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
@@ -457,7 +465,10 @@ fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
     )
     .unwrap();
     let swap = vec![0, 3, 2, 1];
-    assert_eq!(valid_symmetries(&inst, std::slice::from_ref(&swap)).len(), 1);
+    assert_eq!(
+        valid_symmetries(&inst, std::slice::from_ref(&swap)).len(),
+        1
+    );
     let opts = SolveOptions {
         node_budget: 100,
         progress: false,
@@ -467,9 +478,59 @@ fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
         endgame_bytes: 0,
         use_pagodas: false,
         first_restart_nodes: 1,
+        first_beam_width: 0,
     };
     assert!(matches!(
         solve_tuned(&inst, &opts, &bare).0,
         SolveOutcome::Solved(_)
     ));
+}
+
+/// The full-board problems of the catalog that only the beam search reaches within the
+/// default budget (the depth-first search alone runs out of 20 million nodes on Wiegleb's).
+#[test]
+fn full_board_catalog_puzzles_are_solved() {
+    for (path, n, pegs) in [
+        ("puzzles/peg/wiegleb.txt", 45, 44),
+        ("puzzles/peg/diamond-full.txt", 41, 40),
+    ] {
+        let p = Puzzle::load(path).unwrap();
+        let i = p.instance();
+        assert_eq!(i.n(), n, "{path}");
+        assert_eq!(i.first().iter().filter(|&&b| b).count(), pegs, "{path}");
+        assert_eq!(i.final_pegs(), 1, "{path}");
+        let opts = SolveOptions {
+            symmetries: p.symmetries(),
+            ..SolveOptions::default()
+        };
+        match solve(i, &opts) {
+            SolveOutcome::Solved(z) => {
+                assert_eq!(z.len(), pegs, "{path}");
+                i.check_solution(&z).unwrap();
+            }
+            o => panic!("{path}: {o:?}"),
+        }
+    }
+}
+
+/// The beam search on its own: with depth-first rounds of a few nodes, the English central game
+/// is solved by a beam.
+#[test]
+fn beam_search_solves_the_english_central_game() {
+    let p = Puzzle::load("puzzles/peg/english.txt").unwrap();
+    let opts = SolveOptions {
+        symmetries: p.symmetries(),
+        ..SolveOptions::default()
+    };
+    let beam_only = Tuning {
+        first_restart_nodes: 1,
+        first_beam_width: 16,
+        ..Tuning::default()
+    };
+    let (o, st) = solve_tuned(p.instance(), &opts, &beam_only);
+    match o {
+        SolveOutcome::Solved(z) => p.instance().check_solution(&z).unwrap(),
+        o => panic!("{o:?}"),
+    }
+    assert!(st.beam_width >= 16, "{st:?}");
 }

@@ -15,6 +15,14 @@
 //! a boxed word array above), with a transposition table of positions proved dead, stored
 //! in canonical form under the symmetries that map moves to moves and fix the goal.
 //! A search that ends without reaching the goal is itself a proof of impossibility.
+//!
+//! Depth-first search alone drowns in the dead subtrees of large boards (the 44-peg central
+//! game on Wiegleb's 45-hole board exhausts 20 million nodes). So before each depth-first
+//! restart a beam search runs (see `Beam`): it keeps, one move at a time, the few thousand
+//! most compact positions (most pairs of adjacent pegs), with the same pruning as the
+//! depth-first search, and finds that game after about 270 000 positions. The beam cannot
+//! prove impossibility; the restarts, whose dead-position table persists across rounds and
+//! also prunes the beams, keep the search complete.
 
 use std::collections::HashSet;
 use std::hash::Hash;
@@ -45,6 +53,11 @@ pub const MAX_TABLE: usize = 1 << 24;
 /// Memory for the endgame table (positions near the goal, see [`solve`]): 2 MiB, i.e. 65 536
 /// positions of at most 128 vertices; larger tables cost more to build than they save.
 pub const ENDGAME_BYTES: usize = 1 << 21;
+/// Widest beam search. A round keeps this many positions per level, for every level of the
+/// game, plus their children for one level: about 2 KiB per kept position on a 45-hole board.
+pub const MAX_BEAM_WIDTH: usize = 1 << 14;
+/// Memory for one beam search, 256 MiB.
+pub const BEAM_BYTES: usize = 1 << 28;
 /// Memory for the dead-position table, 512 MiB.
 pub const TABLE_BYTES: usize = 1 << 29;
 
@@ -82,6 +95,8 @@ pub struct SolveStats {
     pub pagodas: usize,
     /// Depth of the endgame table (moves before the goal covered by a backward search).
     pub endgame_depth: u32,
+    /// Width of the beam search that found the solution; 0 if none did.
+    pub beam_width: usize,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -106,6 +121,9 @@ pub struct Tuning {
     pub use_pagodas: bool,
     /// Node budget of the first restart (each restart doubles it).
     pub first_restart_nodes: u64,
+    /// Width of the first beam search (see [`solve`]); each round multiplies it by 4, up to
+    /// [`MAX_BEAM_WIDTH`]. 0 disables the beam searches.
+    pub first_beam_width: usize,
 }
 
 impl Default for Tuning {
@@ -114,6 +132,7 @@ impl Default for Tuning {
             endgame_bytes: ENDGAME_BYTES,
             use_pagodas: true,
             first_restart_nodes: 200_000,
+            first_beam_width: 64,
         }
     }
 }
@@ -346,6 +365,8 @@ trait Bits: Clone + Eq + Hash + Ord {
     /// Bytes one stored position costs in a hash table, roughly.
     fn cost(n: usize) -> usize;
     fn count(&self) -> u32;
+    /// Number of bits set in both.
+    fn and_count(&self, other: &Self) -> u32;
     fn make_perm(p: &[u32]) -> Self::Perm;
     fn permute(&self, p: &Self::Perm) -> Self;
 }
@@ -373,6 +394,9 @@ impl Bits for u128 {
     }
     fn count(&self) -> u32 {
         self.count_ones()
+    }
+    fn and_count(&self, other: &Self) -> u32 {
+        (self & other).count_ones()
     }
     fn make_perm(p: &[u32]) -> Self::Perm {
         (0..p.len().div_ceil(8))
@@ -432,6 +456,13 @@ impl Bits for Big {
     }
     fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    fn and_count(&self, other: &Self) -> u32 {
+        self.0
+            .iter()
+            .zip(other.0.iter())
+            .map(|(a, b)| (a & b).count_ones())
+            .sum()
     }
     fn make_perm(p: &[u32]) -> Self::Perm {
         p.to_vec()
@@ -617,7 +648,35 @@ fn search<B: Bits>(
     let table_cap = MAX_TABLE.min(TABLE_BYTES / B::cost(n));
     let mut nodes: u64 = 0;
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
+    let first_p: Vec<i64> = pags.iter().map(|p| weigh(p, inst.first())).collect();
+    let beam_setup = (tuning.first_beam_width > 0).then(|| Beam::new(inst, &oriented, pags));
     for restart in 0u32.. {
+        if let Some(bs) = &beam_setup {
+            let width = tuning
+                .first_beam_width
+                .saturating_mul(1 << (2 * restart.min(20)));
+            if width <= MAX_BEAM_WIDTH.max(tuning.first_beam_width) {
+                let ctx = BeamContext {
+                    canon: &canon,
+                    endgame: endgame.as_ref(),
+                    dead: &dead,
+                    goal_state: goal_state.as_ref(),
+                    goal_count,
+                    goal_p: &goal_p,
+                    first_p: &first_p,
+                };
+                let (found, used) = bs.run(inst, &ctx, width, opts.node_budget - nodes);
+                nodes += used;
+                if let Some(z) = found {
+                    finish(stats, dead.len(), nodes);
+                    stats.beam_width = width;
+                    return SolveOutcome::Solved(z);
+                }
+                if nodes >= opts.node_budget {
+                    break;
+                }
+            }
+        }
         let mut keyed: Vec<(i64, (u32, u32, u32))> = oriented
             .iter()
             .map(|&(a, b, c)| {
@@ -739,6 +798,167 @@ fn search<B: Bits>(
     }
     finish(stats, dead.len(), nodes);
     SolveOutcome::BudgetExhausted { nodes }
+}
+
+/// What a beam search may consult: the same pruning as the depth-first search.
+struct BeamContext<'a, B: Bits> {
+    canon: &'a dyn Fn(&B) -> B,
+    endgame: Option<&'a (u32, HashSet<B, FastHash>)>,
+    dead: &'a HashSet<B, FastHash>,
+    goal_state: Option<&'a B>,
+    goal_count: u32,
+    goal_p: &'a [i64],
+    /// pagoda values of the first position
+    first_p: &'a [i64],
+}
+
+/// Beam search: level by level (one move per level), expand every kept position by every
+/// legal move that the pruning allows, merge children equal up to symmetry, and keep the
+/// `width` most compact ones: those with the most pairs of pegs on adjacent holes (two holes
+/// of one triplet, one of them its middle). Compact positions keep moves available and leave
+/// few stranded pegs, so a narrow beam often walks straight to the goal where the
+/// depth-first search spends millions of positions in dead subtrees near the root. The beam
+/// is incomplete (it forgets most positions), so it only ever proves solvability; the
+/// depth-first search between rounds keeps the solver complete.
+struct Beam<B: Bits> {
+    moves: Vec<Move>,
+    /// pagoda change of each move, `k` per move
+    delta: Vec<i64>,
+    k: usize,
+    /// for each vertex, its adjacent holes
+    near: Vec<B>,
+}
+
+impl<B: Bits> Beam<B> {
+    fn new(inst: &Instance, oriented: &[(u32, u32, u32)], pags: &[Vec<i64>]) -> Self {
+        let n = inst.n();
+        let mut near = vec![vec![false; n]; n];
+        for t in inst.triplets() {
+            for (x, y) in [(t[0], t[1]), (t[1], t[2])] {
+                near[x as usize][y as usize] = true;
+                near[y as usize][x as usize] = true;
+            }
+        }
+        let moves: Vec<Move> = oriented.iter().map(|&(a, b, c)| Move { a, b, c }).collect();
+        let delta = moves
+            .iter()
+            .flat_map(|m| {
+                pags.iter()
+                    .map(|p| p[m.c as usize] - p[m.a as usize] - p[m.b as usize])
+            })
+            .collect();
+        Beam {
+            moves,
+            delta,
+            k: pags.len(),
+            near: near.iter().map(|r| B::from_bools(r)).collect(),
+        }
+    }
+
+    /// Twice the number of adjacent peg pairs.
+    fn compactness(&self, s: &B) -> i64 {
+        (0..self.near.len() as u32)
+            .filter(|&v| s.bit(v))
+            .map(|v| s.and_count(&self.near[v as usize]) as i64)
+            .sum()
+    }
+
+    /// One beam search of the given width, expanding at most `budget` positions. Returns the
+    /// solution if the beam reaches the goal, and the number of positions expanded.
+    fn run(
+        &self,
+        inst: &Instance,
+        ctx: &BeamContext<'_, B>,
+        width: usize,
+        budget: u64,
+    ) -> (Option<Matrix>, u64) {
+        let n = inst.n();
+        let k = self.k;
+        // memory: `width` positions on each of the S levels, plus up to 2 × width children
+        // and 4 × width merged forms for the level being built
+        let width = width.min(BEAM_BYTES / (B::cost(n) * (inst.s() + 6))).max(1);
+        let first = B::from_bools(inst.first());
+        // levels[i]: (position, index of its parent in levels[i - 1])
+        let mut levels: Vec<Vec<(B, u32)>> = vec![vec![(first, u32::MAX)]];
+        // pagoda values of the positions of the last level, k per position
+        let mut pv: Vec<i64> = ctx.first_p.to_vec();
+        let mut nodes = 0u64;
+        loop {
+            let cur = levels.last().expect("non-empty");
+            let mut seen: HashSet<B, FastHash> = HashSet::default();
+            // (score, position, parent index, move index)
+            let mut next: Vec<(i64, B, u32, u32)> = Vec::new();
+            for (i, (s, _)) in cur.iter().enumerate() {
+                if s.count() <= ctx.goal_count {
+                    continue;
+                }
+                for (mi, m) in self.moves.iter().enumerate() {
+                    if !m.legal(s) {
+                        continue;
+                    }
+                    if (0..k).any(|j| pv[i * k + j] + self.delta[mi * k + j] < ctx.goal_p[j]) {
+                        continue;
+                    }
+                    let c = s.flip3(m.a, m.b, m.c);
+                    let cc = (ctx.canon)(&c);
+                    if let Some((cnt, table)) = ctx.endgame {
+                        if c.count() == *cnt && !table.contains(&cc) {
+                            continue;
+                        }
+                    }
+                    if ctx.dead.contains(&cc) {
+                        continue;
+                    }
+                    // past 4 × width children, stop merging: duplicates then only waste
+                    // places in the beam
+                    if seen.len() < 4 * width {
+                        if !seen.insert(cc) {
+                            continue;
+                        }
+                    } else if seen.contains(&cc) {
+                        continue;
+                    }
+                    if nodes >= budget {
+                        return (None, nodes);
+                    }
+                    nodes += 1;
+                    next.push((-self.compactness(&c), c, i as u32, mi as u32));
+                    if next.len() >= 2 * width {
+                        next.select_nth_unstable_by_key(width, |x| x.0);
+                        next.truncate(width);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return (None, nodes);
+            }
+            if next.len() > width {
+                next.select_nth_unstable_by_key(width, |x| x.0);
+                next.truncate(width);
+            }
+            let done = next.iter().position(|(_, s, _, _)| match ctx.goal_state {
+                Some(g) => s == g,
+                None => s.count() == ctx.goal_count,
+            });
+            pv = next
+                .iter()
+                .flat_map(|&(_, _, i, mi)| {
+                    let (i, mi, pv) = (i as usize, mi as usize, &pv);
+                    (0..k).map(move |j| pv[i * k + j] + self.delta[mi * k + j])
+                })
+                .collect();
+            levels.push(next.into_iter().map(|(_, s, p, _)| (s, p)).collect());
+            if let Some(mut j) = done {
+                let mut rows = Vec::with_capacity(levels.len());
+                for level in levels.iter().rev() {
+                    rows.push(level[j].0.to_bools(n));
+                    j = level[j].1 as usize;
+                }
+                rows.reverse();
+                return (Some(rows), nodes);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
