@@ -39,20 +39,53 @@ fn summary() {
         .map(|_| {
             let sec = commit_round(&inst, &z, &mut rng);
             let r = respond(&inst, &sec, 1 + (rng_u32(&mut rng) as usize % inst.s()));
-            NaiveRound { leaves: sec.leaves, sigma: r.sigma, opening: r.opening }
+            NaiveRound {
+                leaves: sec.leaves,
+                sigma: r.sigma,
+                opening: r.opening,
+            }
         })
         .collect();
     let naive_len = zkgames::proof_file::encode(&naive).len() + zkgames::proof_file::HEADER_LEN;
-    let prove_t = median((0..7).map(|_| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap()))).collect());
-    let verify_t = median((0..7).map(|_| time(|| { std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap()); })).collect());
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let prove_1 = median(
-        (0..5)
-            .map(|_| one.install(|| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap()))))
+    let prove_t = median(
+        (0..7)
+            .map(|_| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap())))
             .collect(),
     );
-    let verify_1 = median((0..5).map(|_| one.install(|| time(|| { std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap()); }))).collect());
-    println!("== peg solitaire, English central game (N=33, T=38, S=32), 128-bit, {rounds} rounds ==");
+    let verify_t = median(
+        (0..7)
+            .map(|_| {
+                time(|| {
+                    std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap());
+                })
+            })
+            .collect(),
+    );
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let prove_1 = median(
+        (0..5)
+            .map(|_| {
+                one.install(|| time(|| drop(fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap())))
+            })
+            .collect(),
+    );
+    let verify_1 = median(
+        (0..5)
+            .map(|_| {
+                one.install(|| {
+                    time(|| {
+                        std::hint::black_box(fs::verify(&inst, &proof, 128, b"").unwrap());
+                    })
+                })
+            })
+            .collect(),
+    );
+    println!(
+        "== peg solitaire, English central game (N=33, T=38, S=32), 128-bit, {rounds} rounds =="
+    );
     println!(
         "proof size   {:>9} bytes  (naive encoding {} bytes: {:.2}x smaller)",
         bytes.len(),
@@ -92,8 +125,12 @@ fn bench(c: &mut Criterion) {
     let proof = fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap();
     let mut g = c.benchmark_group("peg_english_128bit");
     g.sample_size(10).measurement_time(Duration::from_secs(4));
-    g.bench_function("prove", |b| b.iter(|| fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap()));
-    g.bench_function("verify", |b| b.iter(|| fs::verify(&inst, &proof, 128, b"").unwrap()));
+    g.bench_function("prove", |b| {
+        b.iter(|| fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap())
+    });
+    g.bench_function("verify", |b| {
+        b.iter(|| fs::verify(&inst, &proof, 128, b"").unwrap())
+    });
     g.finish();
 }
 

@@ -100,7 +100,10 @@ fn list_all_cutting(pc: &PairCut, m: u32, out: &mut Vec<(u32, u32)>) -> u64 {
             }
         }
     }
-    out.extend(pc.essential_candidate_pairs().map(|(a, b)| (a.min(b), a.max(b))));
+    out.extend(
+        pc.essential_candidate_pairs()
+            .map(|(a, b)| (a.min(b), a.max(b))),
+    );
     out.len() as u64
 }
 
@@ -361,7 +364,10 @@ fn summary() {
             .zip(&built)
             .map(|(i, pc)| list_all_cutting(pc, i.g.m() as u32, &mut list))
             .sum();
-        assert_eq!(listed, positives, "the output-sensitive list disagrees with the queries");
+        assert_eq!(
+            listed, positives,
+            "the output-sensitive list disagrees with the queries"
+        );
         let t_list = median(101, || {
             insts
                 .iter()

@@ -5,8 +5,7 @@
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::peg::{
-    peg_session_prover, peg_session_verifier, session_file,
-    statement_for_tests, verify_peg,
+    peg_session_prover, peg_session_verifier, session_file, statement_for_tests, verify_peg,
 };
 use zkgames::mpc::session::{replay, simulate, CommitMsg};
 use zkgames::mpc::sha256::{prove_sha256, verify_sha256, Sha256Body};
@@ -15,8 +14,6 @@ use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
 use zkgames::peg::instance::{tee, tee_solution, Instance, Matrix};
 use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
 use zkgames::rng::seeded_rng;
-
-
 
 /// Runs a session: the verifier in a thread on one channel, the prover on the other.
 fn session(
@@ -117,7 +114,10 @@ fn a_prover_answers_only_once() {
 
 #[test]
 fn simulated_transcripts_verify_without_the_witness() {
-    let inst = zkgames::peg::catalog::get("english").unwrap().instance().clone();
+    let inst = zkgames::peg::catalog::get("english")
+        .unwrap()
+        .instance()
+        .clone();
     let st = statement_for_tests(&inst, b"sim").unwrap();
     let mut rng = seeded_rng(5);
     for rounds in [1, 7, 64, 219] {

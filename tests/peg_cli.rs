@@ -44,20 +44,41 @@ fn prove_tee(extra: &[&str], out: &str) {
 fn prove_verify_inspect_and_exit_codes() {
     let proof = tmp("tee.proof");
     prove_tee(&["--context", "msg"], &proof);
-    let (c, out, _) = run(VERIFIER, &["peg", "verify", &p(TEE), &proof, "--context", "msg"]);
+    let (c, out, _) = run(
+        VERIFIER,
+        &["peg", "verify", &p(TEE), &proof, "--context", "msg"],
+    );
     assert_eq!(c, 0);
     assert!(out.contains("ACCEPTED"), "{out}");
     // wrong context, too much security asked: rejected (1)
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &proof, "--context", "other"]);
+    let (c, _, err) = run(
+        VERIFIER,
+        &["peg", "verify", &p(TEE), &proof, "--context", "other"],
+    );
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("context"));
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &proof, "--context", "msg", "--security", "200"]);
+    let (c, _, err) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &p(TEE),
+            &proof,
+            "--context",
+            "msg",
+            "--security",
+            "200",
+        ],
+    );
     assert_eq!(c, 1);
     assert!(err.contains("too few rounds"), "{err}");
     // inspect
     let (c, out, _) = run(VERIFIER, &["peg", "inspect", &proof]);
     assert_eq!(c, 0);
-    assert!(out.contains("rounds:") && out.contains("instance:") && out.contains("Fiat"), "{out}");
+    assert!(
+        out.contains("rounds:") && out.contains("instance:") && out.contains("Fiat"),
+        "{out}"
+    );
     // stdin
     let o = Command::new(VERIFIER)
         .args(["peg", "verify", &p(TEE), "-", "--context", "msg"])
@@ -78,7 +99,10 @@ fn tampered_truncated_and_garbage_proofs() {
         let mut t = bytes.clone();
         t[i] ^= 0x10;
         std::fs::write(&bad, &t).unwrap();
-        let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &bad, "--security", "16"]);
+        let (c, _, err) = run(
+            VERIFIER,
+            &["peg", "verify", &p(TEE), &bad, "--security", "16"],
+        );
         assert!(c == 1 || c == 2, "byte {i}: exit {c} {err}");
         assert_eq!(err.lines().count(), 1, "one-line error: {err}");
     }
@@ -115,26 +139,60 @@ fn proof_for_another_instance_is_rejected() {
 #[test]
 fn bad_puzzles_and_solutions_exit_2() {
     let bad = tmp("bad.txt");
-    for text in ["N 5\nt 1 2 3\nt 3 2 1\nf 1 1 0 1 1\nl 1 0 0 0 0\n", "garbage", "N 3\nt 1 2 9\nf 1 1 0\npegs 1\n", ""] {
+    for text in [
+        "N 5\nt 1 2 3\nt 3 2 1\nf 1 1 0 1 1\nl 1 0 0 0 0\n",
+        "garbage",
+        "N 3\nt 1 2 9\nf 1 1 0\npegs 1\n",
+        "",
+    ] {
         std::fs::write(&bad, text).unwrap();
-        let (c, _, err) = run(PROVER, &["peg", "prove", &bad, "--solution", &p(TEE_SOL), "-o", &tmp("x")]);
+        let (c, _, err) = run(
+            PROVER,
+            &[
+                "peg",
+                "prove",
+                &bad,
+                "--solution",
+                &p(TEE_SOL),
+                "-o",
+                &tmp("x"),
+            ],
+        );
         assert_eq!(c, 2, "{text:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     // an invalid solution: refused, naming the step
     let sol = tmp("bad.solution");
     std::fs::write(&sol, "1 1 0 1 1\n0 0 1 1 1\n1 1 0 0 0\n1 0 0 0 0\n").unwrap();
-    let (c, _, err) = run(PROVER, &["peg", "prove", &p(TEE), "--solution", &sol, "-o", &tmp("x")]);
+    let (c, _, err) = run(
+        PROVER,
+        &["peg", "prove", &p(TEE), "--solution", &sol, "-o", &tmp("x")],
+    );
     assert_eq!(c, 2);
     assert!(err.contains("step 2"), "{err}");
     // missing file, usage error
-    assert_eq!(run(PROVER, &["peg", "prove", "/nonexistent", "--solution", &sol]).0, 2);
+    assert_eq!(
+        run(
+            PROVER,
+            &["peg", "prove", "/nonexistent", "--solution", &sol]
+        )
+        .0,
+        2
+    );
     assert_eq!(run(VERIFIER, &["peg", "verify"]).0, 2);
 }
 
 fn spawn_server(extra: &[&str]) -> (std::process::Child, String) {
     let mut child = Command::new(VERIFIER)
-        .args(["peg", "serve", &p(TEE), "--listen", "127.0.0.1:0", "--security", "64"])
+        .args([
+            "peg",
+            "serve",
+            &p(TEE),
+            "--listen",
+            "127.0.0.1:0",
+            "--security",
+            "64",
+        ])
         .args(extra)
         .stderr(Stdio::piped())
         .spawn()
@@ -157,11 +215,23 @@ fn interactive_session_over_tcp_with_saved_transcript() {
     let (mut server, addr) = spawn_server(&["--transcript", &tr]);
     let (c, _, err) = run(
         PROVER,
-        &["peg", "connect", &p(TEE), "--solution", &p(TEE_SOL), &addr, "--security", "64"],
+        &[
+            "peg",
+            "connect",
+            &p(TEE),
+            "--solution",
+            &p(TEE_SOL),
+            &addr,
+            "--security",
+            "64",
+        ],
     );
     assert_eq!(c, 0, "{err}");
     assert_eq!(server.wait().unwrap().code(), Some(0));
-    let (c, out, _) = run(VERIFIER, &["peg", "verify", &p(TEE), &tr, "--security", "64"]);
+    let (c, out, _) = run(
+        VERIFIER,
+        &["peg", "verify", &p(TEE), &tr, "--security", "64"],
+    );
     assert_eq!(c, 0);
     assert!(out.contains("NOT transferable"), "{out}");
     let (_, out, _) = run(VERIFIER, &["peg", "inspect", &tr]);
@@ -169,7 +239,19 @@ fn interactive_session_over_tcp_with_saved_transcript() {
 
     // a prover asking for less security than the verifier requires is refused
     let (mut server, addr) = spawn_server(&[]);
-    let (c, _, err) = run(PROVER, &["peg", "connect", &p(TEE), "--solution", &p(TEE_SOL), &addr, "--security", "20"]);
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "connect",
+            &p(TEE),
+            "--solution",
+            &p(TEE_SOL),
+            &addr,
+            "--security",
+            "20",
+        ],
+    );
     assert_eq!(c, 1, "{err}");
     assert_eq!(server.wait().unwrap().code(), Some(1));
 }
@@ -186,14 +268,28 @@ fn interactive_session_over_pipes() {
     let to_v = v.stdin.take().unwrap();
     let from_v = v.stdout.take().unwrap();
     let pr = Command::new(PROVER)
-        .args(["peg", "connect", &p(TEE), "--solution", &p(TEE_SOL), "-", "--security", "40"])
+        .args([
+            "peg",
+            "connect",
+            &p(TEE),
+            "--solution",
+            &p(TEE_SOL),
+            "-",
+            "--security",
+            "40",
+        ])
         .stdin(Stdio::from(from_v))
         .stdout(Stdio::from(to_v))
         .stderr(Stdio::piped())
         .output()
         .unwrap();
     let vo = v.wait_with_output().unwrap();
-    assert_eq!(pr.status.code(), Some(0), "{}", String::from_utf8_lossy(&pr.stderr));
+    assert_eq!(
+        pr.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&pr.stderr)
+    );
     assert_eq!(vo.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&vo.stderr).contains("ACCEPTED"));
 }
@@ -201,9 +297,15 @@ fn interactive_session_over_pipes() {
 #[test]
 fn simulated_transcript_is_accepted_only_as_interactive() {
     let out = tmp("sim.zkp");
-    let (c, _, err) = run(PROVER, &["peg", "simulate", &p(TEE), "-o", &out, "--security", "32"]);
+    let (c, _, err) = run(
+        PROVER,
+        &["peg", "simulate", &p(TEE), "-o", &out, "--security", "32"],
+    );
     assert_eq!(c, 0, "{err}");
-    let (c, o, _) = run(VERIFIER, &["peg", "verify", &p(TEE), &out, "--security", "32"]);
+    let (c, o, _) = run(
+        VERIFIER,
+        &["peg", "verify", &p(TEE), &out, "--security", "32"],
+    );
     assert_eq!(c, 0);
     assert!(o.contains("NOT transferable"), "{o}");
 }
@@ -211,17 +313,47 @@ fn simulated_transcript_is_accepted_only_as_interactive() {
 #[test]
 fn solve_prove_verify_english_board_end_to_end() {
     let sol = tmp("english.solution");
-    let (c, _, err) = run(PROVER, &["peg", "solve", &p("puzzles/peg/english.txt"), "-o", &sol, "-q"]);
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "solve",
+            &p("puzzles/peg/english.txt"),
+            "-o",
+            &sol,
+            "-q",
+        ],
+    );
     assert_eq!(c, 0, "{err}");
     let text = std::fs::read_to_string(&sol).unwrap();
     assert_eq!(text.split_whitespace().count(), 31, "{text}");
     let proof = tmp("english.proof");
     let (c, _, err) = run(
         PROVER,
-        &["peg", "prove", &p("puzzles/peg/english.txt"), "--solution", &sol, "-o", &proof, "--context", "hello"],
+        &[
+            "peg",
+            "prove",
+            &p("puzzles/peg/english.txt"),
+            "--solution",
+            &sol,
+            "-o",
+            &proof,
+            "--context",
+            "hello",
+        ],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &p("puzzles/peg/english.txt"), &proof, "--context", "hello"]);
+    let (c, out, err) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &p("puzzles/peg/english.txt"),
+            &proof,
+            "--context",
+            "hello",
+        ],
+    );
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("2795 rounds"), "{out}");
     // the European central game is impossible: said clearly, exit 1
@@ -239,7 +371,18 @@ fn solve_prove_verify_english_board_end_to_end() {
     let mut moves: Vec<&str> = text.split_whitespace().collect();
     moves.swap(3, 4);
     std::fs::write(&bad, moves.join("\n")).unwrap();
-    let (c, _, err) = run(PROVER, &["peg", "prove", &p("puzzles/peg/english.txt"), "--solution", &bad, "-o", &proof]);
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "prove",
+            &p("puzzles/peg/english.txt"),
+            "--solution",
+            &bad,
+            "-o",
+            &proof,
+        ],
+    );
     assert_eq!(c, 2);
     assert!(err.contains("move 4") || err.contains("move 5"), "{err}");
 }
@@ -256,9 +399,25 @@ fn demo_runs_the_main_job() {
 fn mpc_system_proofs_and_sessions() {
     let english = p("puzzles/peg/english.txt");
     let sol = tmp("english-mpc.solution");
-    assert_eq!(run(PROVER, &["peg", "solve", &english, "-o", &sol, "-q"]).0, 0);
+    assert_eq!(
+        run(PROVER, &["peg", "solve", &english, "-o", &sol, "-q"]).0,
+        0
+    );
     let proof = tmp("english-mpc.proof");
-    let (c, _, err) = run(PROVER, &["peg", "prove", &english, "--solution", &sol, "-o", &proof, "--system", "mpc"]);
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "prove",
+            &english,
+            "--solution",
+            &sol,
+            "-o",
+            &proof,
+            "--system",
+            "mpc",
+        ],
+    );
     assert_eq!(c, 0, "{err}");
     let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &proof]);
     assert_eq!(c, 0, "{err}");
@@ -268,13 +427,32 @@ fn mpc_system_proofs_and_sessions() {
     assert!(out.contains("ZKB++"), "{out}");
     // the iso proof of the same solution is ~10x larger
     let iso = tmp("english-iso.proof");
-    assert_eq!(run(PROVER, &["peg", "prove", &english, "--solution", &sol, "-o", &iso]).0, 0);
-    let (a, b) = (std::fs::metadata(&proof).unwrap().len(), std::fs::metadata(&iso).unwrap().len());
+    assert_eq!(
+        run(
+            PROVER,
+            &["peg", "prove", &english, "--solution", &sol, "-o", &iso]
+        )
+        .0,
+        0
+    );
+    let (a, b) = (
+        std::fs::metadata(&proof).unwrap().len(),
+        std::fs::metadata(&iso).unwrap().len(),
+    );
     assert!(a * 5 < b, "mpc {a} bytes vs iso {b} bytes");
     // live session over pipes with the MPC system
     let tr = tmp("mpc-session.zkp");
     let mut v = Command::new(VERIFIER)
-        .args(["peg", "serve", &english, "--stdio", "--system", "mpc", "--transcript", &tr])
+        .args([
+            "peg",
+            "serve",
+            &english,
+            "--stdio",
+            "--system",
+            "mpc",
+            "--transcript",
+            &tr,
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -282,15 +460,34 @@ fn mpc_system_proofs_and_sessions() {
         .unwrap();
     let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
     let pr = Command::new(PROVER)
-        .args(["peg", "connect", &english, "--solution", &sol, "-", "--system", "mpc"])
+        .args([
+            "peg",
+            "connect",
+            &english,
+            "--solution",
+            &sol,
+            "-",
+            "--system",
+            "mpc",
+        ])
         .stdin(Stdio::from(from_v))
         .stdout(Stdio::from(to_v))
         .stderr(Stdio::piped())
         .output()
         .unwrap();
     let vo = v.wait_with_output().unwrap();
-    assert_eq!(pr.status.code(), Some(0), "{}", String::from_utf8_lossy(&pr.stderr));
-    assert_eq!(vo.status.code(), Some(0), "{}", String::from_utf8_lossy(&vo.stderr));
+    assert_eq!(
+        pr.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&pr.stderr)
+    );
+    assert_eq!(
+        vo.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&vo.stderr)
+    );
     let (c, out, _) = run(VERIFIER, &["peg", "verify", &english, &tr]);
     assert_eq!(c, 0);
     assert!(out.contains("not transferable"), "{out}");

@@ -45,7 +45,10 @@ fn every_flipped_byte_is_rejected() {
         for mask in [0x01u8, 0xFF] {
             let mut t = bytes.clone();
             t[i] ^= mask;
-            assert!(check(&t).is_err(), "flipping byte {i} with {mask:#x} was accepted");
+            assert!(
+                check(&t).is_err(),
+                "flipping byte {i} with {mask:#x} was accepted"
+            );
         }
     }
     for cut in 0..bytes.len() {
@@ -75,9 +78,16 @@ fn cheating_prover_caught_at_predicted_rate() {
     let p = (s - 1) as f64 / s as f64;
     let rate = accepted as f64 / n as f64;
     let sd = (p * (1.0 - p) / n as f64).sqrt();
-    assert!((rate - p).abs() < 5.0 * sd, "acceptance {rate}, expected {p} ± {}", 5.0 * sd);
+    assert!(
+        (rate - p).abs() < 5.0 * sd,
+        "acceptance {rate}, expected {p} ± {}",
+        5.0 * sd
+    );
     // the honest prover API refuses an invalid solution outright
-    assert!(matches!(fs::prove(&inst, &z, 2795, b"", &mut rng), Err(Error::BadInput(_))));
+    assert!(matches!(
+        fs::prove(&inst, &z, 2795, b"", &mut rng),
+        Err(Error::BadInput(_))
+    ));
 }
 
 #[test]
@@ -87,11 +97,21 @@ fn forged_fiat_shamir_proof_from_invalid_sequence_is_rejected() {
     let mut rng = seeded_rng(8);
     let z = one_illegal_step(&inst, &mut rng);
     let rounds = 400; // ≈ 18 bits: the forgery succeeds with probability (31/32)^400 ≈ 3e-6
-    let secrets: Vec<_> = (0..rounds).map(|_| commit_round(&inst, &z, &mut rng)).collect();
+    let secrets: Vec<_> = (0..rounds)
+        .map(|_| commit_round(&inst, &z, &mut rng))
+        .collect();
     let roots: Vec<_> = secrets.iter().map(|s| s.root).collect();
     let sig = fs::challenges(&inst, b"", &roots);
-    let responses = secrets.iter().zip(&sig).map(|(s, &g)| respond(&inst, s, g)).collect();
-    let p = fs::PegIsoProof { instance_digest: inst.digest(), context: vec![], responses };
+    let responses = secrets
+        .iter()
+        .zip(&sig)
+        .map(|(s, &g)| respond(&inst, s, g))
+        .collect();
+    let p = fs::PegIsoProof {
+        instance_digest: inst.digest(),
+        context: vec![],
+        responses,
+    };
     match fs::verify(&inst, &p, 18, b"") {
         Err(Error::Rejected(m)) => assert!(m.contains("round"), "{m}"),
         other => panic!("forged proof not rejected: {other:?}"),
@@ -109,7 +129,9 @@ fn simulated_rounds_verify_for_their_challenge() {
             }
         }
         // a simulated interactive session is accepted: transcripts are not evidence
-        let sig: Vec<u32> = (0..300).map(|_| rng.gen_range(1..=inst.s() as u32)).collect();
+        let sig: Vec<u32> = (0..300)
+            .map(|_| rng.gen_range(1..=inst.s() as u32))
+            .collect();
         let rec = simulate_session(&inst, &sig, b"nonce", &mut rng).unwrap();
         assert_eq!(verify_record(&inst, &rec, 1, b"nonce").unwrap(), 300);
     }
@@ -148,7 +170,11 @@ struct Revealed {
     peg_counts: std::collections::BTreeSet<usize>,
 }
 
-fn collect(inst: &Instance, sigma: usize, rounds: &[zkgames::peg::protocol::RoundResponse]) -> Revealed {
+fn collect(
+    inst: &Instance,
+    sigma: usize,
+    rounds: &[zkgames::peg::protocol::RoundResponse],
+) -> Revealed {
     let n = inst.n();
     let mut r = Revealed {
         gamma: vec![0; inst.t()],
@@ -160,7 +186,15 @@ fn collect(inst: &Instance, sigma: usize, rounds: &[zkgames::peg::protocol::Roun
     };
     for resp in rounds {
         assert_eq!(resp.sigma as usize, sigma);
-        let Opening::Move { gamma, triplet, before, .. } = &resp.opening else { panic!("σ < S") };
+        let Opening::Move {
+            gamma,
+            triplet,
+            before,
+            ..
+        } = &resp.opening
+        else {
+            panic!("σ < S")
+        };
         let bits = zkgames::peg::instance::unpack_bits(&before.bits, n).unwrap();
         r.gamma[*gamma as usize] += 1;
         r.first_vertex[triplet[0] as usize] += 1;
@@ -189,14 +223,25 @@ fn real_and_simulated_openings_are_indistinguishable() {
     let real: Vec<_> = (0..n)
         .map(|_| respond(&inst, &commit_round(&inst, &z, &mut rng), sigma))
         .collect();
-    let sim: Vec<_> = (0..n).map(|_| simulate_round(&inst, sigma, &mut rng).unwrap().1).collect();
+    let sim: Vec<_> = (0..n)
+        .map(|_| simulate_round(&inst, sigma, &mut rng).unwrap().1)
+        .collect();
     let (a, b) = (collect(&inst, sigma, &real), collect(&inst, sigma, &sim));
     assert_eq!(a.peg_counts, b.peg_counts);
     assert_eq!(a.peg_counts.len(), 1);
     assert!(indistinguishable(&a.gamma, &b.gamma), "γ");
-    assert!(indistinguishable(&a.first_vertex, &b.first_vertex), "t'_γ,1");
-    assert!(indistinguishable(&a.middle_vertex, &b.middle_vertex), "t'_γ,2");
-    assert!(indistinguishable(&a.orientation, &b.orientation), "orientation");
+    assert!(
+        indistinguishable(&a.first_vertex, &b.first_vertex),
+        "t'_γ,1"
+    );
+    assert!(
+        indistinguishable(&a.middle_vertex, &b.middle_vertex),
+        "t'_γ,2"
+    );
+    assert!(
+        indistinguishable(&a.orientation, &b.orientation),
+        "orientation"
+    );
     assert!(indistinguishable(&a.ones_at, &b.ones_at), "other pegs");
 
     // Negative control: a leaky prover that skips ϕ and χ (identity) reveals the real move.
@@ -213,7 +258,10 @@ fn real_and_simulated_openings_are_indistinguishable() {
         })
         .collect();
     let c = collect(&inst, sigma, &leaky);
-    assert!(!indistinguishable(&c.gamma, &b.gamma), "the test must detect a leaky prover");
+    assert!(
+        !indistinguishable(&c.gamma, &b.gamma),
+        "the test must detect a leaky prover"
+    );
 }
 
 /// Claim 18: responses to all S challenges on one commitment yield the solution.
@@ -245,7 +293,13 @@ fn extractor_recovers_the_solution() {
 fn peg_count_variant_proves_and_hides_the_final_position() {
     let e = english();
     let z = english_solution();
-    let variant = Instance::new(e.n(), e.triplets().to_vec(), e.first().to_vec(), Goal::PegCount(1)).unwrap();
+    let variant = Instance::new(
+        e.n(),
+        e.triplets().to_vec(),
+        e.first().to_vec(),
+        Goal::PegCount(1),
+    )
+    .unwrap();
     assert_eq!(variant.s(), e.s());
     let mut rng = seeded_rng(4);
     let p = fs::prove(&variant, &z, 300, b"", &mut rng).unwrap();
@@ -303,7 +357,10 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
     let z = english_solution();
     let mut ch = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
     let mut p = PegProver::new(&inst, &z, 100, b"", seeded_rng(2)).unwrap();
-    assert!(matches!(run_prover(&mut ch, &mut p), Err(Error::Rejected(_))));
+    assert!(matches!(
+        run_prover(&mut ch, &mut p),
+        Err(Error::Rejected(_))
+    ));
     assert!(v.join().unwrap().is_err());
 
     // a cheater with one illegal step, 700 rounds (≈ 32 bits): caught
@@ -324,13 +381,20 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
         }
         fn commitments(&mut self) -> zkgames::Result<Vec<u8>> {
             let mut rng = seeded_rng(9);
-            self.secrets = (0..700).map(|_| commit_round(&self.inst, &self.z, &mut rng)).collect();
+            self.secrets = (0..700)
+                .map(|_| commit_round(&self.inst, &self.z, &mut rng))
+                .collect();
             let roots: Vec<_> = self.secrets.iter().map(|s| s.root).collect();
             Ok(zkgames::proof_file::encode(&roots))
         }
         fn responses(&mut self, ch: &[u8]) -> zkgames::Result<Vec<u8>> {
             let sig: Vec<u32> = zkgames::proof_file::decode(ch, "c")?;
-            let r: Vec<_> = self.secrets.iter().zip(sig).map(|(s, g)| respond(&self.inst, s, g as usize)).collect();
+            let r: Vec<_> = self
+                .secrets
+                .iter()
+                .zip(sig)
+                .map(|(s, g)| respond(&self.inst, s, g as usize))
+                .collect();
             Ok(zkgames::proof_file::encode(&r))
         }
     }
@@ -341,7 +405,14 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
         run_verifier(&mut ch, &mut PegVerifier::new(&i2, 32, b"", seeded_rng(77)))
     });
     let mut ch = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
-    let mut c = Cheat { inst: inst.clone(), z: one_illegal_step(&inst, &mut seeded_rng(3)), secrets: vec![] };
-    assert!(matches!(run_prover(&mut ch, &mut c), Err(Error::Rejected(_))));
+    let mut c = Cheat {
+        inst: inst.clone(),
+        z: one_illegal_step(&inst, &mut seeded_rng(3)),
+        secrets: vec![],
+    };
+    assert!(matches!(
+        run_prover(&mut ch, &mut c),
+        Err(Error::Rejected(_))
+    ));
     assert!(matches!(v.join().unwrap(), Err(Error::Rejected(_))));
 }

@@ -13,8 +13,12 @@ use zkgames::rng::seeded_rng;
 
 fn verify_bytes(b: &[u8]) -> bool {
     let inst = tee();
-    let Ok(f) = ProofFile::from_bytes(b) else { return false };
-    let Ok(p) = fs::decode_proof(&f) else { return false };
+    let Ok(f) = ProofFile::from_bytes(b) else {
+        return false;
+    };
+    let Ok(p) = fs::decode_proof(&f) else {
+        return false;
+    };
     fs::verify(&inst, &p, 8, b"").is_ok()
 }
 
@@ -54,7 +58,10 @@ proptest! {
 fn huge_length_prefixes_are_refused_before_allocating() {
     // a frame header announcing 4 GiB
     let inst = tee();
-    let mut ch = Channel::new(Box::new(std::io::Cursor::new(vec![0xFF; 8])), Box::new(std::io::sink()));
+    let mut ch = Channel::new(
+        Box::new(std::io::Cursor::new(vec![0xFF; 8])),
+        Box::new(std::io::sink()),
+    );
     let mut v = PegVerifier::new(&inst, 8, b"", seeded_rng(1));
     assert!(run_verifier(&mut ch, &mut v).is_err());
     // a body whose vector length claims 2^62 responses

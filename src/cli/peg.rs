@@ -170,7 +170,8 @@ pub fn load_puzzle(path: &str) -> Result<Puzzle> {
 
 fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
     let b = proof_file::read_input(path, MAX_SOLUTION_FILE)?;
-    let text = std::str::from_utf8(&b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))?;
+    let text =
+        std::str::from_utf8(&b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))?;
     p.parse_solution(text)
         .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
 }
@@ -195,8 +196,21 @@ fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
         ProverCmd::Solve(a) => crate::cli::peg_solve::run(a),
-        ProverCmd::Demo { puzzle, sec, system, output } => demo(puzzle.as_deref(), &sec, system, output.as_deref()),
-        ProverCmd::Prove { puzzle, solution, sec, rounds, output, system, seed } => {
+        ProverCmd::Demo {
+            puzzle,
+            sec,
+            system,
+            output,
+        } => demo(puzzle.as_deref(), &sec, system, output.as_deref()),
+        ProverCmd::Prove {
+            puzzle,
+            solution,
+            sec,
+            rounds,
+            output,
+            system,
+            seed,
+        } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
@@ -206,7 +220,9 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let t0 = std::time::Instant::now();
             let bytes = match system {
                 System::Iso => fs::prove_file(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
-                System::Mpc => crate::mpc::peg::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
+                System::Mpc => {
+                    crate::mpc::peg::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?
+                }
             };
             let el = t0.elapsed();
             write_binary(&output, &bytes)?;
@@ -227,7 +243,15 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             );
             Ok(())
         }
-        ProverCmd::Connect { puzzle, solution, addr, sec, transcript, system, seed } => {
+        ProverCmd::Connect {
+            puzzle,
+            solution,
+            addr,
+            sec,
+            transcript,
+            system,
+            seed,
+        } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
@@ -237,33 +261,62 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let mut ch = if addr == "-" {
                 Channel::stdio()
             } else {
-                let s = TcpStream::connect(&addr)
-                    .map_err(|e| Error::io(format!("cannot connect to {addr} (is `verifier peg serve` listening?)"), e))?;
+                let s = TcpStream::connect(&addr).map_err(|e| {
+                    Error::io(
+                        format!("cannot connect to {addr} (is `verifier peg serve` listening?)"),
+                        e,
+                    )
+                })?;
                 Channel::tcp(s)?
             };
             let (rec, bits) = match system {
                 System::Iso => {
                     let mut prover = PegProver::new(inst, &z, rounds, ctx, rng_from(seed))?;
-                    (net::run_prover(&mut ch, &mut prover)?, achieved_bits(rounds, inst.s()))
+                    (
+                        net::run_prover(&mut ch, &mut prover)?,
+                        achieved_bits(rounds, inst.s()),
+                    )
                 }
                 System::Mpc => {
-                    let mut prover = crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng_from(seed))?;
-                    (net::run_prover(&mut ch, &mut prover)?, crate::mpc::security_bits(rounds))
+                    let mut prover =
+                        crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng_from(seed))?;
+                    (
+                        net::run_prover(&mut ch, &mut prover)?,
+                        crate::mpc::security_bits(rounds),
+                    )
                 }
             };
-            eprintln!("session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}");
+            eprintln!(
+                "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}"
+            );
             save_transcript(transcript.as_deref(), system, &rec)
         }
-        ProverCmd::Simulate { puzzle, sec, output, seed } => {
+        ProverCmd::Simulate {
+            puzzle,
+            sec,
+            output,
+            seed,
+        } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let rounds = rounds_for_bits(sec.security, inst.s());
             let mut rng = rng_from(seed);
             let s = inst.s() as u32;
-            let sigmas: Vec<u32> = (0..rounds).map(|_| rand::Rng::gen_range(&mut rng, 1..=s)).collect();
-            let rec = crate::peg::simulate::simulate_session(inst, &sigmas, sec.context.as_bytes(), &mut rng)?;
-            let f = ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(&rec));
+            let sigmas: Vec<u32> = (0..rounds)
+                .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
+                .collect();
+            let rec = crate::peg::simulate::simulate_session(
+                inst,
+                &sigmas,
+                sec.context.as_bytes(),
+                &mut rng,
+            )?;
+            let f = ProofFile::new(
+                ProtocolId::PegIso,
+                Mode::Interactive,
+                proof_file::encode(&rec),
+            );
             write_binary(&output, &f.to_bytes())?;
             eprintln!(
                 "simulated an accepting {rounds}-round session transcript for '{}' without any solution",
@@ -274,18 +327,36 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
     }
 }
 
-fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option<&str>) -> Result<()> {
+fn demo(
+    puzzle: Option<&str>,
+    sec: &SecurityArgs,
+    system: System,
+    output: Option<&str>,
+) -> Result<()> {
     let p = match puzzle {
         Some(path) => load_puzzle(path)?,
         None => crate::peg::catalog::get("english").expect("english is in the catalog"),
     };
     let inst = p.instance();
-    eprintln!("puzzle '{}': N = {} holes, T = {} triplets, S = {} rows", p.name(), inst.n(), inst.t(), inst.s());
+    eprintln!(
+        "puzzle '{}': N = {} holes, T = {} triplets, S = {} rows",
+        p.name(),
+        inst.n(),
+        inst.t(),
+        inst.s()
+    );
     eprintln!("{}", p.render(inst.first()));
-    let (text, summary) =
-        crate::cli::peg_solve::solve_text(&p, crate::peg::solver::DEFAULT_BUDGET, true, std::io::stderr().is_terminal())?;
+    let (text, summary) = crate::cli::peg_solve::solve_text(
+        &p,
+        crate::peg::solver::DEFAULT_BUDGET,
+        true,
+        std::io::stderr().is_terminal(),
+    )?;
     eprintln!("1. solved: {summary}");
-    eprintln!("   solution (secret): {}", text.split_whitespace().collect::<Vec<_>>().join(" "));
+    eprintln!(
+        "   solution (secret): {}",
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
     let z = p.parse_solution(&text)?;
     let rounds = rounds_for(system, sec.security, inst.s());
     let mut rng = crate::rng::os_rng();
@@ -318,14 +389,23 @@ fn demo(puzzle: Option<&str>, sec: &SecurityArgs, system: System, output: Option
         write_binary(o, &bytes)?;
         eprintln!("   proof written to {o}");
     }
-    println!("ok: '{}' proved and verified ({system:?}, {rounds} rounds, {} bytes)", p.name(), bytes.len());
+    println!(
+        "ok: '{}' proved and verified ({system:?}, {rounds} rounds, {} bytes)",
+        p.name(),
+        bytes.len()
+    );
     Ok(())
 }
 
 fn save_transcript(path: Option<&str>, system: System, rec: &SessionRecord) -> Result<()> {
     if let Some(path) = path {
         let bytes = match system {
-            System::Iso => ProofFile::new(ProtocolId::PegIso, Mode::Interactive, proof_file::encode(rec)).to_bytes(),
+            System::Iso => ProofFile::new(
+                ProtocolId::PegIso,
+                Mode::Interactive,
+                proof_file::encode(rec),
+            )
+            .to_bytes(),
             System::Mpc => crate::mpc::peg::session_file(rec),
         };
         proof_file::write_output(path, &bytes)?;
@@ -366,8 +446,16 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     );
                 }
                 (ProtocolId::PegMpc, _) => {
-                    let rep = crate::mpc::peg::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
-                    println!("ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}", p.name());
+                    let rep = crate::mpc::peg::verify_peg(
+                        inst,
+                        &f,
+                        crate::mpc::rounds_for_bits(sec.security),
+                        ctx,
+                    )?;
+                    println!(
+                        "ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}",
+                        p.name()
+                    );
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -384,7 +472,15 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             print!("{}", inspect(&f, bytes.len(), all)?);
             Ok(())
         }
-        VerifierCmd::Serve { puzzle, listen, stdio, sec, transcript, system, seed } => {
+        VerifierCmd::Serve {
+            puzzle,
+            listen,
+            stdio,
+            sec,
+            transcript,
+            system,
+            seed,
+        } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
@@ -393,8 +489,11 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 Channel::stdio()
             } else {
                 let addr = listen.expect("clap requires --listen without --stdio");
-                let l = TcpListener::bind(&addr).map_err(|e| Error::io(format!("cannot listen on {addr}"), e))?;
-                let local = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+                let l = TcpListener::bind(&addr)
+                    .map_err(|e| Error::io(format!("cannot listen on {addr}"), e))?;
+                let local = l
+                    .local_addr()
+                    .map_err(|e| Error::io("listener address", e))?;
                 eprintln!("listening on {local} for one peg session on '{}'", p.name());
                 let (s, peer) = l.accept().map_err(|e| Error::io("accept failed", e))?;
                 eprintln!("prover connected from {peer}");
@@ -409,7 +508,8 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 }
                 System::Mpc => {
                     let min = crate::mpc::rounds_for_bits(sec.security);
-                    let mut v = crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng_from(seed))?;
+                    let mut v =
+                        crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng_from(seed))?;
                     let rec = net::run_verifier(&mut ch, &mut v)?;
                     let b = crate::mpc::security_bits(rec.hello.rounds as usize);
                     (rec, b)
@@ -429,7 +529,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
 pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
     use std::fmt::Write;
     let mut o = String::new();
-    let _ = writeln!(o, "proof file: {total} bytes (header {}, body {})", proof_file::HEADER_LEN, f.body.len());
+    let _ = writeln!(
+        o,
+        "proof file: {total} bytes (header {}, body {})",
+        proof_file::HEADER_LEN,
+        f.body.len()
+    );
     let _ = writeln!(o, "protocol:   {}", f.protocol.name());
     let _ = writeln!(
         o,
@@ -449,11 +554,26 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         (ProtocolId::PegIso, Mode::Interactive) => {
             let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
             let _ = writeln!(o, "instance:   {}", hex::encode(rec.hello.statement));
-            let _ = writeln!(o, "context:    {:?}", String::from_utf8_lossy(&rec.hello.context));
-            let roots: Vec<crate::commit::Digest> = proof_file::decode(&rec.commitments, "commitments")?;
-            let resp: Vec<crate::peg::protocol::RoundResponse> = proof_file::decode(&rec.responses, "responses")?;
-            for (i, r) in roots.iter().enumerate().take(if all { usize::MAX } else { 5 }) {
-                let _ = writeln!(o, "  round {:>5} commitment (Merkle root) {}", i + 1, hex::encode(r));
+            let _ = writeln!(
+                o,
+                "context:    {:?}",
+                String::from_utf8_lossy(&rec.hello.context)
+            );
+            let roots: Vec<crate::commit::Digest> =
+                proof_file::decode(&rec.commitments, "commitments")?;
+            let resp: Vec<crate::peg::protocol::RoundResponse> =
+                proof_file::decode(&rec.responses, "responses")?;
+            for (i, r) in roots
+                .iter()
+                .enumerate()
+                .take(if all { usize::MAX } else { 5 })
+            {
+                let _ = writeln!(
+                    o,
+                    "  round {:>5} commitment (Merkle root) {}",
+                    i + 1,
+                    hex::encode(r)
+                );
             }
             summarize_rounds(&mut o, &resp, all);
         }
@@ -467,16 +587,32 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
     use crate::commit::commit;
     use crate::peg::protocol::{encode_triplet, TAG_ROW, TAG_TRIPLET};
     use std::fmt::Write;
-    let iso = resp.iter().filter(|r| matches!(r.opening, Opening::Iso { .. })).count();
+    let iso = resp
+        .iter()
+        .filter(|r| matches!(r.opening, Opening::Iso { .. }))
+        .count();
     let path: usize = resp.iter().map(|r| r.path.len()).sum();
     let _ = writeln!(o, "rounds:     {}", resp.len());
     if let Some(max_sigma) = resp.iter().map(|r| r.sigma).max() {
-        let _ = writeln!(o, "openings:   {iso} isomorphism (σ = S), {} moves (σ < S); largest σ seen {max_sigma}", resp.len() - iso);
+        let _ = writeln!(
+            o,
+            "openings:   {iso} isomorphism (σ = S), {} moves (σ < S); largest σ seen {max_sigma}",
+            resp.len() - iso
+        );
     }
     let _ = writeln!(o, "merkle:     {path} sibling hashes ({} bytes)", path * 32);
-    for (i, r) in resp.iter().enumerate().take(if all { usize::MAX } else { 5 }) {
+    for (i, r) in resp
+        .iter()
+        .enumerate()
+        .take(if all { usize::MAX } else { 5 })
+    {
         match &r.opening {
-            Opening::Iso { triplets, triplet_keys, first, .. } => {
+            Opening::Iso {
+                triplets,
+                triplet_keys,
+                first,
+                ..
+            } => {
                 let c = commit(TAG_ROW, &first.key, &first.bits);
                 let t0 = commit(TAG_TRIPLET, &triplet_keys[0], &encode_triplet(&triplets[0]));
                 let _ = writeln!(
@@ -488,7 +624,13 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
                     hex::encode(c)
                 );
             }
-            Opening::Move { gamma, triplet, triplet_key, before, .. } => {
+            Opening::Move {
+                gamma,
+                triplet,
+                triplet_key,
+                before,
+                ..
+            } => {
                 let ct = commit(TAG_TRIPLET, triplet_key, &encode_triplet(triplet));
                 let cb = commit(TAG_ROW, &before.key, &before.bits);
                 let _ = writeln!(

@@ -10,9 +10,23 @@ pub const PUZZLES: &[(&str, &str)] = &[
     ("english", include_str!("../../puzzles/peg/english.txt")),
     ("european", include_str!("../../puzzles/peg/european.txt")),
     ("wiegleb", include_str!("../../puzzles/peg/wiegleb.txt")),
+    (
+        "wiegleb-24",
+        include_str!("../../puzzles/peg/wiegleb-24.txt"),
+    ),
     ("diamond", include_str!("../../puzzles/peg/diamond.txt")),
-    ("triangle15", include_str!("../../puzzles/peg/triangle15.txt")),
-    ("square5-diagonal", include_str!("../../puzzles/peg/square5-diagonal.txt")),
+    (
+        "diamond-full",
+        include_str!("../../puzzles/peg/diamond-full.txt"),
+    ),
+    (
+        "triangle15",
+        include_str!("../../puzzles/peg/triangle15.txt"),
+    ),
+    (
+        "square5-diagonal",
+        include_str!("../../puzzles/peg/square5-diagonal.txt"),
+    ),
 ];
 
 /// The text of a catalog puzzle.
@@ -40,7 +54,10 @@ pub fn load(path_or_name: &str) -> Result<Puzzle> {
 pub fn solved(name: &str) -> Option<(super::instance::Instance, super::instance::Matrix)> {
     use super::solver::{solve, SolveOptions, SolveOutcome};
     let p = get(name)?;
-    let opts = SolveOptions { symmetries: p.symmetries(), ..SolveOptions::default() };
+    let opts = SolveOptions {
+        symmetries: p.symmetries(),
+        ..SolveOptions::default()
+    };
     match solve(p.instance(), &opts) {
         SolveOutcome::Solved(z) => Some((p.instance().clone(), z)),
         _ => None,

@@ -15,7 +15,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::instance::{Instance, Matrix};
-use super::protocol::{achieved_bits, commit_round, respond, rounds_for_bits, verify_round, RoundResponse};
+use super::protocol::{
+    achieved_bits, commit_round, respond, rounds_for_bits, verify_round, RoundResponse,
+};
 use crate::commit::Digest;
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::{fork, Rng};
@@ -75,7 +77,13 @@ pub fn challenges(inst: &Instance, context: &[u8], roots: &[Digest]) -> Vec<usiz
 
 /// Proves knowledge of the solution `z` with `rounds` parallel rounds. Refuses an invalid
 /// solution (the error names the first illegal step).
-pub fn prove(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &mut Rng) -> Result<PegIsoProof> {
+pub fn prove(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<PegIsoProof> {
     inst.check_solution(z)?;
     check_params(rounds, context)?;
     let rngs: Vec<Rng> = (0..rounds).map(|_| fork(rng)).collect();
@@ -99,10 +107,14 @@ pub fn prove(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &m
 
 fn check_params(rounds: usize, context: &[u8]) -> Result<()> {
     if rounds == 0 || rounds > MAX_ROUNDS {
-        return Err(Error::bad(format!("round count {rounds} outside [1, {MAX_ROUNDS}]")));
+        return Err(Error::bad(format!(
+            "round count {rounds} outside [1, {MAX_ROUNDS}]"
+        )));
     }
     if context.len() > MAX_CONTEXT {
-        return Err(Error::bad(format!("context longer than {MAX_CONTEXT} bytes")));
+        return Err(Error::bad(format!(
+            "context longer than {MAX_CONTEXT} bytes"
+        )));
     }
     Ok(())
 }
@@ -146,7 +158,14 @@ pub fn check_claims(
 pub fn verify(inst: &Instance, p: &PegIsoProof, min_bits: u32, context: &[u8]) -> Result<Report> {
     let rounds = p.responses.len();
     check_params(rounds, &p.context)?;
-    check_claims(inst, &p.instance_digest, &p.context, context, rounds, min_bits)?;
+    check_claims(
+        inst,
+        &p.instance_digest,
+        &p.context,
+        context,
+        rounds,
+        min_bits,
+    )?;
     let s = inst.s();
     let roots: Vec<std::result::Result<Digest, String>> = p
         .responses
@@ -182,16 +201,29 @@ pub fn verify(inst: &Instance, p: &PegIsoProof, min_bits: u32, context: &[u8]) -
 }
 
 /// Proves and wraps the proof in a proof file.
-pub fn prove_file(inst: &Instance, z: &Matrix, rounds: usize, context: &[u8], rng: &mut Rng) -> Result<Vec<u8>> {
+pub fn prove_file(
+    inst: &Instance,
+    z: &Matrix,
+    rounds: usize,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     let p = prove(inst, z, rounds, context, rng)?;
-    Ok(ProofFile::new(ProtocolId::PegIso, Mode::NonInteractive, proof_file::encode(&p)).to_bytes())
+    Ok(ProofFile::new(
+        ProtocolId::PegIso,
+        Mode::NonInteractive,
+        proof_file::encode(&p),
+    )
+    .to_bytes())
 }
 
 /// Decodes the body of a non-interactive peg isomorphism proof file.
 pub fn decode_proof(f: &ProofFile) -> Result<PegIsoProof> {
     f.expect_protocol(ProtocolId::PegIso)?;
     if f.mode != Mode::NonInteractive {
-        return Err(Error::bad("expected a non-interactive proof, found a session transcript"));
+        return Err(Error::bad(
+            "expected a non-interactive proof, found a session transcript",
+        ));
     }
     proof_file::decode(&f.body, "peg proof body")
 }
@@ -202,8 +234,6 @@ mod tests {
     use crate::peg::instance::{tee, tee_solution};
     use crate::rng::seeded_rng;
 
-
-
     #[test]
     fn prove_verify_and_bindings() {
         let inst = tee();
@@ -212,12 +242,21 @@ mod tests {
         let p = prove(&inst, &tee_solution(), rounds, b"ctx", &mut rng).unwrap();
         let rep = verify(&inst, &p, 40, b"ctx").unwrap();
         assert!(rep.bits >= 40.0);
-        assert!(matches!(verify(&inst, &p, 41, b"ctx"), Err(Error::Rejected(_))));
-        assert!(matches!(verify(&inst, &p, 40, b"other"), Err(Error::Rejected(_))));
+        assert!(matches!(
+            verify(&inst, &p, 41, b"ctx"),
+            Err(Error::Rejected(_))
+        ));
+        assert!(matches!(
+            verify(&inst, &p, 40, b"other"),
+            Err(Error::Rejected(_))
+        ));
         // altering the claimed context to match the verifier's does not help: FS breaks
         let mut q = p.clone();
         q.context = b"other".to_vec();
-        assert!(matches!(verify(&inst, &q, 40, b"other"), Err(Error::Rejected(_))));
+        assert!(matches!(
+            verify(&inst, &q, 40, b"other"),
+            Err(Error::Rejected(_))
+        ));
         // dropping a round
         let mut q = p.clone();
         q.responses.pop();

@@ -278,7 +278,11 @@ pub fn is_legal_step(t: &[u32; 3], a: &[bool], b: &[bool]) -> bool {
 /// Packs bits LSB-first into `ceil(len/8)` bytes; padding bits are zero.
 pub fn pack_bits(bits: &[bool]) -> Vec<u8> {
     bits.chunks(8)
-        .map(|c| c.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | ((b as u8) << i)))
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u8, |acc, (i, &b)| acc | ((b as u8) << i))
+        })
         .collect()
 }
 
@@ -422,10 +426,15 @@ pub fn tee() -> Instance {
 
 /// The solution matrix of Example 7 for [`tee`].
 pub fn tee_solution() -> Matrix {
-    [[1, 1, 0, 1, 1], [0, 0, 1, 1, 1], [0, 1, 1, 0, 0], [1, 0, 0, 0, 0]]
-        .iter()
-        .map(|r| r.iter().map(|&x| x == 1).collect())
-        .collect()
+    [
+        [1, 1, 0, 1, 1],
+        [0, 0, 1, 1, 1],
+        [0, 1, 1, 0, 0],
+        [1, 0, 0, 0, 0],
+    ]
+    .iter()
+    .map(|r| r.iter().map(|&x| x == 1).collect())
+    .collect()
 }
 
 #[cfg(test)]

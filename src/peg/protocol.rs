@@ -109,7 +109,12 @@ pub fn commit_round(inst: &Instance, z: &Matrix, rng: &mut impl RngCore) -> Roun
 }
 
 /// Commits given values of `Σ'` and `Z'` (used by [`commit_round`] and the simulator).
-pub fn commit_values(iso: Iso, triplets: Vec<[u32; 3]>, rows: Matrix, rng: &mut impl RngCore) -> RoundSecret {
+pub fn commit_values(
+    iso: Iso,
+    triplets: Vec<[u32; 3]>,
+    rows: Matrix,
+    rng: &mut impl RngCore,
+) -> RoundSecret {
     let mut keys = Vec::with_capacity(triplets.len() + rows.len());
     let mut leaves = Vec::with_capacity(triplets.len() + rows.len());
     for tr in &triplets {
@@ -123,7 +128,14 @@ pub fn commit_values(iso: Iso, triplets: Vec<[u32; 3]>, rows: Matrix, rng: &mut 
         keys.push(k);
     }
     let root = merkle::root(&leaves);
-    RoundSecret { iso, triplets, rows, keys, leaves, root }
+    RoundSecret {
+        iso,
+        triplets,
+        rows,
+        keys,
+        leaves,
+        root,
+    }
 }
 
 /// The leaf indices a response to `σ` (1-based) opens, sorted.
@@ -148,7 +160,12 @@ pub fn respond(inst: &Instance, sec: &RoundSecret, sigma: usize) -> RoundRespons
 }
 
 /// [`respond`] with a forced `γ` for `σ < S` (the simulator chooses its own `γ`).
-pub fn respond_with(inst: &Instance, sec: &RoundSecret, sigma: usize, forced_gamma: Option<usize>) -> RoundResponse {
+pub fn respond_with(
+    inst: &Instance,
+    sec: &RoundSecret,
+    sigma: usize,
+    forced_gamma: Option<usize>,
+) -> RoundResponse {
     let (t, s) = (inst.t(), inst.s());
     assert!((1..=s).contains(&sigma), "challenge out of range");
     let row = |j: usize| RowOpening {
@@ -184,11 +201,16 @@ pub fn respond_with(inst: &Instance, sec: &RoundSecret, sigma: usize, forced_gam
         )
     };
     let path = merkle::open(&sec.leaves, &opened_indices(inst, sigma, gamma));
-    RoundResponse { sigma: sigma as u32, opening, path }
+    RoundResponse {
+        sigma: sigma as u32,
+        opening,
+        path,
+    }
 }
 
 fn row_leaf(n: usize, r: &RowOpening, what: &str) -> Result<(Digest, Vec<bool>), String> {
-    let bits = unpack_bits(&r.bits, n).ok_or_else(|| format!("{what}: not an encoding of {n} bits"))?;
+    let bits =
+        unpack_bits(&r.bits, n).ok_or_else(|| format!("{what}: not an encoding of {n} bits"))?;
     Ok((commit(TAG_ROW, &r.key, &r.bits), bits))
 }
 
@@ -199,13 +221,24 @@ fn row_leaf(n: usize, r: &RowOpening, what: &str) -> Result<(Digest, Vec<bool>),
 pub fn verify_round(inst: &Instance, sigma: usize, r: &RoundResponse) -> Result<Digest, String> {
     let (n, t, s) = (inst.n(), inst.t(), inst.s());
     if r.sigma as usize != sigma {
-        return Err(format!("response answers challenge {} but the challenge is {sigma}", r.sigma));
+        return Err(format!(
+            "response answers challenge {} but the challenge is {sigma}",
+            r.sigma
+        ));
     }
     let mut opened: Vec<(usize, Digest)>;
     match &r.opening {
-        Opening::Iso { iso, triplets, triplet_keys, first, last } => {
+        Opening::Iso {
+            iso,
+            triplets,
+            triplet_keys,
+            first,
+            last,
+        } => {
             if sigma != s {
-                return Err(format!("isomorphism opened for challenge σ = {sigma} < S = {s}"));
+                return Err(format!(
+                    "isomorphism opened for challenge σ = {sigma} < S = {s}"
+                ));
             }
             if triplets.len() != t || triplet_keys.len() != t {
                 return Err(format!("expected {t} opened triplets"));
@@ -241,7 +274,13 @@ pub fn verify_round(inst: &Instance, sigma: usize, r: &RoundResponse) -> Result<
                 }
             }
         }
-        Opening::Move { gamma, triplet, triplet_key, before, after } => {
+        Opening::Move {
+            gamma,
+            triplet,
+            triplet_key,
+            before,
+            after,
+        } => {
             if sigma == s {
                 return Err("a move was opened for challenge σ = S".into());
             }
@@ -253,10 +292,15 @@ pub fn verify_round(inst: &Instance, sigma: usize, r: &RoundResponse) -> Result<
             let (ca, za) = row_leaf(n, after, "Z'[σ+1]")?;
             // k ∈ t'_γ ⇔ Z'[σ,k] ≠ Z'[σ+1,k];  Z'[σ,t'_γ1] ≠ Z'[σ,t'_γ3];  Z'[σ,t'_γ2] = 1
             if !is_legal_step(triplet, &zb, &za) {
-                return Err(format!("move σ = {sigma} is not a legal jump along the opened triplet t'_γ"));
+                return Err(format!(
+                    "move σ = {sigma} is not a legal jump along the opened triplet t'_γ"
+                ));
             }
             opened = vec![
-                (g, commit(TAG_TRIPLET, triplet_key, &encode_triplet(triplet))),
+                (
+                    g,
+                    commit(TAG_TRIPLET, triplet_key, &encode_triplet(triplet)),
+                ),
                 (t + sigma - 1, cb),
                 (t + sigma, ca),
             ];
@@ -294,8 +338,6 @@ mod tests {
     use super::*;
     use crate::peg::instance::{tee, tee_solution};
     use crate::rng::seeded_rng;
-
-
 
     #[test]
     fn rounds_match_the_issue() {

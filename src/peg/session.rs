@@ -33,12 +33,25 @@ pub struct PegProver<'a> {
 
 impl<'a> PegProver<'a> {
     /// A prover for `rounds` rounds; refuses an invalid solution.
-    pub fn new(inst: &'a Instance, z: &'a Matrix, rounds: usize, context: &[u8], rng: Rng) -> Result<Self> {
+    pub fn new(
+        inst: &'a Instance,
+        z: &'a Matrix,
+        rounds: usize,
+        context: &[u8],
+        rng: Rng,
+    ) -> Result<Self> {
         inst.check_solution(z)?;
         if rounds == 0 || rounds > MAX_ROUNDS || context.len() > MAX_CONTEXT {
             return Err(Error::bad("round count or context length out of range"));
         }
-        Ok(PegProver { inst, z, rounds, context: context.to_vec(), rng, secrets: vec![] })
+        Ok(PegProver {
+            inst,
+            z,
+            rounds,
+            context: context.to_vec(),
+            rng,
+            secrets: vec![],
+        })
     }
 }
 
@@ -56,7 +69,10 @@ impl SessionProver for PegProver<'_> {
     fn commitments(&mut self) -> Result<Vec<u8>> {
         let rngs: Vec<Rng> = (0..self.rounds).map(|_| fork(&mut self.rng)).collect();
         let (inst, z) = (self.inst, self.z);
-        self.secrets = rngs.into_par_iter().map(|mut r| commit_round(inst, z, &mut r)).collect();
+        self.secrets = rngs
+            .into_par_iter()
+            .map(|mut r| commit_round(inst, z, &mut r))
+            .collect();
         let roots: Vec<Digest> = self.secrets.iter().map(|s| s.root).collect();
         Ok(proof_file::encode(&roots))
     }
@@ -128,11 +144,17 @@ impl SessionVerifier for PegVerifier<'_> {
     fn challenges(&mut self, commitments: &[u8]) -> Result<Vec<u8>> {
         let roots: Vec<Digest> = proof_file::decode(commitments, "commitments")?;
         if roots.len() != self.rounds {
-            return Err(Error::bad(format!("expected {} round commitments, got {}", self.rounds, roots.len())));
+            return Err(Error::bad(format!(
+                "expected {} round commitments, got {}",
+                self.rounds,
+                roots.len()
+            )));
         }
         self.roots = roots;
         let s = self.inst.s() as u32;
-        self.sigmas = (0..self.rounds).map(|_| self.rng.gen_range(1..=s)).collect();
+        self.sigmas = (0..self.rounds)
+            .map(|_| self.rng.gen_range(1..=s))
+            .collect();
         Ok(proof_file::encode(&self.sigmas))
     }
 
@@ -141,10 +163,19 @@ impl SessionVerifier for PegVerifier<'_> {
     }
 }
 
-fn verify_responses(inst: &Instance, roots: &[Digest], sigmas: &[u32], responses: &[u8]) -> Result<()> {
+fn verify_responses(
+    inst: &Instance,
+    roots: &[Digest],
+    sigmas: &[u32],
+    responses: &[u8],
+) -> Result<()> {
     let resp: Vec<RoundResponse> = proof_file::decode(responses, "responses")?;
     if resp.len() != roots.len() || sigmas.len() != roots.len() {
-        return Err(Error::rejected(format!("expected {} responses, got {}", roots.len(), resp.len())));
+        return Err(Error::rejected(format!(
+            "expected {} responses, got {}",
+            roots.len(),
+            resp.len()
+        )));
     }
     let results: Vec<std::result::Result<(), String>> = resp
         .par_iter()
@@ -152,7 +183,9 @@ fn verify_responses(inst: &Instance, roots: &[Digest], sigmas: &[u32], responses
         .map(|(r, (&sg, root))| {
             let got = verify_round(inst, sg as usize, r)?;
             if got != *root {
-                return Err("the opened values do not match the round's commitment (Merkle root)".into());
+                return Err(
+                    "the opened values do not match the round's commitment (Merkle root)".into(),
+                );
             }
             Ok(())
         })
@@ -165,13 +198,20 @@ fn verify_responses(inst: &Instance, roots: &[Digest], sigmas: &[u32], responses
 
 /// Re-checks a saved session transcript (it shows the session was accepted; it is not
 /// transferable evidence of knowledge).
-pub fn verify_record(inst: &Instance, rec: &SessionRecord, min_bits: u32, context: &[u8]) -> Result<usize> {
+pub fn verify_record(
+    inst: &Instance,
+    rec: &SessionRecord,
+    min_bits: u32,
+    context: &[u8],
+) -> Result<usize> {
     let rounds = check_hello(inst, &rec.hello, min_bits, context)?;
     let roots: Vec<Digest> = proof_file::decode(&rec.commitments, "commitments")?;
     let sigmas: Vec<u32> = proof_file::decode(&rec.challenges, "challenges")?;
     let s = inst.s() as u32;
     if roots.len() != rounds || sigmas.len() != rounds || sigmas.iter().any(|&x| x == 0 || x > s) {
-        return Err(Error::bad("session transcript: wrong number of commitments or challenges"));
+        return Err(Error::bad(
+            "session transcript: wrong number of commitments or challenges",
+        ));
     }
     verify_responses(inst, &roots, &sigmas, &rec.responses)?;
     Ok(rounds)

@@ -31,7 +31,11 @@ fn random_row(n: usize, rng: &mut Rng) -> Vec<bool> {
 
 /// Simulates one round for the challenge `sigma` (1-based) without a solution: returns the
 /// round commitment (Merkle root) and an accepting response.
-pub fn simulate_round(inst: &Instance, sigma: usize, rng: &mut Rng) -> Result<(Digest, RoundResponse)> {
+pub fn simulate_round(
+    inst: &Instance,
+    sigma: usize,
+    rng: &mut Rng,
+) -> Result<(Digest, RoundResponse)> {
     let (n, t, s) = (inst.n(), inst.t(), inst.s());
     if !(1..=s).contains(&sigma) {
         return Err(Error::bad(format!("challenge {sigma} outside [1, {s}]")));
@@ -59,7 +63,9 @@ pub fn simulate_round(inst: &Instance, sigma: usize, rng: &mut Rng) -> Result<(D
     let pegs = inst.first().iter().filter(|&&b| b).count() + 1 - sigma; // F − σ + 1
     let others = &verts[3..];
     if pegs < 2 || pegs - 2 > others.len() {
-        return Err(Error::bad("no position with the required peg count fits this instance"));
+        return Err(Error::bad(
+            "no position with the required peg count fits this instance",
+        ));
     }
     let b = rng.gen::<bool>();
     let mut before = vec![false; n];
@@ -86,7 +92,12 @@ pub fn simulate_round(inst: &Instance, sigma: usize, rng: &mut Rng) -> Result<(D
 
 /// Simulates a whole interactive session transcript for verifier challenges `sigmas`,
 /// without a solution. [`super::session::verify_record`] accepts it.
-pub fn simulate_session(inst: &Instance, sigmas: &[u32], context: &[u8], rng: &mut Rng) -> Result<SessionRecord> {
+pub fn simulate_session(
+    inst: &Instance,
+    sigmas: &[u32],
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<SessionRecord> {
     let mut roots = Vec::with_capacity(sigmas.len());
     let mut resp = Vec::with_capacity(sigmas.len());
     for &sg in sigmas {
@@ -120,7 +131,10 @@ pub fn extract(inst: &Instance, root: &Digest, responses: &[RoundResponse]) -> R
     let put = |rows: &mut Vec<Option<Vec<bool>>>, j: usize, bits: &[u8]| -> Result<()> {
         let v = super::instance::unpack_bits(bits, n).ok_or_else(|| Error::bad("malformed row"))?;
         match &rows[j] {
-            Some(old) if *old != v => Err(Error::bad(format!("row {} opened two ways: commitment collision", j + 1))),
+            Some(old) if *old != v => Err(Error::bad(format!(
+                "row {} opened two ways: commitment collision",
+                j + 1
+            ))),
             _ => {
                 rows[j] = Some(v);
                 Ok(())
@@ -129,13 +143,21 @@ pub fn extract(inst: &Instance, root: &Digest, responses: &[RoundResponse]) -> R
     };
     for r in responses {
         let sg = r.sigma as usize;
-        let got = verify_round(inst, sg, r).map_err(|e| Error::rejected(format!("σ = {sg}: {e}")))?;
+        let got =
+            verify_round(inst, sg, r).map_err(|e| Error::rejected(format!("σ = {sg}: {e}")))?;
         if got != *root {
-            return Err(Error::rejected(format!("σ = {sg}: response is for another commitment")));
+            return Err(Error::rejected(format!(
+                "σ = {sg}: response is for another commitment"
+            )));
         }
         seen[sg] = true;
         match &r.opening {
-            Opening::Iso { iso: x, first, last, .. } => {
+            Opening::Iso {
+                iso: x,
+                first,
+                last,
+                ..
+            } => {
                 iso = Some(x.clone());
                 put(&mut rows, 0, &first.bits)?;
                 if let Some(l) = last {
@@ -149,10 +171,15 @@ pub fn extract(inst: &Instance, root: &Digest, responses: &[RoundResponse]) -> R
         }
     }
     if let Some(m) = (1..=s).find(|&x| !seen[x]) {
-        return Err(Error::bad(format!("no accepted response for challenge σ = {m}")));
+        return Err(Error::bad(format!(
+            "no accepted response for challenge σ = {m}"
+        )));
     }
     let iso = iso.expect("σ = S was seen");
-    let zp: Matrix = rows.into_iter().map(|r| r.expect("every row opened")).collect();
+    let zp: Matrix = rows
+        .into_iter()
+        .map(|r| r.expect("every row opened"))
+        .collect();
     let z = iso.unmap_solution(&zp);
     inst.check_solution(&z)?;
     Ok(z)

@@ -16,7 +16,11 @@ pub fn english() -> Instance {
     let mut ts = Vec::new();
     for &(r, c) in &holes {
         for (dr, dc) in [(0, 1), (1, 0)] {
-            if let (Some(a), Some(b), Some(cc)) = (idx((r, c)), idx((r + dr, c + dc)), idx((r + 2 * dr, c + 2 * dc))) {
+            if let (Some(a), Some(b), Some(cc)) = (
+                idx((r, c)),
+                idx((r + dr, c + dc)),
+                idx((r + 2 * dr, c + 2 * dc)),
+            ) {
                 ts.push([a as u32, b as u32, cc as u32]);
             }
         }
@@ -49,7 +53,11 @@ pub fn moves(inst: &Instance, row: &[bool]) -> Vec<Vec<bool>> {
 /// pruning: a reference for small instances and a source of valid solutions for tests.
 pub fn dfs_solve(inst: &Instance) -> Option<Matrix> {
     assert!(inst.n() <= 64);
-    let enc = |r: &[bool]| r.iter().enumerate().fold(0u64, |a, (i, &b)| a | ((b as u64) << i));
+    let enc = |r: &[bool]| {
+        r.iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &b)| a | ((b as u64) << i))
+    };
     let target = enc(inst.last()?);
     let ms: Vec<(u64, u64, u64)> = inst
         .triplets()
@@ -100,7 +108,11 @@ pub fn dfs_solve(inst: &Instance) -> Option<Matrix> {
             }
         }
     }
-    Some(path.iter().map(|&x| (0..inst.n()).map(|i| x >> i & 1 == 1).collect()).collect())
+    Some(
+        path.iter()
+            .map(|&x| (0..inst.n()).map(|i| x >> i & 1 == 1).collect())
+            .collect(),
+    )
 }
 
 /// A sequence from f to l with exactly one illegal step (the last): a random legal playout
@@ -118,7 +130,9 @@ pub fn one_illegal_step(inst: &Instance, rng: &mut ZRng) -> Matrix {
         }
         if z.len() == inst.s() - 1 {
             z.push(l.clone());
-            let illegal = (0..inst.s() - 1).filter(|&i| inst.step_triplet(&z[i], &z[i + 1]).is_none()).count();
+            let illegal = (0..inst.s() - 1)
+                .filter(|&i| inst.step_triplet(&z[i], &z[i + 1]).is_none())
+                .count();
             if illegal == 1 {
                 return z;
             }
@@ -126,8 +140,6 @@ pub fn one_illegal_step(inst: &Instance, rng: &mut ZRng) -> Matrix {
         let _ = rng.gen::<u8>();
     }
 }
-
-
 
 #[allow(unused_imports)]
 pub use zkgames::peg::instance::tee_solution;
