@@ -121,7 +121,8 @@ impl ChallengeStream {
         }
     }
 
-    /// A uniform trit in `{0, 1, 2}` from 2-bit chunks of the stream, rejecting `3`.
+    /// A uniform trit in `{0, 1, 2}`: the low two bits of the next byte, rejecting `3` (one
+    /// byte per attempt; the upper six bits are discarded).
     pub fn trit(&mut self) -> u8 {
         loop {
             let b = self.next_byte() & 3;

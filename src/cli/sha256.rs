@@ -9,7 +9,7 @@ use crate::proof_file::{read_input, write_output, ProofFile, HEADER_LEN, MAX_BOD
 use crate::{Error, Result};
 
 /// Largest security level accepted on the command line (keeps the round count bounded).
-pub const MAX_SECURITY: u32 = 512;
+pub const MAX_SECURITY: u32 = 256;
 
 #[derive(Subcommand, Debug)]
 pub enum ProverCmd {

@@ -321,9 +321,12 @@ impl Builder {
     pub fn increment(&mut self, counter: &[Bit], bit: Bit) -> Word {
         let mut c = bit;
         let mut out = Vec::with_capacity(counter.len());
-        for &x in counter {
+        for (k, &x) in counter.iter().enumerate() {
             out.push(self.xor(x, c));
-            c = self.and(x, c);
+            // the carry out of the top bit is dropped: computing it would be a dead AND gate
+            if k + 1 < counter.len() {
+                c = self.and(x, c);
+            }
         }
         out
     }

@@ -694,7 +694,9 @@ impl Workspace {
 
     /// Fast path for a block that is a simple cycle (very common on sparse boards): the run
     /// is one arc (red), the rest of the cycle the other (blue); every edge is a candidate and
-    /// every red edge cuts with every blue edge. Same tables as the general path would give.
+    /// every red edge cuts with every blue edge. The cut answers are those of the general path;
+    /// the red/blue labels may be swapped relative to it (the general path colours red the
+    /// path whose first edge has the smaller id), which no query depends on.
     fn cycle_block(&mut self, g: &Graph, c: u32, nodes: &[u32], edges: &[u32], out: &mut PairCut) {
         let a = nodes[0];
         let b = *nodes.last().unwrap();
