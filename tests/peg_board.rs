@@ -1,5 +1,7 @@
 //! Boards, the catalog, move notation and the puzzle loader.
 
+mod common;
+
 use zkgames::peg::board::{Geometry, Puzzle, MAX_BOARD_DIM};
 use zkgames::peg::instance::{format_bits, tee, to_raw, Goal, Matrix};
 use zkgames::peg::solver::{solve, SolveOptions, SolveOutcome};
@@ -341,19 +343,7 @@ fn malformed_puzzles_are_refused_with_a_reason() {
     assert!(bad(&tall).contains("more than"));
 }
 
-/// xorshift, so the test needs no seed plumbing and is reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::XorShift as Rng;
 
 #[test]
 fn random_bytes_and_mutations_never_panic() {

@@ -258,32 +258,20 @@ fn interactive_session_over_tcp_with_saved_transcript() {
 
 #[test]
 fn interactive_session_over_pipes() {
-    let mut v = Command::new(VERIFIER)
-        .args(["peg", "serve", &p(TEE), "--stdio", "--security", "40"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let to_v = v.stdin.take().unwrap();
-    let from_v = v.stdout.take().unwrap();
-    let pr = Command::new(PROVER)
-        .args([
+    let (puzzle, sol) = (p(TEE), p(TEE_SOL));
+    let (pr, vo) = pipe_session(
+        &["peg", "serve", &puzzle, "--stdio", "--security", "40"],
+        &[
             "peg",
             "connect",
-            &p(TEE),
+            &puzzle,
             "--solution",
-            &p(TEE_SOL),
+            &sol,
             "-",
             "--security",
             "40",
-        ])
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+        ],
+    );
     assert_eq!(
         pr.status.code(),
         Some(0),
@@ -292,6 +280,29 @@ fn interactive_session_over_pipes() {
     );
     assert_eq!(vo.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&vo.stderr).contains("ACCEPTED"));
+}
+
+/// Runs `verifier ARGS` and `prover ARGS` wired stdout-to-stdin both ways; returns both outputs.
+fn pipe_session(
+    verifier: &[&str],
+    prover: &[&str],
+) -> (std::process::Output, std::process::Output) {
+    let mut v = Command::new(VERIFIER)
+        .args(verifier)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
+    let pr = Command::new(PROVER)
+        .args(prover)
+        .stdin(Stdio::from(from_v))
+        .stdout(Stdio::from(to_v))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (pr, v.wait_with_output().unwrap())
 }
 
 #[test]
@@ -442,8 +453,8 @@ fn mpc_system_proofs_and_sessions() {
     assert!(a * 5 < b, "mpc {a} bytes vs iso {b} bytes");
     // live session over pipes with the MPC system
     let tr = tmp("mpc-session.zkp");
-    let mut v = Command::new(VERIFIER)
-        .args([
+    let (pr, vo) = pipe_session(
+        &[
             "peg",
             "serve",
             &english,
@@ -452,15 +463,8 @@ fn mpc_system_proofs_and_sessions() {
             "mpc",
             "--transcript",
             &tr,
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args([
+        ],
+        &[
             "peg",
             "connect",
             &english,
@@ -469,13 +473,8 @@ fn mpc_system_proofs_and_sessions() {
             "-",
             "--system",
             "mpc",
-        ])
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+        ],
+    );
     assert_eq!(
         pr.status.code(),
         Some(0),

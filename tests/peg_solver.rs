@@ -1,5 +1,7 @@
 //! The solver against an independent brute force, its impossibility proofs, and the CLI logic.
 
+mod common;
+
 use std::collections::HashSet;
 
 use zkgames::cli::peg_solve::{run, solve_text, SolveArgs};
@@ -8,19 +10,7 @@ use zkgames::peg::instance::{Goal, Instance};
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
-/// xorshift, reproducible without seed plumbing.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::XorShift as Rng;
 
 /// Reference: the set of positions reachable from `f`, explored with plain vectors and the
 /// move rule of Definition 6 written out directly, then a goal test on each.

@@ -143,3 +143,18 @@ pub fn one_illegal_step(inst: &Instance, rng: &mut ZRng) -> Matrix {
 
 #[allow(unused_imports)]
 pub use zkgames::peg::instance::tee_solution;
+
+/// xorshift64: a tiny reproducible generator for tests that need no seed plumbing.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
