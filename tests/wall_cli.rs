@@ -495,3 +495,75 @@ fn convert_round_trips_through_the_cli() {
         );
     }
 }
+
+/// A single Hamiltonian cycle through a 100×100 board: s and t on opposite sides make every
+/// pair of one slot from each half illegal, 25 million pairs. `analyze` must refuse to list
+/// them (bad input, exit 2) instead of running out of memory; `check` and `render --illegal`
+/// still work.
+#[test]
+fn quadratically_many_illegal_pairs_are_refused_not_listed() {
+    let n = 100usize;
+    // the cycle: row 0 left to right, snake through columns 1.. in rows 1..n, back up column 0
+    let mut cells = vec![];
+    for c in 0..n {
+        cells.push((0, c));
+    }
+    for r in 1..n {
+        if r % 2 == 1 {
+            for c in (1..n).rev() {
+                cells.push((r, c));
+            }
+        } else {
+            for c in 1..n {
+                cells.push((r, c));
+            }
+        }
+    }
+    for r in (1..n).rev() {
+        cells.push((r, 0));
+    }
+    let mut open = std::collections::HashSet::new();
+    for i in 0..cells.len() {
+        let (a, b) = (cells[i], cells[(i + 1) % cells.len()]);
+        open.insert((a.min(b), a.max(b)));
+    }
+    let mut walls = vec![];
+    for r in 0..n {
+        for c in 0..n {
+            if c + 1 < n && !open.contains(&((r, c), (r, c + 1))) {
+                walls.push(format!("[{r},{c},\"R\"]"));
+            }
+            if r + 1 < n && !open.contains(&((r, c), (r + 1, c))) {
+                walls.push(format!("[{r},{c},\"D\"]"));
+            }
+        }
+    }
+    let json = format!(
+        "{{\"rows\":{n},\"cols\":{n},\"walls\":[{}],\"pairs\":[[[0,0],[{},{}]]]}}",
+        walls.join(","),
+        cells[cells.len() / 2].0,
+        cells[cells.len() / 2].1
+    );
+    let path = std::env::temp_dir().join(format!("zkgames-cycle-{}.json", std::process::id()));
+    std::fs::write(&path, json).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let v = env!("CARGO_BIN_EXE_verifier");
+    let o = std::process::Command::new(v)
+        .args(["wall", "analyze", &path, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("illegal wall pairs"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    let o = std::process::Command::new(v)
+        .args(["wall", "check", &path])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let o = std::process::Command::new(v)
+        .args(["wall", "render", &path, "--illegal"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+}

@@ -72,7 +72,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Check { position } => check(&read_position(&position)?),
         VerifierCmd::Analyze { position, json } => {
             let pos = read_position(&position)?;
-            let a = pos.analyze();
+            let a = pos.analyze()?;
             let out = if json {
                 analysis_json(&a)
             } else {
@@ -87,7 +87,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         } => {
             let pos = read_position(&position)?;
             let hl = if illegal {
-                pos.analyze().illegal_single
+                pos.illegal_single_walls()
             } else {
                 Vec::new()
             };

@@ -246,6 +246,9 @@ fn slot_index(cols: u32, w: Wall) -> Option<usize> {
     usize::try_from(cell * 2 + (w.dir == Dir::R) as u64).ok()
 }
 
+/// The most illegal wall pairs [`Position::analyze`] will list.
+pub const MAX_LISTED_PAIRS: u64 = 5_000_000;
+
 /// The analysis of a position, in walls rather than edge ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WallAnalysis {
@@ -521,18 +524,44 @@ impl Position {
         self.cut_pairs(&self.graph()).is_empty()
     }
 
+    /// The free slots where a single wall would be illegal (indelible for some pair), sorted,
+    /// by the O(V + E + k) single-cut method; empty for an invalid position.
+    pub fn illegal_single_walls(&self) -> Vec<Wall> {
+        let bg = self.graph();
+        let pairs: Vec<(u32, u32)> = self
+            .attached_pairs()
+            .iter()
+            .map(|p| (self.node(p.a), self.node(p.b)))
+            .collect();
+        let mut v: Vec<Wall> = match crate::wall::cut::single::indelible(&bg.graph, &pairs) {
+            Ok(ind) => (0..bg.graph.m() as u32)
+                .filter(|&e| ind[e as usize])
+                .map(|e| bg.wall_of(e))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        v.sort_unstable();
+        v
+    }
+
     /// Runs the cut oracle and translates its edge ids into walls.
     ///
     /// For an invalid position the illegal lists are empty whatever the oracle returns: legality
-    /// of a wall is only defined while every pair is still connected.
-    pub fn analyze(&self) -> WallAnalysis {
+    /// of a wall is only defined while every pair is still connected. Refuses (bad input) a
+    /// position with more than [`MAX_LISTED_PAIRS`] illegal wall pairs to list: a walled
+    /// corridor forming one long cycle has quadratically many.
+    pub fn analyze(&self) -> Result<WallAnalysis> {
         let bg = self.graph();
         let attached = self.attached_pairs();
         let pairs: Vec<(u32, u32)> = attached
             .iter()
             .map(|p| (self.node(p.a), self.node(p.b)))
             .collect();
-        let a = moves::analyze(&bg.graph, &pairs);
+        let a = moves::analyze_bounded(&bg.graph, &pairs, MAX_LISTED_PAIRS).map_err(|n| {
+            Error::bad(format!(
+                "this position has up to {n} illegal wall pairs, more than the {MAX_LISTED_PAIRS} `analyze` lists"
+            ))
+        })?;
         let cut = a.cut_pairs.iter().map(|&i| attached[i]).collect();
         let mut illegal_single: Vec<Wall> =
             a.illegal_single.iter().map(|&e| bg.wall_of(e)).collect();
@@ -554,13 +583,13 @@ impl Position {
             illegal_single.clear();
             illegal_pairs.clear();
         }
-        WallAnalysis {
+        Ok(WallAnalysis {
             valid: a.valid,
             cut,
             free: bg.free().to_vec(),
             illegal_single,
             illegal_pairs,
-        }
+        })
     }
 }
 
@@ -678,7 +707,7 @@ mod tests {
         assert_eq!(cut.len(), 1);
         assert_eq!(cut[0].role, PairRole::Explicit(1));
         assert!(!pos.is_valid());
-        let a = pos.analyze();
+        let a = pos.analyze().unwrap();
         assert!(!a.valid);
         assert_eq!(a.cut, cut);
     }

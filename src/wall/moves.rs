@@ -149,6 +149,23 @@ impl MoveOracle {
         out
     }
 
+    /// An upper bound on `illegal_doubles().len()` in O(number of red candidates): the sum of
+    /// the pairs' interval lengths, before removing indelible slots and duplicates. Lets a
+    /// caller refuse to list a quadratic number of pairs (a long single cycle between a pair
+    /// makes every pair of one edge from each side illegal).
+    pub fn illegal_doubles_bound(&self) -> u64 {
+        self.cuts
+            .iter()
+            .map(|c| {
+                c.red_lo
+                    .iter()
+                    .zip(&c.red_hi)
+                    .map(|(&l, &h)| (h - l) as u64)
+                    .sum::<u64>()
+            })
+            .sum()
+    }
+
     /// Every legal double-wall move `(a, b)`, `a < b`, in increasing order. There are Θ(m²) of
     /// them; each row `a` is computed at once from the pairs' branch-free query rows
     /// ([`PairCut::cuts_row`]), O(m · pairs) per row.
@@ -183,18 +200,30 @@ impl MoveOracle {
 /// brute force [`super::cut::naive::analyze`] is the reference it is tested against). A pair
 /// naming a node `>= n` counts as disconnected.
 pub fn analyze(g: &Graph, pairs: &[(u32, u32)]) -> Analysis {
-    match MoveOracle::build(g, pairs) {
-        Ok(o) => Analysis {
-            valid: true,
-            cut_pairs: Vec::new(),
-            illegal_single: o.illegal_singles().collect(),
-            illegal_pairs: o.illegal_doubles(),
-        },
+    analyze_bounded(g, pairs, u64::MAX).expect("no bound")
+}
+
+/// [`analyze`], refusing (with the bound found) when more than `max_pairs` illegal pairs
+/// might have to be listed. Untrusted positions go through this.
+pub fn analyze_bounded(g: &Graph, pairs: &[(u32, u32)], max_pairs: u64) -> Result<Analysis, u64> {
+    Ok(match MoveOracle::build(g, pairs) {
+        Ok(o) => {
+            let bound = o.illegal_doubles_bound();
+            if bound > max_pairs {
+                return Err(bound);
+            }
+            Analysis {
+                valid: true,
+                cut_pairs: Vec::new(),
+                illegal_single: o.illegal_singles().collect(),
+                illegal_pairs: o.illegal_doubles(),
+            }
+        }
         Err(BuildError::Disconnected(cut_pairs)) => Analysis {
             valid: false,
             cut_pairs,
             illegal_single: Vec::new(),
             illegal_pairs: Vec::new(),
         },
-    }
+    })
 }
