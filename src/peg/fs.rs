@@ -86,6 +86,7 @@ pub fn prove(
 ) -> Result<PegIsoProof> {
     inst.check_solution(z)?;
     check_params(rounds, context)?;
+    check_size(inst, rounds)?;
     let rngs: Vec<Rng> = (0..rounds).map(|_| fork(rng)).collect();
     let secrets: Vec<_> = rngs
         .into_par_iter()
@@ -103,6 +104,36 @@ pub fn prove(
         context: context.to_vec(),
         responses,
     })
+}
+
+/// Estimated proof body size and prover memory for `rounds` rounds, in bytes.
+pub fn estimate(inst: &Instance, rounds: usize) -> (u64, u64) {
+    let (n, t, s) = (inst.n() as u64, inst.t() as u64, inst.s() as u64);
+    let row = n.div_ceil(8) + 34;
+    let depth = 64 - (t + s - 1).leading_zeros() as u64;
+    let mv = 2 * row + 32 + 12 + 8 + 2 * 32 * depth;
+    let iso = t * 46 + n * 3 + 2 * row + 2 * 32 * depth;
+    let per_round = (mv * (s - 1) + iso) / s + 8;
+    let memory = rounds as u64 * (s * n + (t + s) * 64 + t * 12 + n * 4 + 256);
+    (rounds as u64 * per_round, memory)
+}
+
+/// Refuses, before any work, proofs that no verifier would accept (body over the container
+/// limit) or that would need more than 8 GiB of prover memory.
+fn check_size(inst: &Instance, rounds: usize) -> Result<()> {
+    let (size, mem) = estimate(inst, rounds);
+    if size > proof_file::MAX_BODY as u64 || mem > 8 << 30 {
+        return Err(Error::bad(format!(
+            "{rounds} rounds on this instance (N = {}, T = {}, S = {}) would make a proof of about {} MiB (limit {} MiB) and need about {} MiB of memory: lower --security, or use --system mpc",
+            inst.n(),
+            inst.t(),
+            inst.s(),
+            size >> 20,
+            proof_file::MAX_BODY >> 20,
+            mem >> 20
+        )));
+    }
+    Ok(())
 }
 
 fn check_params(rounds: usize, context: &[u8]) -> Result<()> {
@@ -233,6 +264,23 @@ mod tests {
     use super::*;
     use crate::peg::instance::{tee, tee_solution};
     use crate::rng::seeded_rng;
+
+    #[test]
+    fn size_estimate_is_close_and_oversized_proofs_are_refused() {
+        let mut rng = seeded_rng(5);
+        let (english, ez) = crate::peg::catalog::solved("english").unwrap();
+        for (inst, z) in [(tee(), tee_solution()), (english, ez)] {
+            let p = prove(&inst, &z, 2000, b"", &mut rng).unwrap();
+            let real = proof_file::encode(&p).len() as f64;
+            let (est, _) = estimate(&inst, 2000);
+            let ratio = est as f64 / real;
+            assert!((0.8..1.8).contains(&ratio), "estimate {est}, real {real}");
+        }
+        assert!(matches!(
+            prove(&tee(), &tee_solution(), MAX_ROUNDS, b"", &mut rng),
+            Err(Error::BadInput(_))
+        ));
+    }
 
     #[test]
     fn prove_verify_and_bindings() {

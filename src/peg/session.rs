@@ -44,6 +44,11 @@ impl<'a> PegProver<'a> {
         if rounds == 0 || rounds > MAX_ROUNDS || context.len() > MAX_CONTEXT {
             return Err(Error::bad("round count or context length out of range"));
         }
+        if super::fs::estimate(inst, rounds).1 > 8 << 30 {
+            return Err(Error::bad(
+                "this many rounds on this instance would need over 8 GiB of memory",
+            ));
+        }
         Ok(PegProver {
             inst,
             z,
