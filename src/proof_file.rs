@@ -230,6 +230,18 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// Writes a proof or transcript like [`write_output`], but refuses to dump binary bytes on a
+/// terminal (`-` while stdout is a terminal).
+pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
+    use std::io::IsTerminal;
+    if path == "-" && std::io::stdout().is_terminal() {
+        return Err(Error::bad(
+            "refusing to write a binary proof to the terminal: use -o FILE, or redirect stdout",
+        ));
+    }
+    write_output(path, bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,14 +176,6 @@ fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix>
         .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
 }
 
-fn write_binary(path: &str, bytes: &[u8]) -> Result<()> {
-    if path == "-" && std::io::stdout().is_terminal() {
-        return Err(Error::bad(
-            "refusing to write a binary proof to the terminal: use -o FILE, or redirect stdout",
-        ));
-    }
-    proof_file::write_output(path, bytes)
-}
 
 fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     match sys {
@@ -225,7 +217,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 }
             };
             let el = t0.elapsed();
-            write_binary(&output, &bytes)?;
+            proof_file::write_proof(&output, &bytes)?;
             let bits = match system {
                 System::Iso => achieved_bits(rounds, inst.s()),
                 System::Mpc => crate::mpc::security_bits(rounds),
@@ -317,7 +309,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 Mode::Interactive,
                 proof_file::encode(&rec),
             );
-            write_binary(&output, &f.to_bytes())?;
+            proof_file::write_proof(&output, &f.to_bytes())?;
             eprintln!(
                 "simulated an accepting {rounds}-round session transcript for '{}' without any solution",
                 p.name()
@@ -386,7 +378,7 @@ fn demo(
         t1.elapsed().as_secs_f64() * 1e3
     );
     if let Some(o) = output {
-        write_binary(o, &bytes)?;
+        proof_file::write_proof(o, &bytes)?;
         eprintln!("   proof written to {o}");
     }
     println!(
@@ -408,7 +400,7 @@ fn save_transcript(path: Option<&str>, system: System, rec: &SessionRecord) -> R
             .to_bytes(),
             System::Mpc => crate::mpc::peg::session_file(rec),
         };
-        proof_file::write_output(path, &bytes)?;
+        proof_file::write_proof(path, &bytes)?;
         eprintln!("session transcript saved to {path} (interactive: not transferable evidence)");
     }
     Ok(())

@@ -5,7 +5,7 @@ use clap::Subcommand;
 
 use crate::mpc::sha256::{inspect, prove_sha256, verify_sha256, MAX_PREIMAGE};
 use crate::mpc::{rounds_for_bits, security_bits};
-use crate::proof_file::{read_input, write_output, ProofFile, HEADER_LEN, MAX_BODY};
+use crate::proof_file::{read_input, write_proof, ProofFile, HEADER_LEN, MAX_BODY};
 use crate::{Error, Result};
 
 /// Largest security level accepted on the command line (keeps the round count bounded).
@@ -100,7 +100,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
             let bytes = prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?;
-            write_output(&output, &bytes)?;
+            write_proof(&output, &bytes)?;
             eprintln!(
                 "prover: proof of a {}-byte SHA-256 preimage: {rounds} rounds, {:.1} bits of soundness, {} bytes",
                 pre.len(),
