@@ -19,11 +19,12 @@ fn tmp(name: &str) -> String {
     d.join(name).to_string_lossy().into_owned()
 }
 
+/// Exit code and everything the command printed (stderr, then stdout).
 fn status(c: &mut Command) -> (i32, String) {
     let o = c.output().unwrap();
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout),
     )
 }
 
@@ -134,6 +135,7 @@ fn stdin_and_stdout() {
             "c",
         ])
         .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -145,5 +147,5 @@ fn stdin_and_stdout() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("69 rounds"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("69 rounds"));
 }

@@ -124,8 +124,8 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let d = parse_digest(&digest)?;
             let f = read_proof(&proof)?;
             let rep = verify_sha256(&d, &f, min_rounds, context.as_bytes())?;
-            eprintln!(
-                "verifier: ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}",
+            println!(
+                "ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}",
                 hex::encode(d)
             );
             Ok(())
