@@ -29,6 +29,10 @@ use crate::{Error, Result};
 
 /// The largest frame accepted (64 MiB).
 pub const MAX_FRAME: usize = 64 << 20;
+/// How long a TCP peer may stay silent before the session is abandoned. Honest provers and
+/// verifiers answer within a second or two; a silent peer must not hang the other side.
+pub const PEER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Session protocol version.
 pub const SESSION_VERSION: u16 = 1;
 
@@ -74,9 +78,17 @@ impl Channel {
         }
     }
 
-    /// A channel over a TCP stream.
+    /// A channel over a TCP stream; a peer silent for [`PEER_TIMEOUT`] ends the session.
     pub fn tcp(s: std::net::TcpStream) -> Result<Self> {
+        Self::tcp_with_timeout(s, PEER_TIMEOUT)
+    }
+
+    /// A channel over a TCP stream with a given silence timeout.
+    pub fn tcp_with_timeout(s: std::net::TcpStream, timeout: std::time::Duration) -> Result<Self> {
         let _ = s.set_nodelay(true);
+        s.set_read_timeout(Some(timeout))
+            .and_then(|_| s.set_write_timeout(Some(timeout)))
+            .map_err(|e| Error::io("cannot set socket timeouts", e))?;
         let r = s
             .try_clone()
             .map_err(|e| Error::io("cannot clone TCP stream", e))?;
@@ -107,9 +119,12 @@ impl Channel {
     /// Receives one message, refusing oversized frames and malformed bodies.
     pub fn recv(&mut self) -> Result<Msg> {
         let mut len = [0u8; 4];
-        self.r
-            .read_exact(&mut len)
-            .map_err(|e| Error::io("connection closed by peer", e))?;
+        self.r.read_exact(&mut len).map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => Error::bad(
+                "the peer went silent (no message within the session timeout); giving up",
+            ),
+            _ => Error::io("connection closed by peer", e),
+        })?;
         let len = u32::from_le_bytes(len) as usize;
         if len > MAX_FRAME {
             return Err(Error::bad(format!(
@@ -252,4 +267,26 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
         challenges,
         responses,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A peer that connects and then says nothing does not hang the verifier.
+    #[test]
+    fn a_silent_peer_times_out() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let client = std::net::TcpStream::connect(addr).unwrap();
+        let (s, _) = l.accept().unwrap();
+        let mut ch = Channel::tcp_with_timeout(s, std::time::Duration::from_millis(200)).unwrap();
+        let t = std::time::Instant::now();
+        match ch.recv() {
+            Err(Error::BadInput(m)) => assert!(m.contains("silent"), "{m}"),
+            other => panic!("expected a timeout, got {other:?}"),
+        }
+        assert!(t.elapsed() < std::time::Duration::from_secs(10));
+        drop(client);
+    }
 }
