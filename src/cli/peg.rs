@@ -176,7 +176,6 @@ fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix>
         .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
 }
 
-
 fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     match sys {
         System::Iso => rounds_for_bits(bits, s),
