@@ -288,6 +288,18 @@ pub fn verify_round(inst: &Instance, sigma: usize, r: &RoundResponse) -> Result<
             if g >= t {
                 return Err(format!("γ = {} is not a triplet index in [1, {t}]", g + 1));
             }
+            // Σ' is an instance (Definition 4): its triplets have three distinct vertices in
+            // [1, N]. The paper's move check alone would let (a, a, b) pass as a two-cell move;
+            // the σ = S check would catch such a commitment too, but only in one round out of S.
+            if triplet.iter().any(|&x| x as usize >= n)
+                || triplet[0] == triplet[1]
+                || triplet[1] == triplet[2]
+                || triplet[0] == triplet[2]
+            {
+                return Err(
+                    "the opened triplet t'_γ is not three distinct vertices of [1, N]".into(),
+                );
+            }
             let (cb, zb) = row_leaf(n, before, "Z'[σ]")?;
             let (ca, za) = row_leaf(n, after, "Z'[σ+1]")?;
             // k ∈ t'_γ ⇔ Z'[σ,k] ≠ Z'[σ+1,k];  Z'[σ,t'_γ1] ≠ Z'[σ,t'_γ3];  Z'[σ,t'_γ2] = 1
@@ -337,7 +349,33 @@ pub fn achieved_bits(rounds: usize, s: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::peg::instance::{tee, tee_solution};
+    use crate::peg::iso::Iso;
     use crate::rng::seeded_rng;
+
+    #[test]
+    fn an_opened_triplet_with_a_repeated_vertex_is_rejected() {
+        // A forged move along (a, a, b): rows differ on {a, b} only.
+        let inst = tee();
+        let mut rng = seeded_rng(4);
+        let bad_t = [0u32, 0, 2];
+        let before = vec![true, false, false, true, true];
+        let after = vec![false, false, true, true, true];
+        assert!(
+            is_legal_step(&bad_t, &before, &after),
+            "the paper's check alone accepts it"
+        );
+        let rows = vec![
+            inst.first().to_vec(),
+            before,
+            after,
+            inst.last().unwrap().to_vec(),
+        ];
+        let triplets = vec![bad_t, [1, 3, 4]];
+        let sec = commit_values(Iso::identity(5, 2), triplets, rows, &mut rng);
+        let r = respond_with(&inst, &sec, 2, Some(0));
+        let e = verify_round(&inst, 2, &r).unwrap_err();
+        assert!(e.contains("distinct"), "{e}");
+    }
 
     #[test]
     fn rounds_match_the_issue() {

@@ -1,0 +1,362 @@
+//! The independent Python verifier (`tools/verify_peg_iso.py`, written from
+//! `docs/PROTOCOLS.md` alone) against proofs made by the prover binary: it must accept
+//! honest proofs, reject a wrong context or too few rounds, and never accept (nor crash
+//! on) a proof with a flipped byte. python3 is required: without it these tests fail.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const PROVER: &str = env!("CARGO_BIN_EXE_prover");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn script() -> PathBuf {
+    root().join("tools/verify_peg_iso.py")
+}
+
+fn tee() -> (PathBuf, PathBuf) {
+    (
+        root().join("puzzles/raw/tee.txt"),
+        root().join("puzzles/raw/tee.solution"),
+    )
+}
+
+fn english() -> (PathBuf, PathBuf) {
+    (
+        root().join("puzzles/raw/english.txt"),
+        root().join("puzzles/raw/english.solution"),
+    )
+}
+
+/// A fresh directory of its own for each caller.
+fn temp_dir(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "independent_verifier-{}-{}-{}",
+        std::process::id(),
+        name,
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the prover; panics unless it succeeds.
+fn prove(
+    instance: &Path,
+    solution: &Path,
+    out: &Path,
+    security: Option<u32>,
+    context: &str,
+    rounds: Option<u32>,
+    seed: Option<u64>,
+) {
+    let mut cmd = Command::new(PROVER);
+    cmd.arg("peg")
+        .arg("prove")
+        .arg(instance)
+        .arg("--solution")
+        .arg(solution)
+        .arg("--context")
+        .arg(context)
+        .arg("-o")
+        .arg(out);
+    if let Some(b) = security {
+        cmd.arg("--security").arg(b.to_string());
+    }
+    if let Some(r) = rounds {
+        cmd.arg("--rounds").arg(r.to_string());
+    }
+    if let Some(s) = seed {
+        cmd.arg("--seed").arg(s.to_string());
+    }
+    let o = cmd.output().expect("run the prover");
+    assert!(
+        o.status.success(),
+        "prover failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn spawn_python(instance: &Path, proof: &Path, security: Option<u32>, context: &str) -> Child {
+    let mut cmd = Command::new("python3");
+    cmd.arg(script())
+        .arg(instance)
+        .arg(proof)
+        .arg("--context")
+        .arg(context)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(b) = security {
+        cmd.arg("--security").arg(b.to_string());
+    }
+    cmd.spawn()
+        .expect("python3 is required to run the independent verifier (CI has it)")
+}
+
+/// Exit code of the Python verifier, after checking it did not crash.
+fn check_output(o: Output, what: &str) -> i32 {
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !stderr.contains("Traceback") && !stdout.contains("Traceback"),
+        "{what}: the Python verifier crashed:\n{stdout}{stderr}"
+    );
+    let code = o
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{what}: killed by a signal"));
+    let verdict = match code {
+        0 => "ACCEPTED",
+        1 => "REJECTED",
+        2 => "",
+        c => panic!("{what}: unexpected exit code {c}: {stdout}{stderr}"),
+    };
+    assert!(
+        stdout.starts_with(verdict),
+        "{what}: exit {code} but output {stdout:?}"
+    );
+    code
+}
+
+fn py_verify(instance: &Path, proof: &Path, security: Option<u32>, context: &str) -> (i32, String) {
+    let o = spawn_python(instance, proof, security, context)
+        .wait_with_output()
+        .expect("wait for python3");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let what = format!("verify {} {}", instance.display(), proof.display());
+    (check_output(o, &what), stdout)
+}
+
+/// Flips one byte at ~60 positions spread over the file (and every header field) and
+/// checks the verifier refuses each copy (exit 1 or 2), never accepts, never crashes.
+fn flipped_bytes_refused(instance: &Path, proof: &Path, security: Option<u32>, context: &str) {
+    let data = std::fs::read(proof).unwrap();
+    let dir = temp_dir("flip");
+    let mut positions: Vec<usize> = vec![0, 7, 8, 9, 10, 11, 12, 13, 14, 20, 21, 52, 53, 54];
+    positions.extend((0..60).map(|i| i * data.len() / 60));
+    positions.push(data.len() - 1);
+    positions.sort_unstable();
+    positions.dedup();
+    let masks = [0x01u8, 0x80, 0xff, 0x10, 0x42];
+    // run a few verifiers at a time
+    for chunk in positions.chunks(8) {
+        let children: Vec<(usize, u8, Child)> = chunk
+            .iter()
+            .enumerate()
+            .map(|(k, &pos)| {
+                let mask = masks[(pos + k) % masks.len()];
+                let mut bad = data.clone();
+                bad[pos] ^= mask;
+                let path = dir.join(format!("flip-{pos}.proof"));
+                std::fs::write(&path, &bad).unwrap();
+                (pos, mask, spawn_python(instance, &path, security, context))
+            })
+            .collect();
+        for (pos, mask, child) in children {
+            let o = child.wait_with_output().expect("wait for python3");
+            let what = format!("{} with byte {pos} ^ {mask:#04x}", proof.display());
+            let code = check_output(o, &what);
+            assert!(
+                code == 1 || code == 2,
+                "{what}: exit {code}, expected 1 or 2"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn python3_is_available() {
+    let o = Command::new("python3")
+        .arg("--version")
+        .output()
+        .expect("python3 is required to run the independent verifier (CI has it)");
+    assert!(o.status.success());
+}
+
+#[test]
+fn tee_accepted_at_several_securities_and_contexts() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("tee");
+    let cases: [(u32, &str); 6] = [
+        (1, ""),
+        (16, "login nonce 42"),
+        (64, ""),
+        (128, "a message with spaces, ü and ✓"),
+        (200, "x"),
+        (256, "nonce"),
+    ];
+    for (i, &(bits, ctx)) in cases.iter().enumerate() {
+        let proof = dir.join(format!("tee-{i}.proof"));
+        prove(&inst, &sol, &proof, Some(bits), ctx, None, None);
+        let (code, out) = py_verify(&inst, &proof, Some(bits), ctx);
+        assert_eq!(code, 0, "security {bits}, context {ctx:?}: {out}");
+        // and at any lower security
+        let (code, out) = py_verify(&inst, &proof, Some(bits.div_ceil(2)), ctx);
+        assert_eq!(
+            code,
+            0,
+            "security {bits} checked at {}: {out}",
+            bits.div_ceil(2)
+        );
+    }
+    // the default (128 bits, empty context) on both sides
+    let proof = dir.join("tee-default.proof");
+    prove(&inst, &sol, &proof, None, "", None, None);
+    let (code, out) = py_verify(&inst, &proof, None, "");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("309 rounds"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wrong_context_rejected() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("context");
+    let proof = dir.join("tee.proof");
+    prove(&inst, &sol, &proof, Some(64), "login nonce 42", None, None);
+    assert_eq!(py_verify(&inst, &proof, Some(64), "login nonce 42").0, 0);
+    for ctx in ["", "login nonce 43", "login nonce 42 ", "LOGIN NONCE 42"] {
+        let (code, out) = py_verify(&inst, &proof, Some(64), ctx);
+        assert_eq!(code, 1, "context {ctx:?}: {out}");
+        assert!(out.contains("context"), "{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn too_few_rounds_rejected() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("rounds");
+    let proof = dir.join("tee-5.proof");
+    prove(&inst, &sol, &proof, None, "", Some(5), None);
+    let (code, out) = py_verify(&inst, &proof, None, "");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("5 rounds, 309 needed"), "{out}");
+    // five rounds are enough for 1 bit (S = 4: log2(4/3) = 0.415 per round)
+    assert_eq!(py_verify(&inst, &proof, Some(1), "").0, 0);
+    // a 64-bit proof does not pass for 128 bits
+    let proof = dir.join("tee-64.proof");
+    prove(&inst, &sol, &proof, Some(64), "", None, None);
+    let (code, out) = py_verify(&inst, &proof, Some(128), "");
+    assert_eq!(code, 1, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tee_flipped_bytes_refused() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("tee-flip");
+    for (i, &(bits, ctx)) in [(32u32, ""), (128, "ctx")].iter().enumerate() {
+        let proof = dir.join(format!("tee-{i}.proof"));
+        prove(
+            &inst,
+            &sol,
+            &proof,
+            Some(bits),
+            ctx,
+            None,
+            Some(7 + i as u64),
+        );
+        assert_eq!(py_verify(&inst, &proof, Some(bits), ctx).0, 0);
+        flipped_bytes_refused(&inst, &proof, Some(bits), ctx);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn peg_count_variant() {
+    let (tee_inst, sol) = tee();
+    let dir = temp_dir("pegs");
+    let inst = dir.join("tee-pegs.txt");
+    std::fs::write(
+        &inst,
+        "# the tee with a peg count goal (Section 5)\nN 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 1\n",
+    )
+    .unwrap();
+    let proof = dir.join("tee-pegs.proof");
+    prove(&inst, &sol, &proof, Some(100), "pegs", None, Some(11));
+    let (code, out) = py_verify(&inst, &proof, Some(100), "pegs");
+    assert_eq!(code, 0, "{out}");
+    // a different instance (the position goal) has another digest
+    let (code, out) = py_verify(&tee_inst, &proof, Some(100), "pegs");
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(py_verify(&inst, &proof, Some(100), "other").0, 1);
+    flipped_bytes_refused(&inst, &proof, Some(100), "pegs");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn english_raw_instance() {
+    let (inst, sol) = english();
+    let dir = temp_dir("english");
+    let proof = dir.join("english.proof");
+    prove(&inst, &sol, &proof, None, "", None, Some(3));
+    let start = std::time::Instant::now();
+    let (code, out) = py_verify(&inst, &proof, None, "");
+    eprintln!("python verifier, English board: {:?}", start.elapsed());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2795 rounds"), "{out}");
+    assert!(out.contains("N = 33, T = 38, S = 32"), "{out}");
+    assert_eq!(py_verify(&inst, &proof, None, "x").0, 1);
+    // the raw instance is the board file's instance: same digest, so the proof of the
+    // raw file verifies with the Rust verifier against the board file too
+    let o = Command::new(env!("CARGO_BIN_EXE_verifier"))
+        .args(["peg", "verify"])
+        .arg(root().join("puzzles/peg/english.txt"))
+        .arg(&proof)
+        .output()
+        .expect("run the verifier");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    flipped_bytes_refused(&inst, &proof, None, "");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_inputs_exit_2() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("malformed");
+    let proof = dir.join("tee.proof");
+    prove(&inst, &sol, &proof, Some(16), "", None, Some(5));
+    let data = std::fs::read(&proof).unwrap();
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("header only", data[..21].to_vec()),
+        ("truncated", data[..data.len() - 1].to_vec()),
+        ("trailing byte", [data.as_slice(), &[0]].concat()),
+        ("garbage", b"not a proof at all, just some text\n".to_vec()),
+    ];
+    let mut wrong_mode = data.clone();
+    wrong_mode[12] = 1;
+    cases.push(("interactive mode", wrong_mode));
+    let mut huge = data.clone();
+    huge[13..21].copy_from_slice(&u64::MAX.to_le_bytes());
+    cases.push(("huge body length", huge));
+    for (name, bytes) in cases {
+        let path = dir.join(format!("{}.proof", name.replace(' ', "-")));
+        std::fs::write(&path, &bytes).unwrap();
+        let (code, out) = py_verify(&inst, &path, Some(16), "");
+        assert_eq!(code, 2, "{name}: {out}");
+    }
+    // a missing proof, an instance that is not a raw instance, a bad security
+    assert_eq!(py_verify(&inst, &dir.join("missing"), Some(16), "").0, 2);
+    assert_eq!(py_verify(&proof, &proof, Some(16), "").0, 2);
+    assert_eq!(
+        py_verify(
+            &root().join("puzzles/peg/english.txt"),
+            &proof,
+            Some(16),
+            ""
+        )
+        .0,
+        2
+    );
+    assert_eq!(py_verify(&inst, &proof, Some(0), "").0, 2);
+    assert_eq!(py_verify(&inst, &proof, Some(16), "").0, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
