@@ -114,10 +114,10 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
 fn check(pos: &Position) -> Result<()> {
     let cut = pos.cut_pairs(&pos.graph());
     if cut.is_empty() {
-        println!(
-            "valid: all {} attached pairs are connected",
-            pos.attached_pairs().len()
-        );
+        match pos.attached_pairs().len() {
+            1 => println!("valid: the attached pair is connected"),
+            k => println!("valid: all {k} attached pairs are connected"),
+        }
         Ok(())
     } else {
         let why: Vec<String> = cut.iter().map(|p| p.describe_cut()).collect();
