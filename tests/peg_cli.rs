@@ -91,7 +91,7 @@ fn prove_verify_inspect_and_exit_codes() {
 #[test]
 fn tampered_truncated_and_garbage_proofs() {
     let proof = tmp("tee2.proof");
-    prove_tee(&["--security", "16"], &proof);
+    prove_tee(&["--security", "48"], &proof);
     let bytes = std::fs::read(&proof).unwrap();
     let bad = tmp("bad.proof");
     // a byte flipped in the body: rejected or refused, never accepted, never a crash
@@ -101,7 +101,7 @@ fn tampered_truncated_and_garbage_proofs() {
         std::fs::write(&bad, &t).unwrap();
         let (c, _, err) = run(
             VERIFIER,
-            &["peg", "verify", &p(TEE), &bad, "--security", "16"],
+            &["peg", "verify", &p(TEE), &bad, "--security", "48"],
         );
         assert!(c == 1 || c == 2, "byte {i}: exit {c} {err}");
         assert_eq!(err.lines().count(), 1, "one-line error: {err}");
