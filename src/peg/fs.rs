@@ -51,7 +51,6 @@ pub struct Report {
     pub s: usize,
     /// `λ · log2(S/(S−1))`: the knowledge error is `2^-bits`.
     pub bits: f64,
-    pub proof_bytes: usize,
 }
 
 /// The transcript state after everything public except the roots.
@@ -227,7 +226,6 @@ pub fn verify(inst: &Instance, p: &PegIsoProof, min_bits: u32, context: &[u8]) -
         rounds,
         s,
         bits: achieved_bits(rounds, s),
-        proof_bytes: 0,
     })
 }
 
