@@ -153,6 +153,20 @@ impl ProofFile {
         })
     }
 
+    /// Refuses a recorded interactive session where evidence is expected.
+    ///
+    /// A session transcript is not evidence: whoever chose its challenges can make an
+    /// accepting one without any witness (the simulator), so a verifier must not report
+    /// success for one unless the user asked for a consistency check explicitly.
+    pub fn require_evidence(&self, allow_session_transcript: bool) -> Result<()> {
+        if self.mode == Mode::Interactive && !allow_session_transcript {
+            return Err(Error::rejected(
+                "this is a recorded interactive session transcript, not a proof: anyone can make an accepting one without a solution (see `prover peg simulate`); pass --allow-session-transcript to check its consistency anyway",
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks that the file holds the expected protocol.
     pub fn expect_protocol(&self, p: ProtocolId) -> Result<()> {
         if self.protocol != p {

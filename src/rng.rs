@@ -41,3 +41,30 @@ pub fn random_32(rng: &mut impl RngCore) -> [u8; 32] {
 pub fn fork(rng: &mut impl RngCore) -> Rng {
     ChaCha20Rng::from_seed(random_32(rng))
 }
+
+/// A generator keyed by `SHA-256(tag ‖ 32 bytes from rng ‖ 32 bytes from the OS)`: whatever
+/// `rng` is (even a fixed test seed), the result is fresh in every run.
+///
+/// Live-session provers use it: a prover that repeated its commitments in two sessions
+/// would answer two different challenges on the same commitments, revealing the witness.
+pub fn with_fresh_entropy(rng: &mut impl RngCore) -> Rng {
+    use sha2::{Digest as _, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"zkg:rng:fresh:");
+    h.update(random_32(rng));
+    h.update(random_32(&mut os_rng()));
+    ChaCha20Rng::from_seed(h.finalize().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_entropy_differs_across_calls_with_the_same_seed() {
+        let a = random_32(&mut with_fresh_entropy(&mut seeded_rng(1)));
+        let b = random_32(&mut with_fresh_entropy(&mut seeded_rng(1)));
+        assert_ne!(a, b);
+        assert_eq!(random_32(&mut seeded_rng(1)), random_32(&mut seeded_rng(1)));
+    }
+}

@@ -32,7 +32,10 @@ fn session(
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let a = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
         let (b, _) = l.accept().unwrap();
-        (Channel::tcp(a).unwrap(), Channel::tcp(b).unwrap())
+        (
+            Channel::tcp(a, Default::default()),
+            Channel::tcp(b, Default::default()),
+        )
     } else {
         let (r1, w1) = std::io::pipe().unwrap();
         let (r2, w2) = std::io::pipe().unwrap();
@@ -49,8 +52,8 @@ fn session(
         drop(cv);
         r
     });
-    let mut p = peg_session_prover(inst, z, rounds, ctx_p, seeded_rng(78)).unwrap();
-    let rp = run_prover(&mut cp, &mut p);
+    let p = peg_session_prover(inst, z, rounds, ctx_p, seeded_rng(78)).unwrap();
+    let rp = run_prover(&mut cp, Box::new(p));
     drop(cp);
     (rp, h.join().unwrap())
 }
@@ -90,22 +93,18 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
     assert!(rp.is_err() && rv.is_err());
 }
 
+/// A committed prover answers one challenge vector (the responder is consumed), refuses
+/// malformed ones, and never repeats its commitments, even from the same seed.
 #[test]
-fn a_prover_answers_only_once() {
+fn a_prover_answers_once_and_never_repeats_commitments() {
     use zkgames::net::SessionProver;
-    let mut p = peg_session_prover(&tee(), &tee_solution(), 8, b"", seeded_rng(1)).unwrap();
-    assert!(
-        p.responses(&[0, 0]).is_err(),
-        "no responses before commitments"
-    );
-    p.commitments().unwrap();
-    assert!(p.responses(&[0, 0, 0]).is_err(), "wrong challenge length");
-    p.commitments().unwrap();
-    p.responses(&[0, 0]).unwrap();
-    assert!(
-        p.responses(&[0b0101_0101, 0b0101_0101]).is_err(),
-        "second challenge refused"
-    );
+    let mk =
+        || Box::new(peg_session_prover(&tee(), &tee_solution(), 8, b"", seeded_rng(1)).unwrap());
+    let (c1, r) = mk().commit().unwrap();
+    assert!(r.respond(&[0, 0, 0]).is_err(), "wrong challenge length");
+    let (c2, r) = mk().commit().unwrap();
+    assert_ne!(c1, c2, "same seed, yet fresh commitments");
+    r.respond(&[0, 0]).unwrap();
     // a wrong solution cannot even start a session
     let mut z = tee_solution();
     z[1][0] ^= true;
@@ -133,6 +132,11 @@ fn simulated_transcripts_verify_without_the_witness() {
         let mut other = rec.clone();
         let flipped: Vec<u8> = ch.iter().map(|&e| (e + 1) % 3).collect();
         other.challenges = zkgames::mpc::zkbpp::pack_trits(&flipped);
+        other.challenge_commitment = zkgames::net::challenge_commitment(
+            &other.hello,
+            &other.challenges,
+            &other.challenge_key,
+        );
         assert!(replay(st.clone(), ProtocolId::PegMpc, rounds, &other).is_err());
     }
 }
@@ -294,8 +298,8 @@ fn hostile_bodies_never_panic() {
         commitments: vec![[[0; 32]; 3]; 4],
         outputs: vec![Default::default(); 4],
     };
-    assert!(v.challenges(&encode(&m)).is_err());
-    assert!(v.challenges(&[0xff; 9]).is_err());
+    assert!(v.check_commitments(&encode(&m)).is_err());
+    assert!(v.check_commitments(&[0xff; 9]).is_err());
     let mut hello2 = hello.clone();
     hello2.rounds = 1_000_000;
     assert!(v.check_hello(&hello2).is_err());

@@ -212,7 +212,7 @@ fn spawn_server(extra: &[&str]) -> (std::process::Child, String) {
 #[test]
 fn interactive_session_over_tcp_with_saved_transcript() {
     let tr = tmp("session.zkp");
-    let (mut server, addr) = spawn_server(&["--transcript", &tr]);
+    let (mut server, addr) = spawn_server(&["--once", "--transcript", &tr]);
     let (c, _, err) = run(
         PROVER,
         &[
@@ -228,17 +228,32 @@ fn interactive_session_over_tcp_with_saved_transcript() {
     );
     assert_eq!(c, 0, "{err}");
     assert_eq!(server.wait().unwrap().code(), Some(0));
-    let (c, out, _) = run(
+    // a session transcript is not evidence: refused unless asked for explicitly
+    let (c, _, err) = run(
         VERIFIER,
         &["peg", "verify", &p(TEE), &tr, "--security", "64"],
     );
+    assert_eq!(c, 1, "{err}");
+    assert!(err.contains("not a proof"), "{err}");
+    let (c, out, _) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &p(TEE),
+            &tr,
+            "--security",
+            "64",
+            "--allow-session-transcript",
+        ],
+    );
     assert_eq!(c, 0);
-    assert!(out.contains("NOT transferable"), "{out}");
+    assert!(out.contains("NOT evidence"), "{out}");
     let (_, out, _) = run(VERIFIER, &["peg", "inspect", &tr]);
     assert!(out.contains("interactive"), "{out}");
 
     // a prover asking for less security than the verifier requires is refused
-    let (mut server, addr) = spawn_server(&[]);
+    let (mut server, addr) = spawn_server(&["--once"]);
     let (c, _, err) = run(
         PROVER,
         &[
@@ -306,19 +321,36 @@ fn pipe_session(
 }
 
 #[test]
-fn simulated_transcript_is_accepted_only_as_interactive() {
+fn simulated_transcript_is_not_accepted_as_evidence() {
     let out = tmp("sim.zkp");
     let (c, _, err) = run(
         PROVER,
         &["peg", "simulate", &p(TEE), "-o", &out, "--security", "32"],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, o, _) = run(
+    // `verify && grant` must not accept a forgery made without any solution
+    let (c, _, e) = run(
         VERIFIER,
         &["peg", "verify", &p(TEE), &out, "--security", "32"],
     );
+    assert_eq!(c, 1, "{e}");
+    let (c, o, _) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &p(TEE),
+            &out,
+            "--security",
+            "32",
+            "--allow-session-transcript",
+        ],
+    );
     assert_eq!(c, 0);
-    assert!(o.contains("NOT transferable"), "{o}");
+    assert!(
+        o.contains("CONSISTENT") && o.contains("NOT evidence"),
+        "{o}"
+    );
 }
 
 #[test]
@@ -487,7 +519,11 @@ fn mpc_system_proofs_and_sessions() {
         "{}",
         String::from_utf8_lossy(&vo.stderr)
     );
-    let (c, out, _) = run(VERIFIER, &["peg", "verify", &english, &tr]);
+    assert_eq!(run(VERIFIER, &["peg", "verify", &english, &tr]).0, 1);
+    let (c, out, _) = run(
+        VERIFIER,
+        &["peg", "verify", &english, &tr, "--allow-session-transcript"],
+    );
     assert_eq!(c, 0);
-    assert!(out.contains("not transferable"), "{out}");
+    assert!(out.contains("NOT evidence"), "{out}");
 }

@@ -330,8 +330,8 @@ fn interactive_session_over_a_socket_pair() {
     });
     let mut ch = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
     let rounds = rounds_for_bits(64, inst.s());
-    let mut p = PegProver::new(&inst, &z, rounds, b"login", seeded_rng(2)).unwrap();
-    let rec = run_prover(&mut ch, &mut p).unwrap();
+    let p = PegProver::new(&inst, &z, rounds, b"login", seeded_rng(2)).unwrap();
+    let rec = run_prover(&mut ch, Box::new(p)).unwrap();
     let vrec = v.join().unwrap().unwrap();
     assert_eq!(rec, vrec);
     assert_eq!(verify_record(&inst, &rec, 64, b"login").unwrap(), rounds);
@@ -345,7 +345,7 @@ fn interactive_session_over_a_socket_pair() {
 #[test]
 fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
     use std::os::unix::net::UnixStream;
-    use zkgames::net::{run_prover, run_verifier, Channel, Hello, SessionProver};
+    use zkgames::net::{run_prover, run_verifier, Channel, Hello, Responder, SessionProver};
     let inst = english();
     // too few rounds: refused at hello
     let (a, b) = UnixStream::pair().unwrap();
@@ -356,9 +356,9 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
     });
     let z = english_solution();
     let mut ch = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
-    let mut p = PegProver::new(&inst, &z, 100, b"", seeded_rng(2)).unwrap();
+    let p = PegProver::new(&inst, &z, 100, b"", seeded_rng(2)).unwrap();
     assert!(matches!(
-        run_prover(&mut ch, &mut p),
+        run_prover(&mut ch, Box::new(p)),
         Err(Error::Rejected(_))
     ));
     assert!(v.join().unwrap().is_err());
@@ -367,9 +367,12 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
     struct Cheat {
         inst: Instance,
         z: Vec<Vec<bool>>,
+    }
+    struct CheatResponder {
+        inst: Instance,
         secrets: Vec<zkgames::peg::protocol::RoundSecret>,
     }
-    impl SessionProver for Cheat {
+    impl SessionProver<'static> for Cheat {
         fn hello(&self) -> Hello {
             Hello {
                 protocol: 1,
@@ -379,15 +382,23 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
                 context: vec![],
             }
         }
-        fn commitments(&mut self) -> zkgames::Result<Vec<u8>> {
+        fn commit(self: Box<Self>) -> zkgames::Result<(Vec<u8>, Box<dyn Responder>)> {
             let mut rng = seeded_rng(9);
-            self.secrets = (0..700)
+            let secrets: Vec<_> = (0..700)
                 .map(|_| commit_round(&self.inst, &self.z, &mut rng))
                 .collect();
-            let roots: Vec<_> = self.secrets.iter().map(|s| s.root).collect();
-            Ok(zkgames::proof_file::encode(&roots))
+            let roots: Vec<_> = secrets.iter().map(|s| s.root).collect();
+            Ok((
+                zkgames::proof_file::encode(&roots),
+                Box::new(CheatResponder {
+                    inst: self.inst,
+                    secrets,
+                }),
+            ))
         }
-        fn responses(&mut self, ch: &[u8]) -> zkgames::Result<Vec<u8>> {
+    }
+    impl Responder for CheatResponder {
+        fn respond(self: Box<Self>, ch: &[u8]) -> zkgames::Result<Vec<u8>> {
             let sig: Vec<u32> = zkgames::proof_file::decode(ch, "c")?;
             let r: Vec<_> = self
                 .secrets
@@ -405,13 +416,12 @@ fn interactive_verifier_rejects_too_few_rounds_and_cheaters() {
         run_verifier(&mut ch, &mut PegVerifier::new(&i2, 32, b"", seeded_rng(77)))
     });
     let mut ch = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
-    let mut c = Cheat {
+    let c = Cheat {
         inst: inst.clone(),
         z: one_illegal_step(&inst, &mut seeded_rng(3)),
-        secrets: vec![],
     };
     assert!(matches!(
-        run_prover(&mut ch, &mut c),
+        run_prover(&mut ch, Box::new(c)),
         Err(Error::Rejected(_))
     ));
     assert!(matches!(v.join().unwrap(), Err(Error::Rejected(_))));

@@ -1,11 +1,10 @@
 //! `prover peg …` and `verifier peg …`.
 
 use std::io::IsTerminal;
-use std::net::{TcpListener, TcpStream};
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::net::{self, Channel, SessionRecord};
+use crate::net::{self, SessionRecord};
 use crate::peg::board::Puzzle;
 use crate::peg::fs::{self, PegIsoProof};
 use crate::peg::protocol::{achieved_bits, rounds_for_bits, Opening};
@@ -77,9 +76,11 @@ pub enum ProverCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// Take part in a live interactive session with `verifier peg serve`.
+    /// Take part in a live interactive session with `verifier peg serve`. Fresh randomness
+    /// every time: there is no --seed for live sessions (two sessions on the same
+    /// commitments would reveal the solution).
     Connect {
-        /// Puzzle file.
+        /// Puzzle file or catalog name.
         puzzle: String,
         /// Solution file.
         #[arg(long)]
@@ -94,9 +95,8 @@ pub enum ProverCmd {
         /// Proof system (the verifier must serve the same one).
         #[arg(long, value_enum, default_value_t = System::Iso)]
         system: System,
-        /// Fixed RNG seed: reproducible runs and tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
     },
     /// Run the zero-knowledge simulator (Claim 19): make an accepting interactive session
     /// transcript WITHOUT a solution. It shows why session transcripts are not evidence.
@@ -118,12 +118,16 @@ pub enum ProverCmd {
 pub enum VerifierCmd {
     /// Verify a proof file offline. Exit 0 accepted, 1 rejected, 2 bad input.
     Verify {
-        /// Puzzle file.
+        /// Puzzle file or catalog name.
         puzzle: String,
         /// Proof file, `-` for stdin.
         proof: String,
         #[command(flatten)]
         sec: SecurityArgs,
+        /// Also check a recorded interactive session transcript for consistency (exit 0 if
+        /// consistent). Such a transcript is NOT evidence: it can be made without a solution.
+        #[arg(long)]
+        allow_session_transcript: bool,
     },
     /// Print a human summary of a proof file.
     Inspect {
@@ -133,27 +137,18 @@ pub enum VerifierCmd {
         #[arg(long)]
         all: bool,
     },
-    /// Serve one live interactive session as the verifier (own random challenges).
+    /// Serve live interactive sessions as the verifier: challenges from fresh OS randomness,
+    /// committed before the prover's commitments are seen. Serves until Ctrl-C unless --once.
     Serve {
-        /// Puzzle file.
+        /// Puzzle file or catalog name.
         puzzle: String,
-        /// Address to listen on (e.g. 127.0.0.1:7070; port 0 picks a free port).
-        #[arg(long, conflicts_with = "stdio", required_unless_present = "stdio")]
-        listen: Option<String>,
-        /// Talk over stdin/stdout instead of TCP.
-        #[arg(long)]
-        stdio: bool,
         #[command(flatten)]
         sec: SecurityArgs,
-        /// Save the session transcript.
-        #[arg(long)]
-        transcript: Option<String>,
         /// Proof system expected from the prover.
         #[arg(long, value_enum, default_value_t = System::Iso)]
         system: System,
-        /// Fixed RNG seed for the challenges: tests only (a prover who knows it can cheat).
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        serve: crate::cli::ServeArgs,
     },
 }
 
@@ -241,38 +236,27 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             transcript,
             system,
-            seed,
+            deadlines,
         } => {
-            crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
             let inst = p.instance();
             let rounds = rounds_for(system, sec.security, inst.s());
             let ctx = sec.context.as_bytes();
-            let mut ch = if addr == "-" {
-                Channel::stdio()
-            } else {
-                let s = TcpStream::connect(&addr).map_err(|e| {
-                    Error::io(
-                        format!("cannot connect to {addr} (is `verifier peg serve` listening?)"),
-                        e,
-                    )
-                })?;
-                Channel::tcp(s)?
-            };
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
+            let rng = crate::rng::os_rng();
             let (rec, bits) = match system {
                 System::Iso => {
-                    let mut prover = PegProver::new(inst, &z, rounds, ctx, rng_from(seed))?;
+                    let prover = PegProver::new(inst, &z, rounds, ctx, rng)?;
                     (
-                        net::run_prover(&mut ch, &mut prover)?,
+                        net::run_prover(&mut ch, Box::new(prover))?,
                         achieved_bits(rounds, inst.s()),
                     )
                 }
                 System::Mpc => {
-                    let mut prover =
-                        crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng_from(seed))?;
+                    let prover = crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng)?;
                     (
-                        net::run_prover(&mut ch, &mut prover)?,
+                        net::run_prover(&mut ch, Box::new(prover))?,
                         crate::mpc::security_bits(rounds),
                     )
                 }
@@ -280,7 +264,13 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             eprintln!(
                 "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}"
             );
-            save_transcript(transcript.as_deref(), system, &rec)
+            if let Some(path) = transcript.as_deref() {
+                proof_file::write_proof(path, &session_file(system, &rec))?;
+                eprintln!(
+                    "session transcript saved to {path} (interactive: not transferable evidence)"
+                );
+            }
+            Ok(())
         }
         ProverCmd::Simulate {
             puzzle,
@@ -388,31 +378,33 @@ fn demo(
     Ok(())
 }
 
-fn save_transcript(path: Option<&str>, system: System, rec: &SessionRecord) -> Result<()> {
-    if let Some(path) = path {
-        let bytes = match system {
-            System::Iso => ProofFile::new(
-                ProtocolId::PegIso,
-                Mode::Interactive,
-                proof_file::encode(rec),
-            )
-            .to_bytes(),
-            System::Mpc => crate::mpc::peg::session_file(rec),
-        };
-        proof_file::write_proof(path, &bytes)?;
-        eprintln!("session transcript saved to {path} (interactive: not transferable evidence)");
+/// A session record as proof-file bytes (mode interactive).
+fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
+    match system {
+        System::Iso => ProofFile::new(
+            ProtocolId::PegIso,
+            Mode::Interactive,
+            proof_file::encode(rec),
+        )
+        .to_bytes(),
+        System::Mpc => crate::mpc::peg::session_file(rec),
     }
-    Ok(())
 }
 
 /// Runs a `verifier peg` command.
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Verify { puzzle, proof, sec } => {
+        VerifierCmd::Verify {
+            puzzle,
+            proof,
+            sec,
+            allow_session_transcript,
+        } => {
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
             let f = ProofFile::from_bytes(&bytes)?;
+            f.require_evidence(allow_session_transcript)?;
             let ctx = sec.context.as_bytes();
             match (f.protocol, f.mode) {
                 (ProtocolId::PegIso, Mode::NonInteractive) => {
@@ -433,20 +425,26 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
                     let rounds = verify_record(inst, &rec, sec.security, ctx)?;
                     println!(
-                        "ACCEPTED (interactive session transcript, {rounds} rounds): the session was valid, but such a transcript can be simulated without a solution and is NOT transferable evidence"
+                        "CONSISTENT (interactive session transcript, {rounds} rounds): the recorded session checks, but such a transcript can be made without a solution and is NOT evidence"
                     );
                 }
-                (ProtocolId::PegMpc, _) => {
+                (ProtocolId::PegMpc, mode) => {
                     let rep = crate::mpc::peg::verify_peg(
                         inst,
                         &f,
                         crate::mpc::rounds_for_bits(sec.security),
                         ctx,
                     )?;
-                    println!(
-                        "ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}",
-                        p.name()
-                    );
+                    if mode == Mode::Interactive {
+                        println!(
+                            "CONSISTENT (interactive session transcript, ZKB++): {rep}; NOT evidence: such a transcript can be made without a solution"
+                        );
+                    } else {
+                        println!(
+                            "ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}",
+                            p.name()
+                        );
+                    }
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -465,54 +463,50 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         }
         VerifierCmd::Serve {
             puzzle,
-            listen,
-            stdio,
             sec,
-            transcript,
             system,
-            seed,
+            serve,
         } => {
-            crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let ctx = sec.context.as_bytes();
-            let mut ch = if stdio {
-                Channel::stdio()
-            } else {
-                let addr = listen.expect("clap requires --listen without --stdio");
-                let l = TcpListener::bind(&addr)
-                    .map_err(|e| Error::io(format!("cannot listen on {addr}"), e))?;
-                let local = l
-                    .local_addr()
-                    .map_err(|e| Error::io("listener address", e))?;
-                eprintln!("listening on {local} for one peg session on '{}'", p.name());
-                let (s, peer) = l.accept().map_err(|e| Error::io("accept failed", e))?;
-                eprintln!("prover connected from {peer}");
-                Channel::tcp(s)?
-            };
-            let (rec, bits) = match system {
-                System::Iso => {
-                    let mut v = PegVerifier::new(inst, sec.security, ctx, rng_from(seed));
-                    let rec = net::run_verifier(&mut ch, &mut v)?;
-                    let b = achieved_bits(rec.hello.rounds as usize, inst.s());
-                    (rec, b)
-                }
-                System::Mpc => {
-                    let min = crate::mpc::rounds_for_bits(sec.security);
-                    let mut v =
-                        crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng_from(seed))?;
-                    let rec = net::run_verifier(&mut ch, &mut v)?;
-                    let b = crate::mpc::security_bits(rec.hello.rounds as usize);
-                    (rec, b)
-                }
-            };
-            eprintln!(
-                "ACCEPTED: the prover knows a solution of '{}' ({} rounds, {system:?}, knowledge error 2^-{bits:.1})",
-                p.name(),
-                rec.hello.rounds
-            );
-            save_transcript(transcript.as_deref(), system, &rec)
+            let what = format!("peg ({}) on '{}'", system_name(system), p.name());
+            crate::cli::serve_sessions(&serve, &what, |ch| {
+                let rng = crate::rng::os_rng();
+                let (rec, bits) = match system {
+                    System::Iso => {
+                        let mut v = PegVerifier::new(inst, sec.security, ctx, rng);
+                        let rec = net::run_verifier(ch, &mut v)?;
+                        let b = achieved_bits(rec.hello.rounds as usize, inst.s());
+                        (rec, b)
+                    }
+                    System::Mpc => {
+                        let min = crate::mpc::rounds_for_bits(sec.security);
+                        let mut v = crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng)?;
+                        let rec = net::run_verifier(ch, &mut v)?;
+                        let b = crate::mpc::security_bits(rec.hello.rounds as usize);
+                        (rec, b)
+                    }
+                };
+                Ok(crate::cli::Accepted {
+                    summary: format!(
+                        "the prover knows a solution of '{}' ({} rounds, {}, knowledge error 2^-{bits:.1})",
+                        p.name(),
+                        rec.hello.rounds,
+                        system_name(system)
+                    ),
+                    transcript: session_file(system, &rec),
+                })
+            })
         }
+    }
+}
+
+/// The user-facing name of a proof system.
+pub fn system_name(s: System) -> &'static str {
+    match s {
+        System::Iso => "isomorphism protocol",
+        System::Mpc => "ZKB++",
     }
 }
 

@@ -20,7 +20,10 @@ use super::zkbpp::{
     self, check_opening, commit_phase, recompute, Committed, Layout, Opening, Statement,
 };
 use crate::commit::Digest;
-use crate::net::{Hello, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION};
+use crate::net::{
+    challenge_commitment, Hello, Responder, SessionProver, SessionRecord, SessionVerifier,
+    SESSION_VERSION,
+};
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::{Error, Result};
@@ -55,25 +58,25 @@ impl OwnedStatement {
     }
 }
 
-/// The prover's side of a live session.
+/// The prover's side of a live session, before it commits.
 pub struct MpcProver {
     st: OwnedStatement,
     protocol: ProtocolId,
     witness: Vec<bool>,
     rounds: usize,
     rng: Rng,
-    committed: Option<Committed>,
 }
 
 impl MpcProver {
     /// Checks the witness and the round count up front: a prover never starts a session it
-    /// cannot finish honestly.
+    /// cannot finish honestly. Fresh OS randomness is mixed into `rng`
+    /// ([`crate::rng::with_fresh_entropy`]), so no two sessions share commitments.
     pub fn new(
         st: OwnedStatement,
         protocol: ProtocolId,
         witness: Vec<bool>,
         rounds: usize,
-        rng: Rng,
+        mut rng: Rng,
     ) -> Result<Self> {
         if rounds == 0 || rounds > zkbpp::MAX_ROUNDS {
             return Err(Error::bad(format!(
@@ -87,13 +90,18 @@ impl MpcProver {
             protocol,
             witness,
             rounds,
-            rng,
-            committed: None,
+            rng: crate::rng::with_fresh_entropy(&mut rng),
         })
     }
 }
 
-impl SessionProver for MpcProver {
+/// The committed state of an [`MpcProver`]: answers one challenge vector.
+struct MpcResponder {
+    committed: Committed,
+    rounds: usize,
+}
+
+impl SessionProver<'static> for MpcProver {
     fn hello(&self) -> Hello {
         Hello {
             protocol: self.protocol as u16,
@@ -104,7 +112,7 @@ impl SessionProver for MpcProver {
         }
     }
 
-    fn commitments(&mut self) -> Result<Vec<u8>> {
+    fn commit(mut self: Box<Self>) -> Result<(Vec<u8>, Box<dyn Responder>)> {
         let cm = commit_phase(
             &self.st.circuit,
             &self.witness,
@@ -117,24 +125,31 @@ impl SessionProver for MpcProver {
             commitments: cm.commits.clone(),
             outputs: cm.outs.clone(),
         };
-        self.committed = Some(cm);
-        Ok(proof_file::encode(&msg))
+        Ok((
+            proof_file::encode(&msg),
+            Box::new(MpcResponder {
+                committed: cm,
+                rounds: self.rounds,
+            }),
+        ))
     }
+}
 
-    /// Answers once: the commitment state is consumed, since answering two different
-    /// challenges for the same round would reveal all three views (and the witness).
-    fn responses(&mut self, challenges: &[u8]) -> Result<Vec<u8>> {
-        let cm = self
-            .committed
-            .take()
-            .ok_or_else(|| Error::bad("protocol error: challenges before commitments"))?;
+impl Responder for MpcResponder {
+    /// Opening two parties per round; the other party's view stays hidden, and the state is
+    /// consumed, so no second challenge can be answered on the same commitments.
+    fn respond(self: Box<Self>, challenges: &[u8]) -> Result<Vec<u8>> {
         let es = zkbpp::unpack_trits(challenges, self.rounds).ok_or_else(|| {
             Error::bad(format!(
                 "the verifier's challenges are not {} trits",
                 self.rounds
             ))
         })?;
-        let ops: Vec<Opening> = es.iter().enumerate().map(|(r, &e)| cm.open(r, e)).collect();
+        let ops: Vec<Opening> = es
+            .iter()
+            .enumerate()
+            .map(|(r, &e)| self.committed.open(r, e))
+            .collect();
         Ok(proof_file::encode(&ops))
     }
 }
@@ -169,7 +184,7 @@ impl MpcVerifier {
         self.rounds
     }
 
-    fn check_commitments(&mut self, bytes: &[u8]) -> Result<()> {
+    fn check_commitment_msg(&mut self, bytes: &[u8]) -> Result<()> {
         let m: CommitMsg = proof_file::decode(bytes, "commitments")?;
         if m.commitments.len() != self.rounds || m.outputs.len() != self.rounds {
             return Err(Error::rejected(format!(
@@ -251,7 +266,7 @@ impl SessionVerifier for MpcVerifier {
         }
         if h.version != SESSION_VERSION {
             return Err(Error::bad(format!(
-                "session version {} is not supported",
+                "session version {} is not supported (this build speaks {SESSION_VERSION})",
                 h.version
             )));
         }
@@ -278,13 +293,23 @@ impl SessionVerifier for MpcVerifier {
         Ok(())
     }
 
-    fn challenges(&mut self, commitments: &[u8]) -> Result<Vec<u8>> {
-        self.check_commitments(commitments)?;
+    fn draw_challenges(&mut self) -> Vec<u8> {
         let es: Vec<u8> = (0..self.rounds)
             .map(|_| self.rng.gen_range(0..3u8))
             .collect();
         self.challenges = zkbpp::pack_trits(&es);
-        Ok(self.challenges.clone())
+        self.challenges.clone()
+    }
+
+    fn load_challenges(&mut self, challenges: &[u8]) -> Result<()> {
+        zkbpp::unpack_trits(challenges, self.rounds)
+            .ok_or_else(|| Error::rejected("the recorded challenges are not well-formed trits"))?;
+        self.challenges = challenges.to_vec();
+        Ok(())
+    }
+
+    fn check_commitments(&mut self, commitments: &[u8]) -> Result<()> {
+        self.check_commitment_msg(commitments)
     }
 
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
@@ -301,13 +326,7 @@ pub fn replay(
     rec: &SessionRecord,
 ) -> Result<usize> {
     let mut v = MpcVerifier::new(st, protocol, min_rounds, crate::rng::seeded_rng(0));
-    v.check_hello(&rec.hello)?;
-    v.check_commitments(&rec.commitments)?;
-    zkbpp::unpack_trits(&rec.challenges, v.rounds)
-        .ok_or_else(|| Error::rejected("the recorded challenges are not well-formed trits"))?;
-    v.challenges = rec.challenges.clone();
-    v.check_responses(&rec.responses)?;
-    Ok(v.rounds)
+    Ok(crate::net::replay(&mut v, rec)? as usize)
 }
 
 /// Wraps a session record into a proof file ([`Mode::Interactive`]).
@@ -371,20 +390,25 @@ pub fn simulate(
         commitments.push(c);
         outputs.push(o);
     }
+    let hello = Hello {
+        protocol: protocol as u16,
+        version: SESSION_VERSION,
+        statement: st.digest(),
+        rounds: rounds as u32,
+        context: st.context.to_vec(),
+    };
+    let packed = zkbpp::pack_trits(challenges);
+    let key = crate::rng::random_32(rng);
     SessionRecord {
-        hello: Hello {
-            protocol: protocol as u16,
-            version: SESSION_VERSION,
-            statement: st.digest(),
-            rounds: rounds as u32,
-            context: st.context.to_vec(),
-        },
+        challenge_commitment: challenge_commitment(&hello, &packed, &key),
+        hello,
         commitments: proof_file::encode(&CommitMsg {
             salt,
             commitments,
             outputs,
         }),
-        challenges: zkbpp::pack_trits(challenges),
+        challenges: packed,
+        challenge_key: key,
         responses: proof_file::encode(&ops),
     }
 }

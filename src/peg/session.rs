@@ -5,6 +5,7 @@
 //! with `λ` uniformly random `σ ∈ [1, S]` from its own ChaCha20 generator, the prover opens,
 //! and the verifier checks each opening against the root it received.
 //!
+//! The verifier commits to its challenges before it sees the roots ([`crate::net::session`]).
 //! A saved session transcript (proof file mode `Interactive`) convinces only the verifier who
 //! took part: anyone can produce an accepting transcript for challenges of their choice with
 //! the simulator ([`super::simulate`]), so it is not transferable evidence.
@@ -16,29 +17,32 @@ use super::fs::{check_claims, MAX_CONTEXT, MAX_ROUNDS};
 use super::instance::{Instance, Matrix};
 use super::protocol::{commit_round, respond, verify_round, RoundResponse, RoundSecret};
 use crate::commit::Digest;
-use crate::net::{Hello, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION};
+use crate::net::{
+    replay, Hello, Responder, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION,
+};
 use crate::proof_file::{self, ProtocolId};
-use crate::rng::{fork, Rng};
+use crate::rng::{fork, with_fresh_entropy, Rng};
 use crate::{Error, Result};
 
-/// The prover's side of a live session.
+/// The prover's side of a live session, before it commits.
 pub struct PegProver<'a> {
     inst: &'a Instance,
     z: &'a Matrix,
     rounds: usize,
     context: Vec<u8>,
     rng: Rng,
-    secrets: Vec<RoundSecret>,
 }
 
 impl<'a> PegProver<'a> {
-    /// A prover for `rounds` rounds; refuses an invalid solution.
+    /// A prover for `rounds` rounds; refuses an invalid solution. Fresh OS randomness is
+    /// mixed into `rng` ([`crate::rng::with_fresh_entropy`]), so no two sessions share
+    /// commitments even under a fixed seed.
     pub fn new(
         inst: &'a Instance,
         z: &'a Matrix,
         rounds: usize,
         context: &[u8],
-        rng: Rng,
+        mut rng: Rng,
     ) -> Result<Self> {
         inst.check_solution(z)?;
         if rounds == 0 || rounds > MAX_ROUNDS || context.len() > MAX_CONTEXT {
@@ -54,13 +58,18 @@ impl<'a> PegProver<'a> {
             z,
             rounds,
             context: context.to_vec(),
-            rng,
-            secrets: vec![],
+            rng: with_fresh_entropy(&mut rng),
         })
     }
 }
 
-impl SessionProver for PegProver<'_> {
+/// The committed state of a [`PegProver`]: answers one challenge vector.
+struct PegResponder<'a> {
+    inst: &'a Instance,
+    secrets: Vec<RoundSecret>,
+}
+
+impl<'a> SessionProver<'a> for PegProver<'a> {
     fn hello(&self) -> Hello {
         Hello {
             protocol: ProtocolId::PegIso as u16,
@@ -71,23 +80,24 @@ impl SessionProver for PegProver<'_> {
         }
     }
 
-    fn commitments(&mut self) -> Result<Vec<u8>> {
+    fn commit(mut self: Box<Self>) -> Result<(Vec<u8>, Box<dyn Responder + 'a>)> {
         let rngs: Vec<Rng> = (0..self.rounds).map(|_| fork(&mut self.rng)).collect();
         let (inst, z) = (self.inst, self.z);
-        self.secrets = rngs
+        let secrets: Vec<RoundSecret> = rngs
             .into_par_iter()
             .map(|mut r| commit_round(inst, z, &mut r))
             .collect();
-        let roots: Vec<Digest> = self.secrets.iter().map(|s| s.root).collect();
-        Ok(proof_file::encode(&roots))
+        let roots: Vec<Digest> = secrets.iter().map(|s| s.root).collect();
+        Ok((
+            proof_file::encode(&roots),
+            Box::new(PegResponder { inst, secrets }),
+        ))
     }
+}
 
-    fn responses(&mut self, challenges: &[u8]) -> Result<Vec<u8>> {
-        let sigmas: Vec<u32> = proof_file::decode(challenges, "challenges")?;
-        let s = self.inst.s();
-        if sigmas.len() != self.rounds || sigmas.iter().any(|&x| x == 0 || x as usize > s) {
-            return Err(Error::bad("the verifier sent malformed challenges"));
-        }
+impl Responder for PegResponder<'_> {
+    fn respond(self: Box<Self>, challenges: &[u8]) -> Result<Vec<u8>> {
+        let sigmas = decode_sigmas(self.inst, challenges, self.secrets.len())?;
         let inst = self.inst;
         let resp: Vec<RoundResponse> = self
             .secrets
@@ -99,7 +109,19 @@ impl SessionProver for PegProver<'_> {
     }
 }
 
-/// The verifier's side of a live session.
+/// Decodes `rounds` challenges σ ∈ [1, S].
+fn decode_sigmas(inst: &Instance, challenges: &[u8], rounds: usize) -> Result<Vec<u32>> {
+    let sigmas: Vec<u32> = proof_file::decode(challenges, "challenges")?;
+    let s = inst.s();
+    if sigmas.len() != rounds || sigmas.iter().any(|&x| x == 0 || x as usize > s) {
+        return Err(Error::bad(format!(
+            "malformed challenges: expected {rounds} values in [1, {s}]"
+        )));
+    }
+    Ok(sigmas)
+}
+
+/// The verifier's side of a live session (and of replays of recorded sessions).
 pub struct PegVerifier<'a> {
     inst: &'a Instance,
     min_bits: u32,
@@ -111,7 +133,8 @@ pub struct PegVerifier<'a> {
 }
 
 impl<'a> PegVerifier<'a> {
-    /// A verifier requiring `min_bits` of security and the given context.
+    /// A verifier requiring `min_bits` of security and the given context; `rng` draws the
+    /// challenges (use [`crate::rng::os_rng`] outside tests).
     pub fn new(inst: &'a Instance, min_bits: u32, context: &[u8], rng: Rng) -> Self {
         PegVerifier {
             inst,
@@ -125,42 +148,54 @@ impl<'a> PegVerifier<'a> {
     }
 }
 
-fn check_hello(inst: &Instance, h: &Hello, min_bits: u32, context: &[u8]) -> Result<usize> {
-    if h.protocol != ProtocolId::PegIso as u16 || h.version != SESSION_VERSION {
-        return Err(Error::bad(format!(
-            "unsupported session: protocol {} version {} (expected peg-iso version {SESSION_VERSION})",
-            h.protocol, h.version
-        )));
-    }
-    let rounds = h.rounds as usize;
-    if rounds == 0 || rounds > MAX_ROUNDS || h.context.len() > MAX_CONTEXT {
-        return Err(Error::bad("round count or context length out of range"));
-    }
-    check_claims(inst, &h.statement, &h.context, context, rounds, min_bits)?;
-    Ok(rounds)
-}
-
 impl SessionVerifier for PegVerifier<'_> {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
-        self.rounds = check_hello(self.inst, h, self.min_bits, &self.context)?;
+        if h.protocol != ProtocolId::PegIso as u16 || h.version != SESSION_VERSION {
+            return Err(Error::bad(format!(
+                "unsupported session: protocol {} version {} (expected peg-iso version {SESSION_VERSION})",
+                h.protocol, h.version
+            )));
+        }
+        let rounds = h.rounds as usize;
+        if rounds == 0 || rounds > MAX_ROUNDS || h.context.len() > MAX_CONTEXT {
+            return Err(Error::bad("round count or context length out of range"));
+        }
+        check_claims(
+            self.inst,
+            &h.statement,
+            &h.context,
+            &self.context,
+            rounds,
+            self.min_bits,
+        )?;
+        self.rounds = rounds;
         Ok(())
     }
 
-    fn challenges(&mut self, commitments: &[u8]) -> Result<Vec<u8>> {
+    fn draw_challenges(&mut self) -> Vec<u8> {
+        let s = self.inst.s() as u32;
+        self.sigmas = (0..self.rounds)
+            .map(|_| self.rng.gen_range(1..=s))
+            .collect();
+        proof_file::encode(&self.sigmas)
+    }
+
+    fn load_challenges(&mut self, challenges: &[u8]) -> Result<()> {
+        self.sigmas = decode_sigmas(self.inst, challenges, self.rounds)?;
+        Ok(())
+    }
+
+    fn check_commitments(&mut self, commitments: &[u8]) -> Result<()> {
         let roots: Vec<Digest> = proof_file::decode(commitments, "commitments")?;
         if roots.len() != self.rounds {
-            return Err(Error::bad(format!(
+            return Err(Error::rejected(format!(
                 "expected {} round commitments, got {}",
                 self.rounds,
                 roots.len()
             )));
         }
         self.roots = roots;
-        let s = self.inst.s() as u32;
-        self.sigmas = (0..self.rounds)
-            .map(|_| self.rng.gen_range(1..=s))
-            .collect();
-        Ok(proof_file::encode(&self.sigmas))
+        Ok(())
     }
 
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
@@ -201,23 +236,14 @@ fn verify_responses(
     Ok(())
 }
 
-/// Re-checks a saved session transcript (it shows the session was accepted; it is not
-/// transferable evidence of knowledge).
+/// Re-checks a saved session transcript (it shows the session was consistent; it is not
+/// transferable evidence of knowledge). Returns the round count.
 pub fn verify_record(
     inst: &Instance,
     rec: &SessionRecord,
     min_bits: u32,
     context: &[u8],
 ) -> Result<usize> {
-    let rounds = check_hello(inst, &rec.hello, min_bits, context)?;
-    let roots: Vec<Digest> = proof_file::decode(&rec.commitments, "commitments")?;
-    let sigmas: Vec<u32> = proof_file::decode(&rec.challenges, "challenges")?;
-    let s = inst.s() as u32;
-    if roots.len() != rounds || sigmas.len() != rounds || sigmas.iter().any(|&x| x == 0 || x > s) {
-        return Err(Error::bad(
-            "session transcript: wrong number of commitments or challenges",
-        ));
-    }
-    verify_responses(inst, &roots, &sigmas, &rec.responses)?;
-    Ok(rounds)
+    let mut v = PegVerifier::new(inst, min_bits, context, crate::rng::seeded_rng(0));
+    Ok(replay(&mut v, rec)? as usize)
 }

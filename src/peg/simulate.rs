@@ -105,16 +105,21 @@ pub fn simulate_session(
         roots.push(root);
         resp.push(r);
     }
+    let hello = Hello {
+        protocol: ProtocolId::PegIso as u16,
+        version: SESSION_VERSION,
+        statement: inst.digest(),
+        rounds: sigmas.len() as u32,
+        context: context.to_vec(),
+    };
+    let challenges = proof_file::encode(&sigmas.to_vec());
+    let key = crate::rng::random_32(rng);
     Ok(SessionRecord {
-        hello: Hello {
-            protocol: ProtocolId::PegIso as u16,
-            version: SESSION_VERSION,
-            statement: inst.digest(),
-            rounds: sigmas.len() as u32,
-            context: context.to_vec(),
-        },
+        challenge_commitment: crate::net::challenge_commitment(&hello, &challenges, &key),
+        hello,
         commitments: proof_file::encode(&roots),
-        challenges: proof_file::encode(&sigmas.to_vec()),
+        challenges,
+        challenge_key: key,
         responses: proof_file::encode(&resp),
     })
 }

@@ -1,0 +1,310 @@
+//! Live interactive sessions between a prover and a verifier process.
+//!
+//! Layers, bottom up:
+//! - [`transport`]: byte streams (TCP, pipes) whose every call finishes by a deadline.
+//! - [`Channel`] (this file): framed messages, `u32-le(len) ‖ body`, `body` bincode-encoded,
+//!   `len ≤ MAX_FRAME`, each message by a per-message deadline and the whole session by a
+//!   per-session deadline ([`Deadlines`]). The body buffer grows as bytes arrive, so a frame
+//!   that announces 64 MiB costs nothing until the bytes are really sent.
+//! - [`session`]: one run of a sigma protocol in parallel repetition, with the verifier's
+//!   challenges committed before it sees the prover's commitments (zero knowledge against
+//!   any verifier, not only honest ones).
+//! - [`server`]: an accept loop serving one session per connection, a bounded number at a
+//!   time, until SIGINT/SIGTERM.
+
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use serde::{de::DeserializeOwned, Serialize};
+
+use crate::{Error, Result};
+
+pub mod server;
+pub mod session;
+pub mod transport;
+
+pub use session::{
+    challenge_commitment, replay, run_prover, run_verifier, Hello, Msg, Responder, SessionProver,
+    SessionRecord, SessionVerifier, SESSION_VERSION,
+};
+use transport::{PipeTransport, TcpTransport, Transport};
+
+/// The largest frame accepted (64 MiB).
+pub const MAX_FRAME: usize = 64 << 20;
+
+/// Bytes read at a time while a frame's body arrives: the buffer grows by at most this much
+/// beyond what the peer really sent.
+const READ_STEP: usize = 64 << 10;
+
+/// How long one message and one whole session may take.
+///
+/// The message deadline runs from the moment a side starts waiting for (or sending) a
+/// message until the message is complete, so it includes the peer's computing time. The
+/// session deadline runs from the channel's creation. Honest sessions on the built-in
+/// puzzles finish in well under a second; the defaults leave room for large boards and slow
+/// machines while a silent or trickling peer is dropped within a minute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadlines {
+    pub message: Duration,
+    pub session: Duration,
+}
+
+impl Default for Deadlines {
+    fn default() -> Self {
+        Deadlines {
+            message: Duration::from_secs(60),
+            session: Duration::from_secs(300),
+        }
+    }
+}
+
+/// A framed, bidirectional message channel with deadlines.
+pub struct Channel {
+    t: Box<dyn Transport>,
+    limits: Deadlines,
+    session_end: Instant,
+}
+
+impl Channel {
+    /// A channel over a reader and a writer (pipes, Unix sockets...) with default deadlines.
+    pub fn new(r: Box<dyn Read + Send>, w: Box<dyn Write + Send>) -> Self {
+        Self::pipes(r, w, Deadlines::default())
+    }
+
+    /// A channel over a reader and a writer with the given deadlines.
+    pub fn pipes(r: Box<dyn Read + Send>, w: Box<dyn Write + Send>, d: Deadlines) -> Self {
+        Self::over(Box::new(PipeTransport::new(r, w)), d)
+    }
+
+    /// A channel over a TCP stream.
+    pub fn tcp(s: std::net::TcpStream, d: Deadlines) -> Self {
+        Self::over(Box::new(TcpTransport::new(s)), d)
+    }
+
+    /// A channel over this process's stdin and stdout.
+    pub fn stdio(d: Deadlines) -> Self {
+        Self::pipes(Box::new(std::io::stdin()), Box::new(std::io::stdout()), d)
+    }
+
+    /// A channel over any [`Transport`]; the session deadline starts now.
+    pub fn over(t: Box<dyn Transport>, d: Deadlines) -> Self {
+        Channel {
+            t,
+            limits: d,
+            session_end: Instant::now() + d.session,
+        }
+    }
+
+    /// The deadline for the message starting now, and whether it is the session's.
+    fn deadline(&self) -> (Instant, bool) {
+        let msg = Instant::now() + self.limits.message;
+        if msg < self.session_end {
+            (msg, false)
+        } else {
+            (self.session_end, true)
+        }
+    }
+
+    fn timeout_error(&self, session: bool, doing: &str) -> Error {
+        if session {
+            Error::bad(format!(
+                "session deadline ({} s) passed while {doing}; giving up",
+                self.limits.session.as_secs_f64()
+            ))
+        } else {
+            Error::bad(format!(
+                "no complete message within the {} s message deadline while {doing}; giving up",
+                self.limits.message.as_secs_f64()
+            ))
+        }
+    }
+
+    /// Sends one message (any serde type: session messages, or another protocol's).
+    pub fn send<T: Serialize>(&mut self, m: &T) -> Result<()> {
+        let body = crate::proof_file::encode(m);
+        if body.len() > MAX_FRAME {
+            return Err(Error::bad(format!(
+                "message of {} bytes exceeds the {MAX_FRAME}-byte frame limit",
+                body.len()
+            )));
+        }
+        let mut frame = Vec::with_capacity(4 + body.len());
+        frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        frame.extend_from_slice(&body);
+        let (dl, session) = self.deadline();
+        self.t.write_all_by(&frame, dl).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                self.timeout_error(session, "sending (the peer is not reading)")
+            } else {
+                Error::io("cannot send to peer", e)
+            }
+        })
+    }
+
+    /// Reads exactly `buf.len()` bytes by `dl`; `Ok(false)` when the stream ended first.
+    fn read_exact_by(&mut self, buf: &mut [u8], dl: Instant) -> std::io::Result<bool> {
+        let mut at = 0;
+        while at < buf.len() {
+            match self.t.read_by(&mut buf[at..], dl)? {
+                0 => return Ok(false),
+                n => at += n,
+            }
+        }
+        Ok(true)
+    }
+
+    /// Receives one frame's body, refusing oversized frames, with the growing buffer.
+    pub fn recv_frame(&mut self) -> Result<Vec<u8>> {
+        let (dl, session) = self.deadline();
+        let io_err = |ch: &Self, e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                ch.timeout_error(session, "waiting for the peer")
+            } else {
+                Error::io("cannot read from peer", e)
+            }
+        };
+        let mut len = [0u8; 4];
+        match self.read_exact_by(&mut len, dl) {
+            Ok(true) => {}
+            Ok(false) => return Err(Error::bad("the peer closed the connection")),
+            Err(e) => return Err(io_err(self, e)),
+        }
+        let len = u32::from_le_bytes(len) as usize;
+        if len > MAX_FRAME {
+            return Err(Error::bad(format!(
+                "the peer announced a {len}-byte message, over the {MAX_FRAME}-byte limit"
+            )));
+        }
+        let mut body = Vec::new();
+        while body.len() < len {
+            let have = body.len();
+            let step = (len - have).min(READ_STEP);
+            body.resize(have + step, 0);
+            match self.t.read_by(&mut body[have..], dl) {
+                Ok(0) => {
+                    return Err(Error::bad(
+                        "the peer closed the connection in the middle of a message",
+                    ))
+                }
+                Ok(n) => body.truncate(have + n),
+                Err(e) => return Err(io_err(self, e)),
+            }
+        }
+        Ok(body)
+    }
+
+    /// Receives and decodes one message of type `T` (`what` names it in errors).
+    pub fn recv<T: DeserializeOwned>(&mut self, what: &str) -> Result<T> {
+        let body = self.recv_frame()?;
+        crate::proof_file::decode(&body, what)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+
+    fn tcp_pair(d: Deadlines) -> (Channel, TcpStream) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        (Channel::tcp(s, d), c)
+    }
+
+    fn short() -> Deadlines {
+        Deadlines {
+            message: Duration::from_millis(300),
+            session: Duration::from_secs(2),
+        }
+    }
+
+    #[test]
+    fn a_silent_peer_times_out() {
+        let (mut ch, _c) = tcp_pair(short());
+        let t = Instant::now();
+        let e = ch.recv::<Msg>("m").unwrap_err();
+        assert!(e.to_string().contains("message deadline"), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn a_trickling_peer_times_out_at_the_message_deadline() {
+        let (mut ch, mut c) = tcp_pair(short());
+        let w = std::thread::spawn(move || {
+            let _ = c.write_all(&100u32.to_le_bytes());
+            for _ in 0..30 {
+                if c.write_all(b"z").is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let t = Instant::now();
+        let e = ch.recv::<Msg>("m").unwrap_err();
+        assert!(e.to_string().contains("message deadline"), "{e}");
+        assert!(t.elapsed() < Duration::from_millis(1500));
+        drop(ch);
+        w.join().unwrap();
+    }
+
+    #[test]
+    fn the_session_deadline_bounds_many_timely_messages() {
+        let d = Deadlines {
+            message: Duration::from_millis(400),
+            session: Duration::from_millis(900),
+        };
+        let (mut ch, c) = tcp_pair(d);
+        let w = std::thread::spawn(move || {
+            let mut peer = Channel::tcp(c, Deadlines::default());
+            for _ in 0..20 {
+                if peer
+                    .send(&Msg::Ready {
+                        challenge_commitment: [0; 32],
+                    })
+                    .is_err()
+                {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let t = Instant::now();
+        let e = loop {
+            if let Err(e) = ch.recv::<Msg>("m") {
+                break e;
+            }
+        };
+        assert!(e.to_string().contains("session deadline"), "{e}");
+        assert!(t.elapsed() < Duration::from_millis(1500));
+        drop(ch);
+        w.join().unwrap();
+    }
+
+    #[test]
+    fn a_huge_length_prefix_is_refused_and_a_large_one_costs_only_what_arrives() {
+        let (mut ch, mut c) = tcp_pair(short());
+        c.write_all(&u32::MAX.to_le_bytes()).unwrap();
+        let e = ch.recv::<Msg>("m").unwrap_err();
+        assert!(e.to_string().contains("over the"), "{e}");
+        // 64 MiB announced, 10 bytes sent, then silence: a timeout, with a small buffer
+        let (mut ch, mut c) = tcp_pair(short());
+        c.write_all(&(MAX_FRAME as u32).to_le_bytes()).unwrap();
+        c.write_all(&[0u8; 10]).unwrap();
+        assert!(ch.recv_frame().is_err());
+    }
+
+    #[test]
+    fn messages_round_trip_over_pipes_and_tcp() {
+        let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut x = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
+        let mut y = Channel::new(Box::new(b.try_clone().unwrap()), Box::new(b));
+        let m = Msg::Commitments(vec![7u8; 200_000]);
+        x.send(&m).unwrap();
+        assert_eq!(y.recv::<Msg>("m").unwrap(), m);
+        let (mut s, c) = tcp_pair(Deadlines::default());
+        let mut c = Channel::tcp(c, Deadlines::default());
+        c.send(&m).unwrap();
+        assert_eq!(s.recv::<Msg>("m").unwrap(), m);
+    }
+}
