@@ -107,6 +107,108 @@ fn summary() {
     );
 }
 
+/// A whole live session over loopback TCP (verifier in a thread), against Fiat–Shamir prove
+/// plus verify of the same statement in the same run; message sizes; the challenge
+/// commitment's own cost.
+fn session_summary() {
+    use zkgames::net::{self, Channel, Deadlines, Msg};
+    use zkgames::peg::session::{PegProver, PegVerifier};
+    let inst = common::english();
+    let z = common::dfs_solve(&inst).unwrap();
+    let rounds = rounds_for_bits(128, inst.s());
+    let run = || {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (b, _) = l.accept().unwrap();
+        let t = Instant::now();
+        let i2 = inst.clone();
+        let v = std::thread::spawn(move || {
+            let mut ch = Channel::tcp(b, Deadlines::default());
+            let mut ver = PegVerifier::new(&i2, 128, b"", zkgames::rng::os_rng());
+            net::run_verifier(&mut ch, &mut ver).unwrap()
+        });
+        let mut ch = Channel::tcp(a, Deadlines::default());
+        let p = PegProver::new(&inst, &z, rounds, b"", zkgames::rng::os_rng()).unwrap();
+        let rec = net::run_prover(&mut ch, Box::new(p)).unwrap();
+        v.join().unwrap();
+        (t.elapsed(), rec)
+    };
+    let (_, rec) = run();
+    let session_t = median((0..7).map(|_| run().0).collect());
+    let mut rng = seeded_rng(3);
+    let fs_t = median(
+        (0..7)
+            .map(|_| {
+                time(|| {
+                    let p = fs::prove(&inst, &z, rounds, b"", &mut rng).unwrap();
+                    fs::verify(&inst, &p, 128, b"").unwrap();
+                })
+            })
+            .collect(),
+    );
+    let frame = |m: &Msg| 4 + zkgames::proof_file::encode(m).len();
+    let msgs = [
+        ("Hello", frame(&Msg::Hello(rec.hello.clone()))),
+        (
+            "Ready",
+            frame(&Msg::Ready {
+                challenge_commitment: rec.challenge_commitment,
+            }),
+        ),
+        (
+            "Commitments",
+            frame(&Msg::Commitments(rec.commitments.clone())),
+        ),
+        (
+            "Challenges",
+            frame(&Msg::Challenges {
+                challenges: rec.challenges.clone(),
+                key: rec.challenge_key,
+            }),
+        ),
+        ("Responses", frame(&Msg::Responses(rec.responses.clone()))),
+        (
+            "Verdict",
+            frame(&Msg::Verdict {
+                accepted: true,
+                reason: String::new(),
+            }),
+        ),
+    ];
+    let total: usize = msgs.iter().map(|m| m.1).sum();
+    let n = 10_000;
+    let cc_t = time(|| {
+        for i in 0..n {
+            std::hint::black_box(net::challenge_commitment(
+                &rec.hello,
+                &rec.challenges,
+                &[i as u8; 32],
+            ));
+        }
+    }) / n;
+    println!("== live session, same statement, loopback TCP ==");
+    println!(
+        "session      {:>9.1} ms     (Fiat–Shamir prove + verify {:.1} ms: {:.2}x)",
+        session_t.as_secs_f64() * 1e3,
+        fs_t.as_secs_f64() * 1e3,
+        session_t.as_secs_f64() / fs_t.as_secs_f64()
+    );
+    println!(
+        "messages     {} (3 each way, no extra round trip); {total} bytes on the wire: {}",
+        msgs.len(),
+        msgs.iter()
+            .map(|(n, b)| format!("{n} {b}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "challenge commitment: +64 bytes ({:.4}% of the session), {:.2} µs per side ({:.4}% of the session time)",
+        6400.0 / total as f64,
+        cc_t.as_secs_f64() * 1e6,
+        100.0 * cc_t.as_secs_f64() / session_t.as_secs_f64()
+    );
+}
+
 fn rng_u32(r: &mut zkgames::rng::Rng) -> u32 {
     rand_core::RngCore::next_u32(r)
 }
@@ -138,6 +240,7 @@ criterion_group!(benches, bench);
 
 fn main() {
     summary();
+    session_summary();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -27,15 +27,14 @@ enum Open {
     WrongKey,
 }
 
+/// What the malicious verifier got: the Hello, the roots, the challenges it sent and the
+/// responses (none when the prover refused).
+type Seen = Option<(Hello, Vec<Digest>, Vec<u32>, Vec<u8>)>;
+
 /// Runs an honest prover against a verifier that commits to random challenges, then opens
 /// as `how` says. Returns what the prover returned and the messages the verifier received
 /// after sending its challenges.
-fn against(
-    how: Open,
-) -> (
-    zkgames::Result<SessionRecord>,
-    Option<(Hello, Vec<Digest>, Vec<u32>, Vec<u8>)>,
-) {
+fn against(how: Open) -> (zkgames::Result<SessionRecord>, Seen) {
     let inst = tee();
     let (a, b) = UnixStream::pair().unwrap();
     let i2 = inst.clone();

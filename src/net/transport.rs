@@ -283,7 +283,7 @@ mod tests {
             }
         };
         assert_eq!(err.kind(), io::ErrorKind::TimedOut);
-        assert!(n >= 2 && n <= 6, "{n} bytes before the deadline");
+        assert!((2..=6).contains(&n), "{n} bytes before the deadline");
         assert!(t0.elapsed() < Duration::from_secs(2));
         drop(t);
         trickle.join().unwrap();
