@@ -376,6 +376,28 @@ impl Builder {
         (errs, acc)
     }
 
+    /// `1` iff `a < b` as unsigned LSB-first words of equal width: the borrow out of
+    /// `a − b`, one AND per bit (`borrow' = maj(¬a_i, b_i, borrow)`).
+    pub fn less_than(&mut self, a: &[Bit], b: &[Bit]) -> Bit {
+        assert_eq!(a.len(), b.len());
+        let mut borrow = Bit::Const(false);
+        for (&x, &y) in a.iter().zip(b) {
+            let nx = self.not(x);
+            borrow = self.maj(nx, y, borrow);
+        }
+        borrow
+    }
+
+    /// The position of the set bit of a one-hot vector, as a `width`-bit word: bit `j` is the
+    /// XOR of the entries whose index has bit `j` set. Linear, so free; meaningful only for
+    /// one-hot inputs (check them with [`Builder::one_hot_check`]).
+    pub fn onehot_index(&mut self, onehot: &[Bit], width: usize) -> Word {
+        let table: Vec<Vec<bool>> = (0..onehot.len())
+            .map(|i| (0..width).map(|j| i >> j & 1 == 1).collect())
+            .collect();
+        self.select_public(onehot, &table)
+    }
+
     /// Rotates right by `r` (LSB-first words).
     pub fn rotr(a: &[Bit], r: usize) -> Word {
         let n = a.len();
@@ -417,6 +439,32 @@ mod tests {
 
     fn word_val(v: &[bool]) -> u64 {
         v.iter().enumerate().map(|(i, &b)| (b as u64) << i).sum()
+    }
+
+    /// `less_than` and `onehot_index` against plain integers, exhaustively for 4-bit words.
+    #[test]
+    fn less_than_and_onehot_index() {
+        let mut b = Builder::new(8 + 12);
+        let x = b.input_word(0, 4);
+        let y = b.input_word(4, 4);
+        let lt = b.less_than(&x, &y);
+        b.output(lt);
+        let oh: Vec<Bit> = (8..20).map(|i| b.input(i)).collect();
+        let idx = b.onehot_index(&oh, 4);
+        b.output_word(&idx);
+        assert_eq!(b.and_count(), 4);
+        let c = b.finish();
+        for xv in 0..16u64 {
+            for yv in 0..16u64 {
+                let k = ((xv * 16 + yv) % 12) as usize;
+                let mut inp: Vec<bool> = (0..4).map(|i| xv >> i & 1 == 1).collect();
+                inp.extend((0..4).map(|i| yv >> i & 1 == 1));
+                inp.extend((0..12).map(|i| i == k));
+                let out = c.eval(&inp);
+                assert_eq!(out[0], xv < yv, "{xv} < {yv}");
+                assert_eq!(word_val(&out[1..5]), k as u64);
+            }
+        }
     }
 
     #[test]
