@@ -424,3 +424,80 @@ fn and_count_of_standard_starts() {
         assert!(ands < 4 * bg.graph.m() as usize, "{ands}");
     }
 }
+
+/// The flood-fill baseline decides the same relation as the oracle-table circuit (so the
+/// AND counts the benchmark compares are for the same statement).
+#[test]
+fn flood_fill_baseline_decides_the_same_relation() {
+    use zkgames::wall::circuit::{flood_fill_circuit, End};
+    let mut rng = Rng(4242);
+    let mut checked = 0;
+    while checked < 30 {
+        let (rows, cols) = (3 + rng.below(2) as u32, 3 + rng.below(2) as u32);
+        let slots = all_slots(rows, cols);
+        let walls: HashSet<_> = slots
+            .iter()
+            .copied()
+            .filter(|_| rng.below(100) < 30)
+            .collect();
+        let cats = [(0, 0), (0, cols - 1)];
+        let mice = [(rows - 1, 0), (rows - 1, cols - 1)];
+        let grid = Grid {
+            rows,
+            cols,
+            walls: walls.clone(),
+        };
+        if grid.dist(cats[0], mice[1]).is_none() || grid.dist(cats[1], mice[0]).is_none() {
+            continue;
+        }
+        checked += 1;
+        let pos = Position::new(
+            rows,
+            cols,
+            walls.iter().map(|&s| to_wall(s)).collect(),
+            Setup::Game {
+                variant: Variant::CatAndMouse,
+                players: (0..2)
+                    .map(|i| Player {
+                        cat: cats[i],
+                        mouse: Some(mice[i]),
+                        goal: None,
+                    })
+                    .collect(),
+            },
+        )
+        .unwrap();
+        let bg = pos.graph();
+        let node = |c: Cell| c.0 * cols + c.1;
+        let pairs_after = |cat: u32, mouse: Option<u32>| {
+            vec![(cat, node(mice[1])), (node(cats[1]), mouse.unwrap())]
+        };
+        let mc =
+            MoveCircuit::new(&bg.graph, node(cats[0]), Some(node(mice[0])), &pairs_after).unwrap();
+        let ff = flood_fill_circuit(
+            &mc,
+            &bg.graph,
+            &[
+                (End::Cat, End::Node(node(mice[1]))),
+                (End::Node(node(cats[1])), End::Mouse),
+            ],
+        );
+        assert!(ff.n_and() > mc.circuit().n_and());
+        let m = bg.graph.m() as u32;
+        for _ in 0..200 {
+            let ct = mc.cat_targets()[rng.below(mc.cat_targets().len())].node;
+            let mt = mc.mouse_targets()[rng.below(mc.mouse_targets().len())].node;
+            let ws: Vec<u32> = (0..rng.below(3))
+                .map(|_| rng.below(m as usize) as u32)
+                .collect();
+            let mv = HiddenMove {
+                cat: ct,
+                mouse: mt,
+                walls: ws,
+            };
+            let w = mc.witness(&mv).unwrap();
+            let ff_ok = ff.eval(&w).iter().all(|&x| !x);
+            assert_eq!(ff_ok, mc.accepts(&w), "{mv:?}");
+        }
+    }
+}

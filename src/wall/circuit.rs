@@ -327,3 +327,111 @@ impl MoveCircuit {
         w.len() == self.circuit.n_inputs() && self.circuit.eval(w).iter().all(|&x| !x)
     }
 }
+
+/// The baseline the oracle tables replace: the same relation with connectivity decided
+/// inside the circuit by flood fill over the hidden walls and hidden piece placements
+/// (`n − 1` relaxation rounds per attached pair, after each wall). Same witness layout as
+/// the [`MoveCircuit`] it is built from. Used by the benchmark to count AND gates (it is
+/// not meant to be proven: on 8×8 it is hundreds of times larger) and by the tests, which
+/// check that it decides the same relation.
+///
+/// `pairs` names each attached pair's ends as the mover's cat (`Mover::Cat`), the mover's
+/// mouse (`Mover::Mouse`) or a fixed node.
+pub fn flood_fill_circuit(mc: &MoveCircuit, g: &Graph, pairs: &[(End, End)]) -> Circuit {
+    let (nc, nm, m, n) = (mc.cat.len(), mc.mouse.len(), mc.m, g.n());
+    let mut b = Builder::new(nc + nm + 2 * (m + 1));
+    let ins = |b: &Builder, s: usize, k: usize| (s..s + k).map(|i| b.input(i)).collect::<Vec<_>>();
+    let (c, mo) = (ins(&b, 0, nc), ins(&b, nc, nm));
+    let (w1, w2) = (ins(&b, nc + nm, m + 1), ins(&b, nc + nm + m + 1, m + 1));
+    let mut errs = Vec::new();
+    for v in [&c, &mo, &w1, &w2] {
+        let (e, parity) = b.one_hot_check(v);
+        errs.extend(e);
+        let np = b.not(parity);
+        errs.push(np);
+    }
+    let flags = |ts: &[Target], k: u8| ts.iter().map(|t| vec![t.steps >= k]).collect::<Vec<_>>();
+    let c1 = b.select_public(&c, &flags(&mc.cat, 1))[0];
+    let c2 = b.select_public(&c, &flags(&mc.cat, 2))[0];
+    let m1 = b.select_public(&mo, &flags(&mc.mouse, 1))[0];
+    let m2 = b.select_public(&mo, &flags(&mc.mouse, 2))[0];
+    let (w1p, w2p) = (b.not(w1[m]), b.not(w2[m]));
+    for (x, y) in [
+        (c2, m1),
+        (c2, w1p),
+        (m2, c1),
+        (m2, w1p),
+        (w2p, c1),
+        (w2p, m1),
+    ] {
+        errs.push(b.and(x, y));
+    }
+    let cm = b.and(c1, m1);
+    errs.push(b.and(cm, w1p));
+    let k = width_for(m);
+    let (i1, i2) = (b.onehot_index(&w1, k), b.onehot_index(&w2, k));
+    let lt = b.less_than(&i1, &i2);
+    let nlt = b.not(lt);
+    errs.push(b.and(w2p, nlt));
+    // node indicators of each pair's ends
+    let indicator = |b: &mut Builder, e: End| -> Vec<Bit> {
+        let (sel, ts) = match e {
+            End::Node(v) => return (0..n).map(|u| Bit::Const(u == v as usize)).collect(),
+            End::Cat => (&c, &mc.cat),
+            End::Mouse => (&mo, &mc.mouse),
+        };
+        let table: Vec<Vec<bool>> = ts
+            .iter()
+            .map(|t| (0..n).map(|u| u == t.node as usize).collect())
+            .collect();
+        b.select_public(sel, &table)
+    };
+    // open edges after the first wall, and after both
+    let open1: Vec<Bit> = (0..m).map(|e| b.not(w1[e])).collect();
+    let open2: Vec<Bit> = (0..m)
+        .map(|e| {
+            let o = b.not(w2[e]);
+            b.and(open1[e], o)
+        })
+        .collect();
+    for &(s, t) in pairs {
+        let (si, ti) = (indicator(&mut b, s), indicator(&mut b, t));
+        for open in [&open1, &open2] {
+            let mut reach = si.clone();
+            for _ in 1..n {
+                let mut next = reach.clone();
+                for (e, &(u, v)) in g.edges().iter().enumerate() {
+                    let (u, v) = (u as usize, v as usize);
+                    let a = b.and(reach[u], open[e]);
+                    next[v] = b.or(next[v], a);
+                    let a = b.and(reach[v], open[e]);
+                    next[u] = b.or(next[u], a);
+                }
+                reach = next;
+            }
+            let mut hit = Bit::Const(false);
+            for v in 0..n {
+                let x = b.and(reach[v], ti[v]);
+                hit = b.or(hit, x);
+            }
+            errs.push(b.not(hit));
+        }
+    }
+    for e in errs {
+        if e != Bit::Const(false) {
+            b.output(e);
+        }
+    }
+    b.finish()
+}
+
+/// One end of an attached pair, for [`flood_fill_circuit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The mover's cat (wherever it moves).
+    Cat,
+    /// The mover's mouse.
+    Mouse,
+    /// A piece that does not move this turn.
+    Node(u32),
+}
