@@ -10,6 +10,7 @@ use crate::Error;
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;
+pub mod sha256_seal;
 pub mod wall;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.

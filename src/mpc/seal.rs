@@ -363,7 +363,10 @@ mod tests {
             assert!(SealOpening::from_bytes(&longer).is_err());
             // magic, version and length are checked (a length off by 128 or more cannot
             // match the bytes that follow)
-            for (i, bit) in (0..10).map(|i| (i, 0x01)).chain((74..82).map(|i| (i, 0x80))) {
+            for (i, bit) in (0..10)
+                .map(|i| (i, 0x01))
+                .chain((74..82).map(|i| (i, 0x80)))
+            {
                 let mut t = b.clone();
                 t[i] ^= bit;
                 assert!(SealOpening::from_bytes(&t).is_err(), "byte {i}");
@@ -408,7 +411,9 @@ mod tests {
         let y = c.eval(&a);
         assert_eq!(c.eval(&b), y);
         let s = st(&c, &y);
-        let ws: Vec<&[bool]> = (0..40).map(|r| if r < 20 { &a[..] } else { &b[..] }).collect();
+        let ws: Vec<&[bool]> = (0..40)
+            .map(|r| if r < 20 { &a[..] } else { &b[..] })
+            .collect();
         let (p, m) = seal_mixed_for_tests(&s, &ws, &mut rng);
         verify(&s, &p, 40).unwrap();
         let d = seal_digest(&s, &p);
