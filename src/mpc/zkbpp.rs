@@ -387,11 +387,22 @@ fn prove_batch(
         transpose_in(&rows, lay.in_words)
     });
     let mut vals: Vec<[u64; 3]> = Vec::with_capacity(c.n_wires());
+    // one witness in every lane (honest provers): whole-word masks
+    let same = witness.iter().all(|w| std::ptr::eq(*w, witness[0]));
+    let full = lane_mask(lanes);
     for i in 0..lay.n_in {
-        let xv = witness
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (l, w)| m | (w[i] as u64) << l);
+        let xv = if same {
+            if witness[0][i] {
+                full
+            } else {
+                0
+            }
+        } else {
+            witness
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (l, w)| m | (w[i] as u64) << l)
+        };
         let (a, b) = (ins[0][i], ins[1][i]);
         vals.push([a, b, xv ^ a ^ b]);
     }
@@ -436,7 +447,7 @@ fn prove_batch(
         .outputs()
         .iter()
         .map(|o| match *o {
-            Bit::Const(b) => [if b { lane_mask(lanes) } else { 0 }, 0, 0],
+            Bit::Const(b) => [if b { full } else { 0 }, 0, 0],
             Bit::Wire(w) => vals[w as usize],
         })
         .collect();
