@@ -381,6 +381,16 @@ mod tests {
         let mut b = SealOpening::new([0; 32], [0; 32], vec![]).to_bytes();
         b[74..82].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(SealOpening::from_bytes(&b).is_err());
+        // garbage of every shape: an error, never a panic
+        for it in 0..2000 {
+            let mut b = vec![0u8; rng.gen_range(0..200)];
+            rng.fill(&mut b[..]);
+            if it % 2 == 0 && b.len() >= OPENING_HEADER_LEN {
+                b[..10]
+                    .copy_from_slice(&SealOpening::new([0; 32], [0; 32], vec![]).to_bytes()[..10]);
+            }
+            let _ = SealOpening::from_bytes(&b);
+        }
         // debug output hides the secrets
         let o = SealOpening::new([1; 32], [0xab; 32], vec![true; 5]);
         let d = format!("{o:?}");
