@@ -601,7 +601,7 @@ impl Committed {
     }
 }
 
-pub(crate) fn fs_trits(
+fn fs_trits(
     st: &Statement,
     salt: &[u8; 32],
     commits: &[[Digest; 3]],
