@@ -1,7 +1,8 @@
 //! ZKB++ benchmarks: SHA-256 preimage (one block) and the English peg solitaire board, at
 //! 128 bits of soundness (219 rounds). Baselines measured in the same run: the plain
 //! evaluation of the same circuit (what one MPC round simulates, once, with no secrecy) and,
-//! for SHA-256, the native `sha2` hash.
+//! for SHA-256, the native `sha2` hash. Sealing (commit to a preimage now, open it later)
+//! is measured against ordinary proving and verifying of the same statement.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +10,9 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
 use zkgames::mpc::peg::{peg_witness, prove_peg, verify_peg};
 use zkgames::mpc::rounds_for_bits;
-use zkgames::mpc::sha256::{bytes_to_bits, prove_sha256, sha256_circuit, verify_sha256};
+use zkgames::mpc::sha256::{
+    bytes_to_bits, open_sha256, prove_sha256, seal_sha256, sha256_circuit, verify_sha256,
+};
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 
@@ -57,6 +60,39 @@ fn bench(c: &mut Criterion) {
         p_ms / e_ms
     );
 
+    // seal / open against ordinary prove / verify, same statement, same run
+    let (seal_bytes, opening) = seal_sha256(&pre, rounds, b"", &mut rng).unwrap();
+    let seal_file = ProofFile::from_bytes(&seal_bytes).unwrap();
+    let s_ms = median_ms(
+        || {
+            black_box(seal_sha256(&pre, rounds, b"", &mut rng).unwrap());
+        },
+        15,
+    );
+    let sv_ms = median_ms(
+        || {
+            black_box(verify_sha256(&digest, &seal_file, rounds, b"").unwrap());
+        },
+        15,
+    );
+    let o_ms = median_ms(
+        || {
+            black_box(open_sha256(&digest, &seal_file, &opening, b"").unwrap());
+        },
+        15,
+    );
+    println!(
+        "SUMMARY sha256-1block seal/open 128-bit: seal {s_ms:.2} ms (ordinary prove {p_ms:.2} ms, {:.2}x), \
+         verify seal {sv_ms:.2} ms (ordinary verify {v_ms:.2} ms, {:.2}x), open {o_ms:.2} ms ({:.2}x ordinary prove); \
+         seal {} bytes (ordinary proof {} bytes), opening {} bytes",
+        s_ms / p_ms,
+        sv_ms / v_ms,
+        o_ms / p_ms,
+        seal_bytes.len(),
+        bytes.len(),
+        opening.to_bytes().len()
+    );
+
     let mut g = c.benchmark_group("mpc-sha256-1block");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(2))
@@ -72,6 +108,15 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("verify 219 rounds", |b| {
         b.iter(|| verify_sha256(&digest, &file, rounds, b"").unwrap())
+    });
+    g.bench_function("seal 219 rounds", |b| {
+        b.iter(|| seal_sha256(&pre, rounds, b"", &mut rng).unwrap())
+    });
+    g.bench_function("verify seal 219 rounds", |b| {
+        b.iter(|| verify_sha256(&digest, &seal_file, rounds, b"").unwrap())
+    });
+    g.bench_function("open seal 219 rounds", |b| {
+        b.iter(|| open_sha256(&digest, &seal_file, &opening, b"").unwrap())
     });
     g.finish();
 

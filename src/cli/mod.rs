@@ -15,6 +15,7 @@ use crate::{Error, Result};
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;
+pub mod sha256_seal;
 pub mod wall;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.

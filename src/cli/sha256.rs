@@ -31,6 +31,8 @@ pub enum ProverCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Seal a preimage of a published digest: a proof now, the preimage revealed later.
+    Seal(super::sha256_seal::SealArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -54,9 +56,11 @@ pub enum VerifierCmd {
         /// The proof file (`-` for stdin).
         proof: String,
     },
+    /// Open a seal: print the preimage it commits to (exit 1 if the opening does not match).
+    Open(super::sha256_seal::OpenArgs),
 }
 
-fn check_security(bits: u32) -> Result<usize> {
+pub(super) fn check_security(bits: u32) -> Result<usize> {
     if bits == 0 || bits > MAX_SECURITY {
         return Err(Error::bad(format!(
             "--security {bits}: must be in [1, {MAX_SECURITY}] bits"
@@ -75,7 +79,7 @@ fn parse_digest(s: &str) -> Result<[u8; 32]> {
     })
 }
 
-fn read_proof(path: &str) -> Result<ProofFile> {
+pub(super) fn read_proof(path: &str) -> Result<ProofFile> {
     ProofFile::from_bytes(&read_input(path, (HEADER_LEN + MAX_BODY) as u64)?)
 }
 
@@ -109,6 +113,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             );
             Ok(())
         }
+        ProverCmd::Seal(a) => super::sha256_seal::run_seal(a),
     }
 }
 
@@ -135,5 +140,6 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             println!("{}", inspect(&f)?);
             Ok(())
         }
+        VerifierCmd::Open(a) => super::sha256_seal::run_open(a),
     }
 }

@@ -2,12 +2,14 @@
 //!
 //! - [`circuit`]: the circuit IR, the builder with its gadgets, plain evaluation, digests.
 //! - [`zkbpp`]: the proof system (bitsliced three-party evaluation, Fiat–Shamir).
+//! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
 //! - [`session`]: the same protocol with verifier-chosen challenges over [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
 //! - [`peg`]: peg solitaire solutions as a circuit, and proofs through the engine.
 
 pub mod circuit;
 pub mod peg;
+pub mod seal;
 pub mod session;
 pub mod sha256;
 pub mod zkbpp;

@@ -1,5 +1,6 @@
 //! SHA-256 as a circuit (padding and compression, messages of up to [`MAX_PREIMAGE`] bytes),
-//! and the proof of knowledge of a preimage built on it.
+//! and the proof of knowledge of a preimage built on it; [`seal_sha256`] / [`open_sha256`]
+//! commit to a preimage of a published digest now and reveal it later.
 //!
 //! Bit conventions: input bit `8i + j` is bit `j` (least significant first) of message
 //! byte `i`; output bit `8i + j` is bit `j` of digest byte `i`. Words inside the circuit are
@@ -11,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::circuit::{Bit, Builder, Circuit, Word};
+use super::seal::{self, SealOpening};
 use super::zkbpp::{self, Proof, Statement};
 use super::Report;
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
@@ -264,6 +266,76 @@ pub fn verify_sha256(
         circuit.n_and(),
         Mode::NonInteractive,
     ))
+}
+
+/// Seals a preimage ([`super::seal`]): returns the seal, a complete SHA-256 proof file
+/// (protocol 3, mode 0, accepted by [`verify_sha256`]), and the opening that reveals the
+/// preimage later through [`open_sha256`].
+pub fn seal_sha256(
+    preimage: &[u8],
+    rounds: usize,
+    context: &[u8],
+    rng: &mut crate::rng::Rng,
+) -> Result<(Vec<u8>, SealOpening)> {
+    let circuit = sha256_circuit(preimage.len())?;
+    let digest: [u8; 32] = {
+        use sha2::Digest as _;
+        sha2::Sha256::digest(preimage).into()
+    };
+    let output = bytes_to_bits(&digest);
+    let public = public_bytes(preimage.len());
+    let st = Statement {
+        tag: TAG,
+        circuit: &circuit,
+        public: &public,
+        output: &output,
+        context,
+    };
+    let mut bits = bytes_to_bits(preimage);
+    let sealed = seal::seal(&st, &bits, rounds, rng);
+    bits.fill(false);
+    let (proof, opening) = sealed?;
+    let body = proof_file::encode(&Sha256Body {
+        len: preimage.len() as u32,
+        proof,
+    });
+    let file = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, body).to_bytes();
+    Ok((file, opening))
+}
+
+/// Opens a SHA-256 seal: returns the preimage of `digest` that `opening` reveals, if the
+/// opening belongs to this seal, digest and context ([`super::seal::open`]).
+pub fn open_sha256(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    opening: &SealOpening,
+    context: &[u8],
+) -> Result<Vec<u8>> {
+    file.expect_protocol(ProtocolId::Sha256Mpc)?;
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "a seal is a non-interactive proof; this file holds a session transcript",
+        ));
+    }
+    let body: Sha256Body = proof_file::decode(&file.body, "SHA-256 proof body")?;
+    let len = body.len as usize;
+    if len > MAX_PREIMAGE {
+        return Err(Error::bad(format!(
+            "the seal claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
+        )));
+    }
+    let circuit = sha256_circuit(len)?;
+    let output = bytes_to_bits(digest);
+    let public = public_bytes(len);
+    let st = Statement {
+        tag: TAG,
+        circuit: &circuit,
+        public: &public,
+        output: &output,
+        context,
+    };
+    let bits = seal::open(&st, &body.proof, opening)?;
+    Ok(bits_to_bytes(&bits))
 }
 
 /// A human summary of a SHA-256 proof file (no verification).

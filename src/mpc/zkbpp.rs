@@ -186,7 +186,7 @@ fn bytes_to_words(b: &[u8], nwords: usize) -> Vec<u64> {
 }
 
 /// True if the bits of `b` at positions `≥ nbits` are all zero and the length is right.
-fn canonical_bits(b: &[u8], nbits: usize) -> bool {
+pub(crate) fn canonical_bits(b: &[u8], nbits: usize) -> bool {
     b.len() == nbits.div_ceil(8) && (nbits.is_multiple_of(8) || b[nbits / 8] >> (nbits % 8) == 0)
 }
 
@@ -360,17 +360,19 @@ fn lane_mask(lanes: usize) -> u64 {
     }
 }
 
+/// One batch of up to 64 rounds; `witness[l]` is lane `l`'s witness (the same slice in
+/// every lane for an honest prover).
 fn prove_batch(
     c: &Circuit,
     lay: &Layout,
-    witness: &[bool],
+    witness: &[&[bool]],
     salt: &[u8; 32],
     r0: usize,
     seeds: &[[Seed; 3]],
     cheats: &[Cheat],
 ) -> Vec<RoundData> {
     let lanes = seeds.len();
-    let full = lane_mask(lanes);
+    debug_assert_eq!(witness.len(), lanes);
     let tapes: Vec<[Vec<u64>; 3]> = seeds
         .iter()
         .enumerate()
@@ -385,8 +387,22 @@ fn prove_batch(
         transpose_in(&rows, lay.in_words)
     });
     let mut vals: Vec<[u64; 3]> = Vec::with_capacity(c.n_wires());
-    for (i, &x) in witness.iter().enumerate() {
-        let xv = if x { full } else { 0 };
+    // one witness in every lane (honest provers): whole-word masks
+    let same = witness.iter().all(|w| std::ptr::eq(*w, witness[0]));
+    let full = lane_mask(lanes);
+    for i in 0..lay.n_in {
+        let xv = if same {
+            if witness[0][i] {
+                full
+            } else {
+                0
+            }
+        } else {
+            witness
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (l, w)| m | (w[i] as u64) << l)
+        };
         let (a, b) = (ins[0][i], ins[1][i]);
         vals.push([a, b, xv ^ a ^ b]);
     }
@@ -472,16 +488,63 @@ pub(crate) fn commit_phase(
     rng: &mut impl RngCore,
     cheats: &[Cheat],
 ) -> Committed {
-    assert_eq!(witness.len(), c.n_inputs(), "witness length");
-    let lay = Layout::of(c);
     let salt = crate::rng::random_32(rng);
     let seeds: Vec<[Seed; 3]> = (0..rounds)
         .map(|_| std::array::from_fn(|_| crate::rng::random_32(rng)))
         .collect();
+    commit_with(c, &[witness], salt, seeds, cheats)
+}
+
+/// The domain tag of seeds derived from a master seed ([`master_seeds`]).
+pub const MASTER_SEED_TAG: &[u8] = b"zkg:zkb++:seed-from-master:v1";
+
+/// Per-round, per-party seeds derived from one secret 256-bit master seed:
+/// `k_{r,p} = SHA-256(MASTER_SEED_TAG ‖ master ‖ salt ‖ u32le(r) ‖ u8(p))`, a PRF keyed by
+/// the master seed on fixed-length inputs. Revealing the master seed reveals every seed.
+pub(crate) fn master_seeds(master: &Seed, salt: &[u8; 32], rounds: usize) -> Vec<[Seed; 3]> {
+    (0..rounds)
+        .map(|r| {
+            std::array::from_fn(|p| {
+                let mut h = Sha256::new();
+                h.update(MASTER_SEED_TAG);
+                h.update(master);
+                h.update(salt);
+                h.update((r as u32).to_le_bytes());
+                h.update([p as u8]);
+                h.finalize().into()
+            })
+        })
+        .collect()
+}
+
+/// The commitment phase from given salt and seeds. `witnesses` holds one witness for every
+/// round, or one per round (a prover that changes witness between rounds: tests only).
+pub(crate) fn commit_with(
+    c: &Circuit,
+    witnesses: &[&[bool]],
+    salt: [u8; 32],
+    seeds: Vec<[Seed; 3]>,
+    cheats: &[Cheat],
+) -> Committed {
+    let rounds = seeds.len();
+    assert!(
+        witnesses.len() == 1 || witnesses.len() == rounds,
+        "one witness, or one per round"
+    );
+    for w in witnesses {
+        assert_eq!(w.len(), c.n_inputs(), "witness length");
+    }
+    let lay = Layout::of(c);
     let batches: Vec<Vec<RoundData>> = seeds
         .par_chunks(LANES)
         .enumerate()
-        .map(|(b, s)| prove_batch(c, &lay, witness, &salt, b * LANES, s, cheats))
+        .map(|(b, s)| {
+            let r0 = b * LANES;
+            let ws: Vec<&[bool]> = (r0..r0 + s.len())
+                .map(|r| witnesses[if witnesses.len() == 1 { 0 } else { r }])
+                .collect();
+            prove_batch(c, &lay, &ws, &salt, r0, s, cheats)
+        })
         .collect();
     let mut cm = Committed {
         salt,
@@ -498,6 +561,27 @@ pub(crate) fn commit_phase(
         cm.commits.push(rd.commits);
     }
     cm
+}
+
+/// Overwrites secret bytes with zeros before they are freed (best effort: `black_box`
+/// keeps the writes from being optimised away in practice, without `unsafe`).
+pub(crate) fn wipe(b: &mut [u8]) {
+    b.fill(0);
+    std::hint::black_box(b);
+}
+
+impl Drop for Committed {
+    /// The seeds and party 2's input shares together give the witness: wipe them.
+    fn drop(&mut self) {
+        for s in self.seeds.iter_mut() {
+            for k in s.iter_mut() {
+                wipe(k);
+            }
+        }
+        for x in self.x2.iter_mut() {
+            wipe(x);
+        }
+    }
 }
 
 impl Committed {
@@ -546,7 +630,7 @@ fn fs_trits(
     (0..commits.len()).map(|_| s.trit()).collect()
 }
 
-fn check_rounds(rounds: usize) -> Result<()> {
+pub(crate) fn check_rounds(rounds: usize) -> Result<()> {
     if rounds == 0 || rounds > MAX_ROUNDS {
         return Err(Error::bad(format!(
             "{rounds} rounds: must be in [1, {MAX_ROUNDS}]"
@@ -595,6 +679,12 @@ pub fn prove_unchecked(
     cheats: &[Cheat],
 ) -> Proof {
     let cm = commit_phase(st.circuit, witness, rounds, rng, cheats);
+    finish_proof(st, &cm)
+}
+
+/// The Fiat–Shamir half of proving: derives the challenges from the commitments and
+/// output shares, and assembles the responses.
+pub(crate) fn finish_proof(st: &Statement, cm: &Committed) -> Proof {
     // the output shares hashed are the ones that reconstruct the claimed output, as a
     // cheater would send them: party 2's share absorbs the difference
     let mut outs = cm.outs.clone();
@@ -1035,6 +1125,35 @@ mod tests {
                     let (a, b) = (e as usize, (e as usize + 1) % 3);
                     assert_eq!(rec[r].commits, [cm.commits[r][a], cm.commits[r][b]]);
                     assert_eq!(rec[r].outs, [cm.outs[r][a].clone(), cm.outs[r][b].clone()]);
+                }
+            }
+        }
+    }
+
+    /// Per-round witnesses (a prover changing witness between rounds) and master-derived
+    /// seeds: every round still matches the scalar reference run on its own witness.
+    #[test]
+    fn per_round_witnesses_match_scalar_reference() {
+        let mut g = seeded_rng(98);
+        for k in 0..6 {
+            let n_in = g.gen_range(1..90);
+            let c = random_circuit(2000 + k, n_in, g.gen_range(1..300));
+            let rounds = g.gen_range(1..140);
+            let ws: Vec<Vec<bool>> = (0..rounds)
+                .map(|_| (0..n_in).map(|_| g.gen()).collect())
+                .collect();
+            let refs: Vec<&[bool]> = ws.iter().map(|w| &w[..]).collect();
+            let salt: [u8; 32] = g.gen();
+            let master: Seed = g.gen();
+            let seeds = master_seeds(&master, &salt, rounds);
+            let cm = commit_with(&c, &refs, salt, seeds.clone(), &[]);
+            assert_eq!(cm.seeds, seeds);
+            for r in 0..rounds {
+                let (views, outs, x2) = reference_round(&c, &ws[r], &salt, r, &seeds[r]);
+                assert_eq!(cm.x2[r], pack_bools(&x2), "round {r}");
+                for p in 0..3 {
+                    assert_eq!(cm.views[r][p], pack_bools(&views[p]), "round {r} party {p}");
+                    assert_eq!(cm.outs[r][p], pack_bools(&outs[p]));
                 }
             }
         }
