@@ -336,7 +336,8 @@ fn bad_input_exits_2_with_one_line() {
         r#"{"rows": 3, "cols": 3, "walls": [[0, 0, "R"], [0, 0, "R"]], "pairs": []}"#,
         r#"{"rows": 3, "cols": 3, "pairs": [[[0, 0], [5, 5]]]}"#,
         r#"{"rows": 5000, "cols": 5000, "pairs": []}"#,
-        r#"{"rows": 3, "cols": 3, "variant": "cat-and-mouse", "players": [{"cat": [0, 0], "mouse": [1, 1]}, {"cat": [1, 1], "mouse": [2, 2]}]}"#,
+        // Pieces may share a cell, but a `stack:` line must name a `*` cell.
+        "variant: classic\n+---+---+\n| C1  G1|\n+---+---+\nstack: 0,0 C1 G1\n",
         "variant: classic\n+---+---+\n| C1  ? |\n+---+---+\n",
     ];
     for (i, text) in cases.iter().enumerate() {

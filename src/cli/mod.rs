@@ -57,7 +57,7 @@ pub enum VerifierCmd {
     /// Peg solitaire: verify and inspect proofs, serve live sessions.
     #[command(subcommand)]
     Peg(peg::VerifierCmd),
-    /// Wall Game positions: check validity, analyse legal walls, render, convert.
+    /// Wall Game: check positions and moves, replay game records, analyse legal walls, render, convert.
     #[command(subcommand)]
     Wall(wall::VerifierCmd),
     /// SHA-256: verify and inspect preimage proofs (ZKB++).

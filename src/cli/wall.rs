@@ -1,18 +1,27 @@
-//! `verifier wall …`: check, analyse, render and convert Wall Game positions.
+//! `verifier wall …`: check positions and moves, replay game records, analyse, render and
+//! convert Wall Game positions, and translate between the two spellings of cells, walls and moves.
 //!
-//! POSITION is a file path or `-` for stdin, in the ASCII or JSON format of
-//! [`crate::wall::format`] (auto-detected).
+//! POSITION is a file path or `-` for stdin: a position in the ASCII or JSON format of
+//! [`crate::wall::format`], or a game record ([`crate::wall::record`]) standing for its final
+//! position with the next player to move (auto-detected: a record starts with a tag line).
 //!
 //! Exit status: `check` exits 0 when every attached pair is connected, 1 when some pair is cut
-//! (the message says which player's cat cannot reach what, with cells), 2 for bad input.
-//! `analyze`, `render` and `convert` exit 0 whenever the position parses (the verdict of
-//! `analyze` is in its report), 2 for bad input.
+//! (the message says which player's cat cannot reach what, with cells), 2 for bad input. With
+//! `--move`, `check` exits 0 for a legal move, 1 for an illegal one (one line: which action,
+//! which rule), 2 for bad input (a malformed move, a cell off the board, a finished game).
+//! `replay` exits 0 when every move is legal, 1 at the first illegal move (its number, player
+//! and rule), 2 for a malformed record. `analyze`, `render`, `convert` and `notation` exit 0
+//! whenever their input parses (the verdict of `analyze` is in its report), 2 for bad input;
+//! every command exits 1 when a record given as POSITION holds an illegal move.
 
 use clap::{Subcommand, ValueEnum};
 
-use crate::proof_file::write_output;
-use crate::wall::board::{Position, Wall, WallAnalysis};
-use crate::wall::format::{self, read_position, wall_to_json};
+use crate::proof_file::{read_input, write_output};
+use crate::wall::board::{Cell, Dir, Position, Wall, WallAnalysis};
+use crate::wall::format::{self, short, wall_to_json};
+use crate::wall::game::Status;
+use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
+use crate::wall::record::{self, read_source, Record, Source};
 use crate::wall::render;
 use crate::{Error, Result};
 
@@ -21,10 +30,26 @@ const SUMMARY_PAIRS: usize = 20;
 
 #[derive(Subcommand, Debug)]
 pub enum VerifierCmd {
-    /// Exit 0 if every attached pair is connected, 1 if some pair is cut (says which), 2 on bad input.
+    /// Without --move: exit 0 if every attached pair is connected, 1 if some pair is cut. With
+    /// --move: exit 0 if the move is legal, 1 if not (says which action breaks which rule).
+    /// Exit 2 on bad input.
     Check {
-        /// Position file (ASCII or JSON), or `-` for stdin.
+        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,
+        /// A move in standard notation (`Ce4.>f3`, `---` for none), or in the project's JSON
+        /// spelling (`{"cat": [4, 4], "walls": [[5, 5, "R"]]}`).
+        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+        mv: Option<String>,
+        /// The player making the move (1-based; in a ring, 1 to 3 or 4). Default: the player to
+        /// move (a record's next player, a position's `to-move`, else player 1).
+        #[arg(long, value_name = "K", requires = "mv")]
+        player: Option<u64>,
+    },
+    /// Check every move of a game record and print the final position (and the result when the
+    /// game ended). Exit 1 at the first illegal move.
+    Replay {
+        /// Game record file, or `-` for stdin.
+        game: String,
     },
     /// Report the free slots, the illegal single walls and the illegal wall pairs.
     ///
@@ -32,7 +57,7 @@ pub enum VerifierCmd {
     /// valid=false and empty illegal lists. Walls are [row, col, "R"|"D"], sorted by (row, col,
     /// dir) with "D" < "R"; in a pair the smaller wall comes first.
     Analyze {
-        /// Position file (ASCII or JSON), or `-` for stdin.
+        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,
         /// Print one JSON object {"valid", "free", "illegal_single", "illegal_pairs"}.
         #[arg(long)]
@@ -40,7 +65,7 @@ pub enum VerifierCmd {
     },
     /// Draw the position on the terminal; optionally also as an SVG image.
     Render {
-        /// Position file (ASCII or JSON), or `-` for stdin.
+        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,
         /// Write an SVG image to FILE (`-`: stdout, instead of the terminal drawing).
         #[arg(long, value_name = "FILE")]
@@ -51,11 +76,22 @@ pub enum VerifierCmd {
     },
     /// Print the position in another text format.
     Convert {
-        /// Position file (ASCII or JSON), or `-` for stdin.
+        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,
-        /// Output format: ascii, json (same form as the input's kind), pairs-json (explicit pairs).
+        /// Output format: ascii, json (same form as the input's kind), pairs-json (explicit
+        /// pairs), record (a game record: a record is rewritten, a position becomes a record
+        /// with no moves).
         #[arg(long, value_enum, default_value_t = Form::Json)]
         to: Form,
+    },
+    /// Translate cells, walls and moves between standard notation and the project's spelling,
+    /// on POSITION's board: `e4` <-> `(4, 4)`, `>e4` <-> `[4, 4, "R"]`, `Ce4.^e4` <-> `{"cat": …}`.
+    Notation {
+        /// Position file or game record giving the board size, or `-` for stdin.
+        position: String,
+        /// Items to translate, each in either spelling.
+        #[arg(required = true, allow_hyphen_values = true)]
+        items: Vec<String>,
     },
 }
 
@@ -65,18 +101,28 @@ pub enum Form {
     Ascii,
     Json,
     PairsJson,
+    Record,
 }
 
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Check { position } => check(&read_position(&position)?),
+        VerifierCmd::Check {
+            position, mv: None, ..
+        } => check(read_source(&position)?.position()),
+        VerifierCmd::Check {
+            position,
+            mv: Some(mv),
+            player,
+        } => check_move(&read_source(&position)?, &mv, player),
+        VerifierCmd::Replay { game } => replay(&game),
         VerifierCmd::Analyze { position, json } => {
-            let pos = read_position(&position)?;
+            let src = read_source(&position)?;
+            let pos = src.position();
             let a = pos.analyze()?;
             let out = if json {
                 analysis_json(&a)
             } else {
-                analysis_human(&pos, &a)
+                analysis_human(pos, &a)
             };
             write_output("-", out.as_bytes())
         }
@@ -85,27 +131,42 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             svg,
             illegal,
         } => {
-            let pos = read_position(&position)?;
+            let src = read_source(&position)?;
+            let pos = src.position();
             let hl = if illegal {
                 pos.illegal_single_walls()
             } else {
                 Vec::new()
             };
             if svg.as_deref() != Some("-") {
-                write_output("-", render::terminal(&pos, &hl).as_bytes())?;
+                write_output("-", render::terminal(pos, &hl).as_bytes())?;
             }
             if let Some(path) = svg {
-                write_output(&path, render::svg(&pos, &hl).as_bytes())?;
+                write_output(&path, render::svg(pos, &hl).as_bytes())?;
             }
             Ok(())
         }
         VerifierCmd::Convert { position, to } => {
-            let pos = read_position(&position)?;
+            let src = read_source(&position)?;
+            let pos = src.position();
             let out = match to {
-                Form::Ascii => format::to_ascii(&pos),
-                Form::Json => format::to_json(&pos),
-                Form::PairsJson => format::to_pairs_json(&pos),
+                Form::Ascii => format::to_ascii_file(pos, src.to_move()),
+                Form::Json => format::to_json_file(pos, src.to_move()),
+                Form::PairsJson => format::to_pairs_json(pos),
+                Form::Record => match &src {
+                    Source::Record { record, .. } => record.to_text(),
+                    Source::File(_) => Record::from_game(&src.game()?, Vec::new())?.to_text(),
+                },
             };
+            write_output("-", out.as_bytes())
+        }
+        VerifierCmd::Notation { position, items } => {
+            let src = read_source(&position)?;
+            let n = Notation::for_position(src.position())?;
+            let mut out = String::new();
+            for item in &items {
+                out.push_str(&format!("{} = {}\n", item.trim(), translate(&n, item)?));
+            }
             write_output("-", out.as_bytes())
         }
     }
@@ -126,6 +187,171 @@ fn check(pos: &Position) -> Result<()> {
             why.join("; ")
         )))
     }
+}
+
+/// Parses a move in standard notation, or in the JSON spelling when it starts with `{`.
+fn parse_any_move(pos: &Position, s: &str) -> Result<crate::wall::game::Move> {
+    if s.trim_start().starts_with('{') {
+        parse_move_json(s)
+    } else {
+        Notation::for_position(pos)?.parse_move(s)
+    }
+}
+
+fn check_move(src: &Source, mv: &str, player: Option<u64>) -> Result<()> {
+    let game = src.game()?;
+    let n = game.players().len();
+    let player = match player {
+        None => game.to_move(),
+        Some(k) if (1..=n as u64).contains(&k) => k as usize - 1,
+        Some(k) => {
+            return Err(Error::bad(format!(
+                "--player {k}: the game has players 1 to {n}"
+            )))
+        }
+    };
+    if let Status::Over(_) = game.status() {
+        return Err(Error::bad(format!(
+            "the game is over ({}: {}); no move can follow",
+            game.result_text(),
+            game.describe_outcome().unwrap_or_default()
+        )));
+    }
+    let pos = game.position();
+    let mv = parse_any_move(pos, mv)?;
+    let name = move_name(pos.rows(), pos.cols(), &mv);
+    match game.after(player, &mv) {
+        Ok(next) => {
+            match next.describe_outcome() {
+                Some(o) => println!(
+                    "legal: {name} by player {}; it ends the game {}: {o}",
+                    player + 1,
+                    next.result_text()
+                ),
+                None => println!("legal: {name} by player {}", player + 1),
+            }
+            Ok(())
+        }
+        Err(why) => Err(Error::rejected(format!(
+            "illegal move {name} by player {}: {why}",
+            player + 1
+        ))),
+    }
+}
+
+fn replay(path: &str) -> Result<()> {
+    let bytes = read_input(path, format::MAX_FILE)?;
+    let shown = if path == "-" { "<stdin>" } else { path };
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    if !record::looks_like_record(&text) {
+        return Err(Error::bad(format!(
+            "{shown}: not a game record (a record starts with a tag line such as [Board \"8x8\"])"
+        )));
+    }
+    let name = |e: Error| match e {
+        Error::BadInput(m) => Error::bad(format!("{shown}: {m}")),
+        Error::Rejected(m) => Error::rejected(format!("{shown}: {m}")),
+        other => other,
+    };
+    let rec = record::parse(&bytes).map_err(name)?;
+    let end = rec.replay().map_err(|e| name(e.into()))?;
+    let plies = rec.moves().len();
+    let mut out = format!(
+        "# {shown}: {plies} move{} replayed, all legal\n",
+        if plies == 1 { "" } else { "s" }
+    );
+    match end.describe_outcome() {
+        Some(o) => out.push_str(&format!("# result {}: {o}\n", end.result_text())),
+        None => {
+            let tag = rec.tag("Result").unwrap_or("*");
+            if tag != "*" {
+                let t = rec.tag("Termination").unwrap_or("not on the board");
+                out.push_str(&format!("# result {tag} ({t})\n"));
+            } else {
+                out.push_str(&format!(
+                    "# the game goes on: player {} to move\n",
+                    end.to_move() + 1
+                ));
+            }
+        }
+    }
+    out.push_str(&format::to_ascii_file(end.position(), Some(end.to_move())));
+    write_output("-", out.as_bytes())
+}
+
+/// Translates one item between standard notation and the project's spelling.
+fn translate(n: &Notation, item: &str) -> Result<String> {
+    let t = item.trim();
+    let first = t.chars().next().unwrap_or(' ');
+    let cell_of = |c: Cell| {
+        n.cell(c)
+            .ok_or_else(|| Error::bad(format!("cell ({}, {}) is off the board", c.0, c.1)))
+    };
+    let wall_of = |w: Wall| {
+        n.wall(w)
+            .ok_or_else(|| Error::bad(format!("wall {w} is off the board or on its border")))
+    };
+    if first == '{' {
+        let mv = parse_move_json(t)?;
+        return n
+            .write_move(&mv)
+            .ok_or_else(|| Error::bad(format!("move {}: a part is off the board", short(t))));
+    }
+    if first == '[' {
+        let (r, c, d): (u32, u32, String) = serde_json::from_str(t).map_err(|e| {
+            Error::bad(format!(
+                "{:?}: not a wall [r, c, \"R\"|\"D\"] ({e})",
+                short(t)
+            ))
+        })?;
+        let dir = match d.as_str() {
+            "R" => Dir::R,
+            "D" => Dir::D,
+            _ => {
+                return Err(Error::bad(format!(
+                    "{:?}: direction must be R or D",
+                    short(t)
+                )))
+            }
+        };
+        return wall_of(Wall::new(r, c, dir));
+    }
+    if first == '(' || first.is_ascii_digit() {
+        let inner = t.trim_start_matches('(').trim_end_matches(')');
+        let parts: Vec<&str> = inner.split(',').map(|p| p.trim()).collect();
+        let num = |s: &str| {
+            s.parse::<u32>()
+                .map_err(|_| Error::bad(format!("{:?}: bad coordinate {:?}", short(t), short(s))))
+        };
+        return match parts.as_slice() {
+            [r, c] => cell_of((num(r)?, num(c)?)),
+            [r, c, d] => {
+                let dir = match *d {
+                    "R" => Dir::R,
+                    "D" => Dir::D,
+                    _ => {
+                        return Err(Error::bad(format!(
+                            "{:?}: direction must be R or D",
+                            short(t)
+                        )))
+                    }
+                };
+                wall_of(Wall::new(num(r)?, num(c)?, dir))
+            }
+            _ => Err(Error::bad(format!(
+                "{:?}: expected ROW,COL or ROW,COL,R|D",
+                short(t)
+            ))),
+        };
+    }
+    if first.is_ascii_lowercase() {
+        let (r, c) = n.parse_cell(t)?;
+        return Ok(format!("({r}, {c})"));
+    }
+    if (first == '>' || first == '^') && !t.contains('.') {
+        return Ok(wall_to_json(n.parse_wall(t)?));
+    }
+    Ok(move_to_json(&n.parse_move(t)?))
 }
 
 fn list(walls: &[Wall]) -> String {

@@ -270,8 +270,8 @@ impl Position {
     ///
     /// Rejects: sizes of 0 or beyond [`MAX_SIDE`]/[`MAX_CELLS`]; walls on the border or off
     /// the board; duplicate walls; cells off the board; more than [`MAX_PAIRS`] pairs; for
-    /// games, a player count or set of pieces the variant does not allow, and two markers
-    /// (cats, mice, goals) on one cell.
+    /// games, a player count or set of pieces the variant does not allow. Pieces (cats, mice,
+    /// goals) may share a cell, as the game allows: stacking never blocks movement.
     pub fn new(rows: u32, cols: u32, mut walls: Vec<Wall>, setup: Setup) -> Result<Self> {
         if rows == 0 || cols == 0 {
             return Err(Error::bad(format!(
@@ -342,7 +342,6 @@ impl Position {
                         variant.name()
                     )));
                 }
-                let mut marks: Vec<(Cell, String)> = Vec::with_capacity(3 * n);
                 for (i, p) in players.iter().enumerate() {
                     let who = format!("player {}", i + 1);
                     match variant {
@@ -373,25 +372,12 @@ impl Position {
                             }
                         }
                     }
-                    marks.push((p.cat, format!("{who}'s cat")));
+                    on_board(p.cat, &format!("{who}'s cat"))?;
                     if let Some(m) = p.mouse {
-                        marks.push((m, format!("{who}'s mouse")));
+                        on_board(m, &format!("{who}'s mouse"))?;
                     }
                     if let Some(g) = p.goal {
-                        marks.push((g, format!("{who}'s goal")));
-                    }
-                }
-                for (c, what) in &marks {
-                    on_board(*c, what)?;
-                }
-                for i in 0..marks.len() {
-                    for j in i + 1..marks.len() {
-                        if marks[i].0 == marks[j].0 {
-                            return Err(Error::bad(format!(
-                                "{} and {} are both on cell ({}, {})",
-                                marks[i].1, marks[j].1, marks[i].0 .0, marks[i].0 .1
-                            )));
-                        }
+                        on_board(g, &format!("{who}'s goal"))?;
                     }
                 }
             }
@@ -680,7 +666,16 @@ mod tests {
         )
         .is_err());
         assert!(game(Variant::Classic, vec![pl((0, 0), None, None)]).is_err());
-        assert!(game(Variant::Classic, vec![pl((0, 0), None, Some((0, 0)))]).is_err());
+        // Pieces may share a cell (a cat on its own goal, a cat on a mouse).
+        assert!(game(Variant::Classic, vec![pl((0, 0), None, Some((0, 0)))]).is_ok());
+        assert!(game(
+            Variant::CatAndMouse,
+            vec![
+                pl((0, 0), Some((0, 0)), None),
+                pl((0, 0), Some((0, 0)), None)
+            ]
+        )
+        .is_ok());
         let cm = vec![
             pl((0, 0), Some((0, 1)), None),
             pl((2, 2), Some((2, 1)), None),

@@ -32,8 +32,10 @@
 //!   i+1's mouse, and the last player's cat must reach player 1's mouse.
 //!
 //! `"walls"` may be omitted (no walls). A position has either `"pairs"` or
-//! `"variant"` + `"players"`, never both; unknown keys are errors. Cats, mice and goals must all
-//! be on distinct cells; the cells of explicit pairs may repeat freely.
+//! `"variant"` + `"players"`, never both; unknown keys are errors. Pieces may share a cell (the
+//! game allows stacking), and the cells of explicit pairs may repeat freely. A game may say
+//! whose move it is with `"to_move": K` (K from 1 to the number of players; absent: unstated,
+//! which the game rules read as player 1).
 //!
 //! # ASCII
 //!
@@ -56,17 +58,24 @@
 //! So a `|` between two cells is an `R` wall and a `---` under a cell is a `D` wall. Every
 //! corner must be `+`; the outer border must be closed. Trailing spaces are ignored.
 //!
-//! A cell field holds, after trimming spaces, nothing or `.` (empty), or one marker: `C<k>` (player
-//! k's cat), `M<k>` (player k's mouse) or `G<k>` (player k's goal), with k from 1 to 4.
+//! A cell field holds, after trimming spaces, nothing or `.` (empty), one marker: `C<k>` (player
+//! k's cat), `M<k>` (player k's mouse) or `G<k>` (player k's goal), with k from 1 to 4, or `*`
+//! for a cell holding two or more pieces, which a `stack:` line lists (a 3-character field has
+//! no room for two markers).
 //!
 //! Outside the board, a line is blank, a `#` comment, or one of:
 //! - `variant: classic|cat-and-mouse|ring`: required when the board has markers; players are
 //!   numbered 1 up to the highest marker number, and each must have the pieces its variant needs.
+//! - `stack: R,C M1 C2`: the pieces on the `*` cell `(R, C)`, at least two markers separated
+//!   by spaces. Every `*` cell has exactly one `stack:` line and every `stack:` line names a `*`
+//!   cell. The printer lists a stack's markers by player, then cat, mouse, goal.
+//! - `to-move: K`: whose move it is in a game (1 to the number of players). Optional.
 //! - `pair: R,C R,C`: an explicit attached pair (one line per pair, parentheses around the
 //!   cells are allowed: `pair: (0,0) (2,3)`). Not allowed together with `variant:`.
 //!
 //! A board with neither markers nor pairs is a position with no attached pairs.
-//! [`to_ascii`] and [`to_json`] print positions back; parsing their output gives the same position.
+//! [`to_ascii`] and [`to_json`] print positions back; parsing their output gives the same position
+//! ([`to_ascii_file`] and [`to_json_file`] also print whose move it is).
 
 use serde::Deserialize;
 
@@ -78,18 +87,36 @@ use crate::{Error, Result};
 /// Largest accepted position file: 64 MiB (a 1000×1000 ASCII board is about 8 MB).
 pub const MAX_FILE: u64 = 64 << 20;
 
+/// What a position file holds: the position and, for a game, whose move it is if the file says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionFile {
+    pub position: Position,
+    /// The player to move, 0-based (`to-move: 1` is `Some(0)`); `None` when the file is silent.
+    pub to_move: Option<usize>,
+}
+
 /// Reads a position from a path (`-` for stdin), ASCII or JSON. Errors name the path.
 pub fn read_position(path: &str) -> Result<Position> {
     let bytes = crate::proof_file::read_input(path, MAX_FILE)?;
+    parse(&bytes).map_err(|e| name_path(path, e))
+}
+
+/// Prefixes a bad-input message with the path it came from (`<stdin>` for `-`).
+pub fn name_path(path: &str, e: Error) -> Error {
     let shown = if path == "-" { "<stdin>" } else { path };
-    parse(&bytes).map_err(|e| match e {
+    match e {
         Error::BadInput(m) => Error::bad(format!("{shown}: {m}")),
         other => other,
-    })
+    }
 }
 
 /// Parses a position in either format (auto-detected; see the module docs).
 pub fn parse(bytes: &[u8]) -> Result<Position> {
+    parse_file(bytes).map(|f| f.position)
+}
+
+/// Parses a position file in either format, keeping whose move it is.
+pub fn parse_file(bytes: &[u8]) -> Result<PositionFile> {
     if bytes.len() as u64 > MAX_FILE {
         return Err(Error::bad(format!(
             "position of {} bytes exceeds the {MAX_FILE}-byte limit",
@@ -100,10 +127,28 @@ pub fn parse(bytes: &[u8]) -> Result<Position> {
         std::str::from_utf8(bytes).map_err(|e| Error::bad(format!("not UTF-8 text ({e})")))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim_start().starts_with('{') {
-        parse_json(text)
+        parse_json_file(text)
     } else {
-        parse_ascii(text)
+        parse_ascii_file(text)
     }
+}
+
+/// Checks a 1-based `to-move` number against the setup; returns it 0-based.
+fn check_to_move(k: u64, setup: &Setup) -> Result<usize> {
+    let n = match setup {
+        Setup::Game { players, .. } => players.len(),
+        Setup::Pairs(_) => {
+            return Err(Error::bad(
+                "whose move it is (to-move) only makes sense for a game (variant and players)",
+            ))
+        }
+    };
+    if k == 0 || k > n as u64 {
+        return Err(Error::bad(format!(
+            "to-move {k}: the game has players 1 to {n}"
+        )));
+    }
+    Ok(k as usize - 1)
 }
 
 #[derive(Deserialize)]
@@ -116,6 +161,7 @@ struct RawPosition {
     pairs: Option<Vec<[[u64; 2]; 2]>>,
     variant: Option<String>,
     players: Option<Vec<RawPlayer>>,
+    to_move: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -145,6 +191,11 @@ fn cell(c: [u64; 2], what: &dyn Fn() -> String) -> Result<Cell> {
 
 /// Parses the JSON form (either explicit pairs or a game).
 pub fn parse_json(text: &str) -> Result<Position> {
+    parse_json_file(text).map(|f| f.position)
+}
+
+/// [`parse_json`], keeping `"to_move"`.
+pub fn parse_json_file(text: &str) -> Result<PositionFile> {
     let raw: RawPosition = serde_json::from_str(text)
         .map_err(|e| Error::bad(format!("malformed position JSON: {e}")))?;
     let rows = side(raw.rows, "rows")?;
@@ -213,7 +264,11 @@ pub fn parse_json(text: &str) -> Result<Position> {
             ))
         }
     };
-    Position::new(rows, cols, walls, setup)
+    let to_move = raw.to_move.map(|k| check_to_move(k, &setup)).transpose()?;
+    Ok(PositionFile {
+        position: Position::new(rows, cols, walls, setup)?,
+        to_move,
+    })
 }
 
 fn wall_json(w: Wall) -> String {
@@ -245,6 +300,12 @@ fn pairs_json(pos: &Position) -> String {
 
 /// Prints a position as JSON in the form it was given (a game stays a game), one line per key.
 pub fn to_json(pos: &Position) -> String {
+    to_json_file(pos, None)
+}
+
+/// [`to_json`], adding `"to_move"` (1-based) when `to_move` is given (games only; ignored for
+/// explicit pairs).
+pub fn to_json_file(pos: &Position, to_move: Option<usize>) -> String {
     let head = format!(
         "{{\"rows\": {}, \"cols\": {},\n \"walls\": {},\n",
         pos.rows(),
@@ -267,8 +328,12 @@ pub fn to_json(pos: &Position) -> String {
                     format!("{{{}}}", f.join(", "))
                 })
                 .collect();
+            let turn = match to_move {
+                Some(k) => format!(",\n \"to_move\": {}", k + 1),
+                None => String::new(),
+            };
             format!(
-                "{head} \"variant\": \"{}\",\n \"players\": [{}]}}\n",
+                "{head} \"variant\": \"{}\",\n \"players\": [{}]{turn}}}\n",
                 variant.name(),
                 ps.join(", ")
             )
@@ -287,30 +352,71 @@ pub fn to_pairs_json(pos: &Position) -> String {
     )
 }
 
-/// The marker text of each cell (`""` for empty), row-major. Used by the printers.
-pub(crate) fn markers(pos: &Position) -> Vec<String> {
-    let mut out = vec![String::new(); pos.rows() as usize * pos.cols() as usize];
+/// Every piece marker of a game (`C1`, `M2`, `G1`, …) with its cell, ordered by player, then
+/// cat, mouse, goal. Empty for explicit pairs.
+pub(crate) fn pieces(pos: &Position) -> Vec<(Cell, String)> {
+    let mut out = Vec::new();
     if let Setup::Game { players, .. } = pos.setup() {
         for (i, p) in players.iter().enumerate() {
-            out[pos.node(p.cat) as usize] = format!("C{}", i + 1);
+            out.push((p.cat, format!("C{}", i + 1)));
             if let Some(m) = p.mouse {
-                out[pos.node(m) as usize] = format!("M{}", i + 1);
+                out.push((m, format!("M{}", i + 1)));
             }
             if let Some(g) = p.goal {
-                out[pos.node(g) as usize] = format!("G{}", i + 1);
+                out.push((g, format!("G{}", i + 1)));
             }
         }
     }
     out
 }
 
+/// The marker text of each cell (`""` for empty, `"*"` for a cell holding several pieces),
+/// row-major. Used by the printers.
+pub(crate) fn markers(pos: &Position) -> Vec<String> {
+    let mut out = vec![String::new(); pos.rows() as usize * pos.cols() as usize];
+    for (c, m) in pieces(pos) {
+        let slot = &mut out[pos.node(c) as usize];
+        if slot.is_empty() {
+            *slot = m;
+        } else {
+            *slot = "*".to_string();
+        }
+    }
+    out
+}
+
+/// The cells holding two or more pieces, row-major, each with its markers in [`pieces`] order.
+pub(crate) fn stacks(pos: &Position) -> Vec<(Cell, Vec<String>)> {
+    let mut all = pieces(pos);
+    // Stable: keeps the player/kind order within a cell.
+    all.sort_by_key(|&(c, _)| c);
+    let mut out: Vec<(Cell, Vec<String>)> = Vec::new();
+    for (c, m) in all {
+        match out.last_mut() {
+            Some((last, v)) if *last == c => v.push(m),
+            _ => out.push((c, vec![m])),
+        }
+    }
+    out.retain(|(_, v)| v.len() >= 2);
+    out
+}
+
 /// Prints the ASCII form (see the module docs).
 pub fn to_ascii(pos: &Position) -> String {
+    to_ascii_file(pos, None)
+}
+
+/// [`to_ascii`], adding a `to-move:` line when `to_move` is given (games only; ignored for
+/// explicit pairs).
+pub fn to_ascii_file(pos: &Position, to_move: Option<usize>) -> String {
     let (rows, cols) = (pos.rows(), pos.cols());
     let marks = markers(pos);
     let mut s = String::with_capacity((2 * rows as usize + 4) * (4 * cols as usize + 2));
     if let Setup::Game { variant, .. } = pos.setup() {
         s.push_str(&format!("variant: {}\n", variant.name()));
+        if let Some(k) = to_move {
+            s.push_str(&format!("to-move: {}\n", k + 1));
+        }
     }
     for r in 0..=rows {
         s.push('+');
@@ -339,7 +445,43 @@ pub fn to_ascii(pos: &Position) -> String {
             s.push_str(&format!("pair: {},{} {},{}\n", a.0, a.1, b.0, b.1));
         }
     }
+    for ((r, c), ms) in stacks(pos) {
+        s.push_str(&format!("stack: {r},{c} {}\n", ms.join(" ")));
+    }
     s
+}
+
+/// A piece marker: `C<k>`, `M<k>` or `G<k>` with k from 1 to [`MAX_PLAYERS`]; returns
+/// `(kind, player)` with kind 0 cat, 1 mouse, 2 goal and the player 0-based.
+fn parse_marker(field: &str) -> std::result::Result<(usize, usize), String> {
+    let fb = field.as_bytes();
+    let kind = match fb.first() {
+        Some(b'C') => 0,
+        Some(b'M') => 1,
+        Some(b'G') => 2,
+        _ => {
+            return Err(format!(
+                "unknown cell content {:?} (expected '.', '*', C<k>, M<k> or G<k>)",
+                short(field)
+            ))
+        }
+    };
+    match field[1..].parse::<usize>() {
+        Ok(p) if (1..=MAX_PLAYERS).contains(&p) && fb.len() == 2 => Ok((kind, p - 1)),
+        _ => Err(format!(
+            "bad marker {:?}: the player number must be 1 to {MAX_PLAYERS}",
+            short(field)
+        )),
+    }
+}
+
+/// At most 24 characters of untrusted text, for error messages.
+pub(crate) fn short(s: &str) -> String {
+    if s.chars().count() <= 24 {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(24).collect::<String>())
+    }
 }
 
 fn at(line: usize, col: usize, msg: impl std::fmt::Display) -> Error {
@@ -366,9 +508,17 @@ fn parse_cell_text(s: &str, line: usize) -> Result<Cell> {
 
 /// Parses the ASCII form (see the module docs).
 pub fn parse_ascii(text: &str) -> Result<Position> {
+    parse_ascii_file(text).map(|f| f.position)
+}
+
+/// [`parse_ascii`], keeping the `to-move:` line.
+pub fn parse_ascii_file(text: &str) -> Result<PositionFile> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end()).collect();
     let is_grid = |l: &str| l.starts_with('+') || l.starts_with('|');
     let mut variant: Option<Variant> = None;
+    let mut to_move: Option<(u64, usize)> = None; // (number, line)
+                                                  // Per `stack:` line: its line number, cell and markers as (kind, player, text).
+    let mut stack_lines: Vec<(usize, Cell, Vec<(usize, usize, String)>)> = Vec::new();
     let mut pairs: Vec<(Cell, Cell)> = Vec::new();
     let mut grid: Option<(usize, usize)> = None; // [start, end) line indices
     let mut i = 0;
@@ -395,7 +545,7 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
         }
         let (key, val) = t.split_once(':').ok_or_else(|| {
             Error::bad(format!(
-                "line {}: expected the board, a `variant:` or `pair:` line, or a # comment",
+                "line {}: expected the board, a `variant:`, `to-move:`, `stack:` or `pair:` line, or a # comment",
                 i + 1
             ))
         })?;
@@ -428,10 +578,50 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
                     parse_cell_text(parts[1], i + 1)?,
                 ));
             }
+            "to-move" => {
+                if to_move.is_some() {
+                    return Err(Error::bad(format!(
+                        "line {}: a second `to-move:` line",
+                        i + 1
+                    )));
+                }
+                let k = val.trim().parse::<u64>().map_err(|_| {
+                    Error::bad(format!(
+                        "line {}: `to-move:` takes a player number, found {:?}",
+                        i + 1,
+                        short(val.trim())
+                    ))
+                })?;
+                to_move = Some((k, i + 1));
+            }
+            "stack" => {
+                let mut parts = val.split_whitespace();
+                let cell = parse_cell_text(parts.next().unwrap_or(""), i + 1)?;
+                let mut ms = Vec::new();
+                for m in parts {
+                    if ms.len() >= 3 * MAX_PLAYERS {
+                        return Err(Error::bad(format!(
+                            "line {}: more markers than pieces in a game",
+                            i + 1
+                        )));
+                    }
+                    let (kind, player) =
+                        parse_marker(m).map_err(|e| Error::bad(format!("line {}: {e}", i + 1)))?;
+                    ms.push((kind, player, m.to_string()));
+                }
+                if ms.len() < 2 {
+                    return Err(Error::bad(format!(
+                        "line {}: a stack lists at least two markers (`stack: ROW,COL C1 M2`)",
+                        i + 1
+                    )));
+                }
+                stack_lines.push((i + 1, cell, ms));
+            }
             k => {
                 return Err(Error::bad(format!(
-                    "line {}: unknown key {k:?} (expected `variant` or `pair`)",
-                    i + 1
+                    "line {}: unknown key {:?} (expected `variant`, `to-move`, `stack` or `pair`)",
+                    i + 1,
+                    short(k)
                 )))
             }
         }
@@ -466,8 +656,10 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
         )));
     }
     let mut walls = Vec::new();
-    // Per player (0-based): cat, mouse, goal, each with the line where it was found.
+    // Per player (0-based): cat, mouse, goal.
     let mut pieces: Vec<[Option<Cell>; 3]> = Vec::new();
+    // The `*` cells with their line numbers (usize::MAX once a `stack:` line has filled them).
+    let mut stack_cells: Vec<(Cell, usize)> = Vec::new();
     for (k, line) in g.iter().enumerate() {
         let ln = start + k + 1;
         if !line.is_ascii() {
@@ -539,42 +731,47 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
                 if field.is_empty() || field == "." {
                     continue;
                 }
-                let fb = field.as_bytes();
-                let kind = match fb[0] {
-                    b'C' => 0,
-                    b'M' => 1,
-                    b'G' => 2,
-                    _ => {
-                        return Err(at(
-                            ln,
-                            4 * c + 2,
-                            format!(
-                                "unknown cell content {field:?} (expected '.', C<k>, M<k> or G<k>)"
-                            ),
-                        ))
-                    }
-                };
-                let player = match field[1..].parse::<usize>() {
-                    Ok(p) if (1..=MAX_PLAYERS).contains(&p) && fb.len() == 2 => p - 1,
-                    _ => {
-                        return Err(at(
-                            ln,
-                            4 * c + 2,
-                            format!(
-                            "bad marker {field:?}: the player number must be 1 to {MAX_PLAYERS}"
-                        ),
-                        ))
-                    }
-                };
-                if pieces.len() <= player {
-                    pieces.resize(player + 1, [None; 3]);
+                let cell = (r as u32, c as u32);
+                if field == "*" {
+                    stack_cells.push((cell, ln));
+                    continue;
                 }
-                if pieces[player][kind].is_some() {
-                    return Err(at(ln, 4 * c + 2, format!("a second {field} on the board")));
-                }
-                pieces[player][kind] = Some((r as u32, c as u32));
+                let (kind, player) = parse_marker(field).map_err(|e| at(ln, 4 * c + 2, e))?;
+                place(&mut pieces, kind, player, cell, field).map_err(|e| at(ln, 4 * c + 2, e))?;
             }
         }
+    }
+    // `stack:` lines fill the `*` cells (stack_cells is in board order, so sorted).
+    for (ln, cell, ms) in &stack_lines {
+        match stack_cells.binary_search_by_key(cell, |&(c, _)| c) {
+            Ok(k) if stack_cells[k].1 != usize::MAX => stack_cells[k].1 = usize::MAX,
+            Ok(_) => {
+                return Err(Error::bad(format!(
+                    "line {ln}: a second `stack:` line for cell {},{}",
+                    cell.0, cell.1
+                )))
+            }
+            Err(_) => {
+                return Err(Error::bad(format!(
+                    "line {ln}: `stack:` names cell {},{}, which is not marked `*` on the board",
+                    cell.0, cell.1
+                )))
+            }
+        }
+        for (kind, player, text) in ms {
+            place(&mut pieces, *kind, *player, *cell, text)
+                .map_err(|e| Error::bad(format!("line {ln}: {e}")))?;
+        }
+    }
+    if let Some(&(cell, ln)) = stack_cells.iter().find(|&&(_, l)| l != usize::MAX) {
+        return Err(at(
+            ln,
+            1,
+            format!(
+                "cell {},{} is marked `*` but no `stack:` line lists its pieces",
+                cell.0, cell.1
+            ),
+        ));
     }
     let setup = match variant {
         None => {
@@ -601,7 +798,34 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
             Setup::Game { variant, players }
         }
     };
-    Position::new(rows as u32, cols as u32, walls, setup)
+    let to_move = match to_move {
+        Some((k, ln)) => {
+            Some(check_to_move(k, &setup).map_err(|e| Error::bad(format!("line {ln}: {e}")))?)
+        }
+        None => None,
+    };
+    Ok(PositionFile {
+        position: Position::new(rows as u32, cols as u32, walls, setup)?,
+        to_move,
+    })
+}
+
+/// Records one marker; refuses a second copy of the same piece.
+fn place(
+    pieces: &mut Vec<[Option<Cell>; 3]>,
+    kind: usize,
+    player: usize,
+    cell: Cell,
+    text: &str,
+) -> std::result::Result<(), String> {
+    if pieces.len() <= player {
+        pieces.resize(player + 1, [None; 3]);
+    }
+    if pieces[player][kind].is_some() {
+        return Err(format!("a second {text} on the board"));
+    }
+    pieces[player][kind] = Some(cell);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::wall::board::{Dir, Position, Setup, Wall};
-use crate::wall::format::markers;
+use crate::wall::format::{markers, stacks};
 
 /// How many explicit pairs the terminal legend lists before summarising.
 const LEGEND_MAX: usize = 20;
@@ -113,6 +113,9 @@ pub fn terminal(pos: &Position, highlight: &[Wall]) -> String {
     match pos.setup() {
         Setup::Game { variant, players } => {
             let _ = writeln!(s, "{} with {} players", variant.name(), players.len());
+            for ((r, c), ms) in stacks(pos).iter().take(LEGEND_MAX) {
+                let _ = writeln!(s, "* at ({r}, {c}): {}", ms.join(" "));
+            }
         }
         Setup::Pairs(pairs) => {
             for (i, (a, b)) in pairs.iter().enumerate().take(LEGEND_MAX) {
@@ -247,6 +250,23 @@ pub fn svg(pos: &Position, highlight: &[Wall]) -> String {
     };
     match pos.setup() {
         Setup::Game { players, .. } => {
+            // Pieces sharing a cell are drawn side by side: the k-th of n on a cell is shifted
+            // by `shift(k, n)` pixels (goals, drawn as the cell's frame, stay centred).
+            let mut on_cell: std::collections::HashMap<(u32, u32), (u64, u64)> =
+                std::collections::HashMap::new();
+            for p in players {
+                for c in [Some(p.cat), p.mouse].into_iter().flatten() {
+                    on_cell.entry(c).or_insert((0, 0)).1 += 1;
+                }
+            }
+            let mut slot = |c: (u32, u32)| -> u64 {
+                let e = on_cell.get_mut(&c).expect("counted above");
+                let (k, n) = (e.0, e.1);
+                e.0 += 1;
+                // Centre minus half the spread plus k steps of 8 px: n ≤ 8 pieces per cell, so
+                // the spread (≤ 28 px) never reaches past the margin.
+                mid(c.1 as u64) + 8 * k - 4 * (n - 1)
+            };
             s.push_str("<g class=\"pieces\">\n");
             for (i, p) in players.iter().enumerate() {
                 let color = COLORS[i % COLORS.len()];
@@ -262,23 +282,23 @@ pub fn svg(pos: &Position, highlight: &[Wall]) -> String {
                     );
                     text(&mut s, mid(c), mid(r), 13, color, &format!("G{}", i + 1));
                 }
-                let (r, c) = (p.cat.0 as u64, p.cat.1 as u64);
+                let cx = slot(p.cat);
+                let r = p.cat.0 as u64;
                 let _ = writeln!(
                     s,
-                    r#"<circle cx="{}" cy="{}" r="15" fill="{color}"/>"#,
-                    mid(c),
+                    r#"<circle cx="{cx}" cy="{}" r="15" fill="{color}"/>"#,
                     mid(r)
                 );
-                text(&mut s, mid(c), mid(r), 13, "white", &format!("C{}", i + 1));
-                if let Some((r, c)) = p.mouse {
-                    let (r, c) = (r as u64, c as u64);
+                text(&mut s, cx, mid(r), 13, "white", &format!("C{}", i + 1));
+                if let Some(m) = p.mouse {
+                    let cx = slot(m);
+                    let r = m.0 as u64;
                     let _ = writeln!(
                         s,
-                        r#"<circle cx="{}" cy="{}" r="10" fill="white" stroke="{color}" stroke-width="3"/>"#,
-                        mid(c),
+                        r#"<circle cx="{cx}" cy="{}" r="10" fill="white" stroke="{color}" stroke-width="3"/>"#,
                         mid(r)
                     );
-                    text(&mut s, mid(c), mid(r), 10, color, &format!("M{}", i + 1));
+                    text(&mut s, cx, mid(r), 10, color, &format!("M{}", i + 1));
                 }
             }
             s.push_str("</g>\n");
