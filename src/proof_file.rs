@@ -38,6 +38,8 @@ pub enum ProtocolId {
     PegMpc = 2,
     /// Knowledge of a SHA-256 preimage through the ZKB++ engine.
     Sha256Mpc = 3,
+    /// A Wall Game move proven legal (sealed) through the ZKB++ engine.
+    WallMove = 4,
 }
 
 impl ProtocolId {
@@ -47,6 +49,7 @@ impl ProtocolId {
             1 => Some(ProtocolId::PegIso),
             2 => Some(ProtocolId::PegMpc),
             3 => Some(ProtocolId::Sha256Mpc),
+            4 => Some(ProtocolId::WallMove),
             _ => None,
         }
     }
@@ -56,6 +59,7 @@ impl ProtocolId {
             ProtocolId::PegIso => "peg solitaire, isomorphism protocol (FUN 2022, Protocol 1)",
             ProtocolId::PegMpc => "peg solitaire, ZKB++ (MPC-in-the-head)",
             ProtocolId::Sha256Mpc => "SHA-256 preimage, ZKB++ (MPC-in-the-head)",
+            ProtocolId::WallMove => "Wall Game sealed move, ZKB++ (MPC-in-the-head)",
         }
     }
 }

@@ -564,6 +564,11 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
         (ProtocolId::PegMpc, _) => o += &crate::mpc::peg::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
+        (ProtocolId::WallMove, _) => {
+            return Err(Error::bad(
+                "this is a sealed Wall Game move: use `verifier wall inspect`",
+            ))
+        }
     }
     Ok(o)
 }

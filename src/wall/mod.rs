@@ -11,3 +11,4 @@ pub mod moves;
 pub mod notation;
 pub mod record;
 pub mod render;
+pub mod seal;

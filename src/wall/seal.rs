@@ -1,0 +1,289 @@
+//! Sealed Wall Game moves: prove that a hidden move is legal now, reveal it later.
+//!
+//! The statement is "player `k` has this legal move in this public position"; the witness
+//! is the move, encoded for [`MoveCircuit`]. A *seal* is a proof of that statement made with
+//! the engine's committed-witness feature ([`crate::mpc::seal`]): an ordinary ZKB++ proof
+//! whose per-round seeds derive from one secret master seed. The *opening* (master seed and
+//! witness) shows which move the seal was made for; the engine's opening check re-runs the
+//! prover, so a seal opens to exactly one move, and that move is legal.
+//!
+//! Files: the seal is a proof file ([`crate::proof_file`], protocol [`ProtocolId::WallMove`],
+//! mode 0) whose body is the bincode [`zkbpp::Proof`]; the opening is the engine's opening
+//! encoding ([`SealOpening::to_bytes`]). The seal's digest ([`crate::mpc::seal::seal_digest`])
+//! names it: it covers the statement (position, player, circuit), the context and the proof.
+//!
+//! Public bytes of the statement ([`public_bytes`]), integers little-endian:
+//! `"zkg:wall:statement:v1" ‖ u32 rows ‖ u32 cols ‖ u8 variant (0 classic, 1 cat-and-mouse,
+//! 2 ring) ‖ u8 players ‖ per player: u32 cat row ‖ u32 cat col ‖ u8 has-mouse ‖ [u32 row ‖
+//! u32 col] ‖ u8 has-home ‖ [u32 row ‖ u32 col] ‖ u32 walls ‖ per wall in board order: u32 row
+//! ‖ u32 col ‖ u8 dir (0 D, 1 R) ‖ u8 mover (0-based)`.
+
+use rand_core::RngCore;
+
+use super::board::{Dir, Variant};
+use super::circuit::{HiddenMove, MoveCircuit};
+use super::game::{Game, Move, PawnOption, Status};
+use crate::commit::Digest;
+use crate::mpc::circuit::Circuit;
+use crate::mpc::seal::{self, SealOpening};
+use crate::mpc::session::OwnedStatement;
+use crate::mpc::zkbpp::{self, Proof, Statement};
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::{Error, Result};
+
+/// Transcript label of sealed-move proofs.
+pub const TAG: &[u8] = b"zkgames/zkb++/wall-move/v1";
+
+/// The public statement of a sealed move and its circuit.
+#[derive(Clone, Debug)]
+pub struct MoveStatement {
+    game: Game,
+    player: usize,
+    mc: MoveCircuit,
+    public: Vec<u8>,
+    output: Vec<bool>,
+    context: Vec<u8>,
+}
+
+/// The statement's public bytes (see the module docs).
+pub fn public_bytes(game: &Game, player: usize) -> Vec<u8> {
+    let pos = game.position();
+    let mut b = b"zkg:wall:statement:v1".to_vec();
+    let u32le = |b: &mut Vec<u8>, x: u32| b.extend_from_slice(&x.to_le_bytes());
+    u32le(&mut b, pos.rows());
+    u32le(&mut b, pos.cols());
+    b.push(match game.variant() {
+        Variant::Classic => 0,
+        Variant::CatAndMouse => 1,
+        Variant::Ring => 2,
+    });
+    b.push(game.players().len() as u8);
+    for p in game.players() {
+        u32le(&mut b, p.cat.0);
+        u32le(&mut b, p.cat.1);
+        for c in [p.mouse, p.goal] {
+            match c {
+                Some(c) => {
+                    b.push(1);
+                    u32le(&mut b, c.0);
+                    u32le(&mut b, c.1);
+                }
+                None => b.push(0),
+            }
+        }
+    }
+    u32le(&mut b, pos.walls().len() as u32);
+    for w in pos.walls() {
+        u32le(&mut b, w.row);
+        u32le(&mut b, w.col);
+        b.push((w.dir == Dir::R) as u8);
+    }
+    b.push(player as u8);
+    b
+}
+
+impl MoveStatement {
+    /// The statement for a move by `player` (0-based) in `game`, bound to `context`. Bad
+    /// input when the game is over or the player does not exist.
+    pub fn new(game: &Game, player: usize, context: &[u8]) -> Result<Self> {
+        let n = game.players().len();
+        if player >= n {
+            return Err(Error::bad(format!(
+                "player {} does not exist: the game has players 1 to {n}",
+                player + 1
+            )));
+        }
+        if let Status::Over(_) = game.status() {
+            return Err(Error::bad(format!(
+                "the game is over ({}: {}); no move can follow",
+                game.result_text(),
+                game.describe_outcome().unwrap_or_default()
+            )));
+        }
+        let pos = game.position();
+        let bg = pos.graph();
+        let me = &game.players()[player];
+        let cell = |v: u32| (v / pos.cols(), v % pos.cols());
+        let home_cat = pos.node(me.cat);
+        let home_mouse = me.mouse.map(|m| pos.node(m));
+        let pairs_after = |cat: u32, mouse: Option<u32>| {
+            let opt = PawnOption {
+                cat: (cat != home_cat).then(|| cell(cat)),
+                mouse: mouse.filter(|&m| Some(m) != home_mouse).map(cell),
+                steps: 0,
+            };
+            let (_, attached) = game.wall_oracle(player, &opt, &bg);
+            attached
+                .iter()
+                .map(|p| (pos.node(p.a), pos.node(p.b)))
+                .collect()
+        };
+        let mc = MoveCircuit::new(&bg.graph, home_cat, home_mouse, &pairs_after)?;
+        Ok(MoveStatement {
+            output: mc.expected_output(),
+            public: public_bytes(game, player),
+            game: game.clone(),
+            player,
+            mc,
+            context: context.to_vec(),
+        })
+    }
+
+    /// The engine's view of the statement.
+    pub fn statement(&self) -> Statement<'_> {
+        Statement {
+            tag: TAG,
+            circuit: self.mc.circuit(),
+            public: &self.public,
+            output: &self.output,
+            context: &self.context,
+        }
+    }
+
+    /// An owned copy of the engine statement, for live sessions.
+    pub fn owned(&self) -> OwnedStatement {
+        OwnedStatement {
+            tag: TAG,
+            circuit: self.mc.circuit().clone(),
+            public: self.public.clone(),
+            output: self.output.clone(),
+            context: self.context.clone(),
+        }
+    }
+
+    /// The circuit.
+    pub fn circuit(&self) -> &Circuit {
+        self.mc.circuit()
+    }
+
+    /// The game the statement is about.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The mover (0-based).
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// The witness of a move. An illegal move is refused here, with the rule it breaks
+    /// (rejected, exit 1), before any proving.
+    pub fn witness(&self, mv: &Move) -> Result<Vec<bool>> {
+        if let Err(why) = self.game.check(self.player, mv) {
+            let pos = self.game.position();
+            return Err(Error::rejected(format!(
+                "illegal move {} by player {}: {why}",
+                super::notation::move_name(pos.rows(), pos.cols(), mv),
+                self.player + 1
+            )));
+        }
+        self.witness_unchecked(mv)
+            .filter(|w| self.mc.accepts(w))
+            .ok_or_else(|| Error::bad("internal: the rules and the circuit disagree on this move"))
+    }
+
+    /// The witness bits of a move without checking the rules (`None` if it cannot be
+    /// expressed at all). For soundness tests and baselines: a prover must use
+    /// [`MoveStatement::witness`].
+    pub fn witness_unchecked(&self, mv: &Move) -> Option<Vec<bool>> {
+        let pos = self.game.position();
+        let bg = pos.graph();
+        let me = &self.game.players()[self.player];
+        let walls: Option<Vec<u32>> = mv.walls().iter().map(|&w| bg.edge_of(w)).collect();
+        self.mc.witness(&HiddenMove {
+            cat: pos.node(mv.cat().unwrap_or(me.cat)),
+            mouse: match me.mouse {
+                Some(m) => pos.node(mv.mouse().unwrap_or(m)),
+                None if mv.mouse().is_some() => return None,
+                None => u32::MAX,
+            },
+            walls: walls?,
+        })
+    }
+
+    /// Whether the circuit, evaluated in the clear, accepts a witness.
+    pub fn accepts(&self, w: &[bool]) -> bool {
+        self.mc.accepts(w)
+    }
+
+    /// The move a witness encodes.
+    pub fn decode(&self, w: &[bool]) -> Result<Move> {
+        let hm = self
+            .mc
+            .decode(w)
+            .ok_or_else(|| Error::rejected("the opened witness is not a move encoding"))?;
+        let pos = self.game.position();
+        let me = &self.game.players()[self.player];
+        let cell = |v: u32| (v / pos.cols(), v % pos.cols());
+        let bg = pos.graph();
+        let cat = (hm.cat != pos.node(me.cat)).then(|| cell(hm.cat));
+        let mouse = me
+            .mouse
+            .filter(|&m| hm.mouse != pos.node(m))
+            .map(|_| cell(hm.mouse));
+        let walls = hm.walls.iter().map(|&e| bg.wall_of(e)).collect();
+        Ok(Move::new(cat, mouse, walls))
+    }
+}
+
+/// A sealed move: the seal's proof-file bytes, the secret opening's bytes, and the seal's
+/// digest.
+pub struct Sealed {
+    pub file: Vec<u8>,
+    pub opening: Vec<u8>,
+    pub digest: Digest,
+}
+
+/// Seals a legal move with `rounds` ZKB++ rounds (an illegal one is refused first).
+pub fn seal_move(
+    st: &MoveStatement,
+    mv: &Move,
+    rounds: usize,
+    rng: &mut impl RngCore,
+) -> Result<Sealed> {
+    let w = st.witness(mv)?;
+    let (proof, opening) = seal::seal(&st.statement(), &w, rounds, rng)?;
+    Ok(Sealed {
+        file: ProofFile::new(
+            ProtocolId::WallMove,
+            Mode::NonInteractive,
+            proof_file::encode(&proof),
+        )
+        .to_bytes(),
+        opening: opening.to_bytes(),
+        digest: *opening.seal_digest(),
+    })
+}
+
+/// Reads a seal's proof from its file bytes (bad input if it is not a sealed move).
+pub fn read_seal(bytes: &[u8]) -> Result<Proof> {
+    let f = ProofFile::from_bytes(bytes)?;
+    f.expect_protocol(ProtocolId::WallMove)?;
+    if f.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "this is a recorded interactive session about a move, not a seal",
+        ));
+    }
+    proof_file::decode(&f.body, "sealed move")
+}
+
+/// Verifies a seal against the statement with at least `min_rounds` rounds; returns the
+/// seal's digest.
+pub fn verify_seal(st: &MoveStatement, bytes: &[u8], min_rounds: usize) -> Result<Digest> {
+    let proof = read_seal(bytes)?;
+    seal::verify(&st.statement(), &proof, min_rounds)?;
+    Ok(seal::seal_digest(&st.statement(), &proof))
+}
+
+/// Opens a seal: the move it was made for (rejected if the opening does not match).
+pub fn open_seal(st: &MoveStatement, seal_bytes: &[u8], opening: &[u8]) -> Result<Move> {
+    let proof = read_seal(seal_bytes)?;
+    let op = SealOpening::from_bytes(opening)?;
+    let w = seal::open(&st.statement(), &proof, &op)?;
+    st.decode(&w)
+}
+
+/// Rounds for `bits` of soundness (ZKB++: `ceil(bits / log2(3/2))`).
+pub fn rounds_for_bits(bits: u32) -> usize {
+    zkbpp::rounds_for_bits(bits)
+}
