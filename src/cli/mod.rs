@@ -17,6 +17,7 @@ pub mod peg_solve;
 pub mod sha256;
 pub mod sha256_seal;
 pub mod wall;
+pub mod wall_seal;
 
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
 #[derive(Parser, Debug)]
@@ -38,6 +39,9 @@ pub enum ProverCmd {
     /// SHA-256: prove knowledge of a preimage (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
+    /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
+    #[command(subcommand)]
+    Wall(wall_seal::ProverCmd),
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -84,6 +88,7 @@ pub fn prover_main() -> i32 {
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
+        ProverCmd::Wall(c) => wall_seal::run_prover(c),
     };
     finish(r, "prover")
 }

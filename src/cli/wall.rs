@@ -30,6 +30,8 @@ const SUMMARY_PAIRS: usize = 20;
 
 #[derive(Subcommand, Debug)]
 pub enum VerifierCmd {
+    #[command(flatten)]
+    Seal(crate::cli::wall_seal::VerifierCmd),
     /// Without --move: exit 0 if every attached pair is connected, 1 if some pair is cut. With
     /// --move: exit 0 if the move is legal, 1 if not (says which action breaks which rule).
     /// Exit 2 on bad input.
@@ -106,6 +108,7 @@ pub enum Form {
 
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
+        VerifierCmd::Seal(c) => crate::cli::wall_seal::run_verifier(c),
         VerifierCmd::Check {
             position, mv: None, ..
         } => check(read_source(&position)?.position()),

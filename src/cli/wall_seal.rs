@@ -1,0 +1,492 @@
+//! Sealed Wall Game moves on the command line: `prover wall seal|connect|demo` and
+//! `verifier wall verify|open|inspect|serve`.
+//!
+//! POSITION is anything `verifier wall check` reads (a position file, or a game record for
+//! its final position); the mover is the player to move unless `--player K` says otherwise.
+//! Exit status: 0 accepted / opened; 1 rejected (an illegal move refused before sealing, a
+//! seal that does not verify, an opening that does not match); 2 bad input.
+
+use clap::{Args, Subcommand};
+
+use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
+use crate::mpc::session::{record_file, MpcProver, MpcVerifier};
+use crate::mpc::{rounds_for_bits, security_bits};
+use crate::net;
+use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile, ProtocolId};
+use crate::wall::format;
+use crate::wall::game::{Game, Move};
+use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
+use crate::wall::record::read_source;
+use crate::wall::seal::{self, MoveStatement};
+use crate::{Error, Result};
+
+/// Largest seal or opening file read.
+const MAX_SEAL_FILE: u64 = 16 << 20;
+
+/// The statement's public parts, shared by every command.
+#[derive(Args, Debug, Clone)]
+pub struct StatementArgs {
+    /// Position file or game record (its final position), `-` for stdin.
+    pub position: String,
+    /// The mover, 1-based (default: the player to move).
+    #[arg(long, value_name = "K")]
+    pub player: Option<u64>,
+    /// Soundness in bits (ZKB++ rounds = ceil(bits / log2(3/2)); 128 bits = 219 rounds).
+    #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub security: u32,
+    /// Context string the seal is bound to (a game id, a round number...).
+    #[arg(long, default_value = "")]
+    pub context: String,
+}
+
+impl StatementArgs {
+    fn load(&self) -> Result<(Game, MoveStatement)> {
+        let game = read_source(&self.position)?.game()?;
+        let n = game.players().len() as u64;
+        let player = match self.player {
+            None => game.to_move(),
+            Some(k) if (1..=n).contains(&k) => k as usize - 1,
+            Some(k) => {
+                return Err(Error::bad(format!(
+                    "--player {k}: the game has players 1 to {n}"
+                )))
+            }
+        };
+        let st = MoveStatement::new(&game, player, self.context.as_bytes())?;
+        Ok((game, st))
+    }
+}
+
+fn parse_move(game: &Game, s: &str) -> Result<Move> {
+    if s.trim_start().starts_with('{') {
+        parse_move_json(s)
+    } else {
+        Notation::for_position(game.position())?.parse_move(s)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ProverCmd {
+    /// Seal a move: write a proof that it is legal (SEALED, public) and what opens it
+    /// (OPENING, secret, mode 0600). An illegal move is refused before any proving (exit 1).
+    Seal {
+        #[command(flatten)]
+        st: StatementArgs,
+        /// The move in standard notation (`Ce4.>f3`, `---` for none).
+        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+        mv: String,
+        /// Where to write the seal (`-` for stdout).
+        #[arg(short = 'o', long = "output", value_name = "SEALED")]
+        output: String,
+        /// Where to write the opening (a file: it is secret until you open the seal).
+        #[arg(long, value_name = "OPENING")]
+        opening: String,
+        /// Fixed RNG seed: reproducible runs and tests only (the seal then hides nothing).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Prove a hidden move legal in a live session with `verifier wall serve`.
+    Connect {
+        #[command(flatten)]
+        st: StatementArgs,
+        /// The move in standard notation.
+        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+        mv: String,
+        /// Verifier address HOST:PORT, or `-` for stdin/stdout.
+        addr: String,
+        #[command(flatten)]
+        deadlines: DeadlineArgs,
+    },
+    /// Play a short game on the standard 8×8 board between a player who walls its opponent's
+    /// shortest path and one who walks: every move sealed, verified, then opened.
+    Demo {
+        /// Board side (rows = columns).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(3..=20))]
+        size: u32,
+        /// Most moves to play.
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=200))]
+        moves: u32,
+        /// Soundness in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifierCmd {
+    /// Verify a sealed move: exit 0 if the hidden move is legal in POSITION, 1 if not; prints
+    /// the seal's digest. Learns nothing else about the move.
+    Verify {
+        #[command(flatten)]
+        st: StatementArgs,
+        /// The seal (`-` for stdin).
+        sealed: String,
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open a sealed move: exit 0 if OPENING matches SEALED, printing the move and the new
+    /// position; 1 if it does not match.
+    Open {
+        #[command(flatten)]
+        st: StatementArgs,
+        /// The seal.
+        sealed: String,
+        /// The opening.
+        opening: String,
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarise a seal file (no position needed, nothing verified).
+    Inspect {
+        /// The seal (`-` for stdin).
+        sealed: String,
+    },
+    /// Serve live sessions in which a prover shows a hidden move legal in POSITION.
+    Serve {
+        #[command(flatten)]
+        st: StatementArgs,
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
+}
+
+/// Writes a secret file, created with mode 0600 (replaced by the shared output helper when
+/// it lands).
+fn write_secret(path: &str, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    o.mode(0o600);
+    o.open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| Error::io(format!("cannot write {path}"), e))
+}
+
+fn digest_hex(d: &[u8; 32]) -> String {
+    hex::encode(d)
+}
+
+/// Runs a `prover wall` command.
+pub fn run_prover(c: ProverCmd) -> Result<()> {
+    match c {
+        ProverCmd::Seal {
+            st,
+            mv,
+            output,
+            opening,
+            seed,
+        } => {
+            crate::cli::warn_seed(seed);
+            let (game, ms) = st.load()?;
+            let mv = parse_move(&game, &mv)?;
+            let rounds = rounds_for_bits(st.security);
+            let t0 = std::time::Instant::now();
+            let s = seal::seal_move(&ms, &mv, rounds, &mut crate::rng::rng_from(seed))?;
+            let el = t0.elapsed();
+            if opening == "-" {
+                return Err(Error::bad(
+                    "--opening -: the opening is secret; give a file path",
+                ));
+            }
+            write_secret(&opening, &s.opening)?;
+            write_proof(&output, &s.file)?;
+            eprintln!(
+                "sealed a legal move of player {}: {rounds} rounds ({:.1} bits), {} bytes, {:.1} ms; seal {}",
+                ms.player() + 1,
+                security_bits(rounds),
+                s.file.len(),
+                el.as_secs_f64() * 1e3,
+                digest_hex(&s.digest)
+            );
+            Ok(())
+        }
+        ProverCmd::Connect {
+            st,
+            mv,
+            addr,
+            deadlines,
+        } => {
+            let (game, ms) = st.load()?;
+            let mv = parse_move(&game, &mv)?;
+            let w = ms.witness(&mv)?;
+            let rounds = rounds_for_bits(st.security);
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
+            let p = MpcProver::new(
+                ms.owned(),
+                ProtocolId::WallMove,
+                w,
+                rounds,
+                crate::rng::os_rng(),
+            )?;
+            net::run_prover(&mut ch, Box::new(p))?;
+            eprintln!(
+                "session accepted: the verifier knows the move is legal, not which it is ({rounds} rounds)"
+            );
+            Ok(())
+        }
+        ProverCmd::Demo {
+            size,
+            moves,
+            security,
+        } => demo(size, moves, security),
+    }
+}
+
+/// Runs a `verifier wall` seal command.
+pub fn run_verifier(c: VerifierCmd) -> Result<()> {
+    match c {
+        VerifierCmd::Verify { st, sealed, json } => {
+            let (_, ms) = st.load()?;
+            let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
+            let t0 = std::time::Instant::now();
+            let d = seal::verify_seal(&ms, &bytes, rounds_for_bits(st.security))?;
+            let ms_t = t0.elapsed().as_secs_f64() * 1e3;
+            if json {
+                println!(
+                    "{{\"accepted\":true,\"player\":{},\"seal\":\"{}\",\"bytes\":{},\"verify_ms\":{ms_t:.2}}}",
+                    ms.player() + 1,
+                    digest_hex(&d),
+                    bytes.len()
+                );
+            } else {
+                println!(
+                    "ACCEPTED: player {} has sealed a legal move ({} bytes, verified in {ms_t:.1} ms); seal {}",
+                    ms.player() + 1,
+                    bytes.len(),
+                    digest_hex(&d)
+                );
+            }
+            Ok(())
+        }
+        VerifierCmd::Open {
+            st,
+            sealed,
+            opening,
+            json,
+        } => {
+            let (game, ms) = st.load()?;
+            let sb = read_input(&sealed, MAX_SEAL_FILE)?;
+            let ob = read_input(&opening, MAX_SEAL_FILE)?;
+            let mv = seal::open_seal(&ms, &sb, &ob)?;
+            let next = game
+                .after(ms.player(), &mv)
+                .map_err(|e| Error::rejected(format!("the opened move is illegal: {e}")))?;
+            let pos = game.position();
+            let name = move_name(pos.rows(), pos.cols(), &mv);
+            if json {
+                println!(
+                    "{{\"opened\":true,\"player\":{},\"move\":\"{name}\",\"move_json\":{},\"position\":{}}}",
+                    ms.player() + 1,
+                    move_to_json(&mv),
+                    format::to_json_file(next.position(), Some(next.to_move())).trim_end()
+                );
+            } else {
+                println!("opened: player {} played {name}", ms.player() + 1);
+                if let Some(o) = next.describe_outcome() {
+                    println!("# result {}: {o}", next.result_text());
+                }
+                print!(
+                    "{}",
+                    format::to_ascii_file(next.position(), Some(next.to_move()))
+                );
+            }
+            Ok(())
+        }
+        VerifierCmd::Inspect { sealed } => {
+            let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
+            let f = ProofFile::from_bytes(&bytes)?;
+            f.expect_protocol(ProtocolId::WallMove)?;
+            let rounds = match f.mode {
+                Mode::NonInteractive => seal::read_seal(&bytes)?.rounds.len(),
+                Mode::Interactive => {
+                    let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
+                    r.hello.rounds as usize
+                }
+            };
+            println!("protocol:  {}", ProtocolId::WallMove.name());
+            println!(
+                "mode:      {}",
+                match f.mode {
+                    Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
+                    Mode::Interactive => "interactive session transcript: NOT evidence",
+                }
+            );
+            println!(
+                "rounds:    {rounds} (soundness {:.1} bits)",
+                security_bits(rounds)
+            );
+            println!("size:      {} bytes", bytes.len());
+            println!(
+                "file hash: {} (the seal digest, printed by `verify`, also covers the position)",
+                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes))
+            );
+            Ok(())
+        }
+        VerifierCmd::Serve { st, serve } => {
+            let (_, ms) = st.load()?;
+            let min = rounds_for_bits(st.security);
+            let what = format!("sealed-move (player {})", ms.player() + 1);
+            crate::cli::serve_sessions(&serve, &what, |ch| {
+                let mut v =
+                    MpcVerifier::new(ms.owned(), ProtocolId::WallMove, min, crate::rng::os_rng());
+                let rec = net::run_verifier(ch, &mut v)?;
+                Ok(Accepted {
+                    summary: format!(
+                        "player {} has a legal move ({} rounds); which one stays hidden",
+                        ms.player() + 1,
+                        rec.hello.rounds
+                    ),
+                    transcript: record_file(ProtocolId::WallMove, &rec),
+                })
+            })
+        }
+    }
+}
+
+/// Shortest path (cells) from `a` to `b` on the position's free slots, if any.
+fn shortest_path(game: &Game, a: (u32, u32), b: (u32, u32)) -> Option<Vec<(u32, u32)>> {
+    let pos = game.position();
+    let bg = pos.graph();
+    let cols = pos.cols();
+    let (s, t) = (pos.node(a), pos.node(b));
+    let n = bg.graph.n();
+    let mut prev = vec![u32::MAX; n];
+    prev[s as usize] = s;
+    let mut q = std::collections::VecDeque::from([s]);
+    while let Some(v) = q.pop_front() {
+        if v == t {
+            let mut path = vec![v];
+            let mut x = v;
+            while x != s {
+                x = prev[x as usize];
+                path.push(x);
+            }
+            path.reverse();
+            return Some(path.into_iter().map(|v| (v / cols, v % cols)).collect());
+        }
+        for &(w, _) in bg.graph.neighbors(v) {
+            if prev[w as usize] == u32::MAX {
+                prev[w as usize] = v;
+                q.push_back(w);
+            }
+        }
+    }
+    None
+}
+
+/// The slot between two adjacent cells.
+fn slot(a: (u32, u32), b: (u32, u32)) -> crate::wall::board::Wall {
+    use crate::wall::board::{Dir, Wall};
+    if a.0 == b.0 {
+        Wall::new(a.0, a.1.min(b.1), Dir::R)
+    } else {
+        Wall::new(a.0.min(b.0), a.1, Dir::D)
+    }
+}
+
+/// Player 1 walls player 2's cat's shortest path to player 1's mouse (the first legal
+/// slots along it); player 2 walks its cat two steps along its shortest path to player 1's
+/// mouse.
+fn demo_move(game: &Game) -> Move {
+    let me = game.to_move();
+    let other = 1 - me;
+    let ps = game.players();
+    let legal = |mv: &Move| game.check(me, mv).is_ok();
+    if me == 0 {
+        let mouse = ps[0].mouse.expect("cat-and-mouse");
+        let mut walls = Vec::new();
+        if let Some(path) = shortest_path(game, ps[other].cat, mouse) {
+            for w in path.windows(2).map(|p| slot(p[0], p[1])) {
+                let mut t = walls.clone();
+                t.push(w);
+                if walls.len() < 2 && legal(&Move::new(None, None, t.clone())) {
+                    walls = t;
+                }
+            }
+        }
+        Move::new(None, None, walls)
+    } else {
+        let target = ps[other].mouse.expect("cat-and-mouse");
+        match shortest_path(game, ps[me].cat, target) {
+            Some(p) if p.len() > 1 => {
+                let to = p[p.len().min(3) - 1];
+                let mv = Move::new(Some(to), None, vec![]);
+                if legal(&mv) {
+                    mv
+                } else {
+                    Move::none()
+                }
+            }
+            _ => Move::none(),
+        }
+    }
+}
+
+fn demo(size: u32, moves: u32, security: u32) -> Result<()> {
+    use crate::wall::board::Variant;
+    let mut game = Game::standard(Variant::CatAndMouse, size, size)?;
+    let rounds = rounds_for_bits(security);
+    let mut rng = crate::rng::os_rng();
+    let n = Notation::for_position(game.position())?;
+    println!(
+        "Wall Game demo: {size}x{size} Standard, every move sealed ({rounds} ZKB++ rounds, {:.1} bits), verified by the opponent, then opened",
+        security_bits(rounds)
+    );
+    print!("{}", format::to_ascii(game.position()));
+    let (mut total_bytes, mut count) = (0usize, 0u32);
+    for ply in 0..moves {
+        if game.describe_outcome().is_some() {
+            break;
+        }
+        let p = game.to_move();
+        let mv = demo_move(&game);
+        let ms = MoveStatement::new(&game, p, format!("demo ply {}", ply + 1).as_bytes())?;
+        let t0 = std::time::Instant::now();
+        let s = seal::seal_move(&ms, &mv, rounds, &mut rng)?;
+        let t_seal = t0.elapsed();
+        let t1 = std::time::Instant::now();
+        seal::verify_seal(&ms, &s.file, rounds)?;
+        let t_verify = t1.elapsed();
+        let t2 = std::time::Instant::now();
+        let opened = seal::open_seal(&ms, &s.file, &s.opening)?;
+        let t_open = t2.elapsed();
+        if opened != mv {
+            return Err(Error::rejected("the opening revealed another move"));
+        }
+        println!(
+            "{:>3}. player {}: {:<14} seal {:>6} B  seal {:>5.1} ms  verify {:>5.1} ms  open {:>5.1} ms  ({}…)",
+            ply + 1,
+            p + 1,
+            n.write_move(&mv).unwrap_or_default(),
+            s.file.len(),
+            t_seal.as_secs_f64() * 1e3,
+            t_verify.as_secs_f64() * 1e3,
+            t_open.as_secs_f64() * 1e3,
+            &digest_hex(&s.digest)[..12]
+        );
+        total_bytes += s.file.len();
+        count += 1;
+        game = game
+            .after(p, &mv)
+            .map_err(|e| Error::rejected(format!("demo move illegal: {e}")))?;
+    }
+    println!("final position:");
+    print!(
+        "{}",
+        format::to_ascii_file(game.position(), Some(game.to_move()))
+    );
+    match game.describe_outcome() {
+        Some(o) => println!("result {}: {o}", game.result_text()),
+        None => println!("the game goes on: player {} to move", game.to_move() + 1),
+    }
+    println!(
+        "ok: {count} moves sealed, verified and opened; {} bytes per seal on average",
+        total_bytes / count.max(1) as usize
+    );
+    Ok(())
+}

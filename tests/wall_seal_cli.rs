@@ -1,0 +1,352 @@
+//! Sealed moves through the binaries: seal, verify, open, inspect, live sessions over TCP
+//! and pipes, the demo, and bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const PROVER: &str = env!("CARGO_BIN_EXE_prover");
+const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+
+fn p(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn tmp(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("zkgames-wall-seal-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name).to_string_lossy().into_owned()
+}
+
+fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(bin).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
+
+#[test]
+fn seal_verify_open_inspect() {
+    let (pos, seal, open) = (p(POS), tmp("a.seal"), tmp("a.open"));
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "wall",
+            "seal",
+            &pos,
+            "--move",
+            "Cb8.>a7",
+            "-o",
+            &seal,
+            "--opening",
+            &open,
+            "--context",
+            "g1",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&open).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    let size = std::fs::metadata(&seal).unwrap().len();
+    assert!(size < 100_000, "{size} bytes");
+    let (c, out, e) = run(
+        VERIFIER,
+        &["wall", "verify", &pos, &seal, "--context", "g1"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("ACCEPTED") && out.contains("seal "), "{out}");
+    assert!(
+        !out.contains("b8"),
+        "verify must not reveal the move: {out}"
+    );
+    let (c, out, _) = run(
+        VERIFIER,
+        &["wall", "open", &pos, &seal, &open, "--context", "g1"],
+    );
+    assert_eq!(c, 0);
+    assert!(
+        out.contains("played Cb8.>a7") && out.contains("to-move: 2"),
+        "{out}"
+    );
+    let (c, out, _) = run(
+        VERIFIER,
+        &[
+            "wall",
+            "open",
+            &pos,
+            &seal,
+            &open,
+            "--context",
+            "g1",
+            "--json",
+        ],
+    );
+    assert_eq!(c, 0);
+    assert!(
+        out.starts_with('{') && out.contains("\"move\":\"Cb8.>a7\""),
+        "{out}"
+    );
+    let (c, out, _) = run(VERIFIER, &["wall", "inspect", &seal]);
+    assert_eq!(c, 0);
+    assert!(out.contains("219 (soundness 128.1 bits)"), "{out}");
+    // another context, another player, fewer rounds than required
+    assert_eq!(
+        run(
+            VERIFIER,
+            &["wall", "verify", &pos, &seal, "--context", "g2"]
+        )
+        .0,
+        1
+    );
+    assert_eq!(
+        run(
+            VERIFIER,
+            &["wall", "open", &pos, &seal, &open, "--context", "g2"]
+        )
+        .0,
+        1
+    );
+    assert_ne!(
+        run(
+            VERIFIER,
+            &[
+                "wall",
+                "verify",
+                &pos,
+                &seal,
+                "--context",
+                "g1",
+                "--player",
+                "2"
+            ]
+        )
+        .0,
+        0
+    );
+    assert_eq!(
+        run(
+            VERIFIER,
+            &[
+                "wall",
+                "verify",
+                &pos,
+                &seal,
+                "--context",
+                "g1",
+                "--security",
+                "129"
+            ]
+        )
+        .0,
+        1
+    );
+    // an opening of another seal
+    let (seal2, open2) = (tmp("b.seal"), tmp("b.open"));
+    assert_eq!(
+        run(
+            PROVER,
+            &[
+                "wall",
+                "seal",
+                &pos,
+                "--move",
+                ">d5",
+                "-o",
+                &seal2,
+                "--opening",
+                &open2,
+                "--context",
+                "g1"
+            ]
+        )
+        .0,
+        0
+    );
+    assert_eq!(
+        run(
+            VERIFIER,
+            &["wall", "open", &pos, &seal, &open2, "--context", "g1"]
+        )
+        .0,
+        1
+    );
+    // tampered seals and openings: never exit 0
+    let s = std::fs::read(&seal).unwrap();
+    let o = std::fs::read(&open).unwrap();
+    let t = tmp("t.bin");
+    for i in (0..s.len()).step_by(s.len() / 40) {
+        let mut b = s.clone();
+        b[i] ^= 0x10;
+        std::fs::write(&t, &b).unwrap();
+        let c = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]).0;
+        assert!(c == 1 || c == 2, "seal byte {i}: exit {c}");
+    }
+    for i in 0..o.len() {
+        let mut b = o.clone();
+        b[i] ^= 0x01;
+        std::fs::write(&t, &b).unwrap();
+        let c = run(
+            VERIFIER,
+            &["wall", "open", &pos, &seal, &t, "--context", "g1"],
+        )
+        .0;
+        assert!(c == 1 || c == 2, "opening byte {i}: exit {c}");
+    }
+}
+
+#[test]
+fn illegal_and_malformed_moves_write_nothing() {
+    let pos = p(POS);
+    let (seal, open) = (tmp("x.seal"), tmp("x.open"));
+    // the pocket's only opening: a wall there cuts player 2's mouse off
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "wall",
+            "seal",
+            &pos,
+            "--move",
+            "^h2",
+            "-o",
+            &seal,
+            "--opening",
+            &open,
+        ],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("illegal move") && e.lines().count() == 1, "{e}");
+    assert!(!std::path::Path::new(&seal).exists() && !std::path::Path::new(&open).exists());
+    for bad in ["Cb8.>a7.>b7", "Zz9", "Ci1", "^a8", ""] {
+        let (c, _, e) = run(
+            PROVER,
+            &[
+                "wall",
+                "seal",
+                &pos,
+                "--move",
+                bad,
+                "-o",
+                &seal,
+                "--opening",
+                &open,
+            ],
+        );
+        assert!(c == 1 || c == 2, "{bad}: {c} {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    // a finished game takes no move
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "wall",
+            "seal",
+            &p("puzzles/wall/standard-8x8-game.txt"),
+            "--move",
+            "---",
+            "-o",
+            &seal,
+            "--opening",
+            &open,
+        ],
+    );
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("game is over"), "{e}");
+    // the opening is secret: never to stdout
+    assert_eq!(
+        run(
+            PROVER,
+            &[
+                "wall",
+                "seal",
+                &pos,
+                "--move",
+                "---",
+                "-o",
+                &seal,
+                "--opening",
+                "-"
+            ]
+        )
+        .0,
+        2
+    );
+}
+
+#[test]
+fn live_sessions_over_tcp_and_pipes() {
+    let pos = p(POS);
+    // pipes
+    let mut v = Command::new(VERIFIER)
+        .args(["wall", "serve", &pos, "--stdio", "--security", "40"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
+    let pr = Command::new(PROVER)
+        .args([
+            "wall",
+            "connect",
+            &pos,
+            "--move",
+            "Cb8.>a7",
+            "-",
+            "--security",
+            "40",
+        ])
+        .stdin(Stdio::from(from_v))
+        .stdout(Stdio::from(to_v))
+        .output()
+        .unwrap();
+    let vo = v.wait_with_output().unwrap();
+    assert_eq!(
+        pr.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&pr.stderr)
+    );
+    assert_eq!(vo.status.code(), Some(0));
+    let log = String::from_utf8_lossy(&vo.stderr);
+    assert!(log.contains("ACCEPTED") && !log.contains("b8"), "{log}");
+    // TCP, --once, and an illegal move never reaches the wire
+    let mut srv = Command::new(VERIFIER)
+        .args(["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut r = std::io::BufReader::new(srv.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+    let addr = line
+        .split_whitespace()
+        .find(|w| w.starts_with("127.0.0.1:"))
+        .unwrap()
+        .to_string();
+    let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", "^h2", &addr]);
+    assert_eq!(c, 1, "{e}");
+    let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", ">d5", &addr]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(srv.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn demo_runs_after_setup() {
+    let (c, out, e) = run(PROVER, &["wall", "demo", "--moves", "6"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        out.contains("ok: 6 moves sealed, verified and opened"),
+        "{out}"
+    );
+    assert!(out.contains("final position"), "{out}");
+}
