@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::Error;
 
+pub mod auth;
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;
@@ -32,6 +33,9 @@ pub enum ProverCmd {
     /// SHA-256: prove knowledge of a preimage (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
+    /// Authentication keys: create a secret key and its public identity.
+    #[command(subcommand)]
+    Auth(auth::ProverCmd),
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -57,6 +61,9 @@ pub enum VerifierCmd {
     /// SHA-256: verify and inspect preimage proofs (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
+    /// Authentication server's user database: add, list, remove users.
+    #[command(subcommand)]
+    Auth(auth::VerifierCmd),
 }
 
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
@@ -78,6 +85,7 @@ pub fn prover_main() -> i32 {
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
+        ProverCmd::Auth(c) => auth::run_prover(c),
     };
     finish(r, "prover")
 }
@@ -89,6 +97,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
+        VerifierCmd::Auth(c) => auth::run_verifier(c),
     };
     finish(r, "verifier")
 }
