@@ -130,7 +130,11 @@ fn clip(s: &str) -> String {
 
 /// Decodes lowercase hex (the only accepted spelling, so every value has one encoding).
 fn parse_hex(s: &str, what: &str) -> Result<Vec<u8>> {
-    if !s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) || s.len() % 2 != 0 {
+    if !s
+        .bytes()
+        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+        || !s.len().is_multiple_of(2)
+    {
         return Err(Error::bad(format!(
             "{what}: expected lowercase hexadecimal with an even number of digits"
         )));
@@ -141,7 +145,10 @@ fn parse_hex(s: &str, what: &str) -> Result<Vec<u8>> {
 fn parse_hex32(s: &str, what: &str) -> Result<[u8; 32]> {
     let b = parse_hex(s, what)?;
     b.try_into().map_err(|b: Vec<u8>| {
-        Error::bad(format!("{what}: {} bytes, expected 32 (64 hex digits)", b.len()))
+        Error::bad(format!(
+            "{what}: {} bytes, expected 32 (64 hex digits)",
+            b.len()
+        ))
     })
 }
 
@@ -168,14 +175,12 @@ fn check_header(f: &[&str], header: &str, what: &str) -> Result<Kind> {
             KEY_HEADER
         };
         if f.first() == Some(&other) {
-            return Err(Error::bad(format!(
-                "{what}: this is a {}, not a {what}",
-                if other == KEY_HEADER {
-                    "secret key"
-                } else {
-                    "public identity"
-                }
-            )));
+            let found = if other == KEY_HEADER {
+                "a secret key file"
+            } else {
+                "an identity file"
+            };
+            return Err(Error::bad(format!("{what}: found {found} instead")));
         }
         return Err(Error::bad(format!(
             "{what}: does not start with '{header}' (not a zkgames {what}, or an unsupported version)"
@@ -419,8 +424,7 @@ pub fn check_user_name(name: &str) -> Result<()> {
 
 /// Checks a server name: 1 to [`MAX_SERVER`] printable ASCII characters, no spaces.
 pub fn check_server_name(name: &str) -> Result<()> {
-    if !name.is_empty() && name.len() <= MAX_SERVER && name.bytes().all(|c| c.is_ascii_graphic())
-    {
+    if !name.is_empty() && name.len() <= MAX_SERVER && name.bytes().all(|c| c.is_ascii_graphic()) {
         Ok(())
     } else {
         Err(Error::bad(format!(
@@ -531,7 +535,10 @@ pub fn write_new_file(path: &std::path::Path, contents: &str, private: bool) -> 
     let _ = private;
     let mut f = o.open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            Error::bad(format!("{} exists: refusing to overwrite it", path.display()))
+            Error::bad(format!(
+                "{} exists: refusing to overwrite it",
+                path.display()
+            ))
         } else {
             Error::io(format!("cannot create {}", path.display()), e)
         }
@@ -562,8 +569,13 @@ mod tests {
             assert!(instance_from_canonical(&longer).is_err());
         }
         let tee = crate::peg::instance::tee();
-        let pc = Instance::new(5, tee.triplets().to_vec(), tee.first().to_vec(), Goal::PegCount(1))
-            .unwrap();
+        let pc = Instance::new(
+            5,
+            tee.triplets().to_vec(),
+            tee.first().to_vec(),
+            Goal::PegCount(1),
+        )
+        .unwrap();
         for i in [tee, pc] {
             assert_eq!(instance_from_canonical(&i.canonical_bytes()).unwrap(), i);
             // every single-byte change either fails or decodes to a different instance
@@ -615,10 +627,18 @@ mod tests {
         let mut pre = ID_TAG.to_vec();
         pre.extend_from_slice(&s);
         assert_eq!(pre.len(), 54);
-        assert_eq!(sha256_identity(&s).as_slice(), Sha256::digest(&pre).as_slice());
+        assert_eq!(
+            sha256_identity(&s).as_slice(),
+            Sha256::digest(&pre).as_slice()
+        );
         // one block: a 56-byte message needs two, and twice the AND gates
         let ands = |len| crate::mpc::sha256::sha256_circuit(len).unwrap().n_and();
-        assert!(ands(54) < 23_000 && ands(56) > 35_000, "{} {}", ands(54), ands(56));
+        assert!(
+            ands(54) < 23_000 && ands(56) > 35_000,
+            "{} {}",
+            ands(54),
+            ands(56)
+        );
     }
 
     #[test]

@@ -73,7 +73,8 @@ impl<'a> Authenticator<'a> {
     pub fn begin(&self, user: &str, peer: &str) -> Result<Result<Challenge, Denied>> {
         check_user_name(user)?;
         if let Some(s) = self.store.retry_after(user, peer)? {
-            self.store.record(Event::Refused, user, peer, "rate limit")?;
+            self.store
+                .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
         }
         match self.store.issue_challenge(user, peer)? {
@@ -98,7 +99,8 @@ impl<'a> Authenticator<'a> {
         check_user_name(user)?;
         let fresh = self.store.consume_challenge(nonce, user)?;
         if let Some(s) = self.store.retry_after(user, peer)? {
-            self.store.record(Event::Refused, user, peer, "rate limit")?;
+            self.store
+                .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
         }
         let verdict = if !fresh {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 
-use crate::auth::keys::{read_identity, write_new_file, Kind, SecretKey};
+use crate::auth::keys::{read_identity, read_key, write_new_file, Kind, SecretKey};
 use crate::auth::store::{Clock, Event, Policy, Store};
 use crate::{Error, Result};
 
@@ -42,6 +42,11 @@ pub enum ProverCmd {
         /// Fixed randomness seed: reproducible, NOT secret. Tests only.
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Print the public identity of a secret key (to recreate a lost NAME.pub).
+    Identity {
+        /// The secret key file.
+        key: String,
     },
 }
 
@@ -120,6 +125,10 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                 id.fingerprint()
             );
             print!("{}", id.to_text());
+            Ok(())
+        }
+        ProverCmd::Identity { key } => {
+            print!("{}", read_key(&key)?.identity().to_text());
             Ok(())
         }
     }

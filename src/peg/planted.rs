@@ -86,7 +86,7 @@ impl PlantParams {
             )));
         }
         let triples = (n as u128) * (n as u128 - 1) * (n as u128 - 2) / 6;
-        let t = self.moves.checked_add(self.decoys).unwrap_or(usize::MAX);
+        let t = self.moves.saturating_add(self.decoys);
         if t > MAX_T || (t as u128) * 2 > triples {
             return Err(Error::bad(format!(
                 "{t} triplets on {n} vertices: at most {} and at most half of the {triples} vertex triples",
