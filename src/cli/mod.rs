@@ -12,6 +12,7 @@ use crate::net::server::{self, ServerOptions};
 use crate::net::{Channel, Deadlines};
 use crate::{Error, Result};
 
+pub mod auth;
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;
@@ -42,6 +43,9 @@ pub enum ProverCmd {
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
+    /// Authentication keys: create a secret key and its public identity.
+    #[command(subcommand)]
+    Auth(auth::ProverCmd),
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -67,6 +71,9 @@ pub enum VerifierCmd {
     /// SHA-256: verify and inspect preimage proofs (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
+    /// Authentication server's user database: add, list, remove users.
+    #[command(subcommand)]
+    Auth(auth::VerifierCmd),
 }
 
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
@@ -89,6 +96,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
+        ProverCmd::Auth(c) => auth::run_prover(c),
     };
     finish(r, "prover")
 }
@@ -100,6 +108,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
+        VerifierCmd::Auth(c) => auth::run_verifier(c),
     };
     finish(r, "verifier")
 }

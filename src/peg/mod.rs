@@ -3,6 +3,7 @@
 //! - [`instance`]: instances and solutions (Definitions 4 and 6), the raw text format.
 //! - [`iso`]: isomorphisms (Definition 8) and the solution transform (Theorem 10).
 //! - [`board`]: human-readable boards, move notation, the puzzle loader.
+//! - [`planted`]: random instances with a planted solution (for `peg` identities).
 //! - [`solver`]: DFS with a transposition table, symmetries, position classes, pagodas.
 //! - [`protocol`]: one round of Protocol 1 (commit, respond, verify).
 //! - [`fs`]: non-interactive proofs (Fiat–Shamir over parallel rounds).
@@ -14,6 +15,7 @@ pub mod catalog;
 pub mod fs;
 pub mod instance;
 pub mod iso;
+pub mod planted;
 pub mod protocol;
 pub mod session;
 pub mod simulate;

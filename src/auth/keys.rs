@@ -1,0 +1,662 @@
+//! Secret keys, public identities, and login proofs.
+//!
+//! Two kinds of key:
+//! * `sha256`: the secret is 32 random bytes `s`; the identity is
+//!   `d = SHA-256(ID_TAG ‖ s)` (54 bytes hashed, one SHA-256 block). Logging in proves
+//!   knowledge of a preimage of `d` with ZKB++ ([`crate::mpc::sha256`]).
+//! * `peg`: the identity is a peg solitaire instance with a planted solution
+//!   ([`crate::peg::planted`]); the secret is the solution. Logging in proves knowledge of a
+//!   solution with ZKB++ ([`crate::mpc::peg`]). Puzzle hardness is *not* a standard
+//!   cryptographic assumption: use `sha256` for real security.
+//!
+//! Text formats (one line each, fields separated by spaces, hex in lowercase):
+//!
+//! ```text
+//! zkgames-auth-key-v1 sha256 <secret: 64 hex>
+//! zkgames-auth-key-v1 peg <instance: hex of its canonical bytes> <moves: hex, u32-le per move>
+//! zkgames-auth-id-v1 sha256 <digest: 64 hex>
+//! zkgames-auth-id-v1 peg <instance: hex of its canonical bytes>
+//! ```
+//!
+//! A login proof is bound to [`login_context`]: a domain tag, the server's name, the user
+//! name and the server's 256-bit nonce, each length-prefixed.
+
+use sha2::{Digest as _, Sha256};
+
+use crate::mpc::{self, zkbpp};
+use crate::peg::instance::{unpack_bits, Goal, Instance, Matrix, MAX_N, MAX_T};
+use crate::peg::planted::{self, PlantParams};
+use crate::proof_file::{Mode, ProofFile, ProtocolId};
+use crate::rng::{random_32, Rng};
+use crate::{Error, Result};
+
+/// First field of a key file.
+pub const KEY_HEADER: &str = "zkgames-auth-key-v1";
+/// First field of an identity file.
+pub const ID_HEADER: &str = "zkgames-auth-id-v1";
+/// Prefix hashed before a `sha256` secret: `d = SHA-256(ID_TAG ‖ secret)`. 22 bytes, so the
+/// 54-byte preimage fits one SHA-256 block.
+pub const ID_TAG: &[u8] = b"zkgames/auth/sha256/v1";
+/// First field of the login context.
+pub const LOGIN_TAG: &[u8] = b"zkgames/auth/login/v1";
+/// Soundness of login proofs, in bits.
+pub const LOGIN_SECURITY_BITS: u32 = 128;
+/// Largest `(S − 1)·T` of a `peg` identity: bounds the verifier's work and the proof size
+/// (about `3·(S − 1)·T` AND gates, 29 bytes per AND gate at 128 bits).
+pub const MAX_PEG_WITNESS_BITS: usize = 1 << 15;
+/// Longest user name, in bytes.
+pub const MAX_USER: usize = 32;
+/// Longest server name, in bytes.
+pub const MAX_SERVER: usize = 255;
+/// Largest key or identity file read.
+pub const MAX_FILE_BYTES: u64 = 2 << 20;
+
+/// The kind of a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Sha256,
+    Peg,
+}
+
+impl Kind {
+    /// The name used in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Sha256 => "sha256",
+            Kind::Peg => "peg",
+        }
+    }
+    /// Parses `sha256` or `peg`.
+    pub fn parse(s: &str) -> Result<Kind> {
+        match s {
+            "sha256" => Ok(Kind::Sha256),
+            "peg" => Ok(Kind::Peg),
+            _ => Err(Error::bad(format!(
+                "unknown key kind '{}' (expected sha256 or peg)",
+                clip(s)
+            ))),
+        }
+    }
+    fn protocol(self) -> ProtocolId {
+        match self {
+            Kind::Sha256 => ProtocolId::Sha256Mpc,
+            Kind::Peg => ProtocolId::PegMpc,
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A public identity: what the server stores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// `SHA-256(ID_TAG ‖ secret)`.
+    Sha256([u8; 32]),
+    /// A peg solitaire instance whose solution is the secret.
+    Peg(Instance),
+}
+
+/// A secret key. Its `Debug` output hides the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretKey {
+    Sha256([u8; 32]),
+    Peg {
+        instance: Instance,
+        /// The triplet index of each move.
+        moves: Vec<u32>,
+        /// The solution matrix the moves play (derived, checked).
+        solution: Matrix,
+    },
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SecretKey({}, secret hidden)", self.kind())
+    }
+}
+
+/// At most 24 characters of untrusted text, for error messages.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(24).collect();
+    if s.chars().count() > 24 {
+        out.push('…');
+    }
+    out.escape_debug().to_string()
+}
+
+/// Decodes lowercase hex (the only accepted spelling, so every value has one encoding).
+fn parse_hex(s: &str, what: &str) -> Result<Vec<u8>> {
+    if !s
+        .bytes()
+        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+        || !s.len().is_multiple_of(2)
+    {
+        return Err(Error::bad(format!(
+            "{what}: expected lowercase hexadecimal with an even number of digits"
+        )));
+    }
+    hex::decode(s).map_err(|_| Error::bad(format!("{what}: not hexadecimal")))
+}
+
+fn parse_hex32(s: &str, what: &str) -> Result<[u8; 32]> {
+    let b = parse_hex(s, what)?;
+    b.try_into().map_err(|b: Vec<u8>| {
+        Error::bad(format!(
+            "{what}: {} bytes, expected 32 (64 hex digits)",
+            b.len()
+        ))
+    })
+}
+
+/// Splits a one-line text file into its fields: an optional final newline is allowed,
+/// nothing else outside the line.
+fn fields<'a>(text: &'a str, what: &str) -> Result<Vec<&'a str>> {
+    let line = text
+        .strip_suffix("\r\n")
+        .or_else(|| text.strip_suffix('\n'))
+        .unwrap_or(text);
+    if line.contains(['\n', '\r']) {
+        return Err(Error::bad(format!(
+            "{what}: expected a single line (this format has no line breaks)"
+        )));
+    }
+    Ok(line.split(' ').collect())
+}
+
+fn check_header(f: &[&str], header: &str, what: &str) -> Result<Kind> {
+    if f.first() != Some(&header) {
+        let other = if header == KEY_HEADER {
+            ID_HEADER
+        } else {
+            KEY_HEADER
+        };
+        if f.first() == Some(&other) {
+            let found = if other == KEY_HEADER {
+                "a secret key file"
+            } else {
+                "an identity file"
+            };
+            return Err(Error::bad(format!("{what}: found {found} instead")));
+        }
+        return Err(Error::bad(format!(
+            "{what}: does not start with '{header}' (not a zkgames {what}, or an unsupported version)"
+        )));
+    }
+    let kind = Kind::parse(f.get(1).copied().unwrap_or(""))
+        .map_err(|e| Error::bad(format!("{what}: {e}")))?;
+    let want = match (header == KEY_HEADER, kind) {
+        (true, Kind::Sha256) => 3,
+        (true, Kind::Peg) => 4,
+        (false, _) => 3,
+    };
+    if f.len() != want {
+        return Err(Error::bad(format!(
+            "{what}: {} space-separated fields, expected {want} for kind {kind}",
+            f.len()
+        )));
+    }
+    Ok(kind)
+}
+
+/// Parses the canonical bytes of an instance ([`Instance::canonical_bytes`]), checking every
+/// length, the padding bits and Definition 4; the encoding is unique (it re-encodes to the
+/// same bytes).
+pub fn instance_from_canonical(b: &[u8]) -> Result<Instance> {
+    const PREFIX: &[u8] = b"peg-instance-v1";
+    let err = |m: &str| Error::bad(format!("peg instance encoding: {m}"));
+    let rest = b
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| err("does not start with 'peg-instance-v1'"))?;
+    let u32_at = |r: &[u8], i: usize| -> Option<u32> {
+        r.get(i..i + 4)
+            .map(|x| u32::from_le_bytes(x.try_into().expect("4 bytes")))
+    };
+    let n = u32_at(rest, 0).ok_or_else(|| err("truncated"))? as usize;
+    let t = u32_at(rest, 4).ok_or_else(|| err("truncated"))? as usize;
+    if n == 0 || n > MAX_N || t == 0 || t > MAX_T {
+        return Err(err(&format!(
+            "N = {n}, T = {t}: outside [1, {MAX_N}] and [1, {MAX_T}]"
+        )));
+    }
+    let row = n.div_ceil(8);
+    let head = 8 + 12 * t + row + 1;
+    if rest.len() < head {
+        return Err(err("truncated"));
+    }
+    let triplets: Vec<[u32; 3]> = (0..t)
+        .map(|i| std::array::from_fn(|k| u32_at(rest, 8 + 12 * i + 4 * k).expect("in range")))
+        .collect();
+    let first = unpack_bits(&rest[8 + 12 * t..8 + 12 * t + row], n)
+        .ok_or_else(|| err("non-zero padding bits in f"))?;
+    let tail = &rest[head..];
+    let goal = match rest[head - 1] {
+        0 => {
+            if tail.len() != row {
+                return Err(err("wrong length after the goal tag"));
+            }
+            Goal::Position(unpack_bits(tail, n).ok_or_else(|| err("non-zero padding bits in l"))?)
+        }
+        1 => {
+            if tail.len() != 4 {
+                return Err(err("wrong length after the goal tag"));
+            }
+            Goal::PegCount(u32_at(tail, 0).expect("4 bytes") as usize)
+        }
+        g => return Err(err(&format!("unknown goal tag {g}"))),
+    };
+    let inst = Instance::new(n, triplets, first, goal)
+        .map_err(|e| Error::bad(format!("peg instance: {e}")))?;
+    debug_assert_eq!(inst.canonical_bytes(), b);
+    Ok(inst)
+}
+
+/// Checks the size limit of `peg` identities.
+fn check_peg_size(inst: &Instance) -> Result<()> {
+    let w = (inst.s() - 1).saturating_mul(inst.t());
+    if w > MAX_PEG_WITNESS_BITS {
+        return Err(Error::bad(format!(
+            "peg identity too large: (S − 1)·T = {w}, the limit for logins is {MAX_PEG_WITNESS_BITS}"
+        )));
+    }
+    Ok(())
+}
+
+impl Identity {
+    /// The kind of key this identity belongs to.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Identity::Sha256(_) => Kind::Sha256,
+            Identity::Peg(_) => Kind::Peg,
+        }
+    }
+
+    /// The identity file line, with its final newline.
+    pub fn to_text(&self) -> String {
+        match self {
+            Identity::Sha256(d) => format!("{ID_HEADER} sha256 {}\n", hex::encode(d)),
+            Identity::Peg(i) => format!("{ID_HEADER} peg {}\n", hex::encode(i.canonical_bytes())),
+        }
+    }
+
+    /// Parses an identity file (see the module documentation).
+    pub fn parse(text: &str) -> Result<Identity> {
+        const WHAT: &str = "identity file";
+        let f = fields(text, WHAT)?;
+        match check_header(&f, ID_HEADER, WHAT)? {
+            Kind::Sha256 => Ok(Identity::Sha256(parse_hex32(f[2], "identity digest")?)),
+            Kind::Peg => {
+                let inst = instance_from_canonical(&parse_hex(f[2], "identity instance")?)
+                    .map_err(|e| Error::bad(format!("{WHAT}: {e}")))?;
+                check_peg_size(&inst)?;
+                Ok(Identity::Peg(inst))
+            }
+        }
+    }
+
+    /// A short fingerprint: the first 8 bytes of SHA-256 of the identity line, in hex.
+    pub fn fingerprint(&self) -> String {
+        hex::encode(&Sha256::digest(self.to_text().as_bytes())[..8])
+    }
+}
+
+impl SecretKey {
+    /// The kind of this key.
+    pub fn kind(&self) -> Kind {
+        match self {
+            SecretKey::Sha256(_) => Kind::Sha256,
+            SecretKey::Peg { .. } => Kind::Peg,
+        }
+    }
+
+    /// Draws a fresh key: 32 bytes for `sha256`, a planted instance of size
+    /// [`planted::KEYGEN`] for `peg`. Use [`crate::rng::os_rng`].
+    pub fn generate(kind: Kind, rng: &mut Rng) -> Result<SecretKey> {
+        match kind {
+            Kind::Sha256 => Ok(SecretKey::Sha256(random_32(rng))),
+            Kind::Peg => Self::generate_peg(&planted::KEYGEN, rng),
+        }
+    }
+
+    /// A `peg` key of a chosen size (tests and experiments; keys use [`planted::KEYGEN`]).
+    pub fn generate_peg(p: &PlantParams, rng: &mut Rng) -> Result<SecretKey> {
+        let pl = planted::plant(p, rng)?;
+        check_peg_size(&pl.instance)?;
+        Ok(SecretKey::Peg {
+            instance: pl.instance,
+            moves: pl.moves.iter().map(|&m| m as u32).collect(),
+            solution: pl.solution,
+        })
+    }
+
+    /// The public identity of this key.
+    pub fn identity(&self) -> Identity {
+        match self {
+            SecretKey::Sha256(s) => Identity::Sha256(sha256_identity(s)),
+            SecretKey::Peg { instance, .. } => Identity::Peg(instance.clone()),
+        }
+    }
+
+    /// The key file line, with its final newline.
+    pub fn to_text(&self) -> String {
+        match self {
+            SecretKey::Sha256(s) => format!("{KEY_HEADER} sha256 {}\n", hex::encode(s)),
+            SecretKey::Peg {
+                instance, moves, ..
+            } => {
+                let m: Vec<u8> = moves.iter().flat_map(|x| x.to_le_bytes()).collect();
+                format!(
+                    "{KEY_HEADER} peg {} {}\n",
+                    hex::encode(instance.canonical_bytes()),
+                    hex::encode(m)
+                )
+            }
+        }
+    }
+
+    /// Parses a key file (see the module documentation); a `peg` key must hold a solution.
+    pub fn parse(text: &str) -> Result<SecretKey> {
+        const WHAT: &str = "key file";
+        let f = fields(text, WHAT)?;
+        match check_header(&f, KEY_HEADER, WHAT)? {
+            Kind::Sha256 => Ok(SecretKey::Sha256(parse_hex32(f[2], "key file secret")?)),
+            Kind::Peg => {
+                let instance = instance_from_canonical(&parse_hex(f[2], "key file instance")?)
+                    .map_err(|e| Error::bad(format!("{WHAT}: {e}")))?;
+                check_peg_size(&instance)?;
+                let mb = parse_hex(f[3], "key file moves")?;
+                let steps = instance.s() - 1;
+                if mb.len() != 4 * steps {
+                    return Err(Error::bad(format!(
+                        "key file moves: {} bytes, expected 4 per move for S − 1 = {steps} moves",
+                        mb.len()
+                    )));
+                }
+                let moves: Vec<u32> = mb
+                    .chunks(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                    .collect();
+                let idx: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
+                let solution = planted::play(&instance, &idx)
+                    .filter(|z| instance.check_solution(z).is_ok())
+                    .ok_or_else(|| {
+                        Error::bad("key file: the moves do not solve the key's instance")
+                    })?;
+                Ok(SecretKey::Peg {
+                    instance,
+                    moves,
+                    solution,
+                })
+            }
+        }
+    }
+}
+
+/// `SHA-256(ID_TAG ‖ secret)`.
+pub fn sha256_identity(secret: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(ID_TAG);
+    h.update(secret);
+    h.finalize().into()
+}
+
+/// Checks a user name: 1 to [`MAX_USER`] bytes of `a-z`, `0-9`, `_`, `-`, `.`, starting with
+/// a letter or digit.
+pub fn check_user_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_USER
+        && name.as_bytes()[0].is_ascii_alphanumeric()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"_-.".contains(&c));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::bad(format!(
+            "bad user name '{}': 1 to {MAX_USER} characters among a-z 0-9 _ - ., starting with a letter or digit",
+            clip(name)
+        )))
+    }
+}
+
+/// Checks a server name: 1 to [`MAX_SERVER`] printable ASCII characters, no spaces.
+pub fn check_server_name(name: &str) -> Result<()> {
+    if !name.is_empty() && name.len() <= MAX_SERVER && name.bytes().all(|c| c.is_ascii_graphic()) {
+        Ok(())
+    } else {
+        Err(Error::bad(format!(
+            "bad server name '{}': 1 to {MAX_SERVER} printable ASCII characters, no spaces",
+            clip(name)
+        )))
+    }
+}
+
+/// The bytes a login proof is bound to:
+/// `lp(LOGIN_TAG) ‖ lp(server) ‖ lp(user) ‖ lp(nonce)` with `lp(x) = u32-le(len(x)) ‖ x`.
+pub fn login_context(server: &str, user: &str, nonce: &[u8; 32]) -> Result<Vec<u8>> {
+    check_server_name(server)?;
+    check_user_name(user)?;
+    let mut out = Vec::with_capacity(4 * 4 + LOGIN_TAG.len() + server.len() + user.len() + 32);
+    for part in [LOGIN_TAG, server.as_bytes(), user.as_bytes(), nonce] {
+        out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+        out.extend_from_slice(part);
+    }
+    Ok(out)
+}
+
+/// Rounds of a login proof: [`LOGIN_SECURITY_BITS`] of soundness (219).
+pub fn login_rounds() -> usize {
+    zkbpp::rounds_for_bits(LOGIN_SECURITY_BITS)
+}
+
+/// A login proof (the bytes of a non-interactive proof file) for `user` on `server`, bound
+/// to the server's `nonce`.
+pub fn prove_login(
+    key: &SecretKey,
+    server: &str,
+    user: &str,
+    nonce: &[u8; 32],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let ctx = login_context(server, user, nonce)?;
+    match key {
+        SecretKey::Sha256(s) => {
+            let mut pre = ID_TAG.to_vec();
+            pre.extend_from_slice(s);
+            mpc::sha256::prove_sha256(&pre, login_rounds(), &ctx, rng)
+        }
+        SecretKey::Peg {
+            instance, solution, ..
+        } => mpc::peg::prove_peg(instance, solution, login_rounds(), &ctx, rng),
+    }
+}
+
+/// Verifies a login proof against a registered identity. Errors: [`Error::BadInput`] for a
+/// malformed proof or one of the wrong kind, [`Error::Rejected`] for one that does not verify.
+/// Only non-interactive proofs are accepted (a recorded session can be simulated).
+pub fn verify_login(
+    id: &Identity,
+    server: &str,
+    user: &str,
+    nonce: &[u8; 32],
+    proof: &[u8],
+) -> Result<()> {
+    let ctx = login_context(server, user, nonce)?;
+    let file = ProofFile::from_bytes(proof)?;
+    file.expect_protocol(id.kind().protocol())?;
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "a login proof must be non-interactive (Fiat–Shamir)",
+        ));
+    }
+    match id {
+        Identity::Sha256(d) => {
+            mpc::sha256::verify_sha256(d, &file, login_rounds(), &ctx)?;
+        }
+        Identity::Peg(inst) => {
+            mpc::peg::verify_peg(inst, &file, login_rounds(), &ctx)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads and parses a key file.
+pub fn read_key(path: &str) -> Result<SecretKey> {
+    let text = read_text(path)?;
+    SecretKey::parse(&text).map_err(|e| Error::bad(format!("{path}: {e}")))
+}
+
+/// Reads and parses an identity file.
+pub fn read_identity(path: &str) -> Result<Identity> {
+    let text = read_text(path)?;
+    Identity::parse(&text).map_err(|e| Error::bad(format!("{path}: {e}")))
+}
+
+fn read_text(path: &str) -> Result<String> {
+    let b = crate::proof_file::read_input(path, MAX_FILE_BYTES)?;
+    String::from_utf8(b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))
+}
+
+/// Creates `path` with `contents`, refusing to overwrite; `private` files get mode 0600 on
+/// Unix (set at creation, so the secret is never readable by others).
+pub fn write_new_file(path: &std::path::Path, contents: &str, private: bool) -> Result<()> {
+    use std::io::Write;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(if private { 0o600 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    let mut f = o.open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::bad(format!(
+                "{} exists: refusing to overwrite it",
+                path.display()
+            ))
+        } else {
+            Error::io(format!("cannot create {}", path.display()), e)
+        }
+    })?;
+    f.write_all(contents.as_bytes())
+        .and_then(|_| f.sync_all())
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded_rng;
+
+    #[test]
+    fn canonical_instance_round_trip_and_every_truncation_refused() {
+        let mut rng = seeded_rng(1);
+        for m in [1, 3, 8, 20] {
+            let p = PlantParams::scaled(m);
+            let inst = planted::plant(&p, &mut rng).unwrap().instance;
+            let b = inst.canonical_bytes();
+            assert_eq!(instance_from_canonical(&b).unwrap(), inst);
+            for cut in 0..b.len() {
+                assert!(instance_from_canonical(&b[..cut]).is_err());
+            }
+            let mut longer = b.clone();
+            longer.push(0);
+            assert!(instance_from_canonical(&longer).is_err());
+        }
+        let tee = crate::peg::instance::tee();
+        let pc = Instance::new(
+            5,
+            tee.triplets().to_vec(),
+            tee.first().to_vec(),
+            Goal::PegCount(1),
+        )
+        .unwrap();
+        for i in [tee, pc] {
+            assert_eq!(instance_from_canonical(&i.canonical_bytes()).unwrap(), i);
+            // every single-byte change either fails or decodes to a different instance
+            let b = i.canonical_bytes();
+            for k in 0..b.len() {
+                let mut t = b.clone();
+                t[k] ^= 0x01;
+                if let Ok(j) = instance_from_canonical(&t) {
+                    assert_ne!(j, i);
+                    assert_eq!(j.canonical_bytes(), t);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn context_is_length_prefixed() {
+        let n = [7u8; 32];
+        let c = login_context("srv", "bob", &n).unwrap();
+        let mut expect = Vec::new();
+        for p in [&b"zkgames/auth/login/v1"[..], b"srv", b"bob", &n] {
+            expect.extend_from_slice(&(p.len() as u32).to_le_bytes());
+            expect.extend_from_slice(p);
+        }
+        assert_eq!(c, expect);
+        // moving a byte from the server name to the user name changes the context
+        assert_ne!(
+            login_context("ab", "c", &n).unwrap(),
+            login_context("a", "bc", &n).unwrap()
+        );
+        assert!(login_context("", "bob", &n).is_err());
+        assert!(login_context("srv", "Bob", &n).is_err());
+        assert!(login_context("a b", "bob", &n).is_err());
+    }
+
+    #[test]
+    fn user_names() {
+        for ok in ["a", "alice", "bob-2", "x.y_z", "0", &"a".repeat(32)] {
+            check_user_name(ok).unwrap();
+        }
+        for bad in ["", "-a", ".a", "Alice", "a b", "é", "a/b", &"a".repeat(33)] {
+            assert!(check_user_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sha256_identity_is_tagged_hash_and_one_block() {
+        let s = [3u8; 32];
+        let mut pre = ID_TAG.to_vec();
+        pre.extend_from_slice(&s);
+        assert_eq!(pre.len(), 54);
+        assert_eq!(
+            sha256_identity(&s).as_slice(),
+            Sha256::digest(&pre).as_slice()
+        );
+        // one block: a 56-byte message needs two, and twice the AND gates
+        let ands = |len| crate::mpc::sha256::sha256_circuit(len).unwrap().n_and();
+        assert!(
+            ands(54) < 23_000 && ands(56) > 35_000,
+            "{} {}",
+            ands(54),
+            ands(56)
+        );
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let mut rng = seeded_rng(4);
+        for k in [
+            SecretKey::generate(Kind::Sha256, &mut rng).unwrap(),
+            SecretKey::generate_peg(&PlantParams::scaled(6), &mut rng).unwrap(),
+            SecretKey::generate(Kind::Peg, &mut rng).unwrap(),
+        ] {
+            let t = k.to_text();
+            assert_eq!(SecretKey::parse(&t).unwrap(), k);
+            assert_eq!(SecretKey::parse(t.trim_end()).unwrap(), k);
+            let id = k.identity();
+            assert_eq!(Identity::parse(&id.to_text()).unwrap(), id);
+            assert!(Identity::parse(&t).is_err());
+            assert!(SecretKey::parse(&id.to_text()).is_err());
+            assert!(!format!("{k:?}").contains(&t[25..40]));
+        }
+    }
+}

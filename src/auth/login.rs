@@ -1,0 +1,132 @@
+//! The server's side of registration and login, without the network: what a connection
+//! handler calls, in order.
+//!
+//! ```text
+//! client → server   login NAME
+//! server → client   Authenticator::begin(NAME, peer)      → nonce (or retry-after)
+//! client            keys::prove_login(key, server, NAME, nonce)
+//! client → server   proof
+//! server → client   Authenticator::finish(NAME, peer, nonce, proof) → token (or failed / retry-after)
+//! ```
+//!
+//! Unknown users, wrong proofs, malformed proofs and bad or expired nonces all end in the
+//! same [`Denied::Failed`]; the reason goes to the audit log only. Failures count towards the
+//! rate limit of both the user name and the peer address.
+
+use super::keys::{check_server_name, check_user_name, verify_login, Identity};
+use super::store::{Challenge, Event, Store, Token};
+use crate::Result;
+
+/// Why a step was refused: all the client is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Denied {
+    /// Too many recent failures for this user or this peer (or too many pending challenges
+    /// from this peer): try again in this many seconds.
+    RetryAfter(u64),
+    /// Authentication failed.
+    Failed,
+}
+
+impl std::fmt::Display for Denied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Denied::RetryAfter(s) => write!(f, "too many attempts: retry after {s} s"),
+            Denied::Failed => f.write_str("authentication failed"),
+        }
+    }
+}
+
+/// Registration and login against a [`Store`], for one server name.
+pub struct Authenticator<'a> {
+    store: &'a Store,
+    server: String,
+}
+
+impl<'a> Authenticator<'a> {
+    /// `server` is the name clients bind their proofs to (see [`super::keys::login_context`]).
+    pub fn new(store: &'a Store, server: &str) -> Result<Self> {
+        check_server_name(server)?;
+        Ok(Authenticator {
+            store,
+            server: server.to_string(),
+        })
+    }
+
+    /// The server name proofs are bound to.
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// Registers `user` (first come, first served; a taken name is an error).
+    pub fn register(&self, user: &str, peer: &str, id: &Identity) -> Result<()> {
+        self.store.add_user(user, id)?;
+        self.store.record(
+            Event::Register,
+            user,
+            peer,
+            &format!("{} {}", id.kind(), id.fingerprint()),
+        )
+    }
+
+    /// First step of a login: a fresh nonce for `user` from `peer` (an address without its
+    /// port), or the time to wait. Unknown users get a nonce too.
+    pub fn begin(&self, user: &str, peer: &str) -> Result<Result<Challenge, Denied>> {
+        check_user_name(user)?;
+        if let Some(s) = self.store.retry_after(user, peer)? {
+            self.store
+                .record(Event::Refused, user, peer, "rate limit")?;
+            return Ok(Err(Denied::RetryAfter(s)));
+        }
+        match self.store.issue_challenge(user, peer)? {
+            Ok(c) => Ok(Ok(c)),
+            Err(s) => {
+                self.store
+                    .record(Event::Refused, user, peer, "too many pending challenges")?;
+                Ok(Err(Denied::RetryAfter(s)))
+            }
+        }
+    }
+
+    /// Second step: checks the nonce (consumed whatever happens), the rate limit and the
+    /// proof; a session token on success.
+    pub fn finish(
+        &self,
+        user: &str,
+        peer: &str,
+        nonce: &[u8; 32],
+        proof: &[u8],
+    ) -> Result<Result<Token, Denied>> {
+        check_user_name(user)?;
+        let fresh = self.store.consume_challenge(nonce, user)?;
+        if let Some(s) = self.store.retry_after(user, peer)? {
+            self.store
+                .record(Event::Refused, user, peer, "rate limit")?;
+            return Ok(Err(Denied::RetryAfter(s)));
+        }
+        let verdict = if !fresh {
+            Err("unknown, expired or used challenge".to_string())
+        } else {
+            match self.store.user(user)? {
+                None => Err("unknown user".to_string()),
+                Some(u) => verify_login(&u.identity, &self.server, user, nonce, proof)
+                    .map_err(|e| e.to_string()),
+            }
+        };
+        match verdict {
+            Ok(()) => {
+                let t = self.store.issue_token(user)?;
+                self.store.record(Event::LoginOk, user, peer, "")?;
+                Ok(Ok(t))
+            }
+            Err(why) => {
+                self.store.record(Event::LoginFail, user, peer, &why)?;
+                Ok(Err(Denied::Failed))
+            }
+        }
+    }
+
+    /// The user a session token belongs to (for `whoami`), if valid.
+    pub fn whoami(&self, token: &[u8; 32]) -> Result<Option<String>> {
+        self.store.check_token(token)
+    }
+}
