@@ -17,6 +17,12 @@
 //!   next player's mouse; [`Variant::Classic`]: its own home, which never moves — so a classic
 //!   move has no mouse part).
 //!
+//! [`Game::check`] reports the first rule broken, in this order: the cat's destination (on the
+//! board, then one or two steps away), the mouse's (no mouse in classic, on the board, one or
+//! two steps away), the action count, the cat's path, the mouse's path, each wall in canonical
+//! order (a slot of the board, free, not the move's other wall), then the wall rule for the
+//! first wall and for the second.
+//!
 //! # Which tables the wall rule reads
 //!
 //! Pawn steps change the attached pairs (the mover's cat chases from its new cell; the cat that
