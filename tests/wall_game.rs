@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use zkgames::wall::board::{Cell, Dir, Player, Position, Setup, Variant, Wall};
-use zkgames::wall::game::{Game, Move, Outcome, Rule, Status};
+use zkgames::wall::game::{Checker, Game, Move, Outcome, Rule, Status};
 use zkgames::wall::notation::{move_to_json, parse_move_json, Notation};
 use zkgames::wall::record::{self, Record};
 
@@ -502,10 +502,13 @@ fn legality_matches_brute_force_on_random_positions() {
     for _ in 0..3000 {
         let game = random_game(&mut rng, 12);
         let (b, g) = from_position(game.position());
+        // A checker reuses its oracles across the moves of one position.
+        let mut checker = Checker::new(&game);
         for _ in 0..12 {
             let player = rng.gen_range(0..game.players().len());
             let mv = random_move(&mut rng, &game, player);
             let want = brute_move(&b, &g, player, &mv);
+            assert_eq!(checker.check(player, &mv), game.check(player, &mv));
             match (game.after(player, &mv), want) {
                 (Ok(next), Ok((b2, g2))) => {
                     legal += 1;
