@@ -1,10 +1,10 @@
 //! The Wall Game as played: move legality and move enumeration with the cut oracle, each
 //! against a brute force measured in the same run (remove the move's walls, BFS every attached
-//! pair). Positions: 12×12 cat-and-mouse, pieces mid-board, random walls on ~25 % of the slots
-//! (kept only while every cat reaches its mouse).
+//! pair). Positions: 12×12 cat-and-mouse, cats mid-board, mice in the bottom corners, no walls
+//! or random walls on ~25 % of the slots (kept only while every cat reaches its mouse).
 //!
-//! - checking random moves of one wall or two walls: one-off (`Game::check`, which builds an
-//!   oracle per move), cached (`Checker`, one oracle per pawn option), brute force;
+//! - checking random moves of one wall or two walls (half of them next to a mouse): one-off
+//!   (`Game::check`, BFS), cached (`Checker`, one oracle per pawn option), brute force;
 //! - enumerating every legal move of the player to move (`Game::legal_moves`) vs brute force
 //!   (every pawn option, every slot and pair of slots, BFS).
 //!
@@ -28,12 +28,12 @@ fn game(wall_p: f64, seed: u64) -> Game {
     let players = vec![
         Player {
             cat: (3, 3),
-            mouse: Some((9, 2)),
+            mouse: Some((11, 0)),
             goal: None,
         },
         Player {
             cat: (3, 8),
-            mouse: Some((9, 9)),
+            mouse: Some((11, 11)),
             goal: None,
         },
     ];
@@ -60,15 +60,35 @@ fn game(wall_p: f64, seed: u64) -> Game {
     Game::new(Position::new(12, 12, walls, setup).unwrap(), 0).unwrap()
 }
 
-/// Random moves of `k` walls on free slots, half with a one-step cat move when `k == 1`.
+/// Random moves of `k` walls on free slots (half of them next to a mouse, where walls cut),
+/// half with a one-step cat move when `k == 1`.
 fn moves(g: &Game, k: usize, count: usize, seed: u64) -> Vec<Move> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let free = g.position().graph().free().to_vec();
+    let mice: Vec<(u32, u32)> = g.players().iter().filter_map(|p| p.mouse).collect();
+    let near: Vec<Wall> = free
+        .iter()
+        .copied()
+        .filter(|w| {
+            let (a, b) = w.cells();
+            mice.iter().any(|&m| {
+                let d = |c: (u32, u32)| c.0.abs_diff(m.0) + c.1.abs_diff(m.1);
+                d(a) <= 1 || d(b) <= 1
+            })
+        })
+        .collect();
+    let mut pick = |rng: &mut ChaCha20Rng| {
+        if rng.gen_bool(0.5) {
+            near[rng.gen_range(0..near.len())]
+        } else {
+            free[rng.gen_range(0..free.len())]
+        }
+    };
     (0..count)
         .map(|_| {
-            let mut ws = vec![free[rng.gen_range(0..free.len())]];
+            let mut ws = vec![pick(&mut rng)];
             while ws.len() < k {
-                let w = free[rng.gen_range(0..free.len())];
+                let w = pick(&mut rng);
                 if !ws.contains(&w) {
                     ws.push(w);
                 }

@@ -1246,6 +1246,15 @@ fn sample_record_replays_and_serves_as_a_position() {
     let again = record::parse(out.as_bytes()).unwrap();
     assert_eq!(again.moves(), rec.moves());
     assert_eq!(again.tags(), rec.tags());
+    // The SVG draws the two pieces sharing h1 side by side.
+    let (code, svg, _) = run(&["wall", "render", &path, "--svg", "-"], None);
+    assert_eq!(code, 0);
+    let cx: BTreeSet<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<circle"))
+        .map(|l| l.split('"').nth(1).unwrap())
+        .collect();
+    assert_eq!(cx.len(), 4, "{svg}");
     // The game is over: a further move is bad input.
     let (code, _, err) = run(&["wall", "check", &path, "--move", "Cg1"], None);
     assert_eq!(code, 2, "{err}");
