@@ -77,7 +77,7 @@ fn moves(g: &Game, k: usize, count: usize, seed: u64) -> Vec<Move> {
             })
         })
         .collect();
-    let mut pick = |rng: &mut ChaCha20Rng| {
+    let pick = |rng: &mut ChaCha20Rng| {
         if rng.gen_bool(0.5) {
             near[rng.gen_range(0..near.len())]
         } else {
