@@ -26,8 +26,10 @@
 //! # Which tables the wall rule reads
 //!
 //! Pawn steps change the attached pairs (the mover's cat chases from its new cell; the cat that
-//! chases the mover's mouse chases it to its new cell) but not the graph. So legality builds the
-//! cut oracle ([`MoveOracle`]) for the position's graph and the pairs *after the pawn actions*:
+//! chases the mover's mouse chases it to its new cell) but not the graph. So the oracle form of
+//! legality ([`Checker`], [`Game::legal_moves`]) builds the cut oracle ([`MoveOracle`]) for the
+//! position's graph and the pairs *after the pawn actions* ([`Game::check`], judging one move
+//! alone, runs the equivalent breadth-first searches, cheaper than one oracle build):
 //! - one wall `e`: illegal iff `e` is indelible, i.e. `class[e] = BRIDGE` in some pair's
 //!   [`crate::wall::cut::double::PairCut`];
 //! - two walls `e1`, `e2` (each a free slot, `e1 ≠ e2`): the first is checked alone as above;
