@@ -517,8 +517,7 @@ pub fn parse_ascii_file(text: &str) -> Result<PositionFile> {
     let is_grid = |l: &str| l.starts_with('+') || l.starts_with('|');
     let mut variant: Option<Variant> = None;
     let mut to_move: Option<(u64, usize)> = None; // (number, line)
-                                                  // Per `stack:` line: its line number, cell and markers as (kind, player, text).
-    let mut stack_lines: Vec<(usize, Cell, Vec<(usize, usize, String)>)> = Vec::new();
+    let mut stack_lines: Vec<StackLine> = Vec::new();
     let mut pairs: Vec<(Cell, Cell)> = Vec::new();
     let mut grid: Option<(usize, usize)> = None; // [start, end) line indices
     let mut i = 0;
@@ -809,6 +808,9 @@ pub fn parse_ascii_file(text: &str) -> Result<PositionFile> {
         to_move,
     })
 }
+
+/// A `stack:` line: its line number, cell and markers as (kind, player, text).
+type StackLine = (usize, Cell, Vec<(usize, usize, String)>);
 
 /// Records one marker; refuses a second copy of the same piece.
 fn place(

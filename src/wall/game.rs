@@ -17,11 +17,19 @@
 //!   next player's mouse; [`Variant::Classic`]: its own home, which never moves — so a classic
 //!   move has no mouse part).
 //!
+//! [`Game::check`] reports the first rule broken, in this order: the cat's destination (on the
+//! board, then one or two steps away), the mouse's (no mouse in classic, on the board, one or
+//! two steps away), the action count, the cat's path, the mouse's path, each wall in canonical
+//! order (a slot of the board, free, not the move's other wall), then the wall rule for the
+//! first wall and for the second.
+//!
 //! # Which tables the wall rule reads
 //!
 //! Pawn steps change the attached pairs (the mover's cat chases from its new cell; the cat that
-//! chases the mover's mouse chases it to its new cell) but not the graph. So legality builds the
-//! cut oracle ([`MoveOracle`]) for the position's graph and the pairs *after the pawn actions*:
+//! chases the mover's mouse chases it to its new cell) but not the graph. So the oracle form of
+//! legality ([`Checker`], [`Game::legal_moves`]) builds the cut oracle ([`MoveOracle`]) for the
+//! position's graph and the pairs *after the pawn actions* ([`Game::check`], judging one move
+//! alone, runs the equivalent breadth-first searches, cheaper than one oracle build):
 //! - one wall `e`: illegal iff `e` is indelible, i.e. `class[e] = BRIDGE` in some pair's
 //!   [`crate::wall::cut::double::PairCut`];
 //! - two walls `e1`, `e2` (each a free slot, `e1 ≠ e2`): the first is checked alone as above;
@@ -43,12 +51,13 @@
 //! is a draw. A position read from a file has no history: a capture standing in it wins for the
 //! catcher, without the one-move rule.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use crate::wall::board::{
     AttachedPair, BoardGraph, Cell, Dir, PairRole, Player, Position, Setup, Variant, Wall,
 };
+use crate::wall::graph::Bfs;
 use crate::wall::moves::MoveOracle;
 use crate::wall::notation::{action_name, cell_name};
 use crate::{Error, Result};
@@ -499,32 +508,30 @@ impl Game {
 
     /// Checks a move by `player` (0-based, who need not be the player to move: `--player`
     /// asks what-if questions) against the rules of this position, ignoring whether the game is
-    /// over. `Ok` means legal.
+    /// over. `Ok` means legal. Panics if `player` is not a player of the game.
+    ///
+    /// One move alone is judged by breadth-first search (remove the wall, search from every
+    /// cat; then both walls): a few searches cost less than building the cut oracle, which
+    /// pays once several moves of a position are checked — see [`Checker`]. Both give the
+    /// same answer, the same broken rule and the same cut pair.
     pub fn check(&self, player: usize, mv: &Move) -> Result<(), Illegal> {
-        self.check_walls(player, mv, &self.position.graph())
-    }
-
-    fn check_walls(&self, player: usize, mv: &Move, bg: &BoardGraph) -> Result<(), Illegal> {
         assert!(player < self.players().len(), "player index out of range");
         let pawns = self.check_shape(player, mv)?;
         if mv.walls.is_empty() {
             return Ok(());
         }
-        let (oracle, attached) = self.wall_oracle(player, &pawns, bg);
-        // The oracle's tables exist only for pairs whose ends differ; `live[k]` is the pair of
-        // table k.
-        let live: Vec<&AttachedPair> = attached.iter().filter(|p| p.a != p.b).collect();
-        let e1 = bg.edge_of(mv.walls[0]).expect("checked: a free slot");
-        if !oracle.is_legal_single(e1) {
-            let k = (0..live.len())
-                .find(|&k| oracle.pair_cuts()[k].cuts_single(e1))
-                .expect("an indelible edge is an st-bridge of some pair");
-            return Err(self.illegal(Some(Action::Wall(mv.walls[0])), Rule::Cuts(*live[k])));
-        }
-        if let Some(&w2) = mv.walls.get(1) {
-            let e2 = bg.edge_of(w2).expect("checked: a free slot");
-            if let Some(k) = (0..live.len()).find(|&k| oracle.pair_cuts()[k].cuts(e1, e2)) {
-                return Err(self.illegal(Some(Action::Wall(w2)), Rule::Cuts(*live[k])));
+        let after = self.position_after_pawns(player, &pawns);
+        let bg = after.graph();
+        let attached = after.attached_pairs();
+        let mut bfs = Bfs::new(bg.graph.n());
+        let mut removed = Vec::with_capacity(2);
+        for &w in &mv.walls {
+            removed.push(bg.edge_of(w).expect("checked: a free slot"));
+            let cut = attached
+                .iter()
+                .find(|p| !bfs.connected(&bg.graph, after.node(p.a), after.node(p.b), &removed));
+            if let Some(p) = cut {
+                return Err(self.illegal(Some(Action::Wall(w)), Rule::Cuts(*p)));
             }
         }
         Ok(())
@@ -720,6 +727,63 @@ pub fn score_text(n: usize, winner: Option<usize>) -> String {
         })
         .collect::<Vec<_>>()
         .join("-")
+}
+
+/// Checks any number of moves against one game with the cut oracle's tables (the ones a
+/// zero-knowledge circuit reads, see the module docs), building the position's graph once and
+/// the oracle once per player and pawn option (at most 41 per player). The oracle pays when
+/// moves are many: building it costs a few breadth-first searches per pair, after which a
+/// move costs a table lookup (see `benches/wall_game.rs`).
+pub struct Checker<'a> {
+    game: &'a Game,
+    bg: Option<BoardGraph>,
+    /// Per (player, cat destination, mouse destination): the oracle and the pairs it serves.
+    oracles: HashMap<PawnKey, (MoveOracle, Vec<AttachedPair>)>,
+}
+
+/// Which oracle a move needs: the mover and where its cat and mouse end.
+type PawnKey = (usize, Option<Cell>, Option<Cell>);
+
+impl<'a> Checker<'a> {
+    pub fn new(game: &'a Game) -> Self {
+        Checker {
+            game,
+            bg: None,
+            oracles: HashMap::new(),
+        }
+    }
+
+    /// [`Game::check`], with the oracles cached.
+    pub fn check(&mut self, player: usize, mv: &Move) -> Result<(), Illegal> {
+        let game = self.game;
+        assert!(player < game.players().len(), "player index out of range");
+        let pawns = game.check_shape(player, mv)?;
+        if mv.walls.is_empty() {
+            return Ok(());
+        }
+        let bg = self.bg.get_or_insert_with(|| game.position.graph());
+        let (oracle, attached) = self
+            .oracles
+            .entry((player, pawns.cat, pawns.mouse))
+            .or_insert_with(|| game.wall_oracle(player, &pawns, bg));
+        // The oracle's tables exist only for pairs whose ends differ; `live[k]` is the pair of
+        // table k.
+        let live: Vec<&AttachedPair> = attached.iter().filter(|p| p.a != p.b).collect();
+        let e1 = bg.edge_of(mv.walls[0]).expect("checked: a free slot");
+        if !oracle.is_legal_single(e1) {
+            let k = (0..live.len())
+                .find(|&k| oracle.pair_cuts()[k].cuts_single(e1))
+                .expect("an indelible edge is an st-bridge of some pair");
+            return Err(game.illegal(Some(Action::Wall(mv.walls[0])), Rule::Cuts(*live[k])));
+        }
+        if let Some(&w2) = mv.walls.get(1) {
+            let e2 = bg.edge_of(w2).expect("checked: a free slot");
+            if let Some(k) = (0..live.len()).find(|&k| oracle.pair_cuts()[k].cuts(e1, e2)) {
+                return Err(game.illegal(Some(Action::Wall(w2)), Rule::Cuts(*live[k])));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Why [`Game::play`] refused a move.

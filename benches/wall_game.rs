@@ -1,0 +1,237 @@
+//! The Wall Game as played: move legality and move enumeration with the cut oracle, each
+//! against a brute force measured in the same run (remove the move's walls, BFS every attached
+//! pair). Positions: 12×12 cat-and-mouse, cats mid-board, mice in the bottom corners, no walls
+//! or random walls on ~25 % of the slots (kept only while every cat reaches its mouse).
+//!
+//! - checking random moves of one wall or two walls (half of them next to a mouse): one-off
+//!   (`Game::check`, BFS), cached (`Checker`, one oracle per pawn option), brute force;
+//! - enumerating every legal move of the player to move (`Game::legal_moves`) vs brute force
+//!   (every pawn option, every slot and pair of slots, BFS).
+//!
+//! Criterion prints its own statistics; `main` then prints a summary of the ratios (medians of
+//! repeated `Instant` timings). `WALL_SUMMARY_ONLY=1` prints the summary alone.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkgames::wall::board::{Dir, Player, Position, Setup, Variant, Wall};
+use zkgames::wall::cut::naive;
+use zkgames::wall::game::{Checker, Game, Move};
+use zkgames::wall::graph::Bfs;
+
+/// A 12×12 cat-and-mouse game with walls on about `wall_p` of the slots.
+fn game(wall_p: f64, seed: u64) -> Game {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let players = vec![
+        Player {
+            cat: (3, 3),
+            mouse: Some((11, 0)),
+            goal: None,
+        },
+        Player {
+            cat: (3, 8),
+            mouse: Some((11, 11)),
+            goal: None,
+        },
+    ];
+    let setup = Setup::Game {
+        variant: Variant::CatAndMouse,
+        players,
+    };
+    let mut walls: Vec<Wall> = Vec::new();
+    let slots = 2 * 12 * 11;
+    while (walls.len() as f64) < wall_p * slots as f64 {
+        let w = Wall::new(
+            rng.gen_range(0..12),
+            rng.gen_range(0..12),
+            if rng.gen_bool(0.5) { Dir::R } else { Dir::D },
+        );
+        let mut try_walls = walls.clone();
+        try_walls.push(w);
+        if let Ok(p) = Position::new(12, 12, try_walls.clone(), setup.clone()) {
+            if p.is_valid() {
+                walls = try_walls;
+            }
+        }
+    }
+    Game::new(Position::new(12, 12, walls, setup).unwrap(), 0).unwrap()
+}
+
+/// Random moves of `k` walls on free slots (half of them next to a mouse, where walls cut),
+/// half with a one-step cat move when `k == 1`.
+fn moves(g: &Game, k: usize, count: usize, seed: u64) -> Vec<Move> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let free = g.position().graph().free().to_vec();
+    let mice: Vec<(u32, u32)> = g.players().iter().filter_map(|p| p.mouse).collect();
+    let near: Vec<Wall> = free
+        .iter()
+        .copied()
+        .filter(|w| {
+            let (a, b) = w.cells();
+            mice.iter().any(|&m| {
+                let d = |c: (u32, u32)| c.0.abs_diff(m.0) + c.1.abs_diff(m.1);
+                d(a) <= 1 || d(b) <= 1
+            })
+        })
+        .collect();
+    let pick = |rng: &mut ChaCha20Rng| {
+        if rng.gen_bool(0.5) {
+            near[rng.gen_range(0..near.len())]
+        } else {
+            free[rng.gen_range(0..free.len())]
+        }
+    };
+    (0..count)
+        .map(|_| {
+            let mut ws = vec![pick(&mut rng)];
+            while ws.len() < k {
+                let w = pick(&mut rng);
+                if !ws.contains(&w) {
+                    ws.push(w);
+                }
+            }
+            let cat = g.players()[0].cat;
+            let step = (k == 1 && rng.gen_bool(0.5)).then_some((cat.0, cat.1 + 1));
+            Move::new(step, None, ws)
+        })
+        .collect()
+}
+
+/// Brute force: apply the pawn part, then remove the walls one by one and BFS every pair.
+fn brute_check(g: &Game, mv: &Move, bfs: &mut Bfs) -> bool {
+    let mut players = g.players().to_vec();
+    if let Some(c) = mv.cat() {
+        players[0].cat = c;
+    }
+    let after = Position::new(
+        12,
+        12,
+        g.position().walls().to_vec(),
+        Setup::Game {
+            variant: Variant::CatAndMouse,
+            players,
+        },
+    )
+    .unwrap();
+    let bg = after.graph();
+    let pairs = after.node_pairs();
+    let mut removed = Vec::new();
+    for &w in mv.walls() {
+        match bg.edge_of(w) {
+            Some(e) => removed.push(e),
+            None => return false,
+        }
+        if naive::cuts_some_pair(&bg.graph, bfs, &pairs, &removed) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Brute-force count of the legal moves of player 1 with no pawn part and one or two walls.
+fn brute_wall_moves(g: &Game) -> u64 {
+    let bg = g.position().graph();
+    let pairs = g.position().node_pairs();
+    let a = naive::analyze(&bg.graph, &pairs);
+    let l = bg.graph.m() as u64 - a.illegal_single.len() as u64;
+    l + l * l.saturating_sub(1) / 2 - a.illegal_pairs.len() as u64
+}
+
+fn oracle_wall_moves(g: &Game) -> u64 {
+    g.legal_moves(0)
+        .iter()
+        .filter(|m| m.cat().is_none() && m.mouse().is_none() && !m.walls().is_empty())
+        .count() as u64
+}
+
+fn median<F: FnMut() -> u64>(reps: usize, mut f: F) -> Duration {
+    let mut ts: Vec<Duration> = (0..reps)
+        .map(|_| {
+            let t0 = Instant::now();
+            black_box(f());
+            t0.elapsed()
+        })
+        .collect();
+    ts.sort();
+    ts[reps / 2]
+}
+
+fn criterion_benches(c: &mut Criterion) {
+    let g = game(0.25, 1);
+    let two = moves(&g, 2, 1000, 2);
+    let mut group = c.benchmark_group("wall_game_12x12_walls25");
+    group.bench_function("check_2walls_x1000_cached", |b| {
+        b.iter(|| {
+            let mut ch = Checker::new(&g);
+            two.iter().filter(|m| ch.check(0, m).is_ok()).count()
+        })
+    });
+    group.bench_function("check_2walls_x1000_brute", |b| {
+        let mut bfs = Bfs::new(0);
+        b.iter(|| two.iter().filter(|m| brute_check(&g, m, &mut bfs)).count())
+    });
+    group.bench_function("legal_moves", |b| b.iter(|| g.legal_moves(0).len()));
+    group.finish();
+}
+
+fn summary() {
+    println!("\n=== Wall Game moves: 12x12 cat-and-mouse ===");
+    for (label, wall_p) in [("open board", 0.0), ("~25% walls", 0.25)] {
+        let g = game(wall_p, 1);
+        let mut bfs = Bfs::new(0);
+        for k in [1usize, 2] {
+            let ms = moves(&g, k, 1000, 3);
+            let legal = ms.iter().filter(|m| g.check(0, m).is_ok()).count();
+            let brute_legal = ms.iter().filter(|m| brute_check(&g, m, &mut bfs)).count();
+            assert_eq!(legal, brute_legal, "oracle and brute force agree");
+            let n = ms.len() as f64;
+            let t_one = median(7, || {
+                ms.iter().filter(|m| g.check(0, m).is_ok()).count() as u64
+            });
+            let t_cached = median(7, || {
+                let mut ch = Checker::new(&g);
+                ms.iter().filter(|m| ch.check(0, m).is_ok()).count() as u64
+            });
+            let t_brute = median(7, || {
+                ms.iter().filter(|m| brute_check(&g, m, &mut bfs)).count() as u64
+            });
+            let us = |t: Duration| t.as_secs_f64() * 1e6 / n;
+            println!(
+                "{label}, {k} wall(s) per move ({legal}/1000 legal): one-off check {:.2} us, cached {:.3} us, brute force {:.2} us per move | cached {:.0}x faster than brute force, one-off {:.2}x",
+                us(t_one),
+                us(t_cached),
+                us(t_brute),
+                t_brute.as_secs_f64() / t_cached.as_secs_f64(),
+                t_brute.as_secs_f64() / t_one.as_secs_f64()
+            );
+        }
+        let count = g.legal_moves(0).len();
+        assert_eq!(oracle_wall_moves(&g), brute_wall_moves(&g));
+        let t_o = median(5, || g.legal_moves(0).len() as u64);
+        let t_b = median(3, || brute_wall_moves(&g));
+        println!(
+            "{label}: all {count} legal moves enumerated in {:.2} ms; brute force for the wall-only moves alone {:.1} ms ({:.0}x)",
+            t_o.as_secs_f64() * 1e3,
+            t_b.as_secs_f64() * 1e3,
+            t_b.as_secs_f64() / t_o.as_secs_f64()
+        );
+    }
+}
+
+fn main() {
+    if std::env::var_os("WALL_SUMMARY_ONLY").is_some() {
+        summary();
+        return;
+    }
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1500))
+        .configure_from_args();
+    criterion_benches(&mut c);
+    c.final_summary();
+    summary();
+}
