@@ -6,9 +6,12 @@
 //! - [`store`]: the user database (SQLite): users, challenges, hashed tokens, audit log,
 //!   rate limits.
 //! - [`login`]: the server's registration and login steps on top of the store.
+//! - [`server`]: those steps on the wire (requests, replies, the connection handler, the
+//!   client calls).
 
 pub mod keys;
 pub mod login;
+pub mod server;
 pub mod store;
 
 pub use keys::{prove_login, verify_login, Identity, Kind, SecretKey};

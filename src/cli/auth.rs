@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Subcommand, ValueEnum};
 
 use crate::auth::keys::{read_identity, read_key, write_new_file, Kind, SecretKey};
+use crate::auth::server;
 use crate::auth::store::{Clock, Event, Policy, Store};
 use crate::{Error, Result};
 
@@ -48,6 +49,55 @@ pub enum ProverCmd {
         /// The secret key file.
         key: String,
     },
+    /// Register NAME on a login server with the identity of a key (first come, first served).
+    Register {
+        /// User name.
+        name: String,
+        /// The secret key file (only its public identity is sent).
+        #[arg(long)]
+        key: String,
+        /// Server address HOST:PORT.
+        addr: String,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
+    },
+    /// Log in: prove knowledge of the key, bound to the server's fresh nonce; prints the
+    /// session token on stdout.
+    Login {
+        /// User name.
+        name: String,
+        /// The secret key file.
+        #[arg(long)]
+        key: String,
+        /// Server address HOST:PORT.
+        addr: String,
+        /// Refuse to prove unless the server announces this name.
+        #[arg(long, value_name = "NAME")]
+        server_name: Option<String>,
+        /// Write the session token to this file (mode 0600) instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        token_out: Option<String>,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
+    },
+    /// A protected request: who does this session token belong to? Exit 0 with the user, 1
+    /// without a valid token.
+    Whoami {
+        /// Server address HOST:PORT.
+        addr: String,
+        /// The session token (64 hex characters), or `@FILE` to read it from a file.
+        #[arg(long)]
+        token: String,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
+    },
+    /// The whole story on loopback: a server on a temporary database, a user registers and
+    /// logs in, a replayed proof and a wrong key are refused, the server stops.
+    Demo {
+        /// Kind of key for the demo user.
+        #[arg(long, value_enum, default_value_t = KindArg::Sha256)]
+        kind: KindArg,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -68,6 +118,36 @@ pub enum VerifierCmd {
         /// The user database (SQLite).
         #[arg(long)]
         db: PathBuf,
+    },
+    /// Run the login server: TCP, the session layer's framed messages, a SQLite user
+    /// database (created on first start), one line per attempt on stderr.
+    Serve {
+        /// The user database (SQLite, created if missing).
+        #[arg(long)]
+        db: PathBuf,
+        /// Address to listen on (e.g. 127.0.0.1:7443; port 0 picks a free port).
+        #[arg(long)]
+        listen: String,
+        /// The server's name, bound into every login proof.
+        #[arg(long, default_value = "zkgames")]
+        name: String,
+        /// Seconds a session token stays valid.
+        #[arg(long, value_name = "SECS", default_value_t = 3600, value_parser = clap::value_parser!(i64).range(1..=31_536_000))]
+        token_ttl: i64,
+        /// Seconds a login nonce stays valid.
+        #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(i64).range(1..=3600))]
+        challenge_ttl: i64,
+        /// Connections served at once; further ones are refused, not queued.
+        #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        max_sessions: u32,
+        /// No log lines.
+        #[arg(long, conflicts_with = "json")]
+        quiet: bool,
+        /// Log lines as JSON objects.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
     },
     /// Remove a user, their session tokens and pending challenges.
     Remove {
@@ -131,7 +211,144 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             print!("{}", read_key(&key)?.identity().to_text());
             Ok(())
         }
+        ProverCmd::Register {
+            name,
+            key,
+            addr,
+            deadlines,
+        } => {
+            crate::auth::keys::check_user_name(&name)?;
+            let id = read_key(&key)?.identity();
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+            server::register(&mut ch, &name, &id)?;
+            eprintln!(
+                "registered {name} ({} key, fingerprint {})",
+                id.kind(),
+                id.fingerprint()
+            );
+            Ok(())
+        }
+        ProverCmd::Login {
+            name,
+            key,
+            addr,
+            server_name,
+            token_out,
+            deadlines,
+        } => {
+            crate::auth::keys::check_user_name(&name)?;
+            let key = read_key(&key)?;
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+            let t0 = std::time::Instant::now();
+            let (token, expires, size) =
+                server::login(&mut ch, &name, &key, server_name.as_deref())?;
+            eprintln!(
+                "logged in as {name}: {size}-byte proof, round trip {:.0} ms; token valid until {}",
+                t0.elapsed().as_secs_f64() * 1e3,
+                format_utc(expires)
+            );
+            let hexed = format!("{}\n", hex::encode(token));
+            match token_out {
+                Some(path) => crate::files::Output::SECRET_TEXT.write(&path, hexed.as_bytes()),
+                None => {
+                    print!("{hexed}");
+                    Ok(())
+                }
+            }
+        }
+        ProverCmd::Whoami {
+            addr,
+            token,
+            deadlines,
+        } => {
+            let text = match token.strip_prefix('@') {
+                Some(path) => crate::files::read_text(path, 1024, "token file")?,
+                None => token,
+            };
+            let bytes: [u8; 32] = hex::decode(text.trim())
+                .ok()
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| Error::bad("--token: expected 64 hex characters"))?;
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+            let user = server::whoami(&mut ch, &bytes)?;
+            println!("{user}");
+            Ok(())
+        }
+        ProverCmd::Demo { kind } => demo(kind.into()),
     }
+}
+
+/// `prover auth demo`: everything on loopback, in one process.
+fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
+    use crate::net::server::{serve, LogFormat, ServerOptions};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = std::env::temp_dir().join(format!("zkgames-auth-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create a temporary folder", e))?;
+    let db = dir.join("users.db");
+    drop(Store::open(&db, Clock::System, Policy::default())?);
+    let cfg = server::ServerConfig {
+        db: db.clone(),
+        name: "demo.zkgames".into(),
+        policy: Policy::default(),
+    };
+    let l = std::net::TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| Error::io("cannot listen on loopback", e))?;
+    let addr = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+    let stop = AtomicBool::new(false);
+    let d = crate::cli::DeadlineArgs {
+        timeout: 30,
+        session_timeout: 60,
+    };
+    let opts = ServerOptions {
+        log: LogFormat::Plain,
+        ..ServerOptions::default()
+    };
+    let r = std::thread::scope(|sc| -> Result<()> {
+        let h = sc.spawn(|| serve(&l, &opts, &stop, |ch, peer| server::handle(&cfg, ch, peer)));
+        let steps = || -> Result<()> {
+            let conn = || crate::cli::connect(&addr.to_string(), &d, "the demo server");
+            println!("1. server 'demo.zkgames' listening on {addr}, database {}", db.display());
+            let key = SecretKey::generate(kind, &mut crate::rng::os_rng())?;
+            let id = key.identity();
+            println!("2. alice makes a {kind} key; her public identity: {}", id.fingerprint());
+            server::register(&mut conn()?, "alice", &id)?;
+            println!("3. alice registers (the server stores only the identity)");
+            let mut ch = conn()?;
+            let (srv, nonce) = server::begin_login(&mut ch, "alice")?;
+            let proof = crate::auth::prove_login(&key, &srv, "alice", &nonce, &mut crate::rng::os_rng())?;
+            let (token, _) = server::finish_login(&mut ch, proof.clone())?;
+            println!("4. alice logs in: nonce {}…, {}-byte proof, token {}…", &hex::encode(nonce)[..12], proof.len(), &hex::encode(token)[..12]);
+            println!("5. whoami with the token: {}", server::whoami(&mut conn()?, &token)?);
+            let mut ch = conn()?;
+            let (_, _fresh) = server::begin_login(&mut ch, "alice")?;
+            match server::finish_login(&mut ch, proof) {
+                Err(e) => println!("6. an eavesdropper replays alice's proof against a fresh nonce: refused ({e})"),
+                Ok(_) => return Err(Error::rejected("a replayed proof was accepted")),
+            }
+            let mallory = SecretKey::generate(kind, &mut crate::rng::os_rng())?;
+            match server::login(&mut conn()?, "alice", &mallory, None) {
+                Err(e) => println!("7. mallory logs in as alice with another key: refused ({e})"),
+                Ok(_) => return Err(Error::rejected("a wrong key was accepted")),
+            }
+            match server::whoami(&mut conn()?, &[0u8; 32]) {
+                Err(e) => println!("8. whoami without a valid token: refused ({e})"),
+                Ok(_) => return Err(Error::rejected("a made-up token was accepted")),
+            }
+            Ok(())
+        };
+        let r = steps();
+        stop.store(true, Ordering::SeqCst);
+        let st = h.join().map_err(|_| Error::bad("the demo server failed"))??;
+        println!(
+            "9. server stopped: {} accepted, {} refused, {} failed connections",
+            st.accepted, st.rejected, st.failed
+        );
+        r
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    r?;
+    println!("ok: login by zero-knowledge proof, replay and wrong key refused");
+    Ok(())
 }
 
 fn open_admin(db: &Path, create: bool) -> Result<Store> {
@@ -165,6 +382,59 @@ pub fn format_utc(t: i64) -> String {
 
 pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
     match cmd {
+        VerifierCmd::Serve {
+            db,
+            listen,
+            name,
+            token_ttl,
+            challenge_ttl,
+            max_sessions,
+            quiet,
+            json,
+            deadlines,
+        } => {
+            use crate::net::server::{self as srv, LogFormat, ServerOptions};
+            crate::auth::keys::check_server_name(&name)?;
+            let policy = Policy {
+                token_ttl,
+                challenge_ttl,
+                ..Policy::default()
+            };
+            // creates and checks the database before listening: a bad file is exit 2 now
+            let store = Store::open(&db, Clock::System, policy.clone())?;
+            let purged = store.purge()?;
+            let users = store.user_count()?;
+            drop(store);
+            let l = std::net::TcpListener::bind(&listen)
+                .map_err(|e| Error::io(format!("cannot listen on {listen}"), e))?;
+            let local = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+            let log = if quiet {
+                LogFormat::Quiet
+            } else if json {
+                LogFormat::Json
+            } else {
+                LogFormat::Plain
+            };
+            eprintln!(
+                "login server {name:?} listening on {local}: {users} users in {} ({purged:?}); Ctrl-C stops",
+                db.display()
+            );
+            let cfg = server::ServerConfig { db, name, policy };
+            srv::install_stop_signals();
+            let opts = ServerOptions {
+                max_sessions: max_sessions as usize,
+                deadlines: deadlines.deadlines(),
+                log,
+            };
+            let st = srv::serve(&l, &opts, &srv::STOP, |ch, peer| {
+                server::handle(&cfg, ch, peer)
+            })?;
+            eprintln!(
+                "stopped: {} accepted, {} refused, {} failed connections, {} turned away while busy",
+                st.accepted, st.rejected, st.failed, st.busy
+            );
+            Ok(())
+        }
         VerifierCmd::Add { name, identity, db } => {
             crate::auth::keys::check_user_name(&name)?;
             let id = read_identity(&identity)?;

@@ -228,7 +228,7 @@ pub fn serve_sessions(
     let opts = ServerOptions {
         max_sessions: a.max_sessions as usize,
         deadlines: a.deadlines.deadlines(),
-        log: true,
+        log: server::LogFormat::Plain,
     };
     let st = server::serve(&l, &opts, &server::STOP, |ch, _| {
         handler(ch).map(|acc| acc.summary)

@@ -55,6 +55,18 @@ pub fn install_stop_signals() {
     signals::install();
 }
 
+/// How each session is logged on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Nothing.
+    Quiet,
+    /// `TIME #N PEER: OUTCOME … (MS ms)`.
+    Plain,
+    /// One JSON object per line: `time`, `n`, `peer`, `outcome` (`accepted`, `rejected`,
+    /// `error`, `busy`), `detail`, `ms`.
+    Json,
+}
+
 /// How the server runs.
 #[derive(Clone, Copy, Debug)]
 pub struct ServerOptions {
@@ -62,8 +74,45 @@ pub struct ServerOptions {
     pub max_sessions: usize,
     /// Deadlines of each session.
     pub deadlines: Deadlines,
-    /// Print one line per session on stderr.
-    pub log: bool,
+    /// One line per session on stderr, in this format.
+    pub log: LogFormat,
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn log_line(f: LogFormat, n: usize, peer: SocketAddr, outcome: &str, detail: &str, ms: f64) {
+    match f {
+        LogFormat::Quiet => {}
+        LogFormat::Plain => {
+            let sep = if detail.is_empty() { "" } else { " " };
+            let text = match outcome {
+                "accepted" => format!("ACCEPTED{sep}{detail}"),
+                "rejected" => format!("REJECTED: {detail}"),
+                "busy" => "refused, server busy".to_string(),
+                _ => format!("error: {detail}"),
+            };
+            eprintln!("{} #{n} {peer}: {text} ({ms:.0} ms)", utc_now());
+        }
+        LogFormat::Json => eprintln!(
+            "{{\"time\":{},\"n\":{n},\"peer\":{},\"outcome\":\"{outcome}\",\"detail\":{},\"ms\":{ms:.1}}}",
+            json_str(&utc_now()),
+            json_str(&peer.to_string()),
+            json_str(detail)
+        ),
+    }
 }
 
 impl Default for ServerOptions {
@@ -71,7 +120,7 @@ impl Default for ServerOptions {
         ServerOptions {
             max_sessions: 32,
             deadlines: Deadlines::default(),
-            log: true,
+            log: LogFormat::Plain,
         }
     }
 }
@@ -136,7 +185,7 @@ where
                 }
                 Err(e) => {
                     // e.g. out of file descriptors: log, back off, keep serving
-                    if opts.log {
+                    if opts.log != LogFormat::Quiet {
                         eprintln!("{} accept failed: {e}", utc_now());
                     }
                     std::thread::sleep(POLL * 5);
@@ -160,9 +209,7 @@ where
                         opts.max_sessions
                     ),
                 });
-                if opts.log {
-                    eprintln!("{} #{n} {peer}: refused, server busy", utc_now());
-                }
+                log_line(opts.log, n, peer, "busy", "", 0.0);
                 continue;
             }
             active.fetch_add(1, Ordering::SeqCst);
@@ -175,16 +222,14 @@ where
                 }));
                 drop(ch);
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
-                let (k, line) = match r {
-                    Ok(Ok(summary)) => (0, format!("ACCEPTED {summary}")),
-                    Ok(Err(e @ Error::Rejected(_))) => (1, format!("REJECTED: {e}")),
-                    Ok(Err(e)) => (2, format!("error: {e}")),
-                    Err(_) => (2, "error: internal failure in this session".to_string()),
+                let (k, outcome, detail) = match r {
+                    Ok(Ok(summary)) => (0, "accepted", summary),
+                    Ok(Err(e @ Error::Rejected(_))) => (1, "rejected", e.to_string()),
+                    Ok(Err(e)) => (2, "error", e.to_string()),
+                    Err(_) => (2, "error", "internal failure in this session".to_string()),
                 };
                 counts[k].fetch_add(1, Ordering::SeqCst);
-                if opts.log {
-                    eprintln!("{} #{n} {peer}: {line} ({ms:.0} ms)", utc_now());
-                }
+                log_line(opts.log, n, peer, outcome, &detail, ms);
                 active.fetch_sub(1, Ordering::SeqCst);
             });
         }
@@ -224,7 +269,7 @@ mod tests {
                 message: Duration::from_millis(500),
                 session: Duration::from_secs(2),
             },
-            log: false,
+            log: LogFormat::Quiet,
         };
         let stats = std::thread::scope(|sc| {
             let h = sc.spawn(|| {

@@ -1,0 +1,289 @@
+//! The login service on the wire: requests and replies over the session layer's framed,
+//! deadline-bound channels ([`crate::net::Channel`]), served by the shared accept loop
+//! ([`crate::net::server`]).
+//!
+//! A connection carries up to [`MAX_REQUESTS`] requests, one after the other:
+//!
+//! ```text
+//! Register{user, identity}  → Registered | Denied
+//! Login{user}               → Challenge{server, nonce, expires_in} | Denied
+//!   Proof{bytes}            → Welcome{token, expires} | Denied
+//! Whoami{token}             → User{name} | Denied
+//! ```
+//!
+//! Every refusal of a login is the same `Denied{"authentication failed"}` whatever the
+//! reason (unknown user, wrong proof, used or expired nonce), or a `retry_after` when the
+//! rate limit applies; the reason goes to the audit log. Each connection opens its own
+//! database connection (SQLite in WAL mode serves them in parallel), and a proof is verified
+//! outside any lock, so logins are checked on every core.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::keys::{prove_login, Identity, SecretKey};
+use super::login::{Authenticator, Denied};
+use super::store::{Clock, Policy, Store};
+use crate::net::Channel;
+use crate::{Error, Result};
+
+/// Version of the request/reply messages.
+pub const AUTH_VERSION: u16 = 1;
+/// Requests served on one connection.
+pub const MAX_REQUESTS: usize = 16;
+
+/// What a client asks.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Request {
+    Register {
+        version: u16,
+        user: String,
+        identity: String,
+    },
+    Login {
+        version: u16,
+        user: String,
+    },
+    Proof {
+        proof: Vec<u8>,
+    },
+    Whoami {
+        version: u16,
+        token: [u8; 32],
+    },
+}
+
+/// What the server answers.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Reply {
+    Registered,
+    Challenge {
+        server: String,
+        nonce: [u8; 32],
+        expires_in: u32,
+    },
+    Welcome {
+        token: [u8; 32],
+        expires: i64,
+    },
+    User {
+        name: String,
+    },
+    Denied {
+        reason: String,
+        retry_after: Option<u64>,
+    },
+}
+
+fn denied(d: Denied) -> Reply {
+    Reply::Denied {
+        reason: match d {
+            Denied::RetryAfter(_) => "too many attempts".into(),
+            Denied::Failed => "authentication failed".into(),
+        },
+        retry_after: match d {
+            Denied::RetryAfter(s) => Some(s),
+            Denied::Failed => None,
+        },
+    }
+}
+
+/// The server's configuration.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    pub db: PathBuf,
+    /// The name proofs are bound to.
+    pub name: String,
+    pub policy: Policy,
+}
+
+/// Serves the requests of one connection; returns a one-line summary for the log, or the
+/// error (a refused login is [`Error::Rejected`]).
+pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
+    let store = Store::open_existing(&cfg.db, Clock::System, cfg.policy.clone())?;
+    let auth = Authenticator::new(&store, &cfg.name)?;
+    let peer_ip = peer.ip().to_string();
+    let mut done = Vec::new();
+    for _ in 0..MAX_REQUESTS {
+        let req = match ch.recv::<Request>("request") {
+            Ok(r) => r,
+            // the client hung up between requests: a normal end
+            Err(e) if !done.is_empty() && e.to_string().contains("closed the connection") => {
+                break
+            }
+            Err(e) => return Err(e),
+        };
+        let version_ok = |v: u16| {
+            if v == AUTH_VERSION {
+                Ok(())
+            } else {
+                Err(Error::bad(format!(
+                    "client speaks auth protocol version {v}, this server {AUTH_VERSION}"
+                )))
+            }
+        };
+        match req {
+            Request::Register {
+                version,
+                user,
+                identity,
+            } => {
+                version_ok(version)?;
+                let r = Identity::parse(&identity).and_then(|id| auth.register(&user, &peer_ip, &id));
+                match r {
+                    Ok(()) => {
+                        ch.send(&Reply::Registered)?;
+                        done.push(format!("registered {user}"));
+                    }
+                    Err(e) => {
+                        ch.send(&Reply::Denied {
+                            reason: e.to_string(),
+                            retry_after: None,
+                        })?;
+                        return Err(Error::rejected(format!("registration of {user:?}: {e}")));
+                    }
+                }
+            }
+            Request::Login { version, user } => {
+                version_ok(version)?;
+                let c = match auth.begin(&user, &peer_ip)? {
+                    Ok(c) => c,
+                    Err(d) => {
+                        ch.send(&denied(d))?;
+                        return Err(Error::rejected(format!("login {user}: {d}")));
+                    }
+                };
+                ch.send(&Reply::Challenge {
+                    server: cfg.name.clone(),
+                    nonce: c.nonce,
+                    expires_in: cfg.policy.challenge_ttl.max(0) as u32,
+                })?;
+                let proof = match ch.recv::<Request>("proof")? {
+                    Request::Proof { proof } => proof,
+                    _ => return Err(Error::bad("protocol error: expected a proof")),
+                };
+                let t0 = Instant::now();
+                let r = auth.finish(&user, &peer_ip, &c.nonce, &proof)?;
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                match r {
+                    Ok(t) => {
+                        ch.send(&Reply::Welcome {
+                            token: t.token,
+                            expires: t.expires,
+                        })?;
+                        done.push(format!(
+                            "login {user} ok (proof {} B, verified in {ms:.1} ms)",
+                            proof.len()
+                        ));
+                    }
+                    Err(d) => {
+                        ch.send(&denied(d))?;
+                        return Err(Error::rejected(format!(
+                            "login {user}: {d} (proof {} B, {ms:.1} ms)",
+                            proof.len()
+                        )));
+                    }
+                }
+            }
+            Request::Whoami { version, token } => {
+                version_ok(version)?;
+                match auth.whoami(&token)? {
+                    Some(name) => {
+                        ch.send(&Reply::User { name: name.clone() })?;
+                        done.push(format!("whoami {name}"));
+                    }
+                    None => {
+                        ch.send(&Reply::Denied {
+                            reason: "no valid session token".into(),
+                            retry_after: None,
+                        })?;
+                        return Err(Error::rejected("whoami: no valid session token"));
+                    }
+                }
+            }
+            Request::Proof { .. } => return Err(Error::bad("protocol error: a proof without a login")),
+        }
+    }
+    Ok(done.join("; "))
+}
+
+fn expect_reply(ch: &mut Channel) -> Result<Reply> {
+    match ch.recv::<Reply>("reply from the server")? {
+        Reply::Denied {
+            reason,
+            retry_after: Some(s),
+        } => Err(Error::rejected(format!("{reason}: retry after {s} s"))),
+        Reply::Denied { reason, .. } => Err(Error::rejected(reason)),
+        r => Ok(r),
+    }
+}
+
+/// Registers `user` with `identity` (first come, first served).
+pub fn register(ch: &mut Channel, user: &str, identity: &Identity) -> Result<()> {
+    ch.send(&Request::Register {
+        version: AUTH_VERSION,
+        user: user.into(),
+        identity: identity.to_text(),
+    })?;
+    match expect_reply(ch)? {
+        Reply::Registered => Ok(()),
+        r => Err(Error::bad(format!("unexpected reply {r:?}"))),
+    }
+}
+
+/// The first half of a login: the server's name and fresh nonce.
+pub fn begin_login(ch: &mut Channel, user: &str) -> Result<(String, [u8; 32])> {
+    ch.send(&Request::Login {
+        version: AUTH_VERSION,
+        user: user.into(),
+    })?;
+    match expect_reply(ch)? {
+        Reply::Challenge { server, nonce, .. } => Ok((server, nonce)),
+        _ => Err(Error::bad("protocol error: expected a challenge")),
+    }
+}
+
+/// The second half: sends a proof, returns the session token and its expiry.
+pub fn finish_login(ch: &mut Channel, proof: Vec<u8>) -> Result<([u8; 32], i64)> {
+    ch.send(&Request::Proof { proof })?;
+    match expect_reply(ch)? {
+        Reply::Welcome { token, expires } => Ok((token, expires)),
+        _ => Err(Error::bad("protocol error: expected a session token")),
+    }
+}
+
+/// A whole login: fresh nonce, proof bound to (server, user, nonce), token. When
+/// `expect_server` is given, a server announcing another name is refused before proving.
+pub fn login(
+    ch: &mut Channel,
+    user: &str,
+    key: &SecretKey,
+    expect_server: Option<&str>,
+) -> Result<([u8; 32], i64, usize)> {
+    let (server, nonce) = begin_login(ch, user)?;
+    if let Some(want) = expect_server {
+        if want != server {
+            return Err(Error::rejected(format!(
+                "the server calls itself {server:?}, not {want:?}: not proving"
+            )));
+        }
+    }
+    let proof = prove_login(key, &server, user, &nonce, &mut crate::rng::os_rng())?;
+    let n = proof.len();
+    let (t, e) = finish_login(ch, proof)?;
+    Ok((t, e, n))
+}
+
+/// Asks who a session token belongs to.
+pub fn whoami(ch: &mut Channel, token: &[u8; 32]) -> Result<String> {
+    ch.send(&Request::Whoami {
+        version: AUTH_VERSION,
+        token: *token,
+    })?;
+    match expect_reply(ch)? {
+        Reply::User { name } => Ok(name),
+        _ => Err(Error::bad("protocol error: expected a user name")),
+    }
+}
