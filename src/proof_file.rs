@@ -192,54 +192,22 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
     Ok(v)
 }
 
-/// Reads a whole file (or stdin for `-`), refusing anything over `limit` bytes.
+/// Reads a whole file (or stdin for `-`), refusing anything over `limit` bytes: see
+/// [`crate::files::read_input`].
 pub fn read_input(path: &str, limit: u64) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    let r: Box<dyn Read> = if path == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(
-            std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {path}"), e))?,
-        )
-    };
-    r.take(limit + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::io(format!("cannot read {path}"), e))?;
-    if buf.len() as u64 > limit {
-        return Err(Error::bad(format!(
-            "{path}: larger than the {limit}-byte limit"
-        )));
-    }
-    Ok(buf)
+    crate::files::read_input(path, limit)
 }
 
-/// Writes bytes to a file, or stdout for `-`. The file is written to a temporary name and
-/// renamed, so an interrupted run never leaves a half-written proof behind.
+/// Writes public text to a file, or stdout for `-`: [`crate::files::Output::TEXT`] (atomic
+/// replacement of regular files, devices and FIFOs written in place).
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    if path == "-" {
-        let mut o = std::io::stdout().lock();
-        o.write_all(bytes)
-            .and_then(|_| o.flush())
-            .map_err(|e| Error::io("cannot write to stdout", e))
-    } else {
-        let tmp = format!("{path}.tmp{}", std::process::id());
-        std::fs::write(&tmp, bytes).map_err(|e| Error::io(format!("cannot write {tmp}"), e))?;
-        std::fs::rename(&tmp, path).map_err(|e| Error::io(format!("cannot write {path}"), e))
-    }
+    crate::files::Output::TEXT.write(path, bytes)
 }
 
 /// Writes a proof or transcript like [`write_output`], but refuses to dump binary bytes on a
-/// terminal (`-` while stdout is a terminal).
+/// terminal (`-` while stdout is a terminal): [`crate::files::Output::BINARY`].
 pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::IsTerminal;
-    if path == "-" && std::io::stdout().is_terminal() {
-        return Err(Error::bad(
-            "refusing to write a binary proof to the terminal: use -o FILE, or redirect stdout",
-        ));
-    }
-    write_output(path, bytes)
+    crate::files::Output::BINARY.write(path, bytes)
 }
 
 #[cfg(test)]

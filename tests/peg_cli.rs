@@ -491,3 +491,104 @@ fn mpc_system_proofs_and_sessions() {
     assert_eq!(c, 0);
     assert!(out.contains("not transferable"), "{out}");
 }
+
+/// Every output option goes through one helper: regular files are replaced atomically,
+/// devices, FIFOs and symlinks are written through, a directory is a clear error, no
+/// temporary file is ever left behind, and a solution is created with mode 0600.
+#[cfg(unix)]
+#[test]
+fn output_files_devices_fifos_symlinks_directories() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = std::env::temp_dir().join(format!("zkgames-outputs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let listing = || {
+        let mut v: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    // /dev/null (as root too) stays a character device
+    prove_tee(&["--security", "8"], "/dev/null");
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // a symlink is written through and stays a symlink
+    std::fs::write(d("real.proof"), b"old").unwrap();
+    std::os::unix::fs::symlink("real.proof", d("link.proof")).unwrap();
+    prove_tee(&["--security", "8"], &d("link.proof"));
+    assert!(std::fs::symlink_metadata(d("link.proof"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read(d("real.proof")).unwrap().starts_with(b"ZKGAMES"));
+    // a FIFO's reader gets the bytes (the FIFO is not replaced)
+    let fifo = d("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut cat = Command::new("cat")
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (puzzle, sol) = (p(TEE), p(TEE_SOL));
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg", "prove", &puzzle, "--solution", &sol, "-o", &fifo, "--security", "8",
+        ],
+    );
+    let t0 = std::time::Instant::now();
+    while cat.try_wait().unwrap().is_none() {
+        if t0.elapsed().as_secs() > 20 {
+            cat.kill().unwrap();
+            panic!("the FIFO's reader never got end of file");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(c, 0, "{err}");
+    let got = cat.wait_with_output().unwrap().stdout;
+    assert!(got.starts_with(b"ZKGAMES") && got.len() > 100);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // a directory: exit 2, one clear line, nothing left behind
+    std::fs::create_dir(d("adir")).unwrap();
+    let before = listing();
+    let (c, _, err) = run(
+        PROVER,
+        &["peg", "prove", &puzzle, "--solution", &sol, "-o", &d("adir")],
+    );
+    assert_eq!(c, 2, "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+    assert_eq!(listing(), before);
+    assert_eq!(std::fs::read_dir(d("adir")).unwrap().count(), 0);
+    let (c, _, err) = run(
+        VERIFIER,
+        &["wall", "render", &p("puzzles/wall/cat-and-mouse-8x8.txt"), "--svg", &d("adir")],
+    );
+    assert_eq!(c, 2, "{err}");
+    assert_eq!(listing(), before);
+    // a solution is secret: mode 0600, even when it replaces a world-readable file
+    let sol_out = d("tee.sol");
+    std::fs::write(&sol_out, b"x").unwrap();
+    std::fs::set_permissions(&sol_out, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (c, _, err) = run(PROVER, &["peg", "solve", "tee", "-o", &sol_out, "-q"]);
+    assert_eq!(c, 0, "{err}");
+    let mode = std::fs::metadata(&sol_out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // a proof replacing a regular file: no temporary left, the content is whole
+    prove_tee(&["--security", "8"], &d("plain.proof"));
+    prove_tee(&["--security", "8"], &d("plain.proof"));
+    let (c, _, err) = run(
+        VERIFIER,
+        &["peg", "verify", &puzzle, &d("plain.proof"), "--security", "8"],
+    );
+    assert_eq!(c, 0, "{err}");
+    assert!(
+        listing().iter().all(|n| !n.contains(".tmp")),
+        "{:?}",
+        listing()
+    );
+}

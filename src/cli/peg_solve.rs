@@ -9,7 +9,7 @@ use crate::{Error, Result};
 pub struct SolveArgs {
     /// Puzzle file (board or raw format), `-` for stdin.
     pub puzzle: String,
-    /// Write the solution here (`-` = stdout, the default).
+    /// Write the solution here (`-` = stdout, the default); a new file gets mode 0600.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
     /// Give up after expanding this many positions [default: 20000000].
@@ -68,7 +68,8 @@ pub fn run(a: SolveArgs) -> Result<()> {
     let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
     let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
     let (text, summary) = solve_text(&p, budget, !a.no_symmetry, !a.quiet)?;
-    crate::proof_file::write_output(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
+    // a solution is the secret a proof hides: mode 0600
+    crate::files::Output::SECRET_TEXT.write(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())
 }
