@@ -108,8 +108,13 @@ pub fn read_input(path: &str, limit: u64) -> Result<Vec<u8>> {
 /// [`read_input`] for text: UTF-8, a leading byte-order mark dropped.
 pub fn read_text(path: &str, limit: u64, what: &str) -> Result<String> {
     let b = read_input(path, limit)?;
-    let s = String::from_utf8(b)
-        .map_err(|e| Error::bad(format!("{}: the {what} is not UTF-8 text (byte {} is invalid)", shown(path), e.utf8_error().valid_up_to())))?;
+    let s = String::from_utf8(b).map_err(|e| {
+        Error::bad(format!(
+            "{}: the {what} is not UTF-8 text (byte {} is invalid)",
+            shown(path),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     Ok(match s.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => s,
@@ -218,10 +223,7 @@ pub fn write_path(
 }
 
 /// A device, FIFO or socket: open it for writing and write, never replace it.
-fn write_in_place(
-    target: &Path,
-    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
-) -> Result<()> {
+fn write_in_place(target: &Path, fill: &mut dyn FnMut(&mut File) -> io::Result<()>) -> Result<()> {
     let shown = target.display();
     let mut f = OpenOptions::new()
         .write(true)
@@ -379,10 +381,14 @@ mod tests {
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         // secret: 0600, also when replacing a world-readable file
         let s = d.join("sol.txt");
-        Output::SECRET_TEXT.write(s.to_str().unwrap(), b"a").unwrap();
+        Output::SECRET_TEXT
+            .write(s.to_str().unwrap(), b"a")
+            .unwrap();
         assert_eq!(mode(&s), 0o600);
         fs::set_permissions(&s, fs::Permissions::from_mode(0o644)).unwrap();
-        Output::SECRET_TEXT.write(s.to_str().unwrap(), b"b").unwrap();
+        Output::SECRET_TEXT
+            .write(s.to_str().unwrap(), b"b")
+            .unwrap();
         assert_eq!(mode(&s), 0o600);
         // public replacement keeps the old mode
         let p = d.join("pub.txt");
@@ -395,12 +401,19 @@ mod tests {
         fs::write(&real, b"x").unwrap();
         let link = d.join("link.txt");
         symlink("real.txt", &link).unwrap();
-        Output::TEXT.write(link.to_str().unwrap(), b"through").unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        Output::TEXT
+            .write(link.to_str().unwrap(), b"through")
+            .unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read(&real).unwrap(), b"through");
         let dangling = d.join("dangling");
         symlink("created.txt", &dangling).unwrap();
-        Output::TEXT.write(dangling.to_str().unwrap(), b"made").unwrap();
+        Output::TEXT
+            .write(dangling.to_str().unwrap(), b"made")
+            .unwrap();
         assert_eq!(fs::read(d.join("created.txt")).unwrap(), b"made");
         // a directory is refused and nothing is left in it or next to it
         let sub = d.join("sub");
@@ -413,13 +426,19 @@ mod tests {
         // /dev/null stays a device
         Output::BINARY.write("/dev/null", b"discard").unwrap();
         use std::os::unix::fs::FileTypeExt;
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
     }
 
     #[test]
     fn stdin_named_twice_is_refused() {
         assert!(stdin_at_most_once(&[("PUZZLE", "-"), ("PROOF", "x")]).is_ok());
         let e = stdin_at_most_once(&[("PUZZLE", "-"), ("PROOF", "-")]).unwrap_err();
-        assert!(e.to_string().contains("only one argument can be `-`"), "{e}");
+        assert!(
+            e.to_string().contains("only one argument can be `-`"),
+            "{e}"
+        );
     }
 }

@@ -525,10 +525,16 @@ fn output_files_devices_fifos_symlinks_directories() {
         .unwrap()
         .file_type()
         .is_symlink());
-    assert!(std::fs::read(d("real.proof")).unwrap().starts_with(b"ZKGAMES"));
+    assert!(std::fs::read(d("real.proof"))
+        .unwrap()
+        .starts_with(b"ZKGAMES"));
     // a FIFO's reader gets the bytes (the FIFO is not replaced)
     let fifo = d("pipe");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let mut cat = Command::new("cat")
         .arg(&fifo)
         .stdout(Stdio::piped())
@@ -538,7 +544,15 @@ fn output_files_devices_fifos_symlinks_directories() {
     let (c, _, err) = run(
         PROVER,
         &[
-            "peg", "prove", &puzzle, "--solution", &sol, "-o", &fifo, "--security", "8",
+            "peg",
+            "prove",
+            &puzzle,
+            "--solution",
+            &sol,
+            "-o",
+            &fifo,
+            "--security",
+            "8",
         ],
     );
     let t0 = std::time::Instant::now();
@@ -558,7 +572,15 @@ fn output_files_devices_fifos_symlinks_directories() {
     let before = listing();
     let (c, _, err) = run(
         PROVER,
-        &["peg", "prove", &puzzle, "--solution", &sol, "-o", &d("adir")],
+        &[
+            "peg",
+            "prove",
+            &puzzle,
+            "--solution",
+            &sol,
+            "-o",
+            &d("adir"),
+        ],
     );
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("is a directory"), "{err}");
@@ -566,7 +588,13 @@ fn output_files_devices_fifos_symlinks_directories() {
     assert_eq!(std::fs::read_dir(d("adir")).unwrap().count(), 0);
     let (c, _, err) = run(
         VERIFIER,
-        &["wall", "render", &p("puzzles/wall/cat-and-mouse-8x8.txt"), "--svg", &d("adir")],
+        &[
+            "wall",
+            "render",
+            &p("puzzles/wall/cat-and-mouse-8x8.txt"),
+            "--svg",
+            &d("adir"),
+        ],
     );
     assert_eq!(c, 2, "{err}");
     assert_eq!(listing(), before);
@@ -583,7 +611,14 @@ fn output_files_devices_fifos_symlinks_directories() {
     prove_tee(&["--security", "8"], &d("plain.proof"));
     let (c, _, err) = run(
         VERIFIER,
-        &["peg", "verify", &puzzle, &d("plain.proof"), "--security", "8"],
+        &[
+            "peg",
+            "verify",
+            &puzzle,
+            &d("plain.proof"),
+            "--security",
+            "8",
+        ],
     );
     assert_eq!(c, 0, "{err}");
     assert!(
