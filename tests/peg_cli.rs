@@ -627,3 +627,53 @@ fn output_files_devices_fifos_symlinks_directories() {
         listing()
     );
 }
+
+/// Goals no solution can reach are refused when the puzzle is read (exit 2, no search);
+/// `demo` takes the solver's options; a budget of 0 nodes is a usage error.
+#[test]
+fn impossible_goals_and_solver_options() {
+    let board = tmp("empty-goal.txt");
+    std::fs::write(
+        &board,
+        "geometry: square\nstart:\no o o o o o\no o o o o o\no o . o o o\nfinish-pegs: 0\n",
+    )
+    .unwrap();
+    let raw = tmp("empty-goal-raw.txt");
+    std::fs::write(&raw, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 0\n").unwrap();
+    let raw_l = tmp("empty-goal-l.txt");
+    std::fs::write(&raw_l, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\nl 0 0 0 0 0\n").unwrap();
+    for f in [&board, &raw, &raw_l] {
+        for cmd in [&["peg", "solve"][..], &["peg", "demo"][..]] {
+            let mut args = cmd.to_vec();
+            args.push(f);
+            let (c, _, err) = run(PROVER, &args);
+            assert_eq!(c, 2, "{args:?}: {err}");
+            assert!(err.contains("leaves no peg"), "{err}");
+        }
+    }
+    // demo with the solver's options: a tiny budget runs out (exit 1) and says so
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "demo",
+            "wiegleb",
+            "--budget",
+            "50",
+            "--no-symmetry",
+            "-q",
+        ],
+    );
+    assert_eq!(c, 1, "{err}");
+    assert!(
+        err.contains("budget") && err.contains("--budget 500"),
+        "{err}"
+    );
+    let (c, _, _) = run(PROVER, &["peg", "demo", "tee", "--budget", "1000", "-q"]);
+    assert_eq!(c, 0);
+    for cmd in ["solve", "demo"] {
+        let (c, _, err) = run(PROVER, &["peg", cmd, "tee", "--budget", "0"]);
+        assert_eq!(c, 2, "{err}");
+        assert!(err.contains("--budget"), "{err}");
+    }
+}

@@ -256,7 +256,7 @@ fn solver_agrees_with_brute_force_on_random_boards() {
         if case % 2 == 0 {
             // a finish reached by random legal moves, drawn with render()
             let Ok(p0) = Puzzle::parse(&format!(
-                "geometry: {geometry}\nstart:\n{start}finish-pegs: 0\n"
+                "geometry: {geometry}\nstart:\n{start}finish-pegs: 1\n"
             )) else {
                 continue;
             };

@@ -54,6 +54,8 @@ pub enum ProverCmd {
         /// Also write the proof file here.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
+        #[command(flatten)]
+        search: crate::cli::peg_solve::SearchArgs,
     },
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
     Prove {
@@ -192,7 +194,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             system,
             output,
-        } => demo(puzzle.as_deref(), &sec, system, output.as_deref()),
+            search,
+        } => demo(puzzle.as_deref(), &sec, system, output.as_deref(), &search),
         ProverCmd::Prove {
             puzzle,
             solution,
@@ -323,6 +326,7 @@ fn demo(
     sec: &SecurityArgs,
     system: System,
     output: Option<&str>,
+    search: &crate::cli::peg_solve::SearchArgs,
 ) -> Result<()> {
     let p = match puzzle {
         Some(path) => load_puzzle(path)?,
@@ -339,9 +343,9 @@ fn demo(
     eprintln!("{}", p.render(inst.first()));
     let (text, summary) = crate::cli::peg_solve::solve_text(
         &p,
-        crate::peg::solver::DEFAULT_BUDGET,
-        true,
-        std::io::stderr().is_terminal(),
+        search.budget(),
+        !search.no_symmetry,
+        !search.quiet && std::io::stderr().is_terminal(),
     )?;
     eprintln!("1. solved: {summary}");
     eprintln!(

@@ -36,6 +36,13 @@ pub struct Instance {
     goal: Goal,
 }
 
+fn goal_pegs(goal: &Goal) -> usize {
+    match goal {
+        Goal::Position(l) => count(l),
+        Goal::PegCount(c) => *c,
+    }
+}
+
 /// A solution matrix `Z`: `S` rows of `N` bits (Definition 6).
 pub type Matrix = Vec<Vec<bool>>;
 
@@ -96,6 +103,11 @@ impl Instance {
             }
         }
         let pegs = count(&first);
+        if goal_pegs(&goal) == 0 {
+            return Err(Error::bad(
+                "the goal leaves no peg, which no solution can reach: a jump needs two pegs and leaves one",
+            ));
+        }
         match &goal {
             Goal::Position(l) => {
                 if l.len() != n {
@@ -478,6 +490,15 @@ mod tests {
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::Position(f.clone())).is_err());
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(4)).is_err());
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(3)).is_ok());
+        // no move sequence ends with an empty board
+        assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(0)).is_err());
+        assert!(Instance::new(
+            5,
+            vec![[0, 1, 2]],
+            f.clone(),
+            Goal::Position(vec![false; 5])
+        )
+        .is_err());
     }
 
     #[test]
