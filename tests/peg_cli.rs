@@ -677,3 +677,42 @@ fn impossible_goals_and_solver_options() {
         assert!(err.contains("--budget"), "{err}");
     }
 }
+
+/// `simulate` checks the round count and the transcript size before any work, like `prove`:
+/// on a 900-hole board it used to run for over 10 minutes towards a transcript no verifier
+/// would read.
+#[test]
+fn simulate_refuses_transcripts_over_the_limits_up_front() {
+    for side in [30usize, 127] {
+        let board = tmp(&format!("square{side}.txt"));
+        let mut text = String::from("geometry: square\nstart:\n");
+        for y in 0..side {
+            let row: String = (0..side)
+                .map(|x| {
+                    if (y, x) == (side / 2, side / 2) {
+                        '.'
+                    } else {
+                        'o'
+                    }
+                })
+                .collect();
+            text += &row;
+            text.push('\n');
+        }
+        text += "finish-pegs: 1\n";
+        std::fs::write(&board, text).unwrap();
+        let (c, _, err) = run(PROVER, &["peg", "simulate", &board, "-o", &tmp("sim-big")]);
+        assert_eq!(c, 2, "{err}");
+        assert!(
+            err.contains("session transcript") && err.contains("lower --security"),
+            "{err}"
+        );
+        assert!(!std::path::Path::new(&tmp("sim-big")).exists());
+    }
+    // an honest size passes, and the estimate is not far off the real transcript
+    let out = tmp("sim-english.zkp");
+    let (c, _, err) = run(PROVER, &["peg", "simulate", "english", "-o", &out]);
+    assert_eq!(c, 0, "{err}");
+    let (c, _, err) = run(VERIFIER, &["peg", "verify", "english", &out]);
+    assert_eq!(c, 0, "{err}");
+}

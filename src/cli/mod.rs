@@ -101,3 +101,52 @@ pub fn warn_seed(seed: Option<u64>) {
         );
     }
 }
+
+/// A progress bar on stderr for long jobs: drawn only on a terminal, and only once the job
+/// has run for a second, so quick runs and scripts see nothing.
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+    start: std::time::Instant,
+    shown: bool,
+}
+
+impl Progress {
+    /// A bar for `total` steps, labelled `what`.
+    pub fn new(total: u64, what: &str) -> Self {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} ({eta} left)")
+        {
+            bar.set_style(style);
+        }
+        bar.set_message(what.to_string());
+        Progress {
+            bar,
+            start: std::time::Instant::now(),
+            shown: false,
+        }
+    }
+
+    /// Records that `done` steps are finished.
+    pub fn set(&mut self, done: u64) {
+        use std::io::IsTerminal;
+        if !self.shown
+            && self.start.elapsed() >= std::time::Duration::from_secs(1)
+            && std::io::stderr().is_terminal()
+        {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+        self.bar.set_position(done);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}

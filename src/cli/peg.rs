@@ -300,12 +300,15 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let sigmas: Vec<u32> = (0..rounds)
                 .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
                 .collect();
-            let rec = crate::peg::simulate::simulate_session(
+            let mut progress = crate::cli::Progress::new(rounds as u64, "simulating rounds");
+            let rec = crate::peg::simulate::simulate_session_with_progress(
                 inst,
                 &sigmas,
                 sec.context.as_bytes(),
                 &mut rng,
+                &mut |k| progress.set(k as u64),
             )?;
+            drop(progress);
             let f = ProofFile::new(
                 ProtocolId::PegIso,
                 Mode::Interactive,
