@@ -102,7 +102,7 @@ fn prove_verify_and_exit_codes() {
     assert_eq!(c, 1);
     // inspect
     let o = verifier().args(["sha256", "inspect", &p]).output().unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("rounds: 219"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("rounds:     219"));
 }
 
 #[test]

@@ -71,3 +71,149 @@ fn huge_length_prefixes_are_refused_before_allocating() {
     body.extend_from_slice(&(1u64 << 62).to_le_bytes());
     assert!(proof_file::decode::<fs::PegIsoProof>(&body, "t").is_err());
 }
+
+// ---------------------------------------------------------------- through the binaries
+
+const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+
+fn scratch(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("zkgames-untrusted-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name).to_string_lossy().into_owned()
+}
+
+/// Runs the verifier on a file holding `bytes`; returns (exit code, stdout, stderr).
+fn verifier_on(bytes: &[u8], name: &str, args: &[&str]) -> (i32, String, String) {
+    let path = scratch(name);
+    std::fs::write(&path, bytes).unwrap();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "FILE" { path.as_str() } else { a })
+        .collect();
+    let o = std::process::Command::new(VERIFIER)
+        .args(&args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn tee_file() -> String {
+    format!("{}/puzzles/raw/tee.txt", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A well-formed proof whose σ = S opening lists no triplet used to make `peg inspect`
+/// index out of bounds; it is shown, and rejected by verify.
+#[test]
+fn inspect_survives_an_opening_without_triplets() {
+    let inst = tee();
+    let bytes =
+        fs::prove_file(&inst, &common::tee_solution(), 40, b"", &mut seeded_rng(3)).unwrap();
+    let f = ProofFile::from_bytes(&bytes).unwrap();
+    let mut p = fs::decode_proof(&f).unwrap();
+    let r = p
+        .responses
+        .iter_mut()
+        .find(|r| matches!(r.opening, zkgames::peg::protocol::Opening::Iso { .. }))
+        .expect("40 rounds with S = 4 open the isomorphism at least once");
+    if let zkgames::peg::protocol::Opening::Iso {
+        triplets,
+        triplet_keys,
+        ..
+    } = &mut r.opening
+    {
+        triplets.clear();
+        triplet_keys.clear();
+    }
+    let bad = ProofFile::new(
+        ProtocolId::PegIso,
+        Mode::NonInteractive,
+        proof_file::encode(&p),
+    )
+    .to_bytes();
+    let (c, out, err) = verifier_on(
+        &bad,
+        "no-triplets.proof",
+        &["peg", "inspect", "FILE", "--all"],
+    );
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("no triplet opened"), "{out}");
+    let t = tee_file();
+    let (c, _, err) = verifier_on(
+        &bad,
+        "no-triplets.proof",
+        &["peg", "verify", &t, "FILE", "--security", "8"],
+    );
+    assert_eq!(c, 1, "{err}");
+}
+
+/// Inspect prints the header's protocol and mode once, and refuses a body that contradicts
+/// its header.
+#[test]
+fn inspect_shows_the_header_and_refuses_inconsistent_files() {
+    // SHA-256 proofs are non-interactive only: a header saying "interactive" is refused
+    let sha = zkgames::mpc::sha256::prove_sha256(b"abc", 20, b"", &mut seeded_rng(4)).unwrap();
+    let (c, out, err) = verifier_on(&sha, "sha.proof", &["sha256", "inspect", "FILE"]);
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out.matches("mode:").count(), 1, "{out}");
+    assert!(out.contains("non-interactive"), "{out}");
+    let mut flipped = sha.clone();
+    flipped[12] = 1;
+    for args in [
+        &["sha256", "inspect", "FILE"][..],
+        &["peg", "inspect", "FILE"][..],
+    ] {
+        let (c, out, err) = verifier_on(&flipped, "sha-flipped.proof", args);
+        assert_eq!(c, 2, "{args:?}: {out}{err}");
+        assert!(err.contains("inconsistent"), "{err}");
+    }
+    // an MPC peg proof: one protocol line, one mode line
+    let inst = tee();
+    let mpc =
+        zkgames::mpc::peg::prove_peg(&inst, &common::tee_solution(), 20, b"", &mut seeded_rng(5))
+            .unwrap();
+    let (c, out, err) = verifier_on(&mpc, "mpc.proof", &["peg", "inspect", "FILE"]);
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out.matches("mode:").count(), 1, "{out}");
+    assert_eq!(out.matches("protocol:").count(), 1, "{out}");
+    assert!(out.contains(&hex::encode(inst.digest())), "{out}");
+    // an isomorphism-protocol session transcript whose Hello names another protocol
+    let sigmas = vec![1u32; 10];
+    let mut rec =
+        zkgames::peg::simulate::simulate_session(&inst, &sigmas, b"", &mut seeded_rng(6)).unwrap();
+    let good = ProofFile::new(
+        ProtocolId::PegIso,
+        Mode::Interactive,
+        proof_file::encode(&rec),
+    )
+    .to_bytes();
+    let (c, _, err) = verifier_on(&good, "session.zkp", &["peg", "inspect", "FILE"]);
+    assert_eq!(c, 0, "{err}");
+    rec.hello.protocol = ProtocolId::PegMpc as u16;
+    let bad = ProofFile::new(
+        ProtocolId::PegIso,
+        Mode::Interactive,
+        proof_file::encode(&rec),
+    )
+    .to_bytes();
+    let (c, _, err) = verifier_on(&bad, "session-bad.zkp", &["peg", "inspect", "FILE"]);
+    assert_eq!(c, 2, "{err}");
+    assert!(err.contains("inconsistent"), "{err}");
+}
+
+/// An MPC proof checked against another puzzle says so, instead of a length mismatch.
+#[test]
+fn mpc_proof_for_another_instance_says_so() {
+    let inst = tee();
+    let mpc =
+        zkgames::mpc::peg::prove_peg(&inst, &common::tee_solution(), 219, b"", &mut seeded_rng(7))
+            .unwrap();
+    for other in ["english", "wiegleb"] {
+        let (c, _, err) = verifier_on(&mpc, "mpc-other.proof", &["peg", "verify", other, "FILE"]);
+        assert_eq!(c, 1, "{err}");
+        assert!(err.contains("another instance"), "{err}");
+    }
+}

@@ -150,3 +150,19 @@ impl Drop for Progress {
         self.bar.finish_and_clear();
     }
 }
+
+/// The first lines of every `inspect`: size, and the protocol and mode as the header says.
+pub fn describe_header(f: &crate::proof_file::ProofFile, total: usize) -> String {
+    use crate::proof_file::Mode;
+    format!(
+        "proof file: {total} bytes (header {}, body {})\nprotocol:   {}\nmode:       {}\n",
+        crate::proof_file::HEADER_LEN,
+        f.body.len(),
+        f.protocol.name(),
+        match f.mode {
+            Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable evidence",
+            Mode::Interactive =>
+                "interactive session transcript: NOT transferable evidence (a simulator can forge one)",
+        }
+    )
+}

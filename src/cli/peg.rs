@@ -523,44 +523,40 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     }
 }
 
-/// A human summary of a proof file.
+/// A human summary of a proof file: what the header says, then what the body holds.
+/// Refuses a body inconsistent with its header.
 pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
     use std::fmt::Write;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "proof file: {total} bytes (header {}, body {})",
-        proof_file::HEADER_LEN,
-        f.body.len()
-    );
-    let _ = writeln!(o, "protocol:   {}", f.protocol.name());
-    let _ = writeln!(
-        o,
-        "mode:       {}",
-        match f.mode {
-            Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable",
-            Mode::Interactive => "interactive session transcript: NOT transferable evidence",
-        }
-    );
+    let mut o = crate::cli::describe_header(f, total);
     match (f.protocol, f.mode) {
         (ProtocolId::PegIso, Mode::NonInteractive) => {
             let p: PegIsoProof = fs::decode_proof(f)?;
             let _ = writeln!(o, "instance:   {}", hex::encode(p.instance_digest));
-            let _ = writeln!(o, "context:    {:?}", String::from_utf8_lossy(&p.context));
+            let _ = writeln!(o, "context:    {}", show_context(&p.context));
             summarize_rounds(&mut o, &p.responses, all);
         }
         (ProtocolId::PegIso, Mode::Interactive) => {
             let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
+            if rec.hello.protocol != ProtocolId::PegIso as u16 {
+                return Err(Error::bad(format!(
+                    "inconsistent file: the header says the isomorphism protocol, the session inside says protocol {}",
+                    rec.hello.protocol
+                )));
+            }
             let _ = writeln!(o, "instance:   {}", hex::encode(rec.hello.statement));
-            let _ = writeln!(
-                o,
-                "context:    {:?}",
-                String::from_utf8_lossy(&rec.hello.context)
-            );
+            let _ = writeln!(o, "context:    {}", show_context(&rec.hello.context));
             let roots: Vec<crate::commit::Digest> =
                 proof_file::decode(&rec.commitments, "commitments")?;
             let resp: Vec<crate::peg::protocol::RoundResponse> =
                 proof_file::decode(&rec.responses, "responses")?;
+            if roots.len() != resp.len() || roots.len() != rec.hello.rounds as usize {
+                return Err(Error::bad(format!(
+                    "inconsistent session transcript: {} rounds announced, {} commitments, {} responses",
+                    rec.hello.rounds,
+                    roots.len(),
+                    resp.len()
+                )));
+            }
             for (i, r) in roots
                 .iter()
                 .enumerate()
@@ -579,6 +575,11 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
     }
     Ok(o)
+}
+
+/// A context string as inspect shows it: quoted, escaped, at most a short excerpt.
+fn show_context(c: &[u8]) -> String {
+    format!("\"{}\"", crate::files::excerpt(&String::from_utf8_lossy(c)))
 }
 
 fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse], all: bool) {
@@ -612,13 +613,16 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
                 ..
             } => {
                 let c = commit(TAG_ROW, &first.key, &first.bits);
-                let t0 = commit(TAG_TRIPLET, &triplet_keys[0], &encode_triplet(&triplets[0]));
+                // a malformed proof may open no triplet at all: show what is there
+                let t0 = match (triplet_keys.first(), triplets.first()) {
+                    (Some(k), Some(t)) => hex::encode(commit(TAG_TRIPLET, k, &encode_triplet(t))),
+                    _ => "(no triplet opened)".to_string(),
+                };
                 let _ = writeln!(
                     o,
-                    "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {}, commit(Z'[1]) = {}",
+                    "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {t0}, commit(Z'[1]) = {}",
                     i + 1,
                     r.sigma,
-                    hex::encode(t0),
                     hex::encode(c)
                 );
             }

@@ -131,8 +131,11 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             Ok(())
         }
         VerifierCmd::Inspect { proof } => {
-            let f = read_proof(&proof)?;
-            println!("{}", inspect(&f)?);
+            let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
+            let f = ProofFile::from_bytes(&bytes)?;
+            f.expect_protocol(crate::proof_file::ProtocolId::Sha256Mpc)?;
+            let details = inspect(&f)?;
+            print!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
             Ok(())
         }
     }
