@@ -217,3 +217,79 @@ fn mpc_proof_for_another_instance_says_so() {
         assert!(err.contains("another instance"), "{err}");
     }
 }
+
+/// Writes the one-byte varint at body offset `off` (a value below 251) with a 2-byte marker
+/// (251, value, 0): the same value, a second encoding, another file hash.
+fn widen_varint(file: &[u8], off: usize) -> Vec<u8> {
+    let pos = proof_file::HEADER_LEN + off;
+    let v = file[pos];
+    assert!(v < 251, "byte {pos} is not a one-byte varint");
+    let mut out = file[..pos].to_vec();
+    out.extend_from_slice(&[251, v, 0]);
+    out.extend_from_slice(&file[pos + 1..]);
+    let len = (out.len() - proof_file::HEADER_LEN) as u64;
+    out[13..21].copy_from_slice(&len.to_le_bytes());
+    out
+}
+
+/// A proof file has exactly one valid encoding: a non-minimal varint is refused by every
+/// verifier (each proof kind, non-interactive and session transcripts), with exit 2.
+#[test]
+fn non_canonical_encodings_are_refused_by_every_verifier() {
+    let inst = tee();
+    let z = common::tee_solution();
+    let t = tee_file();
+    // (name, file, body offset of a one-byte varint, verify args)
+    let iso = fs::prove_file(&inst, &z, 40, b"", &mut seeded_rng(8)).unwrap();
+    let sigmas: Vec<u32> = (0..40).map(|i| 1 + i % 4).collect();
+    let rec =
+        zkgames::peg::simulate::simulate_session(&inst, &sigmas, b"", &mut seeded_rng(9)).unwrap();
+    let iso_session = ProofFile::new(
+        ProtocolId::PegIso,
+        Mode::Interactive,
+        proof_file::encode(&rec),
+    )
+    .to_bytes();
+    let mpc = zkgames::mpc::peg::prove_peg(&inst, &z, 30, b"", &mut seeded_rng(10)).unwrap();
+    let st = zkgames::mpc::peg::statement_for_tests(&inst, b"").unwrap();
+    let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
+    let mrec = zkgames::mpc::session::simulate(
+        &st.as_ref(),
+        ProtocolId::PegMpc,
+        &trits,
+        &mut seeded_rng(11),
+    );
+    let mpc_session = zkgames::mpc::peg::session_file(&mrec);
+    let sha = zkgames::mpc::sha256::prove_sha256(b"abc", 30, b"", &mut seeded_rng(12)).unwrap();
+    let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    let peg_args = ["peg", "verify", &t, "FILE", "--security", "8"];
+    let sha_args = [
+        "sha256",
+        "verify",
+        "--digest",
+        abc,
+        "FILE",
+        "--security",
+        "8",
+    ];
+    let cases: [(&str, &[u8], usize, &[&str]); 5] = [
+        // context length, after the 32-byte instance digest
+        ("iso", &iso, 32, &peg_args),
+        // Hello.protocol, the first field of a session record
+        ("iso-session", &iso_session, 0, &peg_args),
+        // the challenge field's length, after the instance digest and the salt
+        ("mpc", &mpc, 64, &peg_args),
+        ("mpc-session", &mpc_session, 0, &peg_args),
+        // the preimage length
+        ("sha", &sha, 0, &sha_args),
+    ];
+    for (name, file, off, args) in cases {
+        let (c, out, err) = verifier_on(file, &format!("{name}.proof"), args);
+        assert_eq!(c, 0, "{name}: the honest file must verify: {out}{err}");
+        let wide = widen_varint(file, off);
+        let (c, out, err) = verifier_on(&wide, &format!("{name}-wide.proof"), args);
+        assert_eq!(c, 2, "{name}: {out}{err}");
+        assert!(err.contains("canonical"), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
