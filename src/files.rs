@@ -53,6 +53,19 @@ pub fn excerpt(s: &str) -> String {
     }
 }
 
+/// A whole message kept under `max` characters: its beginning and its end (where parsers
+/// put "at line L column C"), joined by `…`.
+pub fn shorten(msg: &str, max: usize) -> String {
+    let n = msg.chars().count();
+    if n <= max {
+        return msg.to_string();
+    }
+    let tail = max / 3;
+    let head: String = msg.chars().take(max - tail).collect();
+    let end: String = msg.chars().skip(n - tail).collect();
+    format!("{head}…{end}")
+}
+
 /// `text` without a leading UTF-8 byte-order mark.
 pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
@@ -336,6 +349,13 @@ mod tests {
         assert!(e.len() < 80, "{e}");
         assert!(e.contains("2000000 characters"));
         assert_eq!(excerpt("a\nb"), "a\\nb");
+        let m = format!("unknown field `{}`, at line 1 column 9", "k".repeat(10_000));
+        let s = shorten(&m, 120);
+        assert!(
+            s.chars().count() <= 121 && s.ends_with("at line 1 column 9"),
+            "{s}"
+        );
+        assert_eq!(shorten("short", 120), "short");
         assert_eq!(strip_bom("\u{feff}N 5"), "N 5");
         assert_eq!(strip_bom("N 5"), "N 5");
     }

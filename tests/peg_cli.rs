@@ -716,3 +716,146 @@ fn simulate_refuses_transcripts_over_the_limits_up_front() {
     let (c, _, err) = run(VERIFIER, &["peg", "verify", "english", &out]);
     assert_eq!(c, 0, "{err}");
 }
+
+/// Parsers: a byte-order mark is ignored everywhere, raw instances refuse repeated keys,
+/// stdin can be named once, and errors quote at most a short excerpt of the input, never
+/// Rust debug text.
+#[test]
+fn parsers_bom_duplicates_stdin_and_short_errors() {
+    const BOM: &str = "\u{feff}";
+    // a board, a raw instance, a move list, a matrix, a wall position: all with a BOM
+    let board = tmp("bom-board.txt");
+    let text = std::fs::read_to_string(p("puzzles/peg/english.txt")).unwrap();
+    std::fs::write(&board, format!("{BOM}{text}")).unwrap();
+    let sol = tmp("bom.sol");
+    let (c, _, err) = run(PROVER, &["peg", "solve", &board, "-o", &sol, "-q"]);
+    assert_eq!(c, 0, "{err}");
+    let moves = std::fs::read_to_string(&sol).unwrap();
+    std::fs::write(&sol, format!("{BOM}{moves}")).unwrap();
+    let proof = tmp("bom.proof");
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "prove",
+            &board,
+            "--solution",
+            &sol,
+            "-o",
+            &proof,
+            "--security",
+            "8",
+        ],
+    );
+    assert_eq!(c, 0, "{err}");
+    let (c, _, err) = run(
+        VERIFIER,
+        &["peg", "verify", "english", &proof, "--security", "8"],
+    );
+    assert_eq!(c, 0, "the BOM board is the English board: {err}");
+    let raw = tmp("bom-raw.txt");
+    let raw_text = std::fs::read_to_string(p(TEE)).unwrap();
+    std::fs::write(&raw, format!("{BOM}{raw_text}")).unwrap();
+    let matrix = tmp("bom-matrix.sol");
+    let m = std::fs::read_to_string(p(TEE_SOL)).unwrap();
+    std::fs::write(&matrix, format!("{BOM}{m}")).unwrap();
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "prove",
+            &raw,
+            "--solution",
+            &matrix,
+            "-o",
+            "/dev/null",
+            "--security",
+            "8",
+        ],
+    );
+    assert_eq!(c, 0, "{err}");
+    let wall = tmp("bom-wall.txt");
+    let w = std::fs::read_to_string(p("puzzles/wall/cat-and-mouse-8x8.txt")).unwrap();
+    std::fs::write(&wall, format!("{BOM}{w}")).unwrap();
+    let (c, _, err) = run(VERIFIER, &["wall", "check", &wall]);
+    assert_eq!(c, 0, "{err}");
+
+    // repeated keys in a raw instance
+    for (text, line) in [
+        (
+            "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\nf 1 1 0 1 1\nl 1 0 0 0 0\n",
+            "line 4",
+        ),
+        (
+            "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\nl 1 0 0 0 0\npegs 1\n",
+            "line 5",
+        ),
+    ] {
+        std::fs::write(&raw, text).unwrap();
+        let (c, _, err) = run(PROVER, &["peg", "solve", &raw]);
+        assert_eq!(c, 2, "{err}");
+        assert!(err.contains(&format!("already given on {line}")), "{err}");
+    }
+
+    // stdin named twice: refused before reading anything
+    for args in [
+        &["peg", "verify", "-", "-"][..],
+        &["peg", "prove", "-", "--solution", "-"][..],
+    ] {
+        let bin = if args[1] == "verify" {
+            VERIFIER
+        } else {
+            PROVER
+        };
+        let (c, _, err) = run(bin, args);
+        assert_eq!(c, 2, "{err}");
+        assert!(err.contains("only one argument can be `-`"), "{err}");
+    }
+
+    // a 2 MB solution line, a 2 MB unknown key: short messages
+    let long = tmp("long.sol");
+    std::fs::write(&long, "z".repeat(2 << 20)).unwrap();
+    let (c, _, err) = run(
+        PROVER,
+        &[
+            "peg",
+            "prove",
+            "english",
+            "--solution",
+            &long,
+            "-o",
+            "/dev/null",
+        ],
+    );
+    assert_eq!(c, 2, "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 300, "{} bytes of error", err.len());
+    std::fs::write(&raw, format!("{} 5\n", "k".repeat(2 << 20))).unwrap();
+    let (c, _, err) = run(PROVER, &["peg", "solve", &raw]);
+    assert_eq!(c, 2);
+    assert!(err.len() < 300, "{} bytes of error", err.len());
+    std::fs::write(
+        &wall,
+        format!("{{\"rows\": 2, \"{}\": 1}}", "q".repeat(2 << 20)),
+    )
+    .unwrap();
+    let (c, _, err) = run(VERIFIER, &["wall", "check", &wall]);
+    assert_eq!(c, 2);
+    assert!(err.len() < 300 && err.contains("line 1"), "{err}");
+
+    // a truncated body: words, not `UnexpectedEnd { additional: 1 }`
+    prove_tee(&["--security", "8"], &proof);
+    let mut bytes = std::fs::read(&proof).unwrap();
+    bytes.truncate(bytes.len() - 1);
+    let n = (bytes.len() - 21) as u64;
+    bytes[13..21].copy_from_slice(&n.to_le_bytes());
+    std::fs::write(&proof, &bytes).unwrap();
+    let (c, _, err) = run(
+        VERIFIER,
+        &["peg", "verify", &p(TEE), &proof, "--security", "8"],
+    );
+    assert_eq!(c, 2, "{err}");
+    assert!(
+        err.contains("ends too early") && !err.contains('{'),
+        "{err}"
+    );
+}

@@ -59,13 +59,18 @@ pub enum VerifierCmd {
     Sha256(sha256::VerifierCmd),
 }
 
+/// Longest error line printed: messages quote short excerpts of the input, this is only a
+/// backstop (e.g. a position where thousands of pairs are cut).
+const MAX_MESSAGE: usize = 1000;
+
 fn finish(r: crate::Result<()>, who: &str) -> i32 {
     match r {
         Ok(()) => 0,
         Err(e) => {
+            let msg = crate::files::shorten(&e.to_string().replace('\n', " "), MAX_MESSAGE);
             match &e {
-                Error::Rejected(_) => eprintln!("{who}: REJECTED: {e}"),
-                _ => eprintln!("{who}: error: {e}"),
+                Error::Rejected(_) => eprintln!("{who}: REJECTED: {msg}"),
+                _ => eprintln!("{who}: error: {msg}"),
             }
             e.exit_code()
         }

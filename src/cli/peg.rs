@@ -205,6 +205,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             system,
             seed,
         } => {
+            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
@@ -416,6 +417,7 @@ fn save_transcript(path: Option<&str>, system: System, rec: &SessionRecord) -> R
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
         VerifierCmd::Verify { puzzle, proof, sec } => {
+            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("PROOF", &proof)])?;
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;

@@ -197,9 +197,9 @@ pub fn check_claims(
     }
     if context != expected_context {
         return Err(Error::rejected(format!(
-            "the proof is bound to context {:?}, not {:?}",
-            String::from_utf8_lossy(context),
-            String::from_utf8_lossy(expected_context)
+            "the proof is bound to context \"{}\", not \"{}\"",
+            crate::files::excerpt(&String::from_utf8_lossy(context)),
+            crate::files::excerpt(&String::from_utf8_lossy(expected_context))
         )));
     }
     let need = rounds_for_bits(min_bits, inst.s());

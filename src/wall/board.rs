@@ -114,7 +114,8 @@ impl Variant {
             "cat-and-mouse" => Ok(Variant::CatAndMouse),
             "ring" => Ok(Variant::Ring),
             _ => Err(Error::bad(format!(
-                "unknown variant {s:?} (expected \"classic\", \"cat-and-mouse\" or \"ring\")"
+                "unknown variant '{}' (expected \"classic\", \"cat-and-mouse\" or \"ring\")",
+                crate::files::excerpt(s)
             ))),
         }
     }

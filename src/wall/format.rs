@@ -70,6 +70,7 @@
 
 use serde::Deserialize;
 
+use crate::files::excerpt;
 use crate::wall::board::{
     Cell, Dir, Player, Position, Setup, Variant, Wall, MAX_CELLS, MAX_PLAYERS, MAX_SIDE,
 };
@@ -145,8 +146,12 @@ fn cell(c: [u64; 2], what: &dyn Fn() -> String) -> Result<Cell> {
 
 /// Parses the JSON form (either explicit pairs or a game).
 pub fn parse_json(text: &str) -> Result<Position> {
-    let raw: RawPosition = serde_json::from_str(text)
-        .map_err(|e| Error::bad(format!("malformed position JSON: {e}")))?;
+    let raw: RawPosition = serde_json::from_str(text).map_err(|e| {
+        Error::bad(format!(
+            "malformed position JSON: {}",
+            crate::files::shorten(&e.to_string(), 160)
+        ))
+    })?;
     let rows = side(raw.rows, "rows")?;
     let cols = side(raw.cols, "cols")?;
     if rows as u64 * cols as u64 > MAX_CELLS {
@@ -350,14 +355,16 @@ fn parse_cell_text(s: &str, line: usize) -> Result<Cell> {
     let t = s.trim().trim_start_matches('(').trim_end_matches(')');
     let (r, c) = t.split_once(',').ok_or_else(|| {
         Error::bad(format!(
-            "line {line}: expected a cell as ROW,COL, found {s:?}"
+            "line {line}: expected a cell as ROW,COL, found '{}'",
+            excerpt(s)
         ))
     })?;
     let num = |x: &str| -> Result<u32> {
         x.trim().parse::<u32>().map_err(|_| {
             Error::bad(format!(
-                "line {line}: bad coordinate {:?} in cell {s:?}",
-                x.trim()
+                "line {line}: bad coordinate '{}' in cell '{}'",
+                excerpt(x.trim()),
+                excerpt(s)
             ))
         })
     };
@@ -430,8 +437,9 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
             }
             k => {
                 return Err(Error::bad(format!(
-                    "line {}: unknown key {k:?} (expected `variant` or `pair`)",
-                    i + 1
+                    "line {}: unknown key '{}' (expected `variant` or `pair`)",
+                    i + 1,
+                    excerpt(k)
                 )))
             }
         }
@@ -549,7 +557,8 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
                             ln,
                             4 * c + 2,
                             format!(
-                                "unknown cell content {field:?} (expected '.', C<k>, M<k> or G<k>)"
+                                "unknown cell content '{}' (expected '.', C<k>, M<k> or G<k>)",
+                                excerpt(field)
                             ),
                         ))
                     }
@@ -561,8 +570,9 @@ pub fn parse_ascii(text: &str) -> Result<Position> {
                             ln,
                             4 * c + 2,
                             format!(
-                            "bad marker {field:?}: the player number must be 1 to {MAX_PLAYERS}"
-                        ),
+                                "bad marker '{}': the player number must be 1 to {MAX_PLAYERS}",
+                                excerpt(field)
+                            ),
                         ))
                     }
                 };
