@@ -373,7 +373,13 @@ fn board_puzzle_files_give_the_rust_instances() {
     use zkgames::peg::board::Puzzle;
     let dir = temp_dir("boards");
     // the catalog, with a solution from the solver
-    for name in ["english", "triangle15", "square5-diagonal", "diamond", "wiegleb-24"] {
+    for name in [
+        "english",
+        "triangle15",
+        "square5-diagonal",
+        "diamond",
+        "wiegleb-24",
+    ] {
         let board = root().join(format!("puzzles/peg/{name}.txt"));
         let sol = dir.join(format!("{name}.sol"));
         let o = Command::new(PROVER)
@@ -470,7 +476,12 @@ fn board_puzzle_files_give_the_rust_instances() {
         let sol = dir.join(format!("random-{case}.sol"));
         let matrix: String = z
             .iter()
-            .map(|r| r.iter().map(|&b| if b { "1 " } else { "0 " }).collect::<String>() + "\n")
+            .map(|r| {
+                r.iter()
+                    .map(|&b| if b { "1 " } else { "0 " })
+                    .collect::<String>()
+                    + "\n"
+            })
             .collect();
         std::fs::write(&sol, matrix).unwrap();
         let proof = dir.join(format!("random-{case}.proof"));
@@ -499,7 +510,11 @@ fn python_limits_bom_and_canonical_encoding() {
     std::fs::write(&big, &text).unwrap();
     let (code, out) = py_verify(&big, &proof, Some(16), "");
     assert_eq!(code, 2, "{}", &out[..out.len().min(300)]);
-    assert!(out.contains("limit") && out.len() < 400, "{} bytes", out.len());
+    assert!(
+        out.contains("limit") && out.len() < 400,
+        "{} bytes",
+        out.len()
+    );
     // a long unknown key is quoted as an excerpt
     std::fs::write(&big, format!("{} 5\n", "k".repeat(500_000))).unwrap();
     let (code, out) = py_verify(&big, &proof, Some(16), "");
@@ -507,7 +522,11 @@ fn python_limits_bom_and_canonical_encoding() {
     assert!(out.len() < 400, "{} bytes", out.len());
     // a byte-order mark
     let bom = dir.join("bom.txt");
-    std::fs::write(&bom, format!("\u{feff}{}", std::fs::read_to_string(&inst).unwrap())).unwrap();
+    std::fs::write(
+        &bom,
+        format!("\u{feff}{}", std::fs::read_to_string(&inst).unwrap()),
+    )
+    .unwrap();
     assert_eq!(py_verify(&bom, &proof, Some(16), "").0, 0);
     // a goal of no peg
     std::fs::write(&bom, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 0\n").unwrap();

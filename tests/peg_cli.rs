@@ -859,3 +859,103 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
         "{err}"
     );
 }
+
+/// Help: exit codes at the top level, catalog names wherever a puzzle file is taken, user
+/// names of the proof systems and security in bits in every report; shell completions and
+/// man pages generated from the CLI definition.
+#[test]
+fn help_names_security_completions_and_man_pages() {
+    for bin in [PROVER, VERIFIER] {
+        let (c, out, _) = run(bin, &["--help"]);
+        assert_eq!(c, 0);
+        assert!(
+            out.contains("Exit status") && out.contains("2  bad input") && out.contains("english"),
+            "{out}"
+        );
+    }
+    for (bin, cmd) in [
+        (PROVER, "prove"),
+        (PROVER, "simulate"),
+        (PROVER, "connect"),
+        (PROVER, "solve"),
+        (VERIFIER, "verify"),
+        (VERIFIER, "serve"),
+    ] {
+        let (c, out, _) = run(bin, &["peg", cmd, "--help"]);
+        assert_eq!(c, 0);
+        assert!(out.contains("catalog name"), "{cmd}: {out}");
+    }
+    // user-facing names and one way of stating security
+    let proof = tmp("names.proof");
+    for (system, name) in [("iso", "isomorphism protocol"), ("mpc", "ZKB++")] {
+        let (puzzle, sol) = (p(TEE), p(TEE_SOL));
+        let (c, _, err) = run(
+            PROVER,
+            &[
+                "peg",
+                "prove",
+                &puzzle,
+                "--solution",
+                &sol,
+                "-o",
+                &proof,
+                "--system",
+                system,
+            ],
+        );
+        assert_eq!(c, 0, "{err}");
+        assert!(
+            err.contains(name) && err.contains("bits of security"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("Iso") && !err.contains("Mpc") && !err.contains("2^-"),
+            "{err}"
+        );
+        let (c, out, _) = run(VERIFIER, &["peg", "verify", &puzzle, &proof]);
+        assert_eq!(c, 0);
+        assert!(
+            out.contains("bits of security") && !out.contains("soundness"),
+            "{out}"
+        );
+        let (c, out, _) = run(VERIFIER, &["peg", "inspect", &proof]);
+        assert_eq!(c, 0);
+        assert!(out.contains("bits of security") || system == "iso", "{out}");
+    }
+    let (c, out, err) = run(PROVER, &["peg", "demo", "tee", "--system", "mpc", "-q"]);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("ZKB++") && !out.contains("Mpc"), "{out}");
+    assert!(
+        err.contains("bits of security") && !err.contains("Mpc"),
+        "{err}"
+    );
+    // completions for every shell, man pages
+    for bin in [PROVER, VERIFIER] {
+        let name = std::path::Path::new(bin)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+            let (c, out, err) = run(bin, &["completions", shell]);
+            assert_eq!(c, 0, "{err}");
+            assert!(out.contains(&name) && out.contains("peg"), "{shell}");
+        }
+        let (c, out, _) = run(bin, &["manpage"]);
+        assert_eq!(c, 0);
+        assert!(out.contains(".TH") && out.contains("peg"), "{out}");
+        let dir = tmp(&format!("man-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (c, _, err) = run(bin, &["manpage", "--dir", &dir]);
+        assert_eq!(c, 0, "{err}");
+        let page = std::fs::read_to_string(format!("{dir}/{name}-peg-verify.1"))
+            .or_else(|_| std::fs::read_to_string(format!("{dir}/{name}-peg-prove.1")))
+            .unwrap();
+        assert!(
+            page.contains(".TH") && page.contains("catalog name"),
+            "{page}"
+        );
+    }
+    assert_eq!(run(PROVER, &["completions", "tcsh"]).0, 2);
+}

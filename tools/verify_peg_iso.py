@@ -687,7 +687,7 @@ def verify(inst, data, security, context):
                        % excerpt(proof_context.decode("utf-8", "replace")))
     lam = len(responses)
     if not enough_rounds(lam, security, inst.s):
-        raise Rejected("%d rounds, %d needed for %d bits (S = %d)"
+        raise Rejected("%d rounds, %d needed for %d bits of security (S = %d)"
                        % (lam, required_rounds(security, inst.s), security, inst.s))
     roots = []
     for k, (sigma, opening, path) in enumerate(responses, 1):
@@ -753,7 +753,7 @@ def main(argv):
     except Exception as e:  # never a traceback: anything unexpected is bad input
         print("MALFORMED: unexpected error: %s: %s" % (type(e).__name__, excerpt(e, 200)))
         return 2
-    print("ACCEPTED: %d rounds, N = %d, T = %d, S = %d, %d-bit security"
+    print("ACCEPTED: %d rounds, N = %d, T = %d, S = %d, %d bits of security"
           % (lam, inst.n, inst.t, inst.s, args.security))
     return 0
 

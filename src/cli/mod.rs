@@ -3,7 +3,7 @@
 //!
 //! Exit status: 0 accepted or done; 1 proof rejected; 2 bad input or usage.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::Error;
 
@@ -12,12 +12,26 @@ pub mod peg_solve;
 pub mod sha256;
 pub mod wall;
 
+/// The end of both binaries' `--help`: exit codes, file conventions, catalog names.
+pub const AFTER_HELP: &str = "\
+Exit status:
+  0  accepted, or done
+  1  proof rejected; illegal move or position (wall check); puzzle impossible or the
+     solver's budget exhausted
+  2  bad input or usage (a file, an argument, a limit)
+
+Files: `-` is stdin or stdout (stdin at most once per command). Wherever a PUZZLE file is
+taken, a built-in catalog name works too: tee, english, european, wiegleb, wiegleb-24,
+diamond, diamond-full, triangle15, square5-diagonal. Output files replace regular files
+atomically and write devices and FIFOs in place; secrets (solutions) get mode 0600.";
+
 /// Produce proofs, solve puzzles, take part in live sessions as the prover.
 #[derive(Parser, Debug)]
 #[command(
     name = "prover",
     version,
-    about = "Prove knowledge of puzzle solutions in zero knowledge"
+    about = "Prove knowledge of puzzle solutions in zero knowledge",
+    after_help = AFTER_HELP
 )]
 pub struct ProverCli {
     #[command(subcommand)]
@@ -32,6 +46,72 @@ pub enum ProverCmd {
     /// SHA-256: prove knowledge of a preimage (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
+    /// Print a shell completion script for this binary.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Manpage(ManpageArgs),
+}
+
+/// Arguments of `completions`.
+#[derive(clap::Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `manpage`.
+#[derive(clap::Args, Debug)]
+pub struct ManpageArgs {
+    /// Write BIN.1, BIN-SUBCOMMAND.1, ... for every command into this directory, instead of
+    /// printing the top-level page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<String>,
+}
+
+fn completions(mut cmd: clap::Command, a: CompletionsArgs) -> crate::Result<()> {
+    let name = cmd.get_name().to_string();
+    let mut out = Vec::new();
+    clap_complete::generate(a.shell, &mut cmd, name, &mut out);
+    crate::files::Output::TEXT.write("-", &out)
+}
+
+fn manpages(cmd: clap::Command, a: ManpageArgs) -> crate::Result<()> {
+    fn render(cmd: &clap::Command) -> crate::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd.clone())
+            .render(&mut out)
+            .map_err(|e| Error::io("cannot render the manual page", e))?;
+        Ok(out)
+    }
+    fn all(
+        cmd: &clap::Command,
+        dir: &std::path::Path,
+        written: &mut Vec<String>,
+    ) -> crate::Result<()> {
+        let page = clap_mangen::Man::new(cmd.clone()).get_filename();
+        let path = dir.join(&page);
+        crate::files::Output::TEXT.write(&path.to_string_lossy(), &render(cmd)?)?;
+        written.push(page);
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            all(sub, dir, written)?;
+        }
+        Ok(())
+    }
+    let mut cmd = cmd.disable_help_subcommand(true);
+    cmd.build();
+    match a.dir {
+        None => crate::files::Output::TEXT.write("-", &render(&cmd)?),
+        Some(d) => {
+            let dir = std::path::Path::new(&d);
+            if !dir.is_dir() {
+                return Err(Error::bad(format!("--dir {d}: not a directory")));
+            }
+            let mut written = Vec::new();
+            all(&cmd, dir, &mut written)?;
+            eprintln!("{} manual pages written to {d}", written.len());
+            Ok(())
+        }
+    }
 }
 
 /// Verify proofs, inspect them, analyse Wall Game positions, serve live sessions.
@@ -39,7 +119,8 @@ pub enum ProverCmd {
 #[command(
     name = "verifier",
     version,
-    about = "Verify zero-knowledge proofs of puzzle solutions"
+    about = "Verify zero-knowledge proofs of puzzle solutions",
+    after_help = AFTER_HELP
 )]
 pub struct VerifierCli {
     #[command(subcommand)]
@@ -57,6 +138,10 @@ pub enum VerifierCmd {
     /// SHA-256: verify and inspect preimage proofs (ZKB++).
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
+    /// Print a shell completion script for this binary.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Manpage(ManpageArgs),
 }
 
 /// Longest error line printed: messages quote short excerpts of the input, this is only a
@@ -83,6 +168,8 @@ pub fn prover_main() -> i32 {
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
+        ProverCmd::Completions(a) => completions(ProverCli::command(), a),
+        ProverCmd::Manpage(a) => manpages(ProverCli::command(), a),
     };
     finish(r, "prover")
 }
@@ -94,6 +181,8 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
+        VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
+        VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),
     };
     finish(r, "verifier")
 }
@@ -170,4 +259,18 @@ pub fn describe_header(f: &crate::proof_file::ProofFile, total: usize) -> String
                 "interactive session transcript: NOT transferable evidence (a simulator can forge one)",
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_every_catalog_puzzle_and_the_clis_are_consistent() {
+        for (name, _) in crate::peg::catalog::PUZZLES {
+            assert!(AFTER_HELP.contains(name), "{name}");
+        }
+        ProverCli::command().debug_assert();
+        VerifierCli::command().debug_assert();
+    }
 }

@@ -28,9 +28,19 @@ pub enum System {
     Mpc,
 }
 
+impl std::fmt::Display for System {
+    /// The name users read ("isomorphism protocol", "ZKB++"), not the enum's.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            System::Iso => "isomorphism protocol",
+            System::Mpc => "ZKB++ protocol",
+        })
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct SecurityArgs {
-    /// Required security: knowledge error at most 2^-BITS.
+    /// Required security in bits: the knowledge error is at most 2^-BITS.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub security: u32,
     /// Context string the proof is bound to (a message, a login nonce...).
@@ -59,7 +69,7 @@ pub enum ProverCmd {
     },
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
     Prove {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee...).
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee, ...).
         puzzle: String,
         /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
         #[arg(long)]
@@ -81,7 +91,7 @@ pub enum ProverCmd {
     },
     /// Take part in a live interactive session with `verifier peg serve`.
     Connect {
-        /// Puzzle file.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         /// Solution file.
         #[arg(long)]
@@ -103,7 +113,7 @@ pub enum ProverCmd {
     /// Run the zero-knowledge simulator (Claim 19): make an accepting interactive session
     /// transcript WITHOUT a solution. It shows why session transcripts are not evidence.
     Simulate {
-        /// Puzzle file.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         #[command(flatten)]
         sec: SecurityArgs,
@@ -120,7 +130,7 @@ pub enum ProverCmd {
 pub enum VerifierCmd {
     /// Verify a proof file offline. Exit 0 accepted, 1 rejected, 2 bad input.
     Verify {
-        /// Puzzle file.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         /// Proof file, `-` for stdin.
         proof: String,
@@ -137,7 +147,7 @@ pub enum VerifierCmd {
     },
     /// Serve one live interactive session as the verifier (own random challenges).
     Serve {
-        /// Puzzle file.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         /// Address to listen on (e.g. 127.0.0.1:7070; port 0 picks a free port).
         #[arg(long, conflicts_with = "stdio", required_unless_present = "stdio")]
@@ -226,7 +236,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 System::Mpc => crate::mpc::security_bits(rounds),
             };
             eprintln!(
-                "proved '{}' (N={}, T={}, S={}) with {:?}: {rounds} rounds, knowledge error 2^-{bits:.1}, {} bytes, {:.1} ms{}",
+                "proved '{}' (N={}, T={}, S={}) by the {}: {rounds} rounds, {bits:.1} bits of security, {} bytes, {:.1} ms{}",
                 p.name(),
                 inst.n(),
                 inst.t(),
@@ -282,7 +292,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 }
             };
             eprintln!(
-                "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}"
+                "session accepted by the verifier: {rounds} rounds, {bits:.1} bits of security"
             );
             save_transcript(transcript.as_deref(), system, &rec)
         }
@@ -367,7 +377,7 @@ fn demo(
     };
     let tp = t0.elapsed();
     eprintln!(
-        "2. proved with {system:?}: {rounds} rounds, {} bytes, {:.1} ms",
+        "2. proved by the {system}: {rounds} rounds, {} bytes, {:.1} ms",
         bytes.len(),
         tp.as_secs_f64() * 1e3
     );
@@ -381,7 +391,7 @@ fn demo(
         }
     };
     eprintln!(
-        "3. verified in {:.1} ms: ACCEPTED, knowledge error 2^-{bits:.1}; the verifier saw only the proof",
+        "3. verified in {:.1} ms: ACCEPTED, {bits:.1} bits of security; the verifier saw only the proof",
         t1.elapsed().as_secs_f64() * 1e3
     );
     if let Some(o) = output {
@@ -389,7 +399,7 @@ fn demo(
         eprintln!("   proof written to {o}");
     }
     println!(
-        "ok: '{}' proved and verified ({system:?}, {rounds} rounds, {} bytes)",
+        "ok: '{}' proved and verified ({system}, {rounds} rounds, {} bytes)",
         p.name(),
         bytes.len()
     );
@@ -429,7 +439,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     let t0 = std::time::Instant::now();
                     let rep = fs::verify(inst, &pr, sec.security, ctx)?;
                     println!(
-                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, knowledge error 2^-{:.1}, {} bytes, verified in {:.1} ms)",
+                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes, verified in {:.1} ms)",
                         p.name(),
                         rep.rounds,
                         rep.s,
@@ -516,7 +526,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 }
             };
             eprintln!(
-                "ACCEPTED: the prover knows a solution of '{}' ({} rounds, {system:?}, knowledge error 2^-{bits:.1})",
+                "ACCEPTED: the prover knows a solution of '{}' ({} rounds, {system}, {bits:.1} bits of security)",
                 p.name(),
                 rec.hello.rounds
             );

@@ -205,7 +205,7 @@ pub fn check_claims(
     let need = rounds_for_bits(min_bits, inst.s());
     if rounds < need {
         return Err(Error::rejected(format!(
-            "too few rounds: {rounds} < {need} needed for {min_bits}-bit security with S = {} ({:.1} bits achieved)",
+            "too few rounds: {rounds} < {need} needed for {min_bits} bits of security with S = {} ({:.1} bits achieved)",
             inst.s(),
             achieved_bits(rounds, inst.s())
         )));
