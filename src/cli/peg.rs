@@ -181,10 +181,8 @@ pub fn load_puzzle(path: &str) -> Result<Puzzle> {
 }
 
 fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
-    let b = proof_file::read_input(path, MAX_SOLUTION_FILE)?;
-    let text =
-        std::str::from_utf8(&b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))?;
-    p.parse_solution(text)
+    let text = crate::files::read_text(path, MAX_SOLUTION_FILE, "solution")?;
+    p.parse_solution(&text)
         .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
 }
 

@@ -423,10 +423,8 @@ impl Puzzle {
     /// Reads a puzzle file (`-` for stdin), at most [`MAX_FILE`] bytes. A raw instance is named
     /// after the file.
     pub fn load(path: &str) -> Result<Puzzle> {
-        let bytes = crate::proof_file::read_input(path, MAX_FILE)?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Error::bad(format!("{path}: the puzzle file is not UTF-8 text")))?;
-        let mut p = Self::parse(text).map_err(|e| match e {
+        let text = crate::files::read_text(path, MAX_FILE, "puzzle file")?;
+        let mut p = Self::parse(&text).map_err(|e| match e {
             Error::BadInput(m) => Error::bad(format!("{path}: {m}")),
             e => e,
         })?;
