@@ -2,6 +2,7 @@
 //!
 //! Layers, bottom up:
 //! - [`commit`], [`transcript`], [`merkle`]: hash commitments, Fiat–Shamir transcripts, Merkle trees.
+//! - [`files`]: reading inputs and writing outputs (atomic replacement, secret modes, limits).
 //! - [`proof_file`]: the versioned container every proof file uses.
 //! - [`net`]: framed messages for live interactive sessions (TCP or pipes).
 //! - [`peg`]: peg solitaire (Bultel, FUN 2022): instances, isomorphisms, boards, solver, Protocol 1.
@@ -14,6 +15,7 @@ pub mod auth;
 pub mod cli;
 pub mod commit;
 pub mod error;
+pub mod files;
 pub mod merkle;
 pub mod mpc;
 pub mod net;

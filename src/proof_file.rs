@@ -190,8 +190,10 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
         .expect("bincode encoding of in-memory value")
 }
 
-/// Decodes a body with a byte limit; every input byte must be consumed.
-pub fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
+/// Decodes a body with a byte limit; every input byte must be consumed, and the bytes must
+/// be the value's one canonical encoding (decode, re-encode, compare): a number or length
+/// written with more bytes than needed is refused, so a file's hash identifies its proof.
+pub fn decode<T: DeserializeOwned + Serialize>(bytes: &[u8], what: &str) -> Result<T> {
     if bytes.len() > MAX_BODY {
         return Err(Error::bad(format!(
             "{what}: {} bytes exceeds the limit",
@@ -199,65 +201,60 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
         )));
     }
     let cfg = bincode::config::standard().with_limit::<MAX_BODY>();
-    let (v, used) = bincode::serde::decode_from_slice(bytes, cfg)
-        .map_err(|e| Error::bad(format!("{what}: malformed encoding ({e})")))?;
+    let (v, used): (T, usize) = bincode::serde::decode_from_slice(bytes, cfg)
+        .map_err(|e| Error::bad(format!("{what}: {}", describe(&e))))?;
     if used != bytes.len() {
         return Err(Error::bad(format!(
             "{what}: {} trailing bytes",
             bytes.len() - used
         )));
     }
+    if encode(&v) != bytes {
+        return Err(Error::bad(format!(
+            "{what}: not the canonical encoding (a number or length is written with more bytes than it needs)"
+        )));
+    }
     Ok(v)
 }
 
-/// Reads a whole file (or stdin for `-`), refusing anything over `limit` bytes.
-pub fn read_input(path: &str, limit: u64) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    let r: Box<dyn Read> = if path == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(
-            std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {path}"), e))?,
-        )
-    };
-    r.take(limit + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::io(format!("cannot read {path}"), e))?;
-    if buf.len() as u64 > limit {
-        return Err(Error::bad(format!(
-            "{path}: larger than the {limit}-byte limit"
-        )));
+/// A decoding error in plain words (bincode's own text is Rust debug output).
+fn describe(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as D;
+    match e {
+        D::UnexpectedEnd { .. } => "the data ends too early".into(),
+        D::LimitExceeded => format!("a length exceeds the {MAX_BODY}-byte limit"),
+        D::InvalidIntegerType { .. } => "an integer has an invalid length marker".into(),
+        D::NonZeroTypeIsZero { .. } => "an integer that must not be zero is zero".into(),
+        D::UnexpectedVariant { found, .. } => format!("unknown variant number {found}"),
+        D::Utf8 { .. } => "a string is not UTF-8".into(),
+        D::InvalidCharEncoding(_) => "a character is not valid UTF-8".into(),
+        D::InvalidBooleanValue(b) => format!("a boolean is {b}, not 0 or 1"),
+        D::ArrayLengthMismatch { required, found } => {
+            format!("an array has {found} elements, expected {required}")
+        }
+        D::OutsideUsizeRange(n) => format!("a length of {n} is too large"),
+        D::OtherString(m) => format!("malformed encoding: {}", crate::files::excerpt(m)),
+        D::Other(m) => format!("malformed encoding: {m}"),
+        _ => "malformed encoding".into(),
     }
-    Ok(buf)
 }
 
-/// Writes bytes to a file, or stdout for `-`. The file is written to a temporary name and
-/// renamed, so an interrupted run never leaves a half-written proof behind.
+/// Reads a whole file (or stdin for `-`), refusing anything over `limit` bytes: see
+/// [`crate::files::read_input`].
+pub fn read_input(path: &str, limit: u64) -> Result<Vec<u8>> {
+    crate::files::read_input(path, limit)
+}
+
+/// Writes public text to a file, or stdout for `-`: [`crate::files::Output::TEXT`] (atomic
+/// replacement of regular files, devices and FIFOs written in place).
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    if path == "-" {
-        let mut o = std::io::stdout().lock();
-        o.write_all(bytes)
-            .and_then(|_| o.flush())
-            .map_err(|e| Error::io("cannot write to stdout", e))
-    } else {
-        let tmp = format!("{path}.tmp{}", std::process::id());
-        std::fs::write(&tmp, bytes).map_err(|e| Error::io(format!("cannot write {tmp}"), e))?;
-        std::fs::rename(&tmp, path).map_err(|e| Error::io(format!("cannot write {path}"), e))
-    }
+    crate::files::Output::TEXT.write(path, bytes)
 }
 
 /// Writes a proof or transcript like [`write_output`], but refuses to dump binary bytes on a
-/// terminal (`-` while stdout is a terminal).
+/// terminal (`-` while stdout is a terminal): [`crate::files::Output::BINARY`].
 pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::IsTerminal;
-    if path == "-" && std::io::stdout().is_terminal() {
-        return Err(Error::bad(
-            "refusing to write a binary proof to the terminal: use -o FILE, or redirect stdout",
-        ));
-    }
-    write_output(path, bytes)
+    crate::files::Output::BINARY.write(path, bytes)
 }
 
 #[cfg(test)]
@@ -280,6 +277,36 @@ mod tests {
             t[i] ^= 0x80;
             assert!(ProofFile::from_bytes(&t).is_err(), "header byte {i}");
         }
+    }
+
+    #[test]
+    fn decode_refuses_non_canonical_encodings_in_plain_words() {
+        let v: Vec<u32> = vec![1, 300, 70_000];
+        let b = encode(&v);
+        assert_eq!(b, [3, 1, 251, 44, 1, 252, 112, 17, 1, 0]);
+        // the length 3 written as a u16 (marker 251), as a u32, as a u64
+        for long in [
+            &[251u8, 3, 0][..],
+            &[252, 3, 0, 0, 0],
+            &[253, 3, 0, 0, 0, 0, 0, 0, 0],
+        ] {
+            let mut t = long.to_vec();
+            t.extend_from_slice(&b[1..]);
+            let e = decode::<Vec<u32>>(&t, "t").unwrap_err().to_string();
+            assert!(e.contains("canonical"), "{e}");
+        }
+        // the element 1 written with a marker, the element 300 as a u32
+        let mut t = vec![3, 251, 1, 0];
+        t.extend_from_slice(&b[2..]);
+        assert!(decode::<Vec<u32>>(&t, "t").is_err());
+        let mut t = vec![3, 1, 252, 44, 1, 0, 0];
+        t.extend_from_slice(&b[5..]);
+        assert!(decode::<Vec<u32>>(&t, "t").is_err());
+        // errors are words, not Rust debug text
+        let e = decode::<Vec<u32>>(&b[..4], "t").unwrap_err().to_string();
+        assert_eq!(e, "t: the data ends too early");
+        let e = decode::<bool>(&[7], "t").unwrap_err().to_string();
+        assert_eq!(e, "t: a boolean is 7, not 0 or 1");
     }
 
     #[test]

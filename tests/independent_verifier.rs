@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
 const PROVER: &str = env!("CARGO_BIN_EXE_prover");
 
 fn root() -> PathBuf {
@@ -346,6 +348,7 @@ fn malformed_inputs_exit_2() {
     // a missing proof, an instance that is not a raw instance, a bad security
     assert_eq!(py_verify(&inst, &dir.join("missing"), Some(16), "").0, 2);
     assert_eq!(py_verify(&proof, &proof, Some(16), "").0, 2);
+    // a board file is read too: the English board is another instance than the tee
     assert_eq!(
         py_verify(
             &root().join("puzzles/peg/english.txt"),
@@ -354,9 +357,192 @@ fn malformed_inputs_exit_2() {
             ""
         )
         .0,
-        2
+        1
     );
     assert_eq!(py_verify(&inst, &proof, Some(0), "").0, 2);
     assert_eq!(py_verify(&inst, &proof, Some(16), "").0, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Board puzzle files: every catalog board, and random boards (three geometries, spaced and
+/// compact rows, indentation, comments, CRLF, a byte-order mark, finish boards and peg
+/// counts). Each proof the Rust prover makes from a board file must verify with the Python
+/// parser's own reading of that file, which needs the same instance digest.
+#[test]
+fn board_puzzle_files_give_the_rust_instances() {
+    use zkgames::peg::board::Puzzle;
+    let dir = temp_dir("boards");
+    // the catalog, with a solution from the solver
+    for name in [
+        "english",
+        "triangle15",
+        "square5-diagonal",
+        "diamond",
+        "wiegleb-24",
+    ] {
+        let board = root().join(format!("puzzles/peg/{name}.txt"));
+        let sol = dir.join(format!("{name}.sol"));
+        let o = Command::new(PROVER)
+            .args(["peg", "solve", "-q", "-o"])
+            .arg(&sol)
+            .arg(&board)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let proof = dir.join(format!("{name}.proof"));
+        prove(&board, &sol, &proof, Some(8), "", None, Some(1));
+        let (code, out) = py_verify(&board, &proof, Some(8), "");
+        assert_eq!(code, 0, "{name}: {out}");
+    }
+    // random boards
+    let mut rng = common::XorShift(0x5eed_b0a7d);
+    let mut checked = 0;
+    for case in 0..400 {
+        if checked == 40 {
+            break;
+        }
+        let geometry = ["square", "square-diagonal", "triangle"][rng.below(3)];
+        let (h, w) = (3 + rng.below(5), 3 + rng.below(5));
+        let spaced = geometry != "triangle" && rng.below(2) == 0;
+        let indent = " ".repeat(rng.below(3));
+        let nl = if rng.below(4) == 0 { "\r\n" } else { "\n" };
+        let mut text = String::new();
+        if rng.below(4) == 0 {
+            text.push('\u{feff}');
+        }
+        text += &format!("# random board {case}{nl}");
+        if rng.below(2) == 0 {
+            text += &format!("name: random {case}{nl}");
+        }
+        text += &format!("geometry: {geometry}   # comment{nl}start:{nl}");
+        for y in 0..h {
+            let mut row = indent.clone();
+            let width = if geometry == "triangle" { 2 * w } else { w };
+            for x in 0..width {
+                let on_lattice = geometry != "triangle" || (x + y) % 2 == 0;
+                let cell = if on_lattice && rng.below(5) != 0 {
+                    if rng.below(10) < 7 {
+                        ['o', 'O', 'x'][rng.below(3)]
+                    } else {
+                        '.'
+                    }
+                } else if on_lattice || rng.below(2) == 0 {
+                    '_'
+                } else {
+                    ' '
+                };
+                row.push(cell);
+                if spaced && x + 1 < width {
+                    row.push(' ');
+                }
+            }
+            if rng.below(5) == 0 {
+                row += "   # a comment";
+            }
+            text += &row;
+            text += nl;
+        }
+        let Ok(p0) = Puzzle::parse(&format!("{text}finish-pegs: 1{nl}")) else {
+            continue;
+        };
+        let inst = p0.instance();
+        // a random playout gives the goal and the solution matrix
+        let mut z = vec![inst.first().to_vec()];
+        for _ in 0..1 + rng.below(12) {
+            let m = common::moves(inst, z.last().unwrap());
+            if m.is_empty() {
+                break;
+            }
+            z.push(m[rng.below(m.len())].clone());
+        }
+        if z.len() < 2 {
+            continue;
+        }
+        let last = z.last().unwrap().clone();
+        if rng.below(2) == 0 {
+            text += &format!("finish-pegs: {}{nl}", last.iter().filter(|&&b| b).count());
+        } else {
+            text += &format!("finish:{nl}");
+            for line in p0.render(&last).lines() {
+                text += &format!("  {line}{nl}");
+            }
+        }
+        let Ok(p) = Puzzle::parse(&text) else {
+            continue;
+        };
+        assert_eq!(p.instance().triplets(), inst.triplets());
+        let board = dir.join(format!("random-{case}.txt"));
+        std::fs::write(&board, &text).unwrap();
+        let sol = dir.join(format!("random-{case}.sol"));
+        let matrix: String = z
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|&b| if b { "1 " } else { "0 " })
+                    .collect::<String>()
+                    + "\n"
+            })
+            .collect();
+        std::fs::write(&sol, matrix).unwrap();
+        let proof = dir.join(format!("random-{case}.proof"));
+        prove(&board, &sol, &proof, Some(4), "", None, Some(case));
+        let (code, out) = py_verify(&board, &proof, Some(4), "");
+        assert_eq!(code, 0, "case {case}:\n{text}\n{out}");
+        checked += 1;
+    }
+    assert_eq!(checked, 40, "too few random boards were usable");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Python verifier reads inputs within the Rust tools' limits (a 1 MiB puzzle file),
+/// never echoes a long input, accepts a byte-order mark, refuses an empty goal, and refuses
+/// a non-minimal varint (one encoding per proof).
+#[test]
+fn python_limits_bom_and_canonical_encoding() {
+    let (inst, sol) = tee();
+    let dir = temp_dir("limits");
+    let proof = dir.join("tee.proof");
+    prove(&inst, &sol, &proof, Some(16), "", None, Some(2));
+    // a 2 MiB instance: refused without reading it all, and not printed
+    let big = dir.join("big.txt");
+    let mut text = std::fs::read_to_string(&inst).unwrap();
+    text += &format!("# {}\n", "x".repeat(2 << 20));
+    std::fs::write(&big, &text).unwrap();
+    let (code, out) = py_verify(&big, &proof, Some(16), "");
+    assert_eq!(code, 2, "{}", &out[..out.len().min(300)]);
+    assert!(
+        out.contains("limit") && out.len() < 400,
+        "{} bytes",
+        out.len()
+    );
+    // a long unknown key is quoted as an excerpt
+    std::fs::write(&big, format!("{} 5\n", "k".repeat(500_000))).unwrap();
+    let (code, out) = py_verify(&big, &proof, Some(16), "");
+    assert_eq!(code, 2);
+    assert!(out.len() < 400, "{} bytes", out.len());
+    // a byte-order mark
+    let bom = dir.join("bom.txt");
+    std::fs::write(
+        &bom,
+        format!("\u{feff}{}", std::fs::read_to_string(&inst).unwrap()),
+    )
+    .unwrap();
+    assert_eq!(py_verify(&bom, &proof, Some(16), "").0, 0);
+    // a goal of no peg
+    std::fs::write(&bom, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 0\n").unwrap();
+    assert_eq!(py_verify(&bom, &proof, Some(16), "").0, 2);
+    // the context length (body byte 32) written with a 2-byte marker
+    let data = std::fs::read(&proof).unwrap();
+    assert_eq!(data[21 + 32], 0);
+    let mut wide = data[..21 + 32].to_vec();
+    wide.extend_from_slice(&[251, 0, 0]);
+    wide.extend_from_slice(&data[21 + 33..]);
+    let len = (wide.len() - 21) as u64;
+    wide[13..21].copy_from_slice(&len.to_le_bytes());
+    let wide_path = dir.join("wide.proof");
+    std::fs::write(&wide_path, &wide).unwrap();
+    let (code, out) = py_verify(&inst, &wide_path, Some(16), "");
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("non-canonical"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -102,7 +102,7 @@ fn prove_verify_and_exit_codes() {
     assert_eq!(c, 1);
     // inspect
     let o = verifier().args(["sha256", "inspect", &p]).output().unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("rounds: 219"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("rounds:     219"));
 }
 
 #[test]
@@ -148,4 +148,76 @@ fn stdin_and_stdout() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("69 rounds"));
+}
+
+/// The secret preimage can come from a file or stdin (not only the command line, where `ps`
+/// and shell history see it); exactly one source is required.
+#[test]
+fn preimage_from_a_file_or_stdin() {
+    let f = tmp("secret.bin");
+    std::fs::write(&f, b"abc").unwrap();
+    let p = tmp("abc-file.proof");
+    let (c, err) = status(prover().args([
+        "sha256",
+        "prove",
+        "--preimage-file",
+        &f,
+        "-o",
+        &p,
+        "--security",
+        "16",
+    ]));
+    assert_eq!(c, 0, "{err}");
+    assert!(
+        err.contains(ABC),
+        "the prover names the digest it proved: {err}"
+    );
+    let (c, err) =
+        status(verifier().args(["sha256", "verify", "--digest", ABC, &p, "--security", "16"]));
+    assert_eq!(c, 0, "{err}");
+    // from stdin
+    let mut child = prover()
+        .args([
+            "sha256",
+            "prove",
+            "--preimage-file",
+            "-",
+            "-o",
+            &p,
+            "--security",
+            "16",
+        ])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"abc").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let (c, err) =
+        status(verifier().args(["sha256", "verify", "--digest", ABC, &p, "--security", "16"]));
+    assert_eq!(c, 0, "{err}");
+    // none, both, too long: usage errors
+    let (c, _) = status(prover().args(["sha256", "prove", "-o", &p]));
+    assert_eq!(c, 2);
+    let (c, _) = status(prover().args([
+        "sha256",
+        "prove",
+        "--preimage-hex",
+        "00",
+        "--preimage-file",
+        &f,
+        "-o",
+        &p,
+    ]));
+    assert_eq!(c, 2);
+    std::fs::write(&f, [7u8; 248]).unwrap();
+    let (c, err) = status(prover().args(["sha256", "prove", "--preimage-file", &f, "-o", &p]));
+    assert_eq!(c, 2, "{err}");
+    assert!(err.contains("247"), "{err}");
 }

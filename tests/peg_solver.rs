@@ -4,7 +4,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use zkgames::cli::peg_solve::{run, solve_text, SolveArgs};
+use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
 use zkgames::peg::solver::*;
@@ -256,7 +256,7 @@ fn solver_agrees_with_brute_force_on_random_boards() {
         if case % 2 == 0 {
             // a finish reached by random legal moves, drawn with render()
             let Ok(p0) = Puzzle::parse(&format!(
-                "geometry: {geometry}\nstart:\n{start}finish-pegs: 0\n"
+                "geometry: {geometry}\nstart:\n{start}finish-pegs: 1\n"
             )) else {
                 continue;
             };
@@ -398,9 +398,11 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     run(SolveArgs {
         puzzle: "puzzles/peg/english.txt".into(),
         output: Some(out.to_str().unwrap().into()),
-        budget: Some(1 << 22),
-        no_symmetry: false,
-        quiet: true,
+        search: SearchArgs {
+            budget: Some(1 << 22),
+            no_symmetry: false,
+            quiet: true,
+        },
     })
     .unwrap();
     let p = Puzzle::load("puzzles/peg/english.txt").unwrap();
@@ -419,9 +421,11 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: imp.to_str().unwrap().into(),
         output: None,
-        budget: Some(1000),
-        no_symmetry: false,
-        quiet: true,
+        search: SearchArgs {
+            budget: Some(1000),
+            no_symmetry: false,
+            quiet: true,
+        },
     })
     .unwrap_err();
     assert!(matches!(e, Error::Rejected(_)), "{e:?}");
@@ -433,9 +437,11 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: dir.join("missing.txt").to_str().unwrap().into(),
         output: None,
-        budget: Some(1),
-        no_symmetry: false,
-        quiet: true,
+        search: SearchArgs {
+            budget: Some(1),
+            no_symmetry: false,
+            quiet: true,
+        },
     })
     .unwrap_err();
     assert_eq!(e.exit_code(), 2);

@@ -4,7 +4,10 @@
 Written from docs/PROTOCOLS.md (sections 1.1-1.4, 2.1-2.3) and README.md alone, without
 reading the Rust sources. Standard library only.
 
-usage: python3 tools/verify_peg_iso.py INSTANCE_RAW PROOF [--security BITS] [--context STR]
+usage: python3 tools/verify_peg_iso.py PUZZLE PROOF [--security BITS] [--context STR]
+
+PUZZLE is a raw instance (N, t, f, l | pegs lines) or a board puzzle file (geometry, start,
+finish | finish-pegs), at most 1 MiB, as the Rust tools read them (PROTOCOLS.md 2.1).
 
 Exit status: 0 accepted, 1 rejected, 2 malformed input (instance, proof file or arguments).
 """
@@ -13,12 +16,17 @@ import argparse
 import hashlib
 import struct
 import sys
+import unicodedata
 
 MAGIC = b"ZKGAMES\x00"
 FORMAT_VERSION = 1
 PROTOCOL_PEG_ISO = 1
 MODE_NONINTERACTIVE = 0
 MAX_BODY = 64 * 1024 * 1024
+MAX_PUZZLE_FILE = 1 << 20
+MAX_N = 1 << 14
+MAX_T = 1 << 17
+MAX_BOARD_DIM = 1024
 MAX_CONTEXT = 4096
 MAX_ROUNDS = 1 << 20
 U32_MAX = (1 << 32) - 1
@@ -29,6 +37,27 @@ TAG_ROW = b"zkg:peg:z:"
 TRANSCRIPT_DOMAIN = b"zkgames/transcript/v1"
 PROTOCOL_LABEL = b"zkgames/peg-iso"
 XOF_TAG = b"zkg:xof:"
+
+
+# Rust's char::is_whitespace (Unicode White_Space), which the Rust parsers trim; Python's
+# str.isspace also counts U+001C..U+001F.
+WHITESPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+              "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def excerpt(s, n=40):
+    """At most n characters of user input, for error messages."""
+    s = str(s)
+    out = s[:n].encode("unicode_escape").decode("ascii")
+    return out + ("... (%d characters)" % len(s) if len(s) > n else "")
+
+
+def text_lines(text):
+    """Lines as the Rust tools see them: split on LF, one trailing CR removed."""
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    return [p[:-1] if p.endswith("\r") else p for p in parts]
 
 
 class Malformed(Exception):
@@ -84,15 +113,16 @@ def pack_bits(bits):
 
 
 def parse_bits(tokens, n, what, lineno):
-    s = "".join(tokens)
+    s = "".join(tokens).replace(",", "")
     if len(s) != n or any(ch not in "01" for ch in s):
         raise Malformed("instance line %d: %s needs %d bits 0/1" % (lineno, what, n))
     return [1 if ch == "1" else 0 for ch in s]
 
 
 def parse_int(tok, lineno):
-    if not tok.isdigit():
-        raise Malformed("instance line %d: %r is not a non-negative integer" % (lineno, tok))
+    if not (tok.isascii() and tok.isdigit()):
+        raise Malformed("instance line %d: '%s' is not a non-negative integer"
+                        % (lineno, excerpt(tok)))
     return int(tok)
 
 
@@ -102,8 +132,8 @@ def parse_instance(text):
     f = None
     l = None
     c = None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
+    for lineno, line in enumerate(text_lines(text), 1):
+        line = line.split("#", 1)[0].strip(WHITESPACE)
         if not line:
             continue
         toks = line.split()
@@ -112,11 +142,13 @@ def parse_instance(text):
             if n is not None or len(rest) != 1:
                 raise Malformed("instance line %d: one `N count` line expected" % lineno)
             n = parse_int(rest[0], lineno)
-            if n < 1 or n > U32_MAX:
-                raise Malformed("instance line %d: N out of range" % lineno)
+            if n < 1 or n > MAX_N:
+                raise Malformed("instance line %d: N out of [1, %d]" % (lineno, MAX_N))
         elif key == "t":
             if len(rest) != 3:
                 raise Malformed("instance line %d: a triplet has three vertices" % lineno)
+            if len(raw_triplets) >= MAX_T:
+                raise Malformed("instance line %d: more than %d triplets" % (lineno, MAX_T))
             raw_triplets.append((tuple(parse_int(x, lineno) for x in rest), lineno))
         elif key in ("f", "l"):
             if n is None:
@@ -137,9 +169,16 @@ def parse_instance(text):
             if c > U32_MAX:
                 raise Malformed("instance line %d: peg count out of range" % lineno)
         else:
-            raise Malformed("instance line %d: unknown line %r" % (lineno, key))
+            raise Malformed("instance line %d: unknown line '%s'" % (lineno, excerpt(key)))
     if n is None or f is None or (l is None and c is None):
         raise Malformed("instance: needs N, f and l (or pegs)")
+    return make_instance(n, raw_triplets, f, l, c)
+
+
+def make_instance(n, raw_triplets, f, l, c):
+    """Checks Definition 4 and the limits of PROTOCOLS.md 2.1; triplets are 1-based here."""
+    if not 1 <= len(raw_triplets) <= MAX_T:
+        raise Malformed("instance: T = %d outside [1, %d]" % (len(raw_triplets), MAX_T))
     triplets = []
     seen = set()
     for (a, b, cc), lineno in raw_triplets:
@@ -153,12 +192,170 @@ def parse_instance(text):
             raise Malformed("instance line %d: two triplets with the same set" % lineno)
         seen.add(key)
         triplets.append((a - 1, b - 1, cc - 1))
-    if len(triplets) > U32_MAX:
-        raise Malformed("instance: too many triplets")
+    if (sum(l) if l is not None else c) == 0:
+        raise Malformed("instance: the goal leaves no peg, which no solution can reach")
     inst = Instance(n, triplets, f, l, c)
     if inst.s < 2:
         raise Malformed("instance: S = 1 + |f| - |l| must be at least 2 (got %d)" % inst.s)
     return inst
+
+
+# ---------------------------------------------------------------- board files (2.1)
+
+DIRECTIONS = {
+    "square": [(0, 1), (1, 0)],
+    "square-diagonal": [(0, 1), (1, 0), (1, 1), (1, -1)],
+    "triangle": [(0, 2), (1, -1), (1, 1)],
+}
+
+
+def key_line(line):
+    """(key, value) when the line is `key: value` with a key of a-z and '-', else None."""
+    if ":" not in line:
+        return None
+    k, v = line.split(":", 1)
+    k = k.strip(WHITESPACE)
+    if k and all(ch == "-" or "a" <= ch <= "z" for ch in k):
+        return k, v.strip(WHITESPACE)
+    return None
+
+
+def parse_block(rows, geometry, what):
+    """Holes (y, x, peg) of one board, normalised to min y = min x = 0, in reading order."""
+    if not rows:
+        raise Malformed("the %s board has no rows" % what)
+    if len(rows) > MAX_BOARD_DIM:
+        raise Malformed("the %s board has more than %d rows" % (what, MAX_BOARD_DIM))
+    indent = None
+    for lineno, r in rows:
+        if "\t" in r:
+            raise Malformed("line %d: tabs are not allowed in boards" % lineno)
+        if len(r) > MAX_BOARD_DIM:
+            raise Malformed("line %d: board row longer than %d characters" % (lineno, MAX_BOARD_DIM))
+        lead = len(r) - len(r.lstrip(" "))
+        indent = lead if indent is None else min(indent, lead)
+    rows = [(lineno, r[indent:]) for lineno, r in rows]
+    spaced = geometry != "triangle" and all(
+        all(ch == " " for ch in r[1::2]) for _, r in rows)
+    holes = []
+    for y, (lineno, r) in enumerate(rows):
+        for pos, ch in enumerate(r):
+            if ch in "oOx":
+                peg = 1
+            elif ch == ".":
+                peg = 0
+            elif ch in " _":
+                continue
+            else:
+                raise Malformed("line %d: unexpected character '%s' in a board"
+                                % (lineno, excerpt(ch)))
+            holes.append((y, pos // 2 if spaced else pos, peg))
+    if not holes:
+        raise Malformed("the %s board has no holes" % what)
+    miny = min(h[0] for h in holes)
+    minx = min(h[1] for h in holes)
+    holes = sorted((y - miny, x - minx, p) for y, x, p in holes)
+    if geometry == "triangle":
+        parity = (holes[0][0] + holes[0][1]) & 1
+        if any((y + x) & 1 != parity for y, x, _ in holes):
+            raise Malformed("the %s board: a hole is off the triangular lattice" % what)
+    return holes
+
+
+def parse_board(text):
+    geometry = None
+    name = None
+    start = None
+    finish = None
+    finish_pegs = None
+    block = None
+    for lineno, raw in enumerate(text_lines(text), 1):
+        line = raw.split("#", 1)[0].rstrip(WHITESPACE)
+        if not line.strip(WHITESPACE):
+            continue
+        kv = key_line(line)
+        if kv is not None:
+            key, value = kv
+            block = None
+            if key == "name":
+                if name is not None:
+                    raise Malformed("line %d: 'name' given twice" % lineno)
+                if (not value or len(value.encode("utf-8")) > 100
+                        or any(unicodedata.category(ch) == "Cc" for ch in value)):
+                    raise Malformed("line %d: a name is 1 to 100 printable characters" % lineno)
+                name = value
+            elif key == "geometry":
+                if geometry is not None:
+                    raise Malformed("line %d: 'geometry' given twice" % lineno)
+                if value not in DIRECTIONS:
+                    raise Malformed("line %d: unknown geometry '%s'" % (lineno, excerpt(value)))
+                geometry = value
+            elif key in ("start", "finish"):
+                if value:
+                    raise Malformed("line %d: the %s board goes on the lines after it" % (lineno, key))
+                if (start if key == "start" else finish) is not None:
+                    raise Malformed("line %d: '%s' given twice" % (lineno, key))
+                if key == "start":
+                    start = []
+                    block = start
+                else:
+                    finish = []
+                    block = finish
+            elif key == "finish-pegs":
+                if finish_pegs is not None:
+                    raise Malformed("line %d: 'finish-pegs' given twice" % lineno)
+                if not (value.isascii() and value.isdigit()):
+                    raise Malformed("line %d: finish-pegs must be a number" % lineno)
+                finish_pegs = int(value)
+            else:
+                raise Malformed("line %d: unknown key '%s'" % (lineno, excerpt(key)))
+            continue
+        if block is None:
+            raise Malformed("line %d: expected 'key: value' or a board row" % lineno)
+        block.append((lineno, line))
+    if geometry is None:
+        raise Malformed("missing 'geometry:' line")
+    if start is None:
+        raise Malformed("missing 'start:' board")
+    holes = parse_block(start, geometry, "start")
+    if len(holes) > MAX_N:
+        raise Malformed("the board has more than %d holes" % MAX_N)
+    cells = [(y, x) for y, x, _ in holes]
+    f = [p for _, _, p in holes]
+    if finish is not None and finish_pegs is not None:
+        raise Malformed("give either a 'finish:' board or 'finish-pegs:', not both")
+    if finish is None and finish_pegs is None:
+        raise Malformed("missing 'finish:' board or 'finish-pegs:' line")
+    l = c = None
+    if finish is not None:
+        fh = parse_block(finish, geometry, "finish")
+        if [(y, x) for y, x, _ in fh] != cells:
+            raise Malformed("the finish board does not have the same holes as the start board")
+        l = [p for _, _, p in fh]
+    else:
+        c = finish_pegs
+    index = {cell: k for k, cell in enumerate(cells)}
+    raw_triplets = []
+    for a, (y, x) in enumerate(cells):
+        for dy, dx in DIRECTIONS[geometry]:
+            b = index.get((y + dy, x + dx))
+            cc = index.get((y + 2 * dy, x + 2 * dx))
+            if b is not None and cc is not None:
+                raw_triplets.append(((a + 1, b + 1, cc + 1), 0))
+    if not raw_triplets:
+        raise Malformed("the board has no line of three adjacent holes")
+    return make_instance(len(cells), raw_triplets, f, l, c)
+
+
+def parse_puzzle(text):
+    """A board file when the first meaningful line is `key: value`, else a raw instance."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for line in text_lines(text):
+        line = line.split("#", 1)[0].strip(WHITESPACE)
+        if line:
+            return parse_board(text) if key_line(line) is not None else parse_instance(text)
+    raise Malformed("empty puzzle file")
 
 
 # ---------------------------------------------------------------- bincode reader (1.4)
@@ -179,6 +376,7 @@ class Reader:
         return self.take(1)[0]
 
     def varint(self, limit):
+        at = self.pos
         b = self.u8()
         if b < 251:
             v = b
@@ -189,7 +387,11 @@ class Reader:
         elif b == 253:
             v = struct.unpack("<Q", self.take(8))[0]
         else:
-            raise Malformed("invalid varint marker %d at byte %d" % (b, self.pos - 1))
+            raise Malformed("invalid varint marker %d at byte %d" % (b, at))
+        # one encoding per value: the shortest (1.4)
+        if (b == 251 and v < 251) or (b == 252 and v < 1 << 16) or (b == 253 and v < 1 << 32):
+            raise Malformed("non-canonical varint at byte %d (%d written with marker %d)"
+                            % (at, v, b))
         if v > limit:
             raise Malformed("integer %d too large at byte %d" % (v, self.pos))
         return v
@@ -481,10 +683,11 @@ def verify(inst, data, security, context):
     if digest != sha256(canonical):
         raise Rejected("instance digest differs from this instance's")
     if proof_context != context:
-        raise Rejected("context differs (proof: %r)" % proof_context)
+        raise Rejected("context differs (proof: '%s')"
+                       % excerpt(proof_context.decode("utf-8", "replace")))
     lam = len(responses)
     if not enough_rounds(lam, security, inst.s):
-        raise Rejected("%d rounds, %d needed for %d bits (S = %d)"
+        raise Rejected("%d rounds, %d needed for %d bits of security (S = %d)"
                        % (lam, required_rounds(security, inst.s), security, inst.s))
     roots = []
     for k, (sigma, opening, path) in enumerate(responses, 1):
@@ -516,7 +719,8 @@ class ArgParser(argparse.ArgumentParser):
 def main(argv):
     ap = ArgParser(description="Independent verifier for zkgames peg isomorphism proofs "
                                "(protocol 1, mode 0).")
-    ap.add_argument("instance", help="raw instance file (N, t, f, l | pegs lines)")
+    ap.add_argument("instance", help="puzzle file: raw instance (N, t, f, l | pegs lines) "
+                                     "or board (geometry, start, finish | finish-pegs)")
     ap.add_argument("proof", help="proof file")
     ap.add_argument("--security", type=int, default=128, help="required bits (1..256)")
     ap.add_argument("--context", default="", help="context string the proof is bound to")
@@ -529,12 +733,16 @@ def main(argv):
             raise Malformed("--context longer than 4096 bytes")
         try:
             with open(args.instance, "rb") as fh:
-                text = fh.read().decode("utf-8")
+                raw = fh.read(MAX_PUZZLE_FILE + 1)
+            if len(raw) > MAX_PUZZLE_FILE:
+                raise Malformed("%s: larger than the %d-byte limit"
+                                % (excerpt(args.instance, 200), MAX_PUZZLE_FILE))
+            text = raw.decode("utf-8")
             with open(args.proof, "rb") as fh:
                 data = fh.read(MAX_BODY + 22)
         except (OSError, UnicodeDecodeError) as e:
-            raise Malformed("cannot read input: %s" % e)
-        inst = parse_instance(text)
+            raise Malformed("cannot read input: %s" % excerpt(e, 200))
+        inst = parse_puzzle(text)
         lam = verify(inst, data, args.security, context)
     except Malformed as e:
         print("MALFORMED: %s" % e)
@@ -543,9 +751,9 @@ def main(argv):
         print("REJECTED: %s" % e)
         return 1
     except Exception as e:  # never a traceback: anything unexpected is bad input
-        print("MALFORMED: unexpected error: %s: %s" % (type(e).__name__, e))
+        print("MALFORMED: unexpected error: %s: %s" % (type(e).__name__, excerpt(e, 200)))
         return 2
-    print("ACCEPTED: %d rounds, N = %d, T = %d, S = %d, %d-bit security"
+    print("ACCEPTED: %d rounds, N = %d, T = %d, S = %d, %d bits of security"
           % (lam, inst.n, inst.t, inst.s, args.security))
     return 0
 

@@ -110,9 +110,7 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
         let req = match ch.recv::<Request>("request") {
             Ok(r) => r,
             // the client hung up between requests: a normal end
-            Err(e) if !done.is_empty() && e.to_string().contains("closed the connection") => {
-                break
-            }
+            Err(e) if !done.is_empty() && e.to_string().contains("closed the connection") => break,
             Err(e) => return Err(e),
         };
         let version_ok = |v: u16| {
@@ -131,7 +129,8 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                 identity,
             } => {
                 version_ok(version)?;
-                let r = Identity::parse(&identity).and_then(|id| auth.register(&user, &peer_ip, &id));
+                let r =
+                    Identity::parse(&identity).and_then(|id| auth.register(&user, &peer_ip, &id));
                 match r {
                     Ok(()) => {
                         ch.send(&Reply::Registered)?;
@@ -203,7 +202,9 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                     }
                 }
             }
-            Request::Proof { .. } => return Err(Error::bad("protocol error: a proof without a login")),
+            Request::Proof { .. } => {
+                return Err(Error::bad("protocol error: a proof without a login"))
+            }
         }
     }
     Ok(done.join("; "))

@@ -293,7 +293,9 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     };
     let l = std::net::TcpListener::bind("127.0.0.1:0")
         .map_err(|e| Error::io("cannot listen on loopback", e))?;
-    let addr = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+    let addr = l
+        .local_addr()
+        .map_err(|e| Error::io("listener address", e))?;
     let stop = AtomicBool::new(false);
     let d = crate::cli::DeadlineArgs {
         timeout: 30,
@@ -307,22 +309,39 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
         let h = sc.spawn(|| serve(&l, &opts, &stop, |ch, peer| server::handle(&cfg, ch, peer)));
         let steps = || -> Result<()> {
             let conn = || crate::cli::connect(&addr.to_string(), &d, "the demo server");
-            println!("1. server 'demo.zkgames' listening on {addr}, database {}", db.display());
+            println!(
+                "1. server 'demo.zkgames' listening on {addr}, database {}",
+                db.display()
+            );
             let key = SecretKey::generate(kind, &mut crate::rng::os_rng())?;
             let id = key.identity();
-            println!("2. alice makes a {kind} key; her public identity: {}", id.fingerprint());
+            println!(
+                "2. alice makes a {kind} key; her public identity: {}",
+                id.fingerprint()
+            );
             server::register(&mut conn()?, "alice", &id)?;
             println!("3. alice registers (the server stores only the identity)");
             let mut ch = conn()?;
             let (srv, nonce) = server::begin_login(&mut ch, "alice")?;
-            let proof = crate::auth::prove_login(&key, &srv, "alice", &nonce, &mut crate::rng::os_rng())?;
+            let proof =
+                crate::auth::prove_login(&key, &srv, "alice", &nonce, &mut crate::rng::os_rng())?;
             let (token, _) = server::finish_login(&mut ch, proof.clone())?;
-            println!("4. alice logs in: nonce {}…, {}-byte proof, token {}…", &hex::encode(nonce)[..12], proof.len(), &hex::encode(token)[..12]);
-            println!("5. whoami with the token: {}", server::whoami(&mut conn()?, &token)?);
+            println!(
+                "4. alice logs in: nonce {}…, {}-byte proof, token {}…",
+                &hex::encode(nonce)[..12],
+                proof.len(),
+                &hex::encode(token)[..12]
+            );
+            println!(
+                "5. whoami with the token: {}",
+                server::whoami(&mut conn()?, &token)?
+            );
             let mut ch = conn()?;
             let (_, _fresh) = server::begin_login(&mut ch, "alice")?;
             match server::finish_login(&mut ch, proof) {
-                Err(e) => println!("6. an eavesdropper replays alice's proof against a fresh nonce: refused ({e})"),
+                Err(e) => println!(
+                    "6. an eavesdropper replays alice's proof against a fresh nonce: refused ({e})"
+                ),
                 Ok(_) => return Err(Error::rejected("a replayed proof was accepted")),
             }
             let mallory = SecretKey::generate(kind, &mut crate::rng::os_rng())?;
@@ -338,7 +357,9 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
         };
         let r = steps();
         stop.store(true, Ordering::SeqCst);
-        let st = h.join().map_err(|_| Error::bad("the demo server failed"))??;
+        let st = h
+            .join()
+            .map_err(|_| Error::bad("the demo server failed"))??;
         println!(
             "9. server stopped: {} accepted, {} refused, {} failed connections",
             st.accepted, st.rejected, st.failed
@@ -407,7 +428,9 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             drop(store);
             let l = std::net::TcpListener::bind(&listen)
                 .map_err(|e| Error::io(format!("cannot listen on {listen}"), e))?;
-            let local = l.local_addr().map_err(|e| Error::io("listener address", e))?;
+            let local = l
+                .local_addr()
+                .map_err(|e| Error::io("listener address", e))?;
             let log = if quiet {
                 LogFormat::Quiet
             } else if json {

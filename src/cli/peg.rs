@@ -27,9 +27,19 @@ pub enum System {
     Mpc,
 }
 
+impl std::fmt::Display for System {
+    /// The name users read ("isomorphism protocol", "ZKB++"), not the enum's.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            System::Iso => "isomorphism protocol",
+            System::Mpc => "ZKB++ protocol",
+        })
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct SecurityArgs {
-    /// Required security: knowledge error at most 2^-BITS.
+    /// Required security in bits: the knowledge error is at most 2^-BITS.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub security: u32,
     /// Context string the proof is bound to (a message, a login nonce...).
@@ -53,10 +63,12 @@ pub enum ProverCmd {
         /// Also write the proof file here.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
+        #[command(flatten)]
+        search: crate::cli::peg_solve::SearchArgs,
     },
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
     Prove {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee...).
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee, ...).
         puzzle: String,
         /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
         #[arg(long)]
@@ -80,7 +92,7 @@ pub enum ProverCmd {
     /// every time: there is no --seed for live sessions (two sessions on the same
     /// commitments would reveal the solution).
     Connect {
-        /// Puzzle file or catalog name.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         /// Solution file.
         #[arg(long)]
@@ -101,7 +113,7 @@ pub enum ProverCmd {
     /// Run the zero-knowledge simulator (Claim 19): make an accepting interactive session
     /// transcript WITHOUT a solution. It shows why session transcripts are not evidence.
     Simulate {
-        /// Puzzle file.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         #[command(flatten)]
         sec: SecurityArgs,
@@ -118,7 +130,7 @@ pub enum ProverCmd {
 pub enum VerifierCmd {
     /// Verify a proof file offline. Exit 0 accepted, 1 rejected, 2 bad input.
     Verify {
-        /// Puzzle file or catalog name.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         /// Proof file, `-` for stdin.
         proof: String,
@@ -140,7 +152,7 @@ pub enum VerifierCmd {
     /// Serve live interactive sessions as the verifier: challenges from fresh OS randomness,
     /// committed before the prover's commitments are seen. Serves until Ctrl-C unless --once.
     Serve {
-        /// Puzzle file or catalog name.
+        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
         puzzle: String,
         #[command(flatten)]
         sec: SecurityArgs,
@@ -164,10 +176,8 @@ pub fn load_puzzle(path: &str) -> Result<Puzzle> {
 }
 
 fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
-    let b = proof_file::read_input(path, MAX_SOLUTION_FILE)?;
-    let text =
-        std::str::from_utf8(&b).map_err(|_| Error::bad(format!("{path}: not UTF-8 text")))?;
-    p.parse_solution(text)
+    let text = crate::files::read_text(path, MAX_SOLUTION_FILE, "solution")?;
+    p.parse_solution(&text)
         .map_err(|e| Error::bad(format!("{path}: invalid solution: {e}")))
 }
 
@@ -187,7 +197,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             system,
             output,
-        } => demo(puzzle.as_deref(), &sec, system, output.as_deref()),
+            search,
+        } => demo(puzzle.as_deref(), &sec, system, output.as_deref(), &search),
         ProverCmd::Prove {
             puzzle,
             solution,
@@ -197,6 +208,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             system,
             seed,
         } => {
+            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
@@ -217,7 +229,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 System::Mpc => crate::mpc::security_bits(rounds),
             };
             eprintln!(
-                "proved '{}' (N={}, T={}, S={}) with {:?}: {rounds} rounds, knowledge error 2^-{bits:.1}, {} bytes, {:.1} ms{}",
+                "proved '{}' (N={}, T={}, S={}) by the {}: {rounds} rounds, {bits:.1} bits of security, {} bytes, {:.1} ms{}",
                 p.name(),
                 inst.n(),
                 inst.t(),
@@ -262,7 +274,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 }
             };
             eprintln!(
-                "session accepted by the verifier: {rounds} rounds, knowledge error 2^-{bits:.1}"
+                "session accepted by the verifier: {rounds} rounds, {bits:.1} bits of security"
             );
             if let Some(path) = transcript.as_deref() {
                 proof_file::write_proof(path, &session_file(system, &rec))?;
@@ -287,12 +299,15 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let sigmas: Vec<u32> = (0..rounds)
                 .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
                 .collect();
-            let rec = crate::peg::simulate::simulate_session(
+            let mut progress = crate::cli::Progress::new(rounds as u64, "simulating rounds");
+            let rec = crate::peg::simulate::simulate_session_with_progress(
                 inst,
                 &sigmas,
                 sec.context.as_bytes(),
                 &mut rng,
+                &mut |k| progress.set(k as u64),
             )?;
+            drop(progress);
             let f = ProofFile::new(
                 ProtocolId::PegIso,
                 Mode::Interactive,
@@ -313,6 +328,7 @@ fn demo(
     sec: &SecurityArgs,
     system: System,
     output: Option<&str>,
+    search: &crate::cli::peg_solve::SearchArgs,
 ) -> Result<()> {
     let p = match puzzle {
         Some(path) => load_puzzle(path)?,
@@ -329,9 +345,9 @@ fn demo(
     eprintln!("{}", p.render(inst.first()));
     let (text, summary) = crate::cli::peg_solve::solve_text(
         &p,
-        crate::peg::solver::DEFAULT_BUDGET,
-        true,
-        std::io::stderr().is_terminal(),
+        search.budget(),
+        !search.no_symmetry,
+        !search.quiet && std::io::stderr().is_terminal(),
     )?;
     eprintln!("1. solved: {summary}");
     eprintln!(
@@ -349,7 +365,7 @@ fn demo(
     };
     let tp = t0.elapsed();
     eprintln!(
-        "2. proved with {system:?}: {rounds} rounds, {} bytes, {:.1} ms",
+        "2. proved by the {system}: {rounds} rounds, {} bytes, {:.1} ms",
         bytes.len(),
         tp.as_secs_f64() * 1e3
     );
@@ -363,7 +379,7 @@ fn demo(
         }
     };
     eprintln!(
-        "3. verified in {:.1} ms: ACCEPTED, knowledge error 2^-{bits:.1}; the verifier saw only the proof",
+        "3. verified in {:.1} ms: ACCEPTED, {bits:.1} bits of security; the verifier saw only the proof",
         t1.elapsed().as_secs_f64() * 1e3
     );
     if let Some(o) = output {
@@ -371,7 +387,7 @@ fn demo(
         eprintln!("   proof written to {o}");
     }
     println!(
-        "ok: '{}' proved and verified ({system:?}, {rounds} rounds, {} bytes)",
+        "ok: '{}' proved and verified ({system}, {rounds} rounds, {} bytes)",
         p.name(),
         bytes.len()
     );
@@ -400,6 +416,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             sec,
             allow_session_transcript,
         } => {
+            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("PROOF", &proof)])?;
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
@@ -412,7 +429,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     let t0 = std::time::Instant::now();
                     let rep = fs::verify(inst, &pr, sec.security, ctx)?;
                     println!(
-                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, knowledge error 2^-{:.1}, {} bytes, verified in {:.1} ms)",
+                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes, verified in {:.1} ms)",
                         p.name(),
                         rep.rounds,
                         rep.s,
@@ -470,7 +487,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let ctx = sec.context.as_bytes();
-            let what = format!("peg ({}) on '{}'", system_name(system), p.name());
+            let what = format!("peg ({}) on '{}'", system, p.name());
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let rng = crate::rng::os_rng();
                 let (rec, bits) = match system {
@@ -493,7 +510,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                         "the prover knows a solution of '{}' ({} rounds, {}, knowledge error 2^-{bits:.1})",
                         p.name(),
                         rec.hello.rounds,
-                        system_name(system)
+                        system
                     ),
                     transcript: session_file(system, &rec),
                 })
@@ -502,52 +519,40 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     }
 }
 
-/// The user-facing name of a proof system.
-pub fn system_name(s: System) -> &'static str {
-    match s {
-        System::Iso => "isomorphism protocol",
-        System::Mpc => "ZKB++",
-    }
-}
-
-/// A human summary of a proof file.
+/// A human summary of a proof file: what the header says, then what the body holds.
+/// Refuses a body inconsistent with its header.
 pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
     use std::fmt::Write;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "proof file: {total} bytes (header {}, body {})",
-        proof_file::HEADER_LEN,
-        f.body.len()
-    );
-    let _ = writeln!(o, "protocol:   {}", f.protocol.name());
-    let _ = writeln!(
-        o,
-        "mode:       {}",
-        match f.mode {
-            Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable",
-            Mode::Interactive => "interactive session transcript: NOT transferable evidence",
-        }
-    );
+    let mut o = crate::cli::describe_header(f, total);
     match (f.protocol, f.mode) {
         (ProtocolId::PegIso, Mode::NonInteractive) => {
             let p: PegIsoProof = fs::decode_proof(f)?;
             let _ = writeln!(o, "instance:   {}", hex::encode(p.instance_digest));
-            let _ = writeln!(o, "context:    {:?}", String::from_utf8_lossy(&p.context));
+            let _ = writeln!(o, "context:    {}", show_context(&p.context));
             summarize_rounds(&mut o, &p.responses, all);
         }
         (ProtocolId::PegIso, Mode::Interactive) => {
             let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
+            if rec.hello.protocol != ProtocolId::PegIso as u16 {
+                return Err(Error::bad(format!(
+                    "inconsistent file: the header says the isomorphism protocol, the session inside says protocol {}",
+                    rec.hello.protocol
+                )));
+            }
             let _ = writeln!(o, "instance:   {}", hex::encode(rec.hello.statement));
-            let _ = writeln!(
-                o,
-                "context:    {:?}",
-                String::from_utf8_lossy(&rec.hello.context)
-            );
+            let _ = writeln!(o, "context:    {}", show_context(&rec.hello.context));
             let roots: Vec<crate::commit::Digest> =
                 proof_file::decode(&rec.commitments, "commitments")?;
             let resp: Vec<crate::peg::protocol::RoundResponse> =
                 proof_file::decode(&rec.responses, "responses")?;
+            if roots.len() != resp.len() || roots.len() != rec.hello.rounds as usize {
+                return Err(Error::bad(format!(
+                    "inconsistent session transcript: {} rounds announced, {} commitments, {} responses",
+                    rec.hello.rounds,
+                    roots.len(),
+                    resp.len()
+                )));
+            }
             for (i, r) in roots
                 .iter()
                 .enumerate()
@@ -571,6 +576,11 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
     }
     Ok(o)
+}
+
+/// A context string as inspect shows it: quoted, escaped, at most a short excerpt.
+fn show_context(c: &[u8]) -> String {
+    format!("\"{}\"", crate::files::excerpt(&String::from_utf8_lossy(c)))
 }
 
 fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse], all: bool) {
@@ -604,13 +614,16 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
                 ..
             } => {
                 let c = commit(TAG_ROW, &first.key, &first.bits);
-                let t0 = commit(TAG_TRIPLET, &triplet_keys[0], &encode_triplet(&triplets[0]));
+                // a malformed proof may open no triplet at all: show what is there
+                let t0 = match (triplet_keys.first(), triplets.first()) {
+                    (Some(k), Some(t)) => hex::encode(commit(TAG_TRIPLET, k, &encode_triplet(t))),
+                    _ => "(no triplet opened)".to_string(),
+                };
                 let _ = writeln!(
                     o,
-                    "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {}, commit(Z'[1]) = {}",
+                    "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {t0}, commit(Z'[1]) = {}",
                     i + 1,
                     r.sigma,
-                    hex::encode(t0),
                     hex::encode(c)
                 );
             }

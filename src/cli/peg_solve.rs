@@ -7,13 +7,20 @@ use crate::{Error, Result};
 /// Arguments of `prover peg solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Puzzle file (board or raw format), `-` for stdin.
+    /// Puzzle file (board or raw format), `-` for stdin, or a catalog name (english, tee, ...).
     pub puzzle: String,
-    /// Write the solution here (`-` = stdout, the default).
+    /// Write the solution here (`-` = stdout, the default); a new file gets mode 0600.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Give up after expanding this many positions [default: 20000000].
-    #[arg(long)]
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// The solver's options, shared by `peg solve` and `peg demo`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// Give up after expanding this many positions (at least 1) [default: 20000000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: Option<u64>,
     /// Do not use the board's symmetries (slower; for comparison).
     #[arg(long)]
@@ -21,6 +28,13 @@ pub struct SolveArgs {
     /// No progress indicator.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+impl SearchArgs {
+    /// The node budget asked for, or the default.
+    pub fn budget(&self) -> u64 {
+        self.budget.unwrap_or(DEFAULT_BUDGET)
+    }
 }
 
 /// Solves the puzzle and returns the solution text (move list for boards, matrix for raw
@@ -66,9 +80,10 @@ pub fn solve_text(
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
     let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
-    let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
-    let (text, summary) = solve_text(&p, budget, !a.no_symmetry, !a.quiet)?;
-    crate::proof_file::write_output(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
+    let s = &a.search;
+    let (text, summary) = solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet)?;
+    // a solution is the secret a proof hides: mode 0600
+    crate::files::Output::SECRET_TEXT.write(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())
 }

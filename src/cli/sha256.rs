@@ -14,14 +14,20 @@ pub const MAX_SECURITY: u32 = 256;
 #[derive(Subcommand, Debug)]
 pub enum ProverCmd {
     /// Prove knowledge of a preimage of SHA-256 (non-interactive, Fiat–Shamir).
+    #[command(group = clap::ArgGroup::new("preimage").required(true).args(["preimage_hex", "preimage_file"]))]
     Prove {
-        /// The secret preimage, in hex (at most 247 bytes).
-        #[arg(long)]
-        preimage_hex: String,
+        /// The secret preimage, in hex (at most 247 bytes). A command line is visible to `ps`
+        /// and kept in shell history: prefer --preimage-file.
+        #[arg(long, value_name = "HEX")]
+        preimage_hex: Option<String>,
+        /// Read the secret preimage from FILE (`-` for stdin): its raw bytes, exactly (a
+        /// trailing newline is part of it), at most 247.
+        #[arg(long, value_name = "FILE")]
+        preimage_file: Option<String>,
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Soundness in bits; rounds = ceil(bits / log2(3/2)).
+        /// Security in bits (knowledge error at most 2^-BITS); rounds = ceil(bits / log2(3/2)).
         #[arg(long, default_value_t = 128)]
         security: u32,
         /// Context string the proof is bound to (must be given again to verify).
@@ -44,7 +50,7 @@ pub enum VerifierCmd {
         digest: String,
         /// The proof file (`-` for stdin).
         proof: String,
-        /// Soundness required, in bits.
+        /// Security required, in bits (knowledge error at most 2^-BITS).
         #[arg(long, default_value_t = 128)]
         security: u32,
         /// Context string the proof must be bound to.
@@ -87,17 +93,30 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
         ProverCmd::Prove {
             preimage_hex,
+            preimage_file,
             output,
             security,
             context,
             seed,
         } => {
             let rounds = check_security(security)?;
-            let pre = hex::decode(preimage_hex.trim())
-                .map_err(|e| Error::bad(format!("--preimage-hex: not hex ({e})")))?;
+            let (pre, from) = match (preimage_hex, preimage_file) {
+                (Some(h), _) => (
+                    hex::decode(h.trim()).map_err(|_| {
+                        Error::bad("--preimage-hex: not an even number of hex digits")
+                    })?,
+                    "--preimage-hex",
+                ),
+                (None, Some(path)) => (read_input(&path, MAX_PREIMAGE as u64)?, "--preimage-file"),
+                (None, None) => {
+                    return Err(Error::bad(
+                        "give --preimage-file FILE or --preimage-hex HEX",
+                    ))
+                }
+            };
             if pre.len() > MAX_PREIMAGE {
                 return Err(Error::bad(format!(
-                    "--preimage-hex: {} bytes, at most {MAX_PREIMAGE} are supported",
+                    "{from}: {} bytes, at most {MAX_PREIMAGE} are supported",
                     pre.len()
                 )));
             }
@@ -105,9 +124,11 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let mut rng = crate::rng::rng_from(seed);
             let bytes = prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?;
             write_proof(&output, &bytes)?;
+            use sha2::Digest as _;
             eprintln!(
-                "prover: proof of a {}-byte SHA-256 preimage: {rounds} rounds, {:.1} bits of soundness, {} bytes",
+                "prover: proof of a {}-byte preimage of SHA-256 digest {}: {rounds} rounds, {:.1} bits of security, {} bytes",
                 pre.len(),
+                hex::encode(sha2::Sha256::digest(&pre)),
                 security_bits(rounds),
                 bytes.len()
             );
@@ -136,8 +157,11 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             Ok(())
         }
         VerifierCmd::Inspect { proof } => {
-            let f = read_proof(&proof)?;
-            println!("{}", inspect(&f)?);
+            let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
+            let f = ProofFile::from_bytes(&bytes)?;
+            f.expect_protocol(crate::proof_file::ProtocolId::Sha256Mpc)?;
+            let details = inspect(&f)?;
+            print!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
             Ok(())
         }
         VerifierCmd::Open(a) => super::sha256_seal::run_open(a),

@@ -58,6 +58,9 @@ pub enum VerifierCmd {
     /// Exits 0 whenever the position parses, valid or not; an invalid position reports
     /// valid=false and empty illegal lists. Walls are [row, col, "R"|"D"], sorted by (row, col,
     /// dir) with "D" < "R"; in a pair the smaller wall comes first.
+    ///
+    /// Limits (exit 2 before any work): distinct attached pairs × cells at most 4,000,000
+    /// (4 pairs on 1000x1000, 100 on 200x200); at most 5,000,000 illegal pairs listed.
     Analyze {
         /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,

@@ -152,21 +152,6 @@ pub enum VerifierCmd {
     },
 }
 
-/// Writes a secret file, created with mode 0600 (replaced by the shared output helper when
-/// it lands).
-fn write_secret(path: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    #[cfg(unix)]
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    o.mode(0o600);
-    o.open(path)
-        .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| Error::io(format!("cannot write {path}"), e))
-}
-
 fn digest_hex(d: &[u8; 32]) -> String {
     hex::encode(d)
 }
@@ -193,7 +178,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     "--opening -: the opening is secret; give a file path",
                 ));
             }
-            write_secret(&opening, &s.opening)?;
+            crate::files::Output::SECRET_BINARY.write(&opening, &s.opening)?;
             write_proof(&output, &s.file)?;
             eprintln!(
                 "sealed a legal move of player {}: {rounds} rounds ({:.1} bits), {} bytes, {:.1} ms; seal {}",

@@ -49,7 +49,7 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} rounds, {:.1} bits of soundness, {} bytes, {} AND gates{}",
+            "{} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",
             self.rounds,
             self.security_bits,
             self.proof_bytes,

@@ -15,10 +15,13 @@
 //! and at the end the last row equals `l` (free), or its popcount equals the goal count.
 //! Outputs are the error bits (expected 0) and one parity bit per step (expected 1).
 
+use serde::{Deserialize, Serialize};
+
 use super::circuit::{Bit, Builder, Circuit};
 use super::session::{self, MpcProver, MpcVerifier, OwnedStatement};
 use super::zkbpp::{self, Proof, Statement};
 use super::Report;
+use crate::commit::Digest;
 use crate::net::SessionRecord;
 use crate::peg::instance::{Goal, Instance, Matrix};
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
@@ -116,6 +119,24 @@ fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
     })
 }
 
+/// The body of a non-interactive peg ZKB++ proof file: the instance it is for (so a proof
+/// checked against another puzzle is named as such) and the engine's proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PegMpcProof {
+    /// SHA-256 of the instance's canonical bytes (also absorbed by Fiat–Shamir as the
+    /// statement's public input).
+    pub instance_digest: Digest,
+    pub proof: Proof,
+}
+
+fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
+    Error::rejected(format!(
+        "the proof is for another instance (digest {}…, this puzzle is {}…)",
+        &hex::encode(claimed)[..16],
+        &hex::encode(inst.digest())[..16]
+    ))
+}
+
 /// A non-interactive proof of a solution `z` of `inst`: the bytes of a whole proof file
 /// ([`ProtocolId::PegMpc`], [`Mode::NonInteractive`]).
 pub fn prove_peg(
@@ -128,10 +149,14 @@ pub fn prove_peg(
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
     let proof = zkbpp::prove(&st.as_ref(), &w, rounds, rng)?;
+    let body = PegMpcProof {
+        instance_digest: inst.digest(),
+        proof,
+    };
     Ok(ProofFile::new(
         ProtocolId::PegMpc,
         Mode::NonInteractive,
-        proof_file::encode(&proof),
+        proof_file::encode(&body),
     )
     .to_bytes())
 }
@@ -145,22 +170,33 @@ pub fn verify_peg(
     context: &[u8],
 ) -> Result<Report> {
     file.expect_protocol(ProtocolId::PegMpc)?;
-    let st = statement(inst, context)?;
-    let ands = st.circuit.n_and();
     let size = proof_file::HEADER_LEN + file.body.len();
     match file.mode {
         Mode::NonInteractive => {
-            let proof: Proof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
-            zkbpp::verify(&st.as_ref(), &proof, min_rounds)?;
+            let body: PegMpcProof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
+            if body.instance_digest != inst.digest() {
+                return Err(another_instance(&body.instance_digest, inst));
+            }
+            let st = statement(inst, context)?;
+            zkbpp::verify(&st.as_ref(), &body.proof, min_rounds)?;
             Ok(Report::new(
-                proof.rounds.len(),
+                body.proof.rounds.len(),
                 size,
-                ands,
+                st.circuit.n_and(),
                 Mode::NonInteractive,
             ))
         }
         Mode::Interactive => {
             let rec: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
+            let st = statement(inst, context)?;
+            if rec.hello.protocol == ProtocolId::PegMpc as u16
+                && rec.hello.statement != st.as_ref().digest()
+            {
+                return Err(Error::rejected(
+                    "the session transcript is for another instance (its statement digest differs from this puzzle's)",
+                ));
+            }
+            let ands = st.circuit.n_and();
             let r = session::replay(st, ProtocolId::PegMpc, min_rounds, &rec)?;
             Ok(Report::new(r, size, ands, Mode::Interactive))
         }
@@ -205,37 +241,40 @@ pub fn session_file(rec: &SessionRecord) -> Vec<u8> {
     session::record_file(ProtocolId::PegMpc, rec)
 }
 
-/// A human summary of a peg ZKB++ proof file (no verification, no instance needed).
+/// The protocol-specific lines of `verifier peg inspect` for a peg ZKB++ file (no
+/// verification, no instance needed); the caller prints the header's protocol and mode.
+/// Refuses a body that does not match the header (a session transcript of another protocol).
 pub fn inspect(file: &ProofFile) -> Result<String> {
     file.expect_protocol(ProtocolId::PegMpc)?;
-    let size = proof_file::HEADER_LEN + file.body.len();
-    let (mode, rounds, extra) = match file.mode {
+    Ok(match file.mode {
         Mode::NonInteractive => {
-            let p: Proof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
-            let view = p.rounds.first().map_or(0, |r| r.opening.view.len());
-            (
-                "non-interactive (Fiat–Shamir): transferable",
-                p.rounds.len(),
-                format!(
-                    "opened view per round: {view} bytes (≈ {} AND gates)",
-                    8 * view
-                ),
+            let p: PegMpcProof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
+            let rounds = p.proof.rounds.len();
+            let view = p.proof.rounds.first().map_or(0, |r| r.opening.view.len());
+            format!(
+                "instance:   {}\nrounds:     {rounds} ({:.1} bits of security)\nviews:      {view} bytes opened per round (≈ {} AND gates)\n",
+                hex::encode(p.instance_digest),
+                zkbpp::security_bits(rounds),
+                8 * view
             )
         }
         Mode::Interactive => {
             let r: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
-            (
-                "interactive session transcript: NOT transferable (a simulator can forge one)",
-                r.hello.rounds as usize,
-                format!("context: {:?}", String::from_utf8_lossy(&r.hello.context)),
+            if r.hello.protocol != ProtocolId::PegMpc as u16 {
+                return Err(Error::bad(format!(
+                    "inconsistent file: the header says peg ZKB++, the session inside says protocol {}",
+                    r.hello.protocol
+                )));
+            }
+            let rounds = r.hello.rounds as usize;
+            format!(
+                "statement:  {}\ncontext:    {}\nrounds:     {rounds} ({:.1} bits of security)\n",
+                hex::encode(r.hello.statement),
+                crate::files::excerpt(&String::from_utf8_lossy(&r.hello.context)),
+                zkbpp::security_bits(rounds)
             )
         }
-    };
-    Ok(format!(
-        "protocol: {}\nmode: {mode}\nrounds: {rounds} (soundness {:.1} bits)\n{extra}\nfile size: {size} bytes",
-        ProtocolId::PegMpc.name(),
-        zkbpp::security_bits(rounds)
-    ))
+    })
 }
 
 /// A statement for tests that need the engine directly.
@@ -369,7 +408,7 @@ mod tests {
         assert_eq!(rep.rounds, 30);
         assert!(verify_peg(&inst, &f, 31, b"ctx").is_err());
         assert!(verify_peg(&inst, &f, 30, b"ctY").is_err());
-        assert!(inspect(&f).unwrap().contains("rounds: 30"));
+        assert!(inspect(&f).unwrap().contains("rounds:     30"));
         let mut bad = z.clone();
         bad[2][0] ^= true;
         assert!(prove_peg(&inst, &bad, 30, b"", &mut rng).is_err());

@@ -338,22 +338,27 @@ pub fn open_sha256(
     Ok(bits_to_bytes(&bits))
 }
 
-/// A human summary of a SHA-256 proof file (no verification).
+/// The protocol-specific lines of `verifier sha256 inspect` (no verification); the caller
+/// prints the header's protocol and mode. Refuses a header that says interactive: SHA-256
+/// proofs exist only as non-interactive files.
 pub fn inspect(file: &ProofFile) -> Result<String> {
     file.expect_protocol(ProtocolId::Sha256Mpc)?;
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "inconsistent file: the header says interactive session transcript, but SHA-256 proofs are only non-interactive",
+        ));
+    }
     let body: Sha256Body = proof_file::decode(&file.body, "SHA-256 proof body")?;
     let len = body.len as usize;
     let ands = if len <= MAX_PREIMAGE {
         sha256_circuit(len)?.n_and().to_string()
     } else {
-        "?".into()
+        "? (over the limit)".into()
     };
     let r = body.proof.rounds.len();
     Ok(format!(
-        "protocol: {}\nmode: non-interactive (Fiat–Shamir)\npreimage length: {len} bytes\nrounds: {r} (soundness {:.1} bits)\ncircuit AND gates: {ands}\nbody size: {} bytes",
-        ProtocolId::Sha256Mpc.name(),
+        "preimage:   {len} bytes\nrounds:     {r} ({:.1} bits of security)\ncircuit:    {ands} AND gates\n",
         zkbpp::security_bits(r),
-        file.body.len()
     ))
 }
 

@@ -889,7 +889,7 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
     let rounds = proof.rounds.len();
     if rounds < min_rounds {
         return Err(Error::rejected(format!(
-            "the proof has {rounds} rounds ({:.1} bits of soundness); at least {min_rounds} are required",
+            "the proof has {rounds} rounds ({:.1} bits of security); at least {min_rounds} are required",
             security_bits(rounds)
         )));
     }

@@ -194,7 +194,7 @@ impl Channel {
     }
 
     /// Receives and decodes one message of type `T` (`what` names it in errors).
-    pub fn recv<T: DeserializeOwned>(&mut self, what: &str) -> Result<T> {
+    pub fn recv<T: DeserializeOwned + Serialize>(&mut self, what: &str) -> Result<T> {
         let body = self.recv_frame()?;
         crate::proof_file::decode(&body, what)
     }

@@ -101,7 +101,8 @@ impl Geometry {
             "square-diagonal" => Ok(Geometry::SquareDiagonal),
             "triangle" => Ok(Geometry::Triangle),
             _ => Err(Error::bad(format!(
-                "unknown geometry '{s}' (expected square, square-diagonal or triangle)"
+                "unknown geometry '{}' (expected square, square-diagonal or triangle)",
+                crate::files::excerpt(s)
             ))),
         }
     }
@@ -383,7 +384,12 @@ impl Board {
         self.by_name
             .get(&name.to_ascii_lowercase())
             .copied()
-            .ok_or_else(|| Error::bad(format!("'{name}' is not a hole of this board")))
+            .ok_or_else(|| {
+                Error::bad(format!(
+                    "'{}' is not a hole of this board",
+                    crate::files::excerpt(name)
+                ))
+            })
     }
 }
 
@@ -391,6 +397,7 @@ impl Puzzle {
     /// Parses a puzzle in the board format or, when the first meaningful line is not a
     /// `key:` line, in the raw instance format.
     pub fn parse(text: &str) -> Result<Puzzle> {
+        let text = crate::files::strip_bom(text);
         let first = text
             .lines()
             .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -416,10 +423,8 @@ impl Puzzle {
     /// Reads a puzzle file (`-` for stdin), at most [`MAX_FILE`] bytes. A raw instance is named
     /// after the file.
     pub fn load(path: &str) -> Result<Puzzle> {
-        let bytes = crate::proof_file::read_input(path, MAX_FILE)?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Error::bad(format!("{path}: the puzzle file is not UTF-8 text")))?;
-        let mut p = Self::parse(text).map_err(|e| match e {
+        let text = crate::files::read_text(path, MAX_FILE, "puzzle file")?;
+        let mut p = Self::parse(&text).map_err(|e| match e {
             Error::BadInput(m) => Error::bad(format!("{path}: {m}")),
             e => e,
         })?;
@@ -456,6 +461,7 @@ impl Puzzle {
             if let Some((key, value)) = is_key_line(line) {
                 block = Block::None;
                 let dup = || Error::bad(format!("line {ln}: '{key}' given twice"));
+                let key_shown = crate::files::excerpt(key);
                 match key {
                     "name" => {
                         if name.is_some() {
@@ -491,12 +497,12 @@ impl Puzzle {
                         }
                         let k: usize = value
                             .parse()
-                            .map_err(|_| Error::bad(format!("line {ln}: finish-pegs must be a number, found '{value}'")))?;
+                            .map_err(|_| Error::bad(format!("line {ln}: finish-pegs must be a number, found '{}'", crate::files::excerpt(value))))?;
                         finish_pegs = Some(k);
                     }
                     _ => {
                         return Err(Error::bad(format!(
-                            "line {ln}: unknown key '{key}' (expected name, geometry, start, finish or finish-pegs)"
+                            "line {ln}: unknown key '{key_shown}' (expected name, geometry, start, finish or finish-pegs)"
                         )))
                     }
                 }
@@ -617,6 +623,7 @@ impl Puzzle {
     /// Parses a solution: a move list (boards only) or a matrix. The result is checked
     /// against the instance; an illegal move is reported with its number and notation.
     pub fn parse_solution(&self, text: &str) -> Result<Matrix> {
+        let text = crate::files::strip_bom(text);
         let meaningful: String = text
             .lines()
             .map(|l| l.split('#').next().unwrap_or(""))
@@ -661,15 +668,16 @@ impl Puzzle {
             let parts: Vec<&str> = tok.split('-').collect();
             if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
                 return Err(Error::bad(format!(
-                    "move {}: '{tok}' is not a move (write FROM-TO, e.g. d2-d4)",
-                    k + 1
+                    "move {}: '{}' is not a move (write FROM-TO, e.g. d2-d4)",
+                    k + 1,
+                    crate::files::excerpt(tok)
                 )));
             }
             let cells: Vec<u32> = parts
                 .iter()
                 .map(|p| b.cell(p))
                 .collect::<Result<_>>()
-                .map_err(|e| Error::bad(format!("move {} ({tok}): {e}", k + 1)))?;
+                .map_err(|e| Error::bad(format!("move {}: {e}", k + 1)))?;
             for w in cells.windows(2) {
                 k += 1;
                 let (a, c) = (w[0], w[1]);

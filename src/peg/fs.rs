@@ -135,6 +135,35 @@ fn check_size(inst: &Instance, rounds: usize) -> Result<()> {
     Ok(())
 }
 
+/// Refuses, before any work, an interactive session transcript (what `prover peg simulate`
+/// writes) that no verifier would read: a round count or context out of range, or a body
+/// over the container limit (the proof's responses plus a 32-byte root and a challenge per
+/// round).
+pub fn check_transcript_size(inst: &Instance, rounds: usize, context: &[u8]) -> Result<()> {
+    if rounds > MAX_ROUNDS {
+        return Err(Error::bad(format!(
+            "{rounds} rounds on this instance (N = {}, T = {}, S = {}): a session transcript has at most {MAX_ROUNDS}; lower --security",
+            inst.n(),
+            inst.t(),
+            inst.s()
+        )));
+    }
+    check_params(rounds, context)?;
+    let (size, _) = estimate(inst, rounds);
+    let size = size + 37 * rounds as u64 + context.len() as u64 + 64;
+    if size > proof_file::MAX_BODY as u64 {
+        return Err(Error::bad(format!(
+            "{rounds} rounds on this instance (N = {}, T = {}, S = {}) would make a session transcript of about {} MiB, over the {} MiB limit of proof files: lower --security",
+            inst.n(),
+            inst.t(),
+            inst.s(),
+            size >> 20,
+            proof_file::MAX_BODY >> 20
+        )));
+    }
+    Ok(())
+}
+
 fn check_params(rounds: usize, context: &[u8]) -> Result<()> {
     if rounds == 0 || rounds > MAX_ROUNDS {
         return Err(Error::bad(format!(
@@ -168,15 +197,15 @@ pub fn check_claims(
     }
     if context != expected_context {
         return Err(Error::rejected(format!(
-            "the proof is bound to context {:?}, not {:?}",
-            String::from_utf8_lossy(context),
-            String::from_utf8_lossy(expected_context)
+            "the proof is bound to context \"{}\", not \"{}\"",
+            crate::files::excerpt(&String::from_utf8_lossy(context)),
+            crate::files::excerpt(&String::from_utf8_lossy(expected_context))
         )));
     }
     let need = rounds_for_bits(min_bits, inst.s());
     if rounds < need {
         return Err(Error::rejected(format!(
-            "too few rounds: {rounds} < {need} needed for {min_bits}-bit security with S = {} ({:.1} bits achieved)",
+            "too few rounds: {rounds} < {need} needed for {min_bits} bits of security with S = {} ({:.1} bits achieved)",
             inst.s(),
             achieved_bits(rounds, inst.s())
         )));

@@ -36,6 +36,13 @@ pub struct Instance {
     goal: Goal,
 }
 
+fn goal_pegs(goal: &Goal) -> usize {
+    match goal {
+        Goal::Position(l) => count(l),
+        Goal::PegCount(c) => *c,
+    }
+}
+
 /// A solution matrix `Z`: `S` rows of `N` bits (Definition 6).
 pub type Matrix = Vec<Vec<bool>>;
 
@@ -96,6 +103,11 @@ impl Instance {
             }
         }
         let pegs = count(&first);
+        if goal_pegs(&goal) == 0 {
+            return Err(Error::bad(
+                "the goal leaves no peg, which no solution can reach: a jump needs two pegs and leaves one",
+            ));
+        }
         match &goal {
             Goal::Position(l) => {
                 if l.len() != n {
@@ -304,7 +316,10 @@ pub fn parse_bits(s: &str) -> Result<Vec<bool>> {
         .map(|c| match c {
             '0' => Ok(false),
             '1' => Ok(true),
-            _ => Err(Error::bad(format!("expected 0 or 1, found '{c}'"))),
+            _ => Err(Error::bad(format!(
+                "expected 0 or 1, found '{}'",
+                c.escape_default()
+            ))),
         })
         .collect()
 }
@@ -327,11 +342,18 @@ pub fn format_bits(b: &[bool]) -> String {
 /// f 1 1 0 1 1
 /// l 1 0 0 0 0      (or: pegs 1)
 /// ```
+///
+/// Each of `N`, `f` and the goal (`l` or `pegs`, not both) appears exactly once. A leading
+/// UTF-8 byte-order mark is ignored.
 pub fn parse_raw(text: &str) -> Result<Instance> {
+    use crate::files::excerpt;
+    let text = crate::files::strip_bom(text);
     let mut n = None;
     let mut ts = Vec::new();
     let mut f = None;
     let mut goal = None;
+    // the line of each key seen so far, to refuse a second one
+    let (mut n_line, mut f_line, mut goal_line) = (0usize, 0usize, 0usize);
     for (ln, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -339,12 +361,20 @@ pub fn parse_raw(text: &str) -> Result<Instance> {
         }
         let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let err = |m: String| Error::bad(format!("line {}: {m}", ln + 1));
+        let once = |seen: &mut usize, what: &str| {
+            if *seen != 0 {
+                return Err(err(format!("{what} was already given on line {}", *seen)));
+            }
+            *seen = ln + 1;
+            Ok(())
+        };
         match key {
             "N" => {
+                once(&mut n_line, "N")?;
                 let v: usize = rest
                     .trim()
                     .parse()
-                    .map_err(|_| err(format!("bad N '{}'", rest.trim())))?;
+                    .map_err(|_| err(format!("bad N '{}'", excerpt(rest.trim()))))?;
                 if v == 0 || v > MAX_N {
                     return Err(err(format!("N must be in [1, {MAX_N}]")));
                 }
@@ -364,13 +394,18 @@ pub fn parse_raw(text: &str) -> Result<Instance> {
                 }
                 ts.push([v[0] as u32 - 1, v[1] as u32 - 1, v[2] as u32 - 1]);
             }
-            "f" => f = Some(parse_bits(rest).map_err(|e| err(e.to_string()))?),
+            "f" => {
+                once(&mut f_line, "f")?;
+                f = Some(parse_bits(rest).map_err(|e| err(e.to_string()))?)
+            }
             "l" => {
+                once(&mut goal_line, "the goal (l or pegs)")?;
                 goal = Some(Goal::Position(
                     parse_bits(rest).map_err(|e| err(e.to_string()))?,
                 ))
             }
             "pegs" => {
+                once(&mut goal_line, "the goal (l or pegs)")?;
                 let c: usize = rest
                     .trim()
                     .parse()
@@ -379,7 +414,8 @@ pub fn parse_raw(text: &str) -> Result<Instance> {
             }
             _ => {
                 return Err(err(format!(
-                    "unknown key '{key}' (expected N, t, f, l or pegs)"
+                    "unknown key '{}' (expected N, t, f, l or pegs)",
+                    excerpt(key)
                 )))
             }
         }
@@ -404,9 +440,11 @@ pub fn to_raw(inst: &Instance) -> String {
     s
 }
 
-/// Parses a solution matrix: one row of `0`/`1` per line.
+/// Parses a solution matrix: one row of `0`/`1` per line (a leading byte-order mark is
+/// ignored).
 pub fn parse_matrix(text: &str) -> Result<Matrix> {
-    text.lines()
+    crate::files::strip_bom(text)
+        .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
         .filter(|l| !l.is_empty())
         .map(parse_bits)
@@ -478,6 +516,15 @@ mod tests {
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::Position(f.clone())).is_err());
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(4)).is_err());
         assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(3)).is_ok());
+        // no move sequence ends with an empty board
+        assert!(Instance::new(5, vec![[0, 1, 2]], f.clone(), Goal::PegCount(0)).is_err());
+        assert!(Instance::new(
+            5,
+            vec![[0, 1, 2]],
+            f.clone(),
+            Goal::Position(vec![false; 5])
+        )
+        .is_err());
     }
 
     #[test]
@@ -491,5 +538,16 @@ mod tests {
         assert!(unpack_bits(&[0b1110_0000], 5).is_none());
         assert!(parse_raw("N 5\nt 1 2\n").is_err());
         assert!(parse_raw("N 99999999999\n").is_err());
+        // a byte-order mark is ignored; every key but t appears once, one goal only
+        assert_eq!(parse_raw(&format!("\u{feff}{}", to_raw(&i))).unwrap(), i);
+        for dup in [
+            "N 5\nN 5\nt 1 2 3\nf 1 1 0 1 1\npegs 1\n",
+            "N 5\nt 1 2 3\nf 1 1 0 1 1\nf 1 1 0 1 1\npegs 1\n",
+            "N 5\nt 1 2 3\nf 1 1 0 1 1\nl 1 0 0 0 0\npegs 1\n",
+            "N 5\nt 1 2 3\nf 1 1 0 1 1\npegs 1\npegs 2\n",
+        ] {
+            let e = parse_raw(dup).unwrap_err().to_string();
+            assert!(e.contains("already given on line"), "{e}");
+        }
     }
 }

@@ -98,12 +98,27 @@ pub fn simulate_session(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<SessionRecord> {
+    simulate_session_with_progress(inst, sigmas, context, rng, &mut |_| {})
+}
+
+/// [`simulate_session`], calling `on_round(k)` after each of the rounds. Refuses first,
+/// before any work, a transcript that no verifier would read
+/// ([`super::fs::check_transcript_size`]).
+pub fn simulate_session_with_progress(
+    inst: &Instance,
+    sigmas: &[u32],
+    context: &[u8],
+    rng: &mut Rng,
+    on_round: &mut dyn FnMut(usize),
+) -> Result<SessionRecord> {
+    super::fs::check_transcript_size(inst, sigmas.len(), context)?;
     let mut roots = Vec::with_capacity(sigmas.len());
     let mut resp = Vec::with_capacity(sigmas.len());
-    for &sg in sigmas {
+    for (k, &sg) in sigmas.iter().enumerate() {
         let (root, r) = simulate_round(inst, sg as usize, rng)?;
         roots.push(root);
         resp.push(r);
+        on_round(k + 1);
     }
     let hello = Hello {
         protocol: ProtocolId::PegIso as u16,

@@ -114,7 +114,8 @@ impl Variant {
             "cat-and-mouse" => Ok(Variant::CatAndMouse),
             "ring" => Ok(Variant::Ring),
             _ => Err(Error::bad(format!(
-                "unknown variant {s:?} (expected \"classic\", \"cat-and-mouse\" or \"ring\")"
+                "unknown variant '{}' (expected \"classic\", \"cat-and-mouse\" or \"ring\")",
+                crate::files::excerpt(s)
             ))),
         }
     }
@@ -248,6 +249,12 @@ fn slot_index(cols: u32, w: Wall) -> Option<usize> {
 
 /// The most illegal wall pairs [`Position::analyze`] will list.
 pub const MAX_LISTED_PAIRS: u64 = 5_000_000;
+
+/// The most work [`Position::analyze`] takes on: distinct attached pairs (two different
+/// cells, either order) times cells. The oracle is built per pair in time and memory linear
+/// in the board (about 1 µs and 40 bytes per cell), so this bounds a run to a few seconds and
+/// a few hundred MB: 4 pairs on a 1000×1000 board, 100 pairs on 200×200.
+pub const MAX_ANALYZE_WORK: u64 = 4_000_000;
 
 /// The analysis of a position, in walls rather than edge ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -537,18 +544,38 @@ impl Position {
     /// position with more than [`MAX_LISTED_PAIRS`] illegal wall pairs to list: a walled
     /// corridor forming one long cycle has quadratically many.
     pub fn analyze(&self) -> Result<WallAnalysis> {
-        let bg = self.graph();
         let attached = self.attached_pairs();
-        let pairs: Vec<(u32, u32)> = attached
-            .iter()
-            .map(|p| (self.node(p.a), self.node(p.b)))
-            .collect();
+        let key = |p: &AttachedPair| {
+            let (x, y) = (self.node(p.a), self.node(p.b));
+            (x.min(y), x.max(y))
+        };
+        // Repeated pairs (in either order) and pairs of one cell add nothing: drop them
+        // before the per-pair work, then bound that work before doing any of it.
+        let mut pairs: Vec<(u32, u32)> = attached.iter().map(key).filter(|p| p.0 != p.1).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let cells = self.rows as u64 * self.cols as u64;
+        let work = pairs.len() as u64 * cells;
+        if work > MAX_ANALYZE_WORK {
+            return Err(Error::bad(format!(
+                "analyze builds one cut oracle per attached pair: {} distinct pairs on {} cells is {work} pair-cells, over the limit of {MAX_ANALYZE_WORK} (4 pairs on 1000x1000, 100 on 200x200); `wall check` has no such limit",
+                pairs.len(),
+                cells
+            )));
+        }
+        let bg = self.graph();
         let a = moves::analyze_bounded(&bg.graph, &pairs, MAX_LISTED_PAIRS).map_err(|n| {
             Error::bad(format!(
                 "this position has up to {n} illegal wall pairs, more than the {MAX_LISTED_PAIRS} `analyze` lists"
             ))
         })?;
-        let cut = a.cut_pairs.iter().map(|&i| attached[i]).collect();
+        let mut cut_keys: Vec<(u32, u32)> = a.cut_pairs.iter().map(|&i| pairs[i]).collect();
+        cut_keys.sort_unstable();
+        let cut = attached
+            .iter()
+            .filter(|p| cut_keys.binary_search(&key(p)).is_ok())
+            .copied()
+            .collect();
         let mut illegal_single: Vec<Wall> =
             a.illegal_single.iter().map(|&e| bg.wall_of(e)).collect();
         illegal_single.sort_unstable();

@@ -79,6 +79,7 @@
 
 use serde::Deserialize;
 
+use crate::files::excerpt;
 use crate::wall::board::{
     Cell, Dir, Player, Position, Setup, Variant, Wall, MAX_CELLS, MAX_PLAYERS, MAX_SIDE,
 };
@@ -196,8 +197,12 @@ pub fn parse_json(text: &str) -> Result<Position> {
 
 /// [`parse_json`], keeping `"to_move"`.
 pub fn parse_json_file(text: &str) -> Result<PositionFile> {
-    let raw: RawPosition = serde_json::from_str(text)
-        .map_err(|e| Error::bad(format!("malformed position JSON: {e}")))?;
+    let raw: RawPosition = serde_json::from_str(text).map_err(|e| {
+        Error::bad(format!(
+            "malformed position JSON: {}",
+            crate::files::shorten(&e.to_string(), 160)
+        ))
+    })?;
     let rows = side(raw.rows, "rows")?;
     let cols = side(raw.cols, "cols")?;
     if rows as u64 * cols as u64 > MAX_CELLS {
@@ -492,14 +497,16 @@ fn parse_cell_text(s: &str, line: usize) -> Result<Cell> {
     let t = s.trim().trim_start_matches('(').trim_end_matches(')');
     let (r, c) = t.split_once(',').ok_or_else(|| {
         Error::bad(format!(
-            "line {line}: expected a cell as ROW,COL, found {s:?}"
+            "line {line}: expected a cell as ROW,COL, found '{}'",
+            excerpt(s)
         ))
     })?;
     let num = |x: &str| -> Result<u32> {
         x.trim().parse::<u32>().map_err(|_| {
             Error::bad(format!(
-                "line {line}: bad coordinate {:?} in cell {s:?}",
-                x.trim()
+                "line {line}: bad coordinate '{}' in cell '{}'",
+                excerpt(x.trim()),
+                excerpt(s)
             ))
         })
     };
