@@ -806,5 +806,5 @@ fn cli_seal_verify_open() {
     // the seal is a sha256 proof file: inspect reads it
     let (c, out, _) = run(verifier().args(["sha256", "inspect", &s]));
     assert_eq!(c, 0);
-    assert!(out.contains("rounds: 219"));
+    assert!(out.contains("rounds:     219"), "{out}");
 }
