@@ -749,7 +749,16 @@ fn simulate_refuses_transcripts_over_the_limits_up_front() {
     let out = tmp("sim-english.zkp");
     let (c, _, err) = run(PROVER, &["peg", "simulate", "english", "-o", &out]);
     assert_eq!(c, 0, "{err}");
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", "english", &out]);
+    let (c, _, err) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            "english",
+            &out,
+            "--allow-session-transcript",
+        ],
+    );
     assert_eq!(c, 0, "{err}");
 }
 

@@ -414,7 +414,11 @@ impl Store {
     /// Removes a user with their tokens and pending challenges; an unknown name is an error.
     pub fn remove_user(&self, name: &str) -> Result<()> {
         check_user_name(name)?;
-        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(|e| self.err(e))?;
         let n = tx
             .execute("DELETE FROM users WHERE name = ?1", [name])
             .map_err(|e| self.err(e))?;
@@ -530,7 +534,11 @@ impl Store {
         check_user_name(user)?;
         check_peer(peer)?;
         let now = self.now();
-        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(|e| self.err(e))?;
         let pending: Vec<i64> = tx
             .prepare_cached(
                 "SELECT expires FROM challenges WHERE peer = ?1 AND expires > ?2
@@ -664,7 +672,11 @@ impl Store {
     /// [`Policy::audit_retention`] or beyond the newest [`Policy::audit_max_rows`].
     pub fn purge(&self) -> Result<Purged> {
         let now = self.now();
-        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(|e| self.err(e))?;
         let challenges = tx
             .execute("DELETE FROM challenges WHERE expires <= ?1", [now])
             .map_err(|e| self.err(e))?;

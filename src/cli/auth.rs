@@ -140,6 +140,9 @@ pub enum VerifierCmd {
         /// Connections served at once; further ones are refused, not queued.
         #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
         max_sessions: u32,
+        /// Unexpired login nonces one peer address may hold at once.
+        #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        max_pending_per_peer: u32,
         /// No log lines.
         #[arg(long, conflicts_with = "json")]
         quiet: bool,
@@ -410,6 +413,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             token_ttl,
             challenge_ttl,
             max_sessions,
+            max_pending_per_peer,
             quiet,
             json,
             deadlines,
@@ -419,6 +423,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             let policy = Policy {
                 token_ttl,
                 challenge_ttl,
+                max_pending_per_peer: max_pending_per_peer as usize,
                 ..Policy::default()
             };
             // creates and checks the database before listening: a bad file is exit 2 now

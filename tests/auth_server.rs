@@ -1,0 +1,315 @@
+//! The login server end to end over loopback: `verifier auth serve` as a process, clients
+//! through `prover auth …` and through the library's client calls. Register, login, whoami;
+//! replayed proofs (same and another connection, before and after expiry); wrong keys and
+//! unknown users (same answer); expired nonces; the rate limit; 32 concurrent logins;
+//! restart persistence; hostile clients; a file that is not a database.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use zkgames::auth::keys::{prove_login, SecretKey};
+use zkgames::auth::server::{begin_login, finish_login, login, register, whoami};
+use zkgames::auth::Kind;
+use zkgames::net::{Channel, Deadlines};
+use zkgames::rng::seeded_rng;
+
+const PROVER: &str = env!("CARGO_BIN_EXE_prover");
+const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("zkg-auth-srv-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+struct Server {
+    child: Child,
+    addr: String,
+    log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Server {
+    fn start(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(VERIFIER)
+            .args([
+                "auth",
+                "serve",
+                "--db",
+                db.to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(if extra.contains(&"--timeout") {
+                &[][..]
+            } else {
+                &["--timeout", "2"][..]
+            })
+            .args(["--session-timeout", "20"])
+            .args(extra)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut r = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        let addr = line
+            .split_whitespace()
+            .find(|w| w.starts_with("127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches(':')
+            .to_string();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(line));
+        let l2 = log.clone();
+        std::thread::spawn(move || {
+            for l in r.lines().map_while(Result::ok) {
+                let mut g = l2.lock().unwrap();
+                g.push_str(&l);
+                g.push('\n');
+            }
+        });
+        Server { child, addr, log }
+    }
+    fn stop(mut self) -> (Option<i32>, String) {
+        Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        let c = self.child.wait().unwrap().code();
+        std::thread::sleep(Duration::from_millis(100));
+        let log = self.log.lock().unwrap().clone();
+        (c, log)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn ch(addr: &str) -> Channel {
+    Channel::tcp(TcpStream::connect(addr).unwrap(), Deadlines::default())
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(PROVER).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn key(seed: u64) -> SecretKey {
+    SecretKey::generate(Kind::Sha256, &mut seeded_rng(seed)).unwrap()
+}
+
+#[test]
+fn register_login_whoami_through_the_binaries_and_restart() {
+    let d = dir("basic");
+    let db = d.join("users.db");
+    let srv = Server::start(&db, &[]);
+    let k = d.join("alice.key");
+    let (c, _, e) = run(&[
+        "auth",
+        "keygen",
+        "--kind",
+        "sha256",
+        "-o",
+        k.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let kp = k.to_str().unwrap();
+    let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
+    assert_eq!(c, 0, "{e}");
+    // first come, first served
+    let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
+    assert_eq!(c, 1, "{e}");
+    let (c, token, e) = run(&["auth", "login", "alice", "--key", kp, &srv.addr]);
+    assert_eq!(c, 0, "{e}");
+    let token = token.trim().to_string();
+    assert_eq!(token.len(), 64);
+    let (c, out, _) = run(&["auth", "whoami", &srv.addr, "--token", &token]);
+    assert_eq!((c, out.trim()), (0, "alice"));
+    let (c, _, e) = run(&["auth", "whoami", &srv.addr, "--token", &"00".repeat(32)]);
+    assert_eq!(c, 1, "{e}");
+    // the database holds the token hashed, never the token
+    let bytes = std::fs::read(&db).unwrap();
+    let t = hex::decode(&token).unwrap();
+    assert!(!bytes.windows(32).any(|w| w == t.as_slice()));
+    // wrong server name expected by the client: no proof is even made
+    let (c, _, e) = run(&[
+        "auth",
+        "login",
+        "alice",
+        "--key",
+        kp,
+        &srv.addr,
+        "--server-name",
+        "bank",
+    ]);
+    assert_eq!(c, 1, "{e}");
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("login alice ok"), "{log}");
+    // restart: users and tokens survive
+    let srv = Server::start(&db, &[]);
+    let (c, out, _) = run(&["auth", "whoami", &srv.addr, "--token", &token]);
+    assert_eq!((c, out.trim()), (0, "alice"));
+    let (c, _, e) = run(&["auth", "login", "alice", "--key", kp, &srv.addr]);
+    assert_eq!(c, 0, "{e}");
+    srv.stop();
+}
+
+/// Five failures from one peer: a replay on the same connection, on another, a proof bound
+/// to another server name, a correct proof after its nonce expired, and the captured proof
+/// after expiry; then even the right key is refused with a retry-after.
+#[test]
+fn replays_expired_nonces_and_the_rate_limit() {
+    let d = dir("attacks");
+    let srv = Server::start(&d.join("u.db"), &["--challenge-ttl", "2", "--timeout", "6"]);
+    let a = &srv.addr;
+    let alice = key(1);
+    register(&mut ch(a), "alice", &alice.identity()).unwrap();
+    // a captured proof
+    let mut c1 = ch(a);
+    let (server, nonce) = begin_login(&mut c1, "alice").unwrap();
+    assert_eq!(server, "zkgames");
+    let proof = prove_login(&alice, &server, "alice", &nonce, &mut seeded_rng(2)).unwrap();
+    finish_login(&mut c1, proof.clone()).unwrap();
+    // replayed on the same connection (against a fresh nonce), then on another connection
+    begin_login(&mut c1, "alice").unwrap();
+    let e = finish_login(&mut c1, proof.clone()).unwrap_err();
+    assert!(e.to_string().contains("authentication failed"), "{e}");
+    let mut c2 = ch(a);
+    begin_login(&mut c2, "alice").unwrap();
+    assert!(finish_login(&mut c2, proof.clone()).is_err());
+    // a proof bound to another server name
+    let mut c3 = ch(a);
+    let (_, n3) = begin_login(&mut c3, "alice").unwrap();
+    let other = prove_login(&alice, "elsewhere", "alice", &n3, &mut seeded_rng(3)).unwrap();
+    assert!(finish_login(&mut c3, other).is_err());
+    // an expired nonce: a correct proof, too late
+    let mut c4 = ch(a);
+    let (s4, n4) = begin_login(&mut c4, "alice").unwrap();
+    let p4 = prove_login(&alice, &s4, "alice", &n4, &mut seeded_rng(4)).unwrap();
+    std::thread::sleep(Duration::from_millis(3100));
+    assert!(finish_login(&mut c4, p4).is_err());
+    // after expiry the captured proof is still useless
+    let mut c5 = ch(a);
+    begin_login(&mut c5, "alice").unwrap();
+    assert!(finish_login(&mut c5, proof).is_err());
+    // five failures within the minute: refused with a retry-after, even with the right key
+    let r = login(&mut ch(a), "alice", &alice, None);
+    let (code, log) = srv.stop();
+    let e = r
+        .err()
+        .unwrap_or_else(|| panic!("not rate-limited:\n{log}"))
+        .to_string();
+    assert!(e.contains("retry after"), "{e}");
+    assert_eq!(code, Some(0));
+    assert!(log.matches("REJECTED").count() >= 6, "{log}");
+}
+
+/// A wrong key and an unknown user get the same answer (no user enumeration by message).
+#[test]
+fn wrong_keys_and_unknown_users_look_the_same() {
+    let d = dir("same");
+    let srv = Server::start(&d.join("u.db"), &[]);
+    let a = &srv.addr;
+    register(&mut ch(a), "alice", &key(1).identity()).unwrap();
+    let e1 = login(&mut ch(a), "alice", &key(9), None).unwrap_err();
+    let e2 = login(&mut ch(a), "nobody", &key(9), None).unwrap_err();
+    assert_eq!(e1.to_string(), e2.to_string());
+    assert_eq!(e1.exit_code(), 1);
+    // and through the binary: exit 1, one line
+    let k = d.join("m.key");
+    run(&[
+        "auth",
+        "keygen",
+        "--kind",
+        "sha256",
+        "-o",
+        k.to_str().unwrap(),
+    ]);
+    let (c, _, e) = run(&["auth", "login", "alice", "--key", k.to_str().unwrap(), a]);
+    assert_eq!(c, 1, "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    srv.stop();
+}
+
+#[test]
+fn thirty_two_concurrent_logins_and_hostile_clients() {
+    let d = dir("load");
+    let srv = Server::start(
+        &d.join("u.db"),
+        &["--max-pending-per-peer", "64", "--max-sessions", "48"],
+    );
+    let a = srv.addr.clone();
+    let keys: Vec<SecretKey> = (0..32).map(|i| key(100 + i)).collect();
+    for (i, k) in keys.iter().enumerate() {
+        register(&mut ch(&a), &format!("user{i}"), &k.identity()).unwrap();
+    }
+    // hostile clients first: garbage, a huge length prefix, a silent one held open
+    let mut g = TcpStream::connect(&a).unwrap();
+    g.write_all(b"\x05\x00\x00\x00hello").unwrap();
+    let mut h = TcpStream::connect(&a).unwrap();
+    h.write_all(&u32::MAX.to_le_bytes()).unwrap();
+    let _silent = TcpStream::connect(&a).unwrap();
+    let hs: Vec<_> = keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let a = a.clone();
+            std::thread::spawn(move || login(&mut ch(&a), &format!("user{i}"), &k, None))
+        })
+        .collect();
+    let results: Vec<_> = hs.into_iter().map(|h| h.join().unwrap()).collect();
+    let (code, log) = srv.stop();
+    for r in results {
+        assert!(r.is_ok(), "{r:?}\n{log}");
+    }
+    assert_eq!(code, Some(0));
+    assert_eq!(log.matches("ok (proof").count(), 32, "{log}");
+    assert!(
+        log.lines().filter(|l| l.contains(": error:")).count() >= 3,
+        "{log}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_bad_input() {
+    let d = dir("notdb");
+    let f = d.join("notes.txt");
+    std::fs::write(
+        &f,
+        b"these are not the tables you are looking for\n".repeat(100),
+    )
+    .unwrap();
+    let o = Command::new(VERIFIER)
+        .args([
+            "auth",
+            "serve",
+            "--db",
+            f.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
+#[test]
+fn the_demo_runs() {
+    let (c, out, e) = run(&["auth", "demo"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("ok: login by zero-knowledge proof"), "{out}");
+    assert!(out.contains("refused"), "{out}");
+}
