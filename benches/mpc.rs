@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
-use zkgames::mpc::peg::{peg_witness, prove_peg, verify_peg};
 use zkgames::mpc::rounds_for_bits;
 use zkgames::mpc::sha256::{
     bytes_to_bits, open_sha256, prove_sha256, seal_sha256, sha256_circuit, verify_sha256,
 };
+use zkgames::peg::mpc::{peg_witness, prove_peg, verify_peg};
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 
@@ -122,7 +122,7 @@ fn bench(c: &mut Criterion) {
 
     // peg solitaire, English board
     let (inst, z) = zkgames::peg::catalog::solved("english").expect("English board solvable");
-    let (pc, _) = zkgames::mpc::peg::peg_circuit(&inst).unwrap();
+    let (pc, _) = zkgames::peg::mpc::peg_circuit(&inst).unwrap();
     let w = peg_witness(&inst, &z).unwrap();
     let pbytes = prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();

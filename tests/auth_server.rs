@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use zkgames::auth::keys::{prove_login, SecretKey};
-use zkgames::auth::server::{begin_login, finish_login, login, register, whoami};
+use zkgames::auth::server::{begin_login, finish_login, login, register};
 use zkgames::auth::Kind;
 use zkgames::net::{Channel, Deadlines};
 use zkgames::rng::seeded_rng;

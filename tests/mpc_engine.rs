@@ -4,14 +4,14 @@
 
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
-use zkgames::mpc::peg::{
-    peg_session_prover, peg_session_verifier, session_file, statement_for_tests, verify_peg,
-};
 use zkgames::mpc::session::{replay, simulate, CommitMsg};
 use zkgames::mpc::sha256::{prove_sha256, verify_sha256, Sha256Body};
 use zkgames::mpc::zkbpp::{unpack_trits, Proof};
 use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
 use zkgames::peg::instance::{tee, tee_solution, Instance, Matrix};
+use zkgames::peg::mpc::{
+    peg_session_prover, peg_session_verifier, session_file, statement_for_tests, verify_peg,
+};
 use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
 use zkgames::rng::seeded_rng;
 
@@ -248,7 +248,7 @@ fn hostile_bodies_never_panic() {
     let digest = [0u8; 32];
     let mut rng = seeded_rng(8);
     let good = {
-        let b = zkgames::mpc::peg::prove_peg(&inst, &tee_solution(), 8, b"", &mut rng).unwrap();
+        let b = zkgames::peg::mpc::prove_peg(&inst, &tee_solution(), 8, b"", &mut rng).unwrap();
         ProofFile::from_bytes(&b).unwrap().body
     };
     for it in 0..400 {
@@ -274,7 +274,7 @@ fn hostile_bodies_never_panic() {
         for mode in [Mode::NonInteractive, Mode::Interactive] {
             let f = ProofFile::new(ProtocolId::PegMpc, mode, body.clone());
             assert!(verify_peg(&inst, &f, 8, b"").is_err());
-            let _ = zkgames::mpc::peg::inspect(&f);
+            let _ = zkgames::peg::mpc::inspect(&f);
             let f = ProofFile::new(ProtocolId::Sha256Mpc, mode, body.clone());
             assert!(verify_sha256(&digest, &f, 8, b"").is_err());
             let _ = zkgames::mpc::sha256::inspect(&f);

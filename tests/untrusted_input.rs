@@ -173,7 +173,7 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     // an MPC peg proof: one protocol line, one mode line
     let inst = tee();
     let mpc =
-        zkgames::mpc::peg::prove_peg(&inst, &common::tee_solution(), 20, b"", &mut seeded_rng(5))
+        zkgames::peg::mpc::prove_peg(&inst, &common::tee_solution(), 20, b"", &mut seeded_rng(5))
             .unwrap();
     let (c, out, err) = verifier_on(&mpc, "mpc.proof", &["peg", "inspect", "FILE"]);
     assert_eq!(c, 0, "{err}");
@@ -209,7 +209,7 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
 fn mpc_proof_for_another_instance_says_so() {
     let inst = tee();
     let mpc =
-        zkgames::mpc::peg::prove_peg(&inst, &common::tee_solution(), 219, b"", &mut seeded_rng(7))
+        zkgames::peg::mpc::prove_peg(&inst, &common::tee_solution(), 219, b"", &mut seeded_rng(7))
             .unwrap();
     for other in ["english", "wiegleb"] {
         let (c, _, err) = verifier_on(&mpc, "mpc-other.proof", &["peg", "verify", other, "FILE"]);
@@ -250,8 +250,8 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         proof_file::encode(&rec),
     )
     .to_bytes();
-    let mpc = zkgames::mpc::peg::prove_peg(&inst, &z, 30, b"", &mut seeded_rng(10)).unwrap();
-    let st = zkgames::mpc::peg::statement_for_tests(&inst, b"").unwrap();
+    let mpc = zkgames::peg::mpc::prove_peg(&inst, &z, 30, b"", &mut seeded_rng(10)).unwrap();
+    let st = zkgames::peg::mpc::statement_for_tests(&inst, b"").unwrap();
     let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
     let mrec = zkgames::mpc::session::simulate(
         &st.as_ref(),
@@ -259,7 +259,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         &trits,
         &mut seeded_rng(11),
     );
-    let mpc_session = zkgames::mpc::peg::session_file(&mrec);
+    let mpc_session = zkgames::peg::mpc::session_file(&mrec);
     let sha = zkgames::mpc::sha256::prove_sha256(b"abc", 30, b"", &mut seeded_rng(12)).unwrap();
     let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     let peg_args = ["peg", "verify", &t, "FILE", "--security", "8"];

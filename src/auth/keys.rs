@@ -6,7 +6,7 @@
 //!   knowledge of a preimage of `d` with ZKB++ ([`crate::mpc::sha256`]).
 //! * `peg`: the identity is a peg solitaire instance with a planted solution
 //!   ([`crate::peg::planted`]); the secret is the solution. Logging in proves knowledge of a
-//!   solution with ZKB++ ([`crate::mpc::peg`]). Puzzle hardness is *not* a standard
+//!   solution with ZKB++ ([`crate::peg::mpc`]). Puzzle hardness is *not* a standard
 //!   cryptographic assumption: use `sha256` for real security.
 //!
 //! Text formats (one line each, fields separated by spaces, hex in lowercase):
@@ -470,7 +470,7 @@ pub fn prove_login(
         }
         SecretKey::Peg {
             instance, solution, ..
-        } => mpc::peg::prove_peg(instance, solution, login_rounds(), &ctx, rng),
+        } => crate::peg::mpc::prove_peg(instance, solution, login_rounds(), &ctx, rng),
     }
 }
 
@@ -497,7 +497,7 @@ pub fn verify_login(
             mpc::sha256::verify_sha256(d, &file, login_rounds(), &ctx)?;
         }
         Identity::Peg(inst) => {
-            mpc::peg::verify_peg(inst, &file, login_rounds(), &ctx)?;
+            crate::peg::mpc::verify_peg(inst, &file, login_rounds(), &ctx)?;
         }
     }
     Ok(())

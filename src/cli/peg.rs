@@ -164,16 +164,7 @@ pub enum VerifierCmd {
     },
 }
 
-/// Loads a puzzle file, or a built-in catalog puzzle by name (`english`, `tee`, ...).
-pub fn load_puzzle(path: &str) -> Result<Puzzle> {
-    crate::peg::catalog::load(path).map_err(|e| match e {
-        Error::Io { .. } => Error::bad(format!(
-            "{e} (give a puzzle file, or one of the built-in puzzles: {})",
-            crate::peg::catalog::names().join(", ")
-        )),
-        e => e,
-    })
-}
+pub use crate::cli::peg_solve::load_puzzle;
 
 fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix> {
     let text = crate::files::read_text(path, MAX_SOLUTION_FILE, "solution")?;
@@ -219,7 +210,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let bytes = match system {
                 System::Iso => fs::prove_file(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
                 System::Mpc => {
-                    crate::mpc::peg::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?
+                    crate::peg::mpc::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?
                 }
             };
             let el = t0.elapsed();
@@ -266,7 +257,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     )
                 }
                 System::Mpc => {
-                    let prover = crate::mpc::peg::peg_session_prover(inst, &z, rounds, ctx, rng)?;
+                    let prover = crate::peg::mpc::peg_session_prover(inst, &z, rounds, ctx, rng)?;
                     (
                         net::run_prover(&mut ch, Box::new(prover))?,
                         crate::mpc::security_bits(rounds),
@@ -361,7 +352,7 @@ fn demo(
     let t0 = std::time::Instant::now();
     let bytes = match system {
         System::Iso => fs::prove_file(inst, &z, rounds, ctx, &mut rng)?,
-        System::Mpc => crate::mpc::peg::prove_peg(inst, &z, rounds, ctx, &mut rng)?,
+        System::Mpc => crate::peg::mpc::prove_peg(inst, &z, rounds, ctx, &mut rng)?,
     };
     let tp = t0.elapsed();
     eprintln!(
@@ -374,7 +365,7 @@ fn demo(
     let bits = match system {
         System::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
         System::Mpc => {
-            crate::mpc::peg::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
+            crate::peg::mpc::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
             crate::mpc::security_bits(rounds)
         }
     };
@@ -403,7 +394,7 @@ fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
             proof_file::encode(rec),
         )
         .to_bytes(),
-        System::Mpc => crate::mpc::peg::session_file(rec),
+        System::Mpc => crate::peg::mpc::session_file(rec),
     }
 }
 
@@ -446,7 +437,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     );
                 }
                 (ProtocolId::PegMpc, mode) => {
-                    let rep = crate::mpc::peg::verify_peg(
+                    let rep = crate::peg::mpc::verify_peg(
                         inst,
                         &f,
                         crate::mpc::rounds_for_bits(sec.security),
@@ -499,7 +490,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     }
                     System::Mpc => {
                         let min = crate::mpc::rounds_for_bits(sec.security);
-                        let mut v = crate::mpc::peg::peg_session_verifier(inst, min, ctx, rng)?;
+                        let mut v = crate::peg::mpc::peg_session_verifier(inst, min, ctx, rng)?;
                         let rec = net::run_verifier(ch, &mut v)?;
                         let b = crate::mpc::security_bits(rec.hello.rounds as usize);
                         (rec, b)
@@ -567,7 +558,7 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
             }
             summarize_rounds(&mut o, &resp, all);
         }
-        (ProtocolId::PegMpc, _) => o += &crate::mpc::peg::inspect(f)?,
+        (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
         (ProtocolId::WallMove, _) => {
             return Err(Error::bad(

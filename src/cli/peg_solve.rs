@@ -79,11 +79,22 @@ pub fn solve_text(
 
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
-    let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
+    let p = load_puzzle(&a.puzzle)?;
     let s = &a.search;
     let (text, summary) = solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet)?;
     // a solution is the secret a proof hides: mode 0600
     crate::files::Output::SECRET_TEXT.write(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())
+}
+
+/// Loads a puzzle file, or a built-in catalog puzzle by name (`english`, `tee`, ...).
+pub fn load_puzzle(path: &str) -> Result<Puzzle> {
+    crate::peg::catalog::load(path).map_err(|e| match e {
+        Error::Io { .. } => Error::bad(format!(
+            "{e} (give a puzzle file, or one of the built-in puzzles: {})",
+            crate::peg::catalog::names().join(", ")
+        )),
+        e => e,
+    })
 }

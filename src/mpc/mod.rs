@@ -5,10 +5,11 @@
 //! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
 //! - [`session`]: the same protocol with verifier-chosen challenges over [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
-//! - [`peg`]: peg solitaire solutions as a circuit, and proofs through the engine.
+//!
+//! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
+//! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
 pub mod circuit;
-pub mod peg;
 pub mod seal;
 pub mod session;
 pub mod sha256;

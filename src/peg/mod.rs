@@ -7,6 +7,7 @@
 //! - [`solver`]: DFS with a transposition table, symmetries, position classes, pagodas.
 //! - [`protocol`]: one round of Protocol 1 (commit, respond, verify).
 //! - [`fs`]: non-interactive proofs (Fiat–Shamir over parallel rounds).
+//! - [`mpc`]: solutions as a boolean circuit, and proofs through the ZKB++ engine.
 //! - [`session`]: live interactive sessions.
 //! - [`simulate`]: the simulator (Claim 19) and extractor (Claim 18).
 
@@ -15,6 +16,7 @@ pub mod catalog;
 pub mod fs;
 pub mod instance;
 pub mod iso;
+pub mod mpc;
 pub mod planted;
 pub mod protocol;
 pub mod session;

@@ -17,11 +17,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::circuit::{Bit, Builder, Circuit};
-use super::session::{self, MpcProver, MpcVerifier, OwnedStatement};
-use super::zkbpp::{self, Proof, Statement};
-use super::Report;
 use crate::commit::Digest;
+use crate::mpc::circuit::{Bit, Builder, Circuit};
+use crate::mpc::session::{self, MpcProver, MpcVerifier, OwnedStatement};
+use crate::mpc::zkbpp::{self, Proof, Statement};
+use crate::mpc::Report;
 use crate::net::SessionRecord;
 use crate::peg::instance::{Goal, Instance, Matrix};
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
