@@ -350,3 +350,84 @@ fn demo_runs_after_setup() {
     );
     assert!(out.contains("final position"), "{out}");
 }
+
+/// A record carries its sealed moves by reference (`[Seals "DIR"]`, K.seal and K.open for
+/// ply K): replay verifies each seal against the position before it and each opening against
+/// the recorded move, and reports a sealed, unopened last move as adjourned.
+#[test]
+fn records_with_sealed_moves() {
+    let d = std::path::PathBuf::from(tmp("rec"));
+    std::fs::create_dir_all(d.join("seals")).unwrap();
+    let game = d.join("game.txt");
+    let head = "[Board \"8x8\"]\n[Variant \"Standard\"]\n[Result \"*\"]\n[Seals \"seals\"]\n\n";
+    std::fs::write(&game, format!("{head}1. Cb8 Cg8\n")).unwrap();
+    let g = game.to_str().unwrap();
+    let sd = d.join("seals");
+    let f = |n: &str| sd.join(n).to_string_lossy().into_owned();
+    // ply 3, player 1: sealed, then opened and recorded
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "wall",
+            "seal",
+            g,
+            "--move",
+            "Cc8",
+            "-o",
+            &f("3.seal"),
+            "--opening",
+            &f("3.open"),
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    std::fs::write(&game, format!("{head}1. Cb8 Cg8\n2. Cc8\n")).unwrap();
+    // ply 4, player 2: sealed, not yet opened
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "wall",
+            "seal",
+            g,
+            "--move",
+            "Cf8",
+            "-o",
+            &f("4.seal"),
+            "--opening",
+            &tmp("4.open"),
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let (c, out, e) = run(VERIFIER, &["wall", "replay", g]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        out.contains("move 3 (player 1): sealed") && out.contains("opened: Cc8"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move 4 (player 2)") && out.contains("adjourned"),
+        "{out}"
+    );
+    // the opening arrives: the game goes on with it
+    std::fs::copy(tmp("4.open"), f("4.open")).unwrap();
+    let (c, out, _) = run(VERIFIER, &["wall", "replay", g]);
+    assert_eq!(c, 0);
+    assert!(
+        out.contains("opened: Cf8 (played after the record)") && out.contains("to-move: 1"),
+        "{out}"
+    );
+    // a record that plays another move than the seal opens to
+    std::fs::write(&game, format!("{head}1. Cb8 Cg8\n2. Cb7\n")).unwrap();
+    let (c, _, e) = run(VERIFIER, &["wall", "replay", g]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("move 3") && e.contains("opens to Cc8"), "{e}");
+    // an opening of another seal
+    std::fs::write(&game, format!("{head}1. Cb8 Cg8\n2. Cc8\n")).unwrap();
+    std::fs::copy(f("4.open"), f("3.open")).unwrap();
+    let (c, _, e) = run(VERIFIER, &["wall", "replay", g]);
+    assert_eq!(c, 1, "{e}");
+    // a seal checked against the wrong position (moved to another ply)
+    std::fs::rename(f("3.seal"), f("1.seal")).unwrap();
+    let (c, _, e) = run(VERIFIER, &["wall", "replay", g]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("move 1"), "{e}");
+}

@@ -52,6 +52,11 @@ pub enum VerifierCmd {
     Replay {
         /// Game record file, or `-` for stdin.
         game: String,
+        /// Folder of sealed moves: K.seal (and K.open once opened) for ply K, checked
+        /// against the position before it. Default: the record's `Seals` tag, relative to
+        /// the record's folder.
+        #[arg(long, value_name = "DIR")]
+        seals: Option<String>,
     },
     /// Report the free slots, the illegal single walls and the illegal wall pairs.
     ///
@@ -120,7 +125,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             mv: Some(mv),
             player,
         } => check_move(&read_source(&position)?, &mv, player),
-        VerifierCmd::Replay { game } => replay(&game),
+        VerifierCmd::Replay { game, seals } => replay(&game, seals.as_deref()),
         VerifierCmd::Analyze { position, json } => {
             let src = read_source(&position)?;
             let pos = src.position();
@@ -245,7 +250,7 @@ fn check_move(src: &Source, mv: &str, player: Option<u64>) -> Result<()> {
     }
 }
 
-fn replay(path: &str) -> Result<()> {
+fn replay(path: &str, seals: Option<&str>) -> Result<()> {
     let bytes = read_input(path, format::MAX_FILE)?;
     let shown = if path == "-" { "<stdin>" } else { path };
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
@@ -260,12 +265,35 @@ fn replay(path: &str) -> Result<()> {
         other => other,
     };
     let rec = record::parse(&bytes).map_err(name)?;
-    let end = rec.replay().map_err(|e| name(e.into()))?;
+    let mut end = rec.replay().map_err(|e| name(e.into()))?;
     let plies = rec.moves().len();
     let mut out = format!(
         "# {shown}: {plies} move{} replayed, all legal\n",
         if plies == 1 { "" } else { "s" }
     );
+    let dir = match (seals, rec.tag("Seals")) {
+        (Some(d), _) => Some(std::path::PathBuf::from(d)),
+        (None, Some(t)) if path != "-" => Some(
+            std::path::Path::new(path)
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join(t),
+        ),
+        (None, Some(_)) => {
+            return Err(Error::bad(
+                "a record read from stdin cannot name its Seals folder: give --seals DIR",
+            ))
+        }
+        (None, None) => None,
+    };
+    if let Some(dir) = dir {
+        let ctx = rec.tag("SealContext").unwrap_or("");
+        let (lines, after) = crate::cli::wall_seal::check_record_seals(&rec, &dir, ctx)?;
+        out.push_str(&lines);
+        if let Some(g) = after {
+            end = g;
+        }
+    }
     match end.describe_outcome() {
         Some(o) => out.push_str(&format!("# result {}: {o}\n", end.result_text())),
         None => {

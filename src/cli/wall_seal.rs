@@ -333,6 +333,97 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     }
 }
 
+/// Checks the sealed moves of a record: for ply `k` (1-based), `dir/k.seal` must verify
+/// against the position before ply `k` and `dir/k.open` must open it to the recorded move.
+/// A seal for the ply after the last is the adjourned move: verified, and played if its
+/// opening is there. Returns report lines and, when that last move was opened, the game
+/// after it.
+pub fn check_record_seals(
+    rec: &crate::wall::record::Record,
+    dir: &std::path::Path,
+    context: &str,
+) -> Result<(String, Option<Game>)> {
+    use std::fmt::Write;
+    if !dir.is_dir() {
+        return Err(Error::bad(format!(
+            "{}: the seals folder does not exist",
+            dir.display()
+        )));
+    }
+    let mut out = String::new();
+    let mut game = rec.start().clone();
+    let read = |k: usize, ext: &str| -> Result<Option<Vec<u8>>> {
+        let p = dir.join(format!("{k}.{ext}"));
+        if !p.exists() {
+            return Ok(None);
+        }
+        read_input(&p.to_string_lossy(), MAX_SEAL_FILE).map(Some)
+    };
+    let n = rec.moves().len();
+    let rounds = rounds_for_bits(128);
+    let mut sealed = 0;
+    for k in 1..=n + 1 {
+        let Some(sb) = read(k, "seal")? else {
+            if k <= n {
+                game = game
+                    .after(game.to_move(), &rec.moves()[k - 1])
+                    .map_err(|e| Error::rejected(format!("move {k}: {e}")))?;
+            }
+            continue;
+        };
+        sealed += 1;
+        let p = game.to_move();
+        let ms = MoveStatement::new(&game, p, context.as_bytes())
+            .map_err(|e| Error::bad(format!("move {k}: {e}")))?;
+        let d = seal::verify_seal(&ms, &sb, rounds).map_err(|e| {
+            Error::rejected(format!(
+                "move {k} (player {}): the seal does not verify: {e}",
+                p + 1
+            ))
+        })?;
+        let opened = match read(k, "open")? {
+            Some(ob) => Some(seal::open_seal(&ms, &sb, &ob).map_err(|e| {
+                Error::rejected(format!(
+                    "move {k}: the opening does not match its seal: {e}"
+                ))
+            })?),
+            None => None,
+        };
+        let pos = game.position();
+        match (k <= n, opened) {
+            (true, Some(mv)) => {
+                if mv != rec.moves()[k - 1] {
+                    return Err(Error::rejected(format!(
+                        "move {k}: the seal opens to {}, but the record plays {}",
+                        move_name(pos.rows(), pos.cols(), &mv),
+                        move_name(pos.rows(), pos.cols(), &rec.moves()[k - 1])
+                    )));
+                }
+                let _ = writeln!(out, "# move {k} (player {}): sealed {}…, opened: {}", p + 1, &digest_hex(&d)[..16], move_name(pos.rows(), pos.cols(), &mv));
+                game = game.after(p, &mv).map_err(|e| Error::rejected(format!("move {k}: {e}")))?;
+            }
+            (true, None) => {
+                return Err(Error::rejected(format!(
+                    "move {k}: sealed, but the record plays it with no opening ({}/{k}.open is missing)",
+                    dir.display()
+                )))
+            }
+            (false, Some(mv)) => {
+                let _ = writeln!(out, "# move {k} (player {}): sealed {}…, opened: {} (played after the record)", p + 1, &digest_hex(&d)[..16], move_name(pos.rows(), pos.cols(), &mv));
+                game = game.after(p, &mv).map_err(|e| Error::rejected(format!("move {k}: {e}")))?;
+                return Ok((out, Some(game)));
+            }
+            (false, None) => {
+                let _ = writeln!(out, "# move {k} (player {}): sealed {}…, legal, not yet opened: the game is adjourned", p + 1, &digest_hex(&d)[..16]);
+            }
+        }
+    }
+    if sealed == 0 {
+        let _ = writeln!(out, "# no sealed moves in {}", dir.display());
+    }
+    Ok((out, None))
+}
+
 /// Shortest path (cells) from `a` to `b` on the position's free slots, if any.
 fn shortest_path(game: &Game, a: (u32, u32), b: (u32, u32)) -> Option<Vec<(u32, u32)>> {
     let pos = game.position();
