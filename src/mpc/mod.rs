@@ -7,7 +7,9 @@
 //! - [`peg`]: peg solitaire solutions as a circuit, and proofs through the engine.
 
 pub mod circuit;
+pub mod kkw;
 pub mod peg;
+pub mod seedtree;
 pub mod session;
 pub mod sha256;
 pub mod zkbpp;
