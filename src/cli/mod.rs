@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::Error;
 
+pub mod engine;
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;

@@ -42,7 +42,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::circuit::{Bit, Circuit, Gate};
 use super::seedtree::{self, Seed, SeedTree, TreeId};
-use super::zkbpp::{pack_bools, transpose64, Statement};
+use super::zkbpp::{pack_bools, Statement};
 use crate::commit::Digest;
 use crate::transcript::{ChallengeStream, Transcript};
 use crate::{Error, Result};
@@ -400,11 +400,16 @@ impl Shape {
     }
 }
 
-/// A party's tape: the ChaCha20 keystream under its seed, as little-endian `u64` words.
+/// Fills `out` with a party's tape: the ChaCha20 keystream under its seed, read as
+/// little-endian `u64` words.
+fn fill_tape(seed: &Seed, out: &mut [u64]) {
+    rand::Rng::fill(&mut ChaCha20Rng::from_seed(*seed), out);
+}
+
+#[cfg(test)]
 fn tape(seed: &Seed, words: usize) -> Vec<u64> {
-    let mut g = ChaCha20Rng::from_seed(*seed);
     let mut t = vec![0u64; words];
-    rand::Rng::fill(&mut g, &mut t[..]);
+    fill_tape(seed, &mut t);
     t
 }
 
@@ -412,28 +417,84 @@ fn bit(b: &[u8], i: usize) -> bool {
     b[i / 8] >> (i % 8) & 1 == 1
 }
 
-/// Packs bit `lane` of `words[0 … nbits−1]` LSB first.
-fn column(words: &[u64], lane: usize, nbits: usize) -> Vec<u8> {
-    let mut out = vec![0u8; nbits.div_ceil(8)];
-    for (k, w) in words.iter().take(nbits).enumerate() {
-        out[k / 8] |= ((w >> lane & 1) as u8) << (k % 8);
+/// In-place transpose of a 64×64 bit matrix, level by level so that the wide levels
+/// vectorise: afterwards bit `r` of `a[c]` is what bit `c` of `a[r]` was.
+#[inline]
+fn transpose(a: &mut [u64; 64]) {
+    const MASKS: [u64; 6] = [
+        0x0000_0000_FFFF_FFFF,
+        0x0000_FFFF_0000_FFFF,
+        0x00FF_00FF_00FF_00FF,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x3333_3333_3333_3333,
+        0x5555_5555_5555_5555,
+    ];
+    let mut j = 32;
+    for m in MASKS {
+        let mut base = 0;
+        while base < 64 {
+            for k in base..base + j {
+                let t = ((a[k] >> j) ^ a[k + j]) & m;
+                a[k] ^= t << j;
+                a[k + j] ^= t;
+            }
+            base += 2 * j;
+        }
+        j >>= 1;
+    }
+}
+
+/// A 64-row matrix of `width` words per row, row-major: row `l` is lane `l`'s tape.
+/// Returns the columns: `out[64w + b]` has bit `l` = bit `b` of `rows[l·width + w]`.
+fn transpose_rows(rows: &[u64], width: usize) -> Vec<u64> {
+    let mut out = vec![0u64; 64 * width];
+    for (w, dst) in out.chunks_exact_mut(64).enumerate() {
+        let mut blk = [0u64; 64];
+        for (l, x) in blk.iter_mut().enumerate() {
+            *x = rows[l * width + w];
+        }
+        transpose(&mut blk);
+        dst.copy_from_slice(&blk);
     }
     out
 }
 
-/// Bits `[g·n, g·n + n)` of every word, row after row, packed LSB first.
-fn matrix_bytes(words: &[u64], g: usize, n: usize, out: &mut Vec<u8>) {
-    if n >= 8 {
-        for w in words {
-            let v = w >> (g * n);
-            out.extend_from_slice(&v.to_le_bytes()[..n / 8]);
+/// The bits of lanes `lanes` over `words[0 … nbits−1]`, each packed LSB first
+/// (`ceil(nbits/8)` bytes, zero padding).
+fn lane_columns(words: &[u64], nbits: usize, lanes: &[usize]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = lanes
+        .iter()
+        .map(|_| Vec::with_capacity(nbits.div_ceil(64) * 8))
+        .collect();
+    for blk_words in words[..nbits].chunks(64) {
+        let mut blk = [0u64; 64];
+        blk[..blk_words.len()].copy_from_slice(blk_words);
+        transpose(&mut blk);
+        for (o, &l) in out.iter_mut().zip(lanes) {
+            o.extend_from_slice(&blk[l].to_le_bytes());
+        }
+    }
+    for o in out.iter_mut() {
+        o.truncate(nbits.div_ceil(8));
+    }
+    out
+}
+
+/// Bits `[g·N, g·N + N)` of every word, row after row, packed LSB first.
+fn matrix_bytes<const N: usize>(words: &[u64], g: usize, out: &mut Vec<u8>) {
+    if N >= 8 {
+        let nb = N / 8;
+        let start = out.len();
+        out.resize(start + words.len() * nb, 0);
+        for (w, dst) in words.iter().zip(out[start..].chunks_exact_mut(nb)) {
+            dst.copy_from_slice(&(w >> (g * N)).to_le_bytes()[..nb]);
         }
     } else {
-        let mask = (1u64 << n) - 1;
+        let mask = (1u64 << N) - 1;
         let (mut acc, mut nb) = (0u64, 0usize);
         for w in words {
-            acc |= (w >> (g * n) & mask) << nb;
-            nb += n;
+            acc |= (w >> (g * N) & mask) << nb;
+            nb += N;
             if nb == 8 {
                 out.push(acc as u8);
                 acc = 0;
@@ -451,61 +512,143 @@ fn canonical_bits(b: &[u8], nbits: usize) -> bool {
     b.len() == nbits.div_ceil(8) && (nbits.is_multiple_of(8) || b[nbits / 8] >> (nbits % 8) == 0)
 }
 
-/// `out[64w + b]`, bit `l` = bit `b` of `rows[l][from + w]` (absent rows and words read 0).
-fn transpose_rows(rows: &[Option<&[u64]>], from: usize, words: usize) -> Vec<u64> {
-    let mut out = Vec::with_capacity(64 * words);
-    for w in 0..words {
-        let mut blk = [0u64; 64];
-        for (l, r) in rows.iter().enumerate() {
-            if let Some(r) = r {
-                blk[l] = r.get(from + w).copied().unwrap_or(0);
-            }
-        }
-        transpose64(&mut blk);
-        out.extend_from_slice(&blk);
-    }
-    out
-}
+/// Lane arithmetic for `64/N` groups of `N` lanes in a word.
+struct Lanes<const N: usize>;
 
-/// Lane arithmetic for `64/n` groups of `n` lanes in a word.
-#[derive(Clone, Copy)]
-struct Lanes {
-    n: usize,
-    groups: usize,
-    /// bit `g·n` for every group
-    rep: u64,
-    /// `n` ones (multiplying a group's base bit fills the group)
-    fill: u64,
-    /// bit `g·n + n − 1` for every group
-    last: u64,
-}
-
-impl Lanes {
-    fn new(n: usize) -> Self {
-        let groups = 64 / n;
-        let rep = (0..groups).fold(0u64, |a, g| a | 1 << (g * n));
-        let fill = if n == 64 { !0 } else { (1u64 << n) - 1 };
-        Lanes {
-            n,
-            groups,
-            rep,
-            fill,
-            last: rep << (n - 1),
+impl<const N: usize> Lanes<N> {
+    /// bit `g·N` of every group
+    const REP: u64 = {
+        let mut r = 0u64;
+        let mut g = 0;
+        while g < 64 / N {
+            r |= 1 << (g * N);
+            g += 1;
         }
-    }
+        r
+    };
+    /// `N` ones
+    const FILL: u64 = if N == 64 { !0 } else { (1u64 << N) - 1 };
+    /// bit `g·N + N − 1` of every group
+    const LAST: u64 = Self::REP << (N - 1);
+
     /// The parity of each group, spread over the group.
     #[inline(always)]
-    fn parity(&self, x: u64) -> u64 {
+    fn parity(x: u64) -> u64 {
         let mut p = x;
         let mut s = 1;
-        while s < self.n {
+        while s < N {
             p ^= p >> s;
             s <<= 1;
         }
-        (p & self.rep).wrapping_mul(self.fill)
+        (p & Self::REP).wrapping_mul(Self::FILL)
     }
-    fn group(&self, g: usize) -> u64 {
-        self.fill << (g * self.n)
+    #[inline(always)]
+    fn group(g: usize) -> u64 {
+        Self::FILL << (g * N)
+    }
+}
+
+/// Calls `$f::<N>(args)` for the runtime party count `$n`.
+macro_rules! with_lanes {
+    ($n:expr, $f:ident ( $($arg:expr),* )) => {
+        match $n {
+            2 => $f::<2>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            32 => $f::<32>($($arg),*),
+            64 => $f::<64>($($arg),*),
+            n => unreachable!("{n} parties passed the parameter check"),
+        }
+    };
+}
+
+/// The circuit as a straight-line program over a small register file: a wire's register is
+/// reused once the wire is dead, so the walks keep their working set in cache.
+struct Program {
+    ops: Vec<Op>,
+    /// registers needed (inputs take `0 … n_in−1`)
+    regs: usize,
+    /// register of each output wire (`None`: a constant output)
+    outputs: Vec<Option<u32>>,
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Xor(u32, u32, u32),
+    Not(u32, u32),
+    And(u32, u32, u32),
+}
+
+impl Program {
+    fn compile(c: &Circuit) -> Self {
+        const NEVER: usize = usize::MAX;
+        const KEEP: usize = usize::MAX - 1;
+        let n_in = c.n_inputs();
+        // the last gate reading each wire
+        let mut last = vec![NEVER; c.n_wires()];
+        for (g, gate) in c.gates().iter().enumerate() {
+            match *gate {
+                Gate::Xor(a, b) | Gate::And(a, b) => {
+                    last[a as usize] = g;
+                    last[b as usize] = g;
+                }
+                Gate::Not(a) => last[a as usize] = g,
+            }
+        }
+        for o in c.outputs() {
+            if let Bit::Wire(w) = *o {
+                last[w as usize] = KEEP;
+            }
+        }
+        let mut reg = vec![0u32; c.n_wires()];
+        let mut free: Vec<u32> = Vec::new();
+        let mut regs = n_in;
+        for i in 0..n_in {
+            reg[i] = i as u32;
+            if last[i] == NEVER {
+                free.push(i as u32);
+            }
+        }
+        let mut ops = Vec::with_capacity(c.n_gates());
+        for (g, gate) in c.gates().iter().enumerate() {
+            let (a, b) = match *gate {
+                Gate::Xor(a, b) | Gate::And(a, b) => (a as usize, Some(b as usize)),
+                Gate::Not(a) => (a as usize, None),
+            };
+            // operands are read before the result is written: their registers can be reused
+            if last[a] == g {
+                free.push(reg[a]);
+            }
+            if let Some(b) = b {
+                if last[b] == g && b != a {
+                    free.push(reg[b]);
+                }
+            }
+            let w = n_in + g;
+            let d = free.pop().unwrap_or_else(|| {
+                regs += 1;
+                (regs - 1) as u32
+            });
+            reg[w] = d;
+            if last[w] == NEVER {
+                free.push(d);
+            }
+            ops.push(match *gate {
+                Gate::Xor(a, b) => Op::Xor(reg[a as usize], reg[b as usize], d),
+                Gate::And(a, b) => Op::And(reg[a as usize], reg[b as usize], d),
+                Gate::Not(a) => Op::Not(reg[a as usize], d),
+            });
+        }
+        let outputs = c
+            .outputs()
+            .iter()
+            .map(|o| match *o {
+                Bit::Wire(w) => Some(reg[w as usize]),
+                Bit::Const(_) => None,
+            })
+            .collect();
+        Program { ops, regs, outputs }
     }
 }
 
@@ -559,50 +702,58 @@ fn fs_hash(st: &Statement, p: &Params, cm: &CommitMsg) -> Digest {
 // preprocessing only: 64 executions per word, the XOR of all parties' tapes
 
 /// The XOR of all parties' input and output-mask words, and of parties `0 … N−2`'s
-/// `λ_ab` shares: one row of `full_words` words per execution.
-fn summed_tape(sh: &Shape, seeds: &[Seed]) -> Vec<u64> {
-    let mut sum = vec![0u64; sh.full_words()];
+/// `λ_ab` shares: one row of `full_words` words per execution, written into `sum`.
+fn summed_tape(sh: &Shape, seeds: &[Seed], sum: &mut [u64], buf: &mut [u64]) {
+    sum.fill(0);
     for (i, s) in seeds.iter().enumerate() {
-        let t = tape(s, sh.tape_words(i));
-        for (a, b) in sum.iter_mut().zip(&t) {
+        let w = sh.tape_words(i);
+        fill_tape(s, &mut buf[..w]);
+        for (a, b) in sum.iter_mut().zip(&buf[..w]) {
             *a ^= b;
         }
     }
-    sum
 }
 
-/// The auxiliary bits (packed) of up to 64 executions from their summed tapes.
-fn aux_batch(c: &Circuit, sh: &Shape, sums: &[&[u64]]) -> Vec<Vec<u8>> {
-    let rows: Vec<Option<&[u64]>> = sums.iter().map(|r| Some(*r)).collect();
-    let lam_in = transpose_rows(&rows, 0, sh.in_w);
-    let lam_c = transpose_rows(&rows, sh.in_w, sh.and_w);
-    let lam_ab = transpose_rows(&rows, sh.in_w + sh.and_w, sh.and_w);
-    let mut lam: Vec<u64> = Vec::with_capacity(c.n_wires());
-    lam.extend_from_slice(&lam_in[..sh.n_in]);
+/// The auxiliary bits (packed) of up to 64 executions, 64 executions per word, from their
+/// summed tapes (`rows`: one row of `full_words` words per execution).
+fn aux_batch(pr: &Program, sh: &Shape, rows: &[u64]) -> Vec<Vec<u8>> {
+    let fw = sh.full_words();
+    let count = rows.len() / fw;
+    let mut full = vec![0u64; 64 * fw];
+    full[..rows.len()].copy_from_slice(rows);
+    let cols = transpose_rows(&full, fw);
+    drop(full);
+    let (lam_in, rest) = cols.split_at(64 * sh.in_w);
+    let (lam_c, lam_ab) = rest.split_at(64 * sh.and_w);
+    let mut lam = vec![0u64; pr.regs];
+    lam[..sh.n_in].copy_from_slice(&lam_in[..sh.n_in]);
     let mut aux: Vec<u64> = Vec::with_capacity(sh.n_and);
-    for g in c.gates() {
-        let v = match *g {
-            Gate::Xor(a, b) => lam[a as usize] ^ lam[b as usize],
-            Gate::Not(a) => lam[a as usize],
-            Gate::And(a, b) => {
+    for op in &pr.ops {
+        match *op {
+            Op::Xor(a, b, d) => lam[d as usize] = lam[a as usize] ^ lam[b as usize],
+            Op::Not(a, d) => lam[d as usize] = lam[a as usize],
+            Op::And(a, b, d) => {
                 let k = aux.len();
                 aux.push((lam[a as usize] & lam[b as usize]) ^ lam_ab[k]);
-                lam_c[k]
+                lam[d as usize] = lam_c[k];
             }
-        };
-        lam.push(v);
+        }
     }
-    (0..sums.len())
-        .map(|l| column(&aux, l, sh.n_and))
-        .collect()
+    let lanes: Vec<usize> = (0..count).collect();
+    lane_columns(&aux, sh.n_and, &lanes)
 }
 
-/// Auxiliary bits of every listed execution (parallel).
-fn aux_of(c: &Circuit, sh: &Shape, seeds: &[&[Seed]]) -> Vec<Vec<u8>> {
-    let sums: Vec<Vec<u64>> = seeds.par_iter().map(|s| summed_tape(sh, s)).collect();
-    let refs: Vec<&[u64]> = sums.iter().map(|s| s.as_slice()).collect();
-    refs.par_chunks(64)
-        .map(|ch| aux_batch(c, sh, ch))
+/// Auxiliary bits of every listed execution: summed tapes in parallel per execution, then
+/// batches of 64.
+fn aux_of(pr: &Program, sh: &Shape, seeds: &[&[Seed]]) -> Vec<Vec<u8>> {
+    let fw = sh.full_words();
+    let mut rows = vec![0u64; seeds.len() * fw];
+    rows.par_chunks_mut(fw).zip(seeds.par_iter()).for_each_init(
+        || vec![0u64; fw],
+        |buf, (row, s)| summed_tape(sh, s, row, buf),
+    );
+    rows.par_chunks(64 * fw)
+        .map(|ch| aux_batch(pr, sh, ch))
         .flatten_iter()
         .collect()
 }
@@ -639,185 +790,240 @@ struct ExecOut {
     column: Option<Vec<u8>>,
 }
 
+/// Per AND gate, what a cheating prover flips: its aux lanes, its broadcast lanes, and the
+/// masked output of the groups concerned.
+#[derive(Clone, Copy, Default)]
+struct Flip {
+    aux: u64,
+    bcast: u64,
+    out: u64,
+}
+
 /// Runs the online phase of up to `64/N` executions. `witness` is needed in prover mode.
-#[allow(clippy::too_many_arguments)]
-fn online_group(
+fn online_group<const N: usize>(
     c: &Circuit,
+    pr: &Program,
     sh: &Shape,
-    ln: &Lanes,
     salt: &[u8; 32],
     y: &[bool],
     witness: Option<&[bool]>,
     execs: &[ExecIn],
     cheats: &[Cheat],
 ) -> Vec<ExecOut> {
-    let n = sh.n;
-    let tapes: Vec<Option<Vec<u64>>> = execs
-        .iter()
-        .flat_map(|e| {
-            e.seeds
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.map(|s| tape(&s, sh.tape_words(i))))
-        })
-        .collect();
-    let rows: Vec<Option<&[u64]>> = tapes.iter().map(|t| t.as_deref()).collect();
-    let lam_in = transpose_rows(&rows, 0, sh.in_w);
-    let lam_c = transpose_rows(&rows, sh.in_w, sh.and_w);
-    let lam_ab = transpose_rows(&rows, sh.in_w + sh.and_w, sh.and_w);
-
-    // hidden lanes, given aux and broadcasts as lane words
-    let mut hid = 0u64;
-    let verify = execs.iter().any(|e| e.given.is_some());
-    let mut aux_given = if verify {
-        vec![0u64; sh.n_and]
-    } else {
-        Vec::new()
-    };
-    let mut msg_given = aux_given.clone();
+    let fw = sh.full_words();
+    let mut rows = vec![0u64; 64 * fw];
     for (g, e) in execs.iter().enumerate() {
-        if let Some(gv) = &e.given {
-            let lane = g * n + gv.hidden;
-            hid |= 1 << lane;
-            for k in 0..sh.n_and {
-                if bit(gv.msgs, k) {
-                    msg_given[k] |= 1 << lane;
-                }
-                if gv.hidden != n - 1 && bit(gv.aux, k) {
-                    aux_given[k] |= 1 << (g * n + n - 1);
-                }
+        for (i, sd) in e.seeds.iter().enumerate() {
+            if let Some(sd) = sd {
+                let l = g * N + i;
+                fill_tape(sd, &mut rows[l * fw..l * fw + sh.tape_words(i)]);
             }
         }
     }
+    let cols = transpose_rows(&rows, fw);
+    drop(rows);
+    let (lam_in, rest) = cols.split_at(64 * sh.in_w);
+    let (lam_c, lam_ab) = rest.split_at(64 * sh.and_w);
+    let verify = execs.iter().any(|e| e.given.is_some());
+    let bases: Vec<usize> = (0..execs.len()).map(|g| g * N).collect();
 
-    let mut lam: Vec<u64> = Vec::with_capacity(c.n_wires());
-    let mut hat: Vec<u64> = Vec::with_capacity(c.n_wires());
-    for i in 0..sh.n_in {
-        let l = lam_in[i];
-        let x = match witness {
-            Some(w) if !verify => (if w[i] { !0 } else { 0 }) ^ ln.parity(l),
-            _ => {
-                let mut x = 0u64;
-                for (g, e) in execs.iter().enumerate() {
-                    if let Some(gv) = &e.given {
-                        if bit(gv.masked_input, i) {
-                            x |= ln.group(g);
-                        }
-                    }
-                }
-                x
-            }
-        };
-        lam.push(l);
-        hat.push(x);
-    }
+    let mut lam = vec![0u64; pr.regs];
+    let mut hat = vec![0u64; pr.regs];
+    let mut xin: Vec<Vec<u8>> = Vec::new();
     let mut bcast: Vec<u64> = Vec::with_capacity(sh.n_and);
-    let mut auxw: Vec<u64> = if verify {
-        Vec::new()
-    } else {
-        Vec::with_capacity(sh.n_and)
-    };
-    for gate in c.gates() {
-        let (l, x) = match *gate {
-            Gate::Xor(a, b) => (
-                lam[a as usize] ^ lam[b as usize],
-                hat[a as usize] ^ hat[b as usize],
-            ),
-            Gate::Not(a) => (lam[a as usize], !hat[a as usize]),
-            Gate::And(a, b) => {
-                let k = bcast.len();
-                let (la, lb) = (lam[a as usize], lam[b as usize]);
-                let (xa, xb) = (hat[a as usize], hat[b as usize]);
-                let lc = lam_c[k];
-                let mut lab = lam_ab[k];
-                if verify {
-                    lab |= aux_given[k];
-                } else {
-                    let mut ax = (ln.parity(la) & ln.parity(lb)) ^ ln.parity(lab);
-                    for ch in cheats {
-                        if let Cheat::Aux {
-                            execution,
-                            and_index,
-                        } = *ch
-                        {
-                            if and_index == k {
-                                if let Some(g) = execs.iter().position(|e| e.j == execution) {
-                                    ax ^= ln.group(g);
-                                }
-                            }
-                        }
-                    }
-                    auxw.push(ax);
-                    lab |= ax & ln.last;
+    let mut hid = 0u64;
+    let mut auxw: Vec<u64> = Vec::new();
+    if verify {
+        // hidden lanes, given aux and broadcasts as lane words
+        let mut aux_given = vec![0u64; sh.n_and];
+        let mut msg_given = vec![0u64; sh.n_and];
+        for (g, e) in execs.iter().enumerate() {
+            let gv = e
+                .given
+                .as_ref()
+                .expect("all executions of a group in one mode");
+            let lane = g * N + gv.hidden;
+            hid |= 1 << lane;
+            for k in 0..sh.n_and {
+                msg_given[k] |= (bit(gv.msgs, k) as u64) << lane;
+                if gv.hidden != N - 1 {
+                    aux_given[k] |= (bit(gv.aux, k) as u64) << (g * N + N - 1);
                 }
-                let mut s = lc ^ (xa & lb) ^ (xb & la) ^ lab;
-                if verify {
-                    s = (s & !hid) | msg_given[k];
-                }
-                for ch in cheats {
-                    if let Cheat::Broadcast {
-                        execution,
-                        and_index,
-                        party,
-                    } = *ch
-                    {
-                        if and_index == k && party < n {
-                            if let Some(g) = execs.iter().position(|e| e.j == execution) {
-                                s ^= 1 << (g * n + party);
-                            }
-                        }
-                    }
-                }
-                bcast.push(s);
-                (lc, (xa & xb) ^ ln.parity(s))
             }
-        };
-        lam.push(l);
-        hat.push(x);
+        }
+        for i in 0..sh.n_in {
+            let mut x = 0u64;
+            for (g, e) in execs.iter().enumerate() {
+                let gv = e.given.as_ref().expect("verify mode");
+                if bit(gv.masked_input, i) {
+                    x |= Lanes::<N>::group(g);
+                }
+            }
+            lam[i] = lam_in[i];
+            hat[i] = x;
+        }
+        for op in &pr.ops {
+            let (l, x, d) = match *op {
+                Op::Xor(a, b, d) => (
+                    lam[a as usize] ^ lam[b as usize],
+                    hat[a as usize] ^ hat[b as usize],
+                    d,
+                ),
+                Op::Not(a, d) => (lam[a as usize], !hat[a as usize], d),
+                Op::And(a, b, d) => {
+                    let k = bcast.len();
+                    let (la, lb) = (lam[a as usize], lam[b as usize]);
+                    let (xa, xb) = (hat[a as usize], hat[b as usize]);
+                    let lc = lam_c[k];
+                    let lab = lam_ab[k] | aux_given[k];
+                    let s = ((lc ^ (xa & lb) ^ (xb & la) ^ lab) & !hid) | msg_given[k];
+                    bcast.push(s);
+                    (lc, (xa & xb) ^ Lanes::<N>::parity(s), d)
+                }
+            };
+            lam[d as usize] = l;
+            hat[d as usize] = x;
+        }
+    } else {
+        let w = witness.expect("prover mode needs the witness");
+        // cheats, per AND gate
+        let mut flips: Vec<(usize, Flip)> = Vec::new();
+        for ch in cheats {
+            let (e, k, aux, lane) = match *ch {
+                Cheat::Aux {
+                    execution,
+                    and_index,
+                } => (execution, and_index, true, N - 1),
+                Cheat::Broadcast {
+                    execution,
+                    and_index,
+                    party,
+                } => (execution, and_index, false, party),
+            };
+            if let Some(g) = execs.iter().position(|x| x.j == e) {
+                if lane < N && k < sh.n_and {
+                    let mut f = Flip::default();
+                    if aux {
+                        f.aux = Lanes::<N>::group(g);
+                    } else {
+                        f.bcast = 1 << (g * N + lane);
+                    }
+                    f.out = Lanes::<N>::group(g);
+                    flips.push((k, f));
+                }
+            }
+        }
+        flips.sort_by_key(|f| f.0);
+        let mut next = 0;
+        // the full masks λ (spread over each group), tracked alongside
+        let mut full = vec![0u64; pr.regs];
+        auxw.reserve(sh.n_and);
+        for (i, &wi) in w.iter().enumerate() {
+            let l = lam_in[i];
+            let f = Lanes::<N>::parity(l);
+            lam[i] = l;
+            full[i] = f;
+            hat[i] = if wi { !f } else { f };
+        }
+        xin = lane_columns(&hat[..sh.n_in], sh.n_in, &bases);
+        for op in &pr.ops {
+            let (l, x, f, d) = match *op {
+                Op::Xor(a, b, d) => (
+                    lam[a as usize] ^ lam[b as usize],
+                    hat[a as usize] ^ hat[b as usize],
+                    full[a as usize] ^ full[b as usize],
+                    d,
+                ),
+                Op::Not(a, d) => (lam[a as usize], !hat[a as usize], full[a as usize], d),
+                Op::And(a, b, d) => {
+                    let k = bcast.len();
+                    let (la, lb) = (lam[a as usize], lam[b as usize]);
+                    let (xa, xb) = (hat[a as usize], hat[b as usize]);
+                    let (fa, fb) = (full[a as usize], full[b as usize]);
+                    let lc = lam_c[k];
+                    let fc = Lanes::<N>::parity(lc);
+                    let mut ax = (fa & fb) ^ Lanes::<N>::parity(lam_ab[k]);
+                    let mut flip = Flip::default();
+                    while next < flips.len() && flips[next].0 == k {
+                        let f = flips[next].1;
+                        flip.aux ^= f.aux;
+                        flip.bcast ^= f.bcast;
+                        flip.out ^= f.out;
+                        next += 1;
+                    }
+                    ax ^= flip.aux;
+                    auxw.push(ax);
+                    let lab = lam_ab[k] | (ax & Lanes::<N>::LAST);
+                    let s = lc ^ (xa & lb) ^ (xb & la) ^ lab ^ flip.bcast;
+                    bcast.push(s);
+                    // ĉ = â b̂ ⊕ ⊕ s_i, which for honest shares is (a ∧ b) ⊕ λ_c
+                    (lc, ((xa ^ fa) & (xb ^ fb)) ^ fc ^ flip.out, fc, d)
+                }
+            };
+            lam[d as usize] = l;
+            hat[d as usize] = x;
+            full[d as usize] = f;
+        }
     }
     // output mask shares; the hidden party's is whatever makes the output y
-    let outs: Vec<u64> = c
-        .outputs()
+    let outs: Vec<u64> = pr
+        .outputs
         .iter()
+        .zip(c.outputs())
         .zip(y)
-        .map(|(o, &yo)| {
-            let (l, x) = match *o {
-                Bit::Wire(w) => (lam[w as usize], hat[w as usize]),
-                Bit::Const(b) => (0, if b { !0 } else { 0 }),
+        .map(|((r, o), &yo)| {
+            let (l, x) = match (*r, *o) {
+                (Some(r), _) => (lam[r as usize], hat[r as usize]),
+                (None, Bit::Const(b)) => (0, if b { !0 } else { 0 }),
+                (None, Bit::Wire(_)) => unreachable!("wire outputs have registers"),
             };
-            let d = x ^ (if yo { !0 } else { 0 }) ^ ln.parity(l);
+            let d = x ^ (if yo { !0 } else { 0 }) ^ Lanes::<N>::parity(l);
             l | (d & hid)
         })
         .collect();
 
+    let mut aux = if verify {
+        Vec::new()
+    } else {
+        lane_columns(&auxw, sh.n_and, &bases)
+    };
+    let wanted: Vec<usize> = execs
+        .iter()
+        .enumerate()
+        .filter_map(|(g, e)| e.column.map(|q| g * N + q))
+        .collect();
+    let mut cols = lane_columns(&bcast, sh.n_and, &wanted).into_iter();
+    let mut buf = Vec::with_capacity((sh.n_and * N).div_ceil(8));
     execs
         .iter()
         .enumerate()
         .map(|(g, e)| {
             let masked_input = match &e.given {
                 Some(gv) => gv.masked_input.to_vec(),
-                None => column(&hat, g * n, sh.n_in),
+                None => std::mem::take(&mut xin[g]),
             };
             let aux = match &e.given {
                 Some(gv) => gv.aux.to_vec(),
-                None => column(&auxw, g * n, sh.n_and),
+                None => std::mem::take(&mut aux[g]),
             };
             let mut h = Sha256::new();
             h.update(b"zkg:kkw:online:v1");
             h.update(salt);
             h.update((e.j as u32).to_le_bytes());
             h.update(&masked_input);
-            let mut buf = Vec::with_capacity((sh.n_and * n).div_ceil(8));
-            matrix_bytes(&bcast, g, n, &mut buf);
+            buf.clear();
+            matrix_bytes::<N>(&bcast, g, &mut buf);
             h.update(&buf);
             buf.clear();
-            matrix_bytes(&outs, g, n, &mut buf);
+            matrix_bytes::<N>(&outs, g, &mut buf);
             h.update(&buf);
             ExecOut {
                 online: h.finalize().into(),
                 masked_input,
                 aux,
-                column: e.column.map(|q| column(&bcast, g * n + q, sh.n_and)),
+                column: e
+                    .column
+                    .map(|_| cols.next().expect("one column per request")),
             }
         })
         .collect()
@@ -873,7 +1079,7 @@ pub fn commit(
     check_output_len(st)?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
-    let ln = Lanes::new(n);
+    let pr = Program::compile(st.circuit);
     let salt = crate::rng::random_32(rng);
     let root = crate::rng::random_32(rng);
     let exec_tree = SeedTree::new(
@@ -892,8 +1098,8 @@ pub fn commit(
         .collect();
     let outs = run_prover_groups(
         st,
+        &pr,
         &sh,
-        &ln,
         &salt,
         witness,
         &party_seeds,
@@ -948,15 +1154,15 @@ pub fn commit(
 #[allow(clippy::too_many_arguments)]
 fn run_prover_groups(
     st: &Statement,
+    pr: &Program,
     sh: &Shape,
-    ln: &Lanes,
     salt: &[u8; 32],
     witness: &[bool],
     party_seeds: &[Vec<Seed>],
     list: &[(usize, Option<usize>)],
     cheats: &[Cheat],
 ) -> Vec<ExecOut> {
-    list.par_chunks(ln.groups)
+    list.par_chunks(64 / sh.n)
         .map(|ch| {
             let execs: Vec<ExecIn> = ch
                 .iter()
@@ -967,15 +1173,18 @@ fn run_prover_groups(
                     column: col,
                 })
                 .collect();
-            online_group(
-                st.circuit,
-                sh,
-                ln,
-                salt,
-                st.output,
-                Some(witness),
-                &execs,
-                cheats,
+            with_lanes!(
+                sh.n,
+                online_group(
+                    st.circuit,
+                    pr,
+                    sh,
+                    salt,
+                    st.output,
+                    Some(witness),
+                    &execs,
+                    cheats
+                )
             )
         })
         .flatten_iter()
@@ -995,7 +1204,7 @@ impl ProverState {
         let online_set: Vec<usize> = ch.online.iter().map(|&j| j as usize).collect();
         let exec_seeds = self.exec_tree.leaves();
         let sh = Shape::of(st.circuit, n);
-        let ln = Lanes::new(n);
+        let pr = Program::compile(st.circuit);
         let list: Vec<(usize, Option<usize>)> = online_set
             .iter()
             .zip(&ch.hidden)
@@ -1003,8 +1212,8 @@ impl ProverState {
             .collect();
         let rerun = run_prover_groups(
             st,
+            &pr,
             &sh,
-            &ln,
             &self.salt,
             &self.witness,
             &self.party_seeds,
@@ -1107,10 +1316,11 @@ pub fn recompute(
 ) -> Result<CommitMsg> {
     params.check().map_err(|e| Error::rejected(e.to_string()))?;
     check_output_len(st)?;
-    ch.check(params).map_err(|e| Error::rejected(e.to_string()))?;
+    ch.check(params)
+        .map_err(|e| Error::rejected(e.to_string()))?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
-    let ln = Lanes::new(n);
+    let pr = Program::compile(st.circuit);
     let online_set: Vec<usize> = ch.online.iter().map(|&j| j as usize).collect();
     if resp.online.len() != online_set.len() {
         return Err(Error::rejected(format!(
@@ -1187,7 +1397,7 @@ pub fn recompute(
         .map(|&j| party_seeds_of(salt, j, &exec_seeds[j].expect("revealed"), n))
         .collect();
     let refs: Vec<&[Seed]> = closed_seeds.iter().map(|s| s.as_slice()).collect();
-    let closed_aux = aux_of(st.circuit, &sh, &refs);
+    let closed_aux = aux_of(&pr, &sh, &refs);
     let mut pre: Vec<Digest> = vec![[0; 32]; m];
     let closed_h: Vec<Digest> = closed
         .par_iter()
@@ -1222,7 +1432,7 @@ pub fn recompute(
         .collect::<Result<_>>()?;
     let idx: Vec<usize> = (0..online_set.len()).collect();
     let outs: Vec<ExecOut> = idx
-        .par_chunks(ln.groups)
+        .par_chunks(64 / n)
         .map(|ch_idx| {
             let execs: Vec<ExecIn> = ch_idx
                 .iter()
@@ -1241,7 +1451,10 @@ pub fn recompute(
                     }
                 })
                 .collect();
-            online_group(st.circuit, &sh, &ln, salt, st.output, None, &execs, &[])
+            with_lanes!(
+                n,
+                online_group(st.circuit, &pr, &sh, salt, st.output, None, &execs, &[])
+            )
         })
         .flatten_iter()
         .collect();
@@ -1263,8 +1476,8 @@ pub fn recompute(
         pre[j] = commit_preprocessing(salt, j, &cs);
         leaves.push((j, out.online));
     }
-    let online_root = crate::merkle::root_from_opening(m, &leaves, &resp.online_path)
-        .ok_or_else(|| {
+    let online_root =
+        crate::merkle::root_from_opening(m, &leaves, &resp.online_path).ok_or_else(|| {
             Error::rejected(format!(
                 "the Merkle opening of the online commitments has {} hashes, not the number needed",
                 resp.online_path.len()
@@ -1354,7 +1567,7 @@ pub fn simulate(
     check_output_len(st)?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
-    let ln = Lanes::new(n);
+    let pr = Program::compile(st.circuit);
     let salt = crate::rng::random_32(rng);
     let root = crate::rng::random_32(rng);
     let exec_tree = SeedTree::new(
@@ -1372,7 +1585,7 @@ pub fn simulate(
         .map(|(j, s)| party_seeds_of(&salt, j, s, n))
         .collect();
     let refs: Vec<&[Seed]> = party_seeds.iter().map(|s| s.as_slice()).collect();
-    let aux = aux_of(st.circuit, &sh, &refs);
+    let aux = aux_of(&pr, &sh, &refs);
     let online_set: Vec<usize> = ch.online.iter().map(|&j| j as usize).collect();
     let rand_bits = |rng: &mut dyn RngCore, nbits: usize| {
         let b: Vec<bool> = (0..nbits).map(|_| rng.next_u32() & 1 == 1).collect();
@@ -1392,25 +1605,20 @@ pub fn simulate(
         } else {
             aux[j].clone()
         };
-        let out = online_group(
-            st.circuit,
-            &sh,
-            &ln,
-            &salt,
-            st.output,
-            None,
-            &[ExecIn {
-                j,
-                seeds,
-                given: Some(Given {
-                    hidden: q,
-                    masked_input: &masked_input,
-                    aux: &a,
-                    msgs: &msgs,
-                }),
-                column: None,
-            }],
-            &[],
+        let execs = [ExecIn {
+            j,
+            seeds,
+            given: Some(Given {
+                hidden: q,
+                masked_input: &masked_input,
+                aux: &a,
+                msgs: &msgs,
+            }),
+            column: None,
+        }];
+        let out = with_lanes!(
+            n,
+            online_group(st.circuit, &pr, &sh, &salt, st.output, None, &execs, &[])
         );
         online_leaves[j] = out[0].online;
         let t = SeedTree::new(
@@ -1522,7 +1730,9 @@ mod tests {
         for g in c.gates() {
             match *g {
                 Gate::Xor(a, b) => {
-                    let l = (0..n).map(|p| lam[a as usize][p] ^ lam[b as usize][p]).collect();
+                    let l = (0..n)
+                        .map(|p| lam[a as usize][p] ^ lam[b as usize][p])
+                        .collect();
                     lam.push(l);
                     hat.push(hat[a as usize] ^ hat[b as usize]);
                 }
@@ -1596,13 +1806,21 @@ mod tests {
             for j in 0..m {
                 let (aux, xhat, h, yy) = reference_exec(&c, n, &ps.salt, j, &ps.party_seeds[j], &w);
                 assert_eq!(yy, y, "reconstructed output, case {case}");
-                assert_eq!(ps.aux[j], pack_bools(&aux), "aux, case {case} exec {j} N {n}");
+                assert_eq!(
+                    ps.aux[j],
+                    pack_bools(&aux),
+                    "aux, case {case} exec {j} N {n}"
+                );
                 assert_eq!(ps.masked_input[j], pack_bools(&xhat), "x̂, case {case}");
                 assert_eq!(ps.online[j], h, "h', case {case} exec {j} N {n}");
             }
             // the preprocessing-only path computes the same aux
             let refs: Vec<&[Seed]> = ps.party_seeds.iter().map(|s| s.as_slice()).collect();
-            assert_eq!(aux_of(&c, &Shape::of(&c, n), &refs), ps.aux, "case {case}");
+            assert_eq!(
+                aux_of(&Program::compile(&c), &Shape::of(&c, n), &refs),
+                ps.aux,
+                "case {case}"
+            );
             // every challenge's response reproduces the commitment
             for _ in 0..3 {
                 let ch = Challenge::random(&p, &mut g);
@@ -1612,40 +1830,56 @@ mod tests {
         }
     }
 
-    #[test]
-    fn matrix_bytes_is_row_major() {
-        let mut g = seeded_rng(41);
-        for logn in 0..=6 {
-            let n = 1usize << logn;
-            if n < 2 {
-                continue;
-            }
-            let words: Vec<u64> = (0..37).map(|_| g.gen()).collect();
-            for grp in 0..64 / n {
-                let mut got = Vec::new();
-                matrix_bytes(&words, grp, n, &mut got);
-                let bits: Vec<bool> = words
-                    .iter()
-                    .flat_map(|w| (0..n).map(move |i| w >> (grp * n + i) & 1 == 1))
-                    .collect();
-                assert_eq!(got, pack_bools(&bits));
+    fn check_matrix<const N: usize>(g: &mut crate::rng::Rng) {
+        let words: Vec<u64> = (0..37).map(|_| g.gen()).collect();
+        for grp in 0..64 / N {
+            let mut got = vec![7u8];
+            matrix_bytes::<N>(&words, grp, &mut got);
+            let bits: Vec<bool> = words
+                .iter()
+                .flat_map(|w| (0..N).map(move |i| w >> (grp * N + i) & 1 == 1))
+                .collect();
+            assert_eq!(got[1..], pack_bools(&bits)[..], "N {N}");
+        }
+    }
+
+    fn check_parity<const N: usize>(g: &mut crate::rng::Rng) {
+        for _ in 0..200 {
+            let x: u64 = g.gen();
+            let p = Lanes::<N>::parity(x);
+            for grp in 0..64 / N {
+                let m = Lanes::<N>::group(grp);
+                let want = (x & m).count_ones() % 2 == 1;
+                assert_eq!(p & m, if want { m } else { 0 }, "N {N}");
+                assert_eq!(Lanes::<N>::LAST >> (grp * N + N - 1) & 1, 1);
             }
         }
     }
 
     #[test]
-    fn lane_parity_against_popcount() {
-        let mut g = seeded_rng(42);
+    fn lane_helpers_against_naive_definitions() {
+        let mut g = seeded_rng(41);
         for logn in 1..=6 {
-            let ln = Lanes::new(1 << logn);
-            for _ in 0..200 {
-                let x: u64 = g.gen();
-                let p = ln.parity(x);
-                for grp in 0..ln.groups {
-                    let m = ln.group(grp);
-                    let want = (x & m).count_ones() % 2 == 1;
-                    assert_eq!(p & m, if want { m } else { 0 });
+            with_lanes!(1usize << logn, check_matrix(&mut g));
+            with_lanes!(1usize << logn, check_parity(&mut g));
+        }
+        // transposes and lane columns
+        for _ in 0..20 {
+            let a: [u64; 64] = std::array::from_fn(|_| g.gen());
+            let mut b = a;
+            transpose(&mut b);
+            for r in 0..64 {
+                for c in 0..64 {
+                    assert_eq!(b[c] >> r & 1, a[r] >> c & 1);
                 }
+            }
+            let nbits = g.gen_range(1..300);
+            let words: Vec<u64> = (0..nbits).map(|_| g.gen()).collect();
+            let lanes = [0usize, 5, 63];
+            let got = lane_columns(&words, nbits, &lanes);
+            for (l, col) in lanes.iter().zip(&got) {
+                let bits: Vec<bool> = words.iter().map(|w| w >> l & 1 == 1).collect();
+                assert_eq!(*col, pack_bools(&bits));
             }
         }
     }

@@ -105,7 +105,7 @@ pub fn peg_witness(inst: &Instance, z: &Matrix) -> Result<Vec<bool>> {
     Ok(w)
 }
 
-fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
+pub(crate) fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
     let (circuit, output) = peg_circuit(inst)?;
     Ok(OwnedStatement {
         tag: TAG,

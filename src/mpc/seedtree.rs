@@ -220,8 +220,14 @@ mod tests {
         for n in (1..70).chain([127, 128, 129, 250, 462, 631]) {
             let root = crate::rng::random_32(&mut rng);
             let salt = crate::rng::random_32(&mut rng);
-            let id = TreeId { salt: &salt, tree: rng.gen() };
-            assert_eq!(SeedTree::new(&root, n, id).leaves(), plain_leaves(&root, n, id));
+            let id = TreeId {
+                salt: &salt,
+                tree: rng.gen(),
+            };
+            assert_eq!(
+                SeedTree::new(&root, n, id).leaves(),
+                plain_leaves(&root, n, id)
+            );
         }
     }
 
@@ -240,7 +246,10 @@ mod tests {
             let hidden = &all[..k];
             let root = crate::rng::random_32(&mut rng);
             let salt = crate::rng::random_32(&mut rng);
-            let id = TreeId { salt: &salt, tree: 7 };
+            let id = TreeId {
+                salt: &salt,
+                tree: 7,
+            };
             let t = SeedTree::new(&root, n, id);
             let plain = plain_leaves(&root, n, id);
             let seeds = t.reveal(hidden);
@@ -260,16 +269,27 @@ mod tests {
             }
             // the count is the minimum, and small
             if n <= 8 {
-                assert_eq!(seeds.len(), brute_min_cover(n, hidden), "n {n} hidden {hidden:?}");
+                assert_eq!(
+                    seeds.len(),
+                    brute_min_cover(n, hidden),
+                    "n {n} hidden {hidden:?}"
+                );
             }
             if k >= 1 {
                 let bound = k * (depth(n) as usize).max(1);
-                assert!(seeds.len() <= bound, "{} seeds for n {n}, k {k}", seeds.len());
+                assert!(
+                    seeds.len() <= bound,
+                    "{} seeds for n {n}, k {k}",
+                    seeds.len()
+                );
             }
             // a wrong count is refused; another tree number derives other leaves
             if !seeds.is_empty() {
                 assert!(reconstruct(n, hidden, &seeds[1..], id).is_none());
-                let other = TreeId { salt: &salt, tree: 8 };
+                let other = TreeId {
+                    salt: &salt,
+                    tree: 8,
+                };
                 let g2 = reconstruct(n, hidden, &seeds, other).unwrap();
                 let sent = reveal_nodes(n, hidden);
                 for i in 0..n {
@@ -291,7 +311,10 @@ mod tests {
             let n = 1usize << logn;
             for p in 0..n {
                 let salt = [5u8; 32];
-                let id = TreeId { salt: &salt, tree: 1 };
+                let id = TreeId {
+                    salt: &salt,
+                    tree: 1,
+                };
                 let t = SeedTree::new(&crate::rng::random_32(&mut rng), n, id);
                 let s = t.reveal(&[p]);
                 assert_eq!(s.len(), logn as usize);
