@@ -417,45 +417,50 @@ fn bit(b: &[u8], i: usize) -> bool {
     b[i / 8] >> (i % 8) & 1 == 1
 }
 
-/// In-place transpose of a 64×64 bit matrix, level by level so that the wide levels
-/// vectorise: afterwards bit `r` of `a[c]` is what bit `c` of `a[r]` was.
-#[inline]
-fn transpose(a: &mut [u64; 64]) {
-    const MASKS: [u64; 6] = [
-        0x0000_0000_FFFF_FFFF,
-        0x0000_FFFF_0000_FFFF,
-        0x00FF_00FF_00FF_00FF,
-        0x0F0F_0F0F_0F0F_0F0F,
-        0x3333_3333_3333_3333,
-        0x5555_5555_5555_5555,
-    ];
-    let mut j = 32;
-    for m in MASKS {
-        let mut base = 0;
-        while base < 64 {
-            for k in base..base + j {
-                let t = ((a[k] >> j) ^ a[k + j]) & m;
-                a[k] ^= t << j;
-                a[k + j] ^= t;
-            }
-            base += 2 * j;
+/// One level of the 64×64 transpose: swaps the off-diagonal `J×J` blocks.
+#[inline(always)]
+fn transpose_level<const J: usize>(a: &mut [u64; 64], m: u64) {
+    let mut base = 0;
+    while base < 64 {
+        for k in base..base + J {
+            let t = ((a[k] >> J) ^ a[k + J]) & m;
+            a[k] ^= t << J;
+            a[k + J] ^= t;
         }
-        j >>= 1;
+        base += 2 * J;
     }
 }
 
-/// A 64-row matrix of `width` words per row, row-major: row `l` is lane `l`'s tape.
-/// Returns the columns: `out[64w + b]` has bit `l` = bit `b` of `rows[l·width + w]`.
-fn transpose_rows(rows: &[u64], width: usize) -> Vec<u64> {
-    let mut out = vec![0u64; 64 * width];
-    for (w, dst) in out.chunks_exact_mut(64).enumerate() {
+/// In-place transpose of a 64×64 bit matrix (levels with constant strides, so the wide
+/// ones vectorise): afterwards bit `r` of `a[c]` is what bit `c` of `a[r]` was.
+fn transpose(a: &mut [u64; 64]) {
+    transpose_level::<32>(a, 0x0000_0000_FFFF_FFFF);
+    transpose_level::<16>(a, 0x0000_FFFF_0000_FFFF);
+    transpose_level::<8>(a, 0x00FF_00FF_00FF_00FF);
+    transpose_level::<4>(a, 0x0F0F_0F0F_0F0F_0F0F);
+    transpose_level::<2>(a, 0x3333_3333_3333_3333);
+    transpose_level::<1>(a, 0x5555_5555_5555_5555);
+}
+
+/// A 64-row matrix of `width` words per row, row-major: row `l` is lane `l`'s tape. Calls
+/// `put(64w + b, column)` where bit `l` of `column` is bit `b` of `rows[l·width + w]`.
+fn transpose_rows_with(rows: &[u64], width: usize, mut put: impl FnMut(usize, u64)) {
+    for w in 0..width {
         let mut blk = [0u64; 64];
         for (l, x) in blk.iter_mut().enumerate() {
             *x = rows[l * width + w];
         }
         transpose(&mut blk);
-        dst.copy_from_slice(&blk);
+        for (b, x) in blk.into_iter().enumerate() {
+            put(64 * w + b, x);
+        }
     }
+}
+
+/// [`transpose_rows_with`] into a new vector.
+fn transpose_rows(rows: &[u64], width: usize) -> Vec<u64> {
+    let mut out = vec![0u64; 64 * width];
+    transpose_rows_with(rows, width, |t, x| out[t] = x);
     out
 }
 
@@ -794,12 +799,45 @@ struct ExecOut {
 /// masked output of the groups concerned.
 #[derive(Clone, Copy, Default)]
 struct Flip {
-    aux: u64,
-    bcast: u64,
-    out: u64,
+    aux: Wide,
+    bcast: Wide,
+    out: Wide,
 }
 
-/// Runs the online phase of up to `64/N` executions. `witness` is needed in prover mode.
+/// Words processed together by the online walk: `4·64` lanes, `4·64/N` executions.
+const W: usize = 4;
+type Wide = [u64; W];
+
+#[inline(always)]
+fn wxor(a: Wide, b: Wide) -> Wide {
+    std::array::from_fn(|i| a[i] ^ b[i])
+}
+#[inline(always)]
+fn wand(a: Wide, b: Wide) -> Wide {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+#[inline(always)]
+fn wnot(a: Wide) -> Wide {
+    std::array::from_fn(|i| !a[i])
+}
+#[inline(always)]
+fn wpar<const N: usize>(a: Wide) -> Wide {
+    std::array::from_fn(|i| Lanes::<N>::parity(a[i]))
+}
+
+/// Word `b` of every wide word.
+fn sub(v: &[Wide], b: usize) -> Vec<u64> {
+    v.iter().map(|w| w[b]).collect()
+}
+
+/// Executions per wide group.
+fn group_size(n: usize) -> usize {
+    W * (64 / n)
+}
+
+/// Runs the online phase of up to `4·64/N` executions (execution `e` of the group sits in
+/// word `e / (64/N)`, lanes `(e mod 64/N)·N …`). `witness` is needed in prover mode.
+#[allow(clippy::too_many_arguments)]
 fn online_group<const N: usize>(
     c: &Circuit,
     pr: &Program,
@@ -810,86 +848,107 @@ fn online_group<const N: usize>(
     execs: &[ExecIn],
     cheats: &[Cheat],
 ) -> Vec<ExecOut> {
+    let g_per = 64 / N;
+    let place = |e: usize| (e / g_per, e % g_per);
     let fw = sh.full_words();
-    let mut rows = vec![0u64; 64 * fw];
-    for (g, e) in execs.iter().enumerate() {
-        for (i, sd) in e.seeds.iter().enumerate() {
-            if let Some(sd) = sd {
-                let l = g * N + i;
-                fill_tape(sd, &mut rows[l * fw..l * fw + sh.tape_words(i)]);
+    let blocks = execs.len().div_ceil(g_per);
+    let mut cols: Vec<Wide> = vec![[0; W]; 64 * fw];
+    {
+        let mut rows = vec![0u64; 64 * fw];
+        for (b, block) in execs.chunks(g_per).enumerate() {
+            rows.fill(0);
+            for (g, ex) in block.iter().enumerate() {
+                for (i, sd) in ex.seeds.iter().enumerate() {
+                    if let Some(sd) = sd {
+                        let l = g * N + i;
+                        fill_tape(sd, &mut rows[l * fw..l * fw + sh.tape_words(i)]);
+                    }
+                }
             }
+            transpose_rows_with(&rows, fw, |t, x| cols[t][b] = x);
         }
     }
-    let cols = transpose_rows(&rows, fw);
-    drop(rows);
     let (lam_in, rest) = cols.split_at(64 * sh.in_w);
     let (lam_c, lam_ab) = rest.split_at(64 * sh.and_w);
     let verify = execs.iter().any(|e| e.given.is_some());
-    let bases: Vec<usize> = (0..execs.len()).map(|g| g * N).collect();
+    let group = |e: usize| -> Wide {
+        let (b, g) = place(e);
+        let mut w = [0; W];
+        w[b] = Lanes::<N>::group(g);
+        w
+    };
+    let last: Wide = [Lanes::<N>::LAST; W];
 
-    let mut lam = vec![0u64; pr.regs];
-    let mut hat = vec![0u64; pr.regs];
-    let mut xin: Vec<Vec<u8>> = Vec::new();
-    let mut bcast: Vec<u64> = Vec::with_capacity(sh.n_and);
-    let mut hid = 0u64;
-    let mut auxw: Vec<u64> = Vec::new();
+    let mut lam: Vec<Wide> = vec![[0; W]; pr.regs];
+    let mut hat: Vec<Wide> = vec![[0; W]; pr.regs];
+    let mut xin: Vec<u64> = Vec::new();
+    let mut bcast: Vec<Wide> = Vec::with_capacity(sh.n_and);
+    let mut hid: Wide = [0; W];
+    let mut auxw: Vec<Wide> = Vec::new();
     if verify {
         // hidden lanes, given aux and broadcasts as lane words
-        let mut aux_given = vec![0u64; sh.n_and];
-        let mut msg_given = vec![0u64; sh.n_and];
-        for (g, e) in execs.iter().enumerate() {
-            let gv = e
+        let mut aux_given: Vec<Wide> = vec![[0; W]; sh.n_and];
+        let mut msg_given: Vec<Wide> = vec![[0; W]; sh.n_and];
+        let mut x_given: Vec<Wide> = vec![[0; W]; sh.n_in];
+        for (e, ex) in execs.iter().enumerate() {
+            let gv = ex
                 .given
                 .as_ref()
                 .expect("all executions of a group in one mode");
+            let (b, g) = place(e);
             let lane = g * N + gv.hidden;
-            hid |= 1 << lane;
-            for k in 0..sh.n_and {
-                msg_given[k] |= (bit(gv.msgs, k) as u64) << lane;
-                if gv.hidden != N - 1 {
-                    aux_given[k] |= (bit(gv.aux, k) as u64) << (g * N + N - 1);
-                }
-            }
-        }
-        for i in 0..sh.n_in {
-            let mut x = 0u64;
-            for (g, e) in execs.iter().enumerate() {
-                let gv = e.given.as_ref().expect("verify mode");
+            hid[b] |= 1 << lane;
+            let gm = Lanes::<N>::group(g);
+            for (i, x) in x_given.iter_mut().enumerate() {
                 if bit(gv.masked_input, i) {
-                    x |= Lanes::<N>::group(g);
+                    x[b] |= gm;
                 }
             }
-            lam[i] = lam_in[i];
-            hat[i] = x;
+            for k in 0..sh.n_and {
+                msg_given[k][b] |= (bit(gv.msgs, k) as u64) << lane;
+                if gv.hidden != N - 1 {
+                    aux_given[k][b] |= (bit(gv.aux, k) as u64) << (g * N + N - 1);
+                }
+            }
         }
+        // per register: (mask shares, masked value)
+        let mut reg: Vec<[Wide; 2]> = vec![[[0; W]; 2]; pr.regs];
+        for i in 0..sh.n_in {
+            reg[i] = [lam_in[i], x_given[i]];
+        }
+        let nhid = wnot(hid);
         for op in &pr.ops {
-            let (l, x, d) = match *op {
-                Op::Xor(a, b, d) => (
-                    lam[a as usize] ^ lam[b as usize],
-                    hat[a as usize] ^ hat[b as usize],
-                    d,
-                ),
-                Op::Not(a, d) => (lam[a as usize], !hat[a as usize], d),
+            match *op {
+                Op::Xor(a, b, d) => {
+                    let (ra, rb) = (reg[a as usize], reg[b as usize]);
+                    reg[d as usize] = [wxor(ra[0], rb[0]), wxor(ra[1], rb[1])];
+                }
+                Op::Not(a, d) => {
+                    let ra = reg[a as usize];
+                    reg[d as usize] = [ra[0], wnot(ra[1])];
+                }
                 Op::And(a, b, d) => {
                     let k = bcast.len();
-                    let (la, lb) = (lam[a as usize], lam[b as usize]);
-                    let (xa, xb) = (hat[a as usize], hat[b as usize]);
+                    let ([la, xa], [lb, xb]) = (reg[a as usize], reg[b as usize]);
                     let lc = lam_c[k];
-                    let lab = lam_ab[k] | aux_given[k];
-                    let s = ((lc ^ (xa & lb) ^ (xb & la) ^ lab) & !hid) | msg_given[k];
+                    let lab = std::array::from_fn(|i| lam_ab[k][i] | aux_given[k][i]);
+                    let s0 = wxor(wxor(lc, wand(xa, lb)), wxor(wand(xb, la), lab));
+                    let s: Wide = std::array::from_fn(|i| (s0[i] & nhid[i]) | msg_given[k][i]);
                     bcast.push(s);
-                    (lc, (xa & xb) ^ Lanes::<N>::parity(s), d)
+                    reg[d as usize] = [lc, wxor(wand(xa, xb), wpar::<N>(s))];
                 }
-            };
-            lam[d as usize] = l;
-            hat[d as usize] = x;
+            }
+        }
+        for (i, r) in reg.iter().enumerate() {
+            lam[i] = r[0];
+            hat[i] = r[1];
         }
     } else {
         let w = witness.expect("prover mode needs the witness");
         // cheats, per AND gate
         let mut flips: Vec<(usize, Flip)> = Vec::new();
         for ch in cheats {
-            let (e, k, aux, lane) = match *ch {
+            let (ex, k, aux, lane) = match *ch {
                 Cheat::Aux {
                     execution,
                     and_index,
@@ -900,73 +959,76 @@ fn online_group<const N: usize>(
                     party,
                 } => (execution, and_index, false, party),
             };
-            if let Some(g) = execs.iter().position(|x| x.j == e) {
+            if let Some(e) = execs.iter().position(|x| x.j == ex) {
                 if lane < N && k < sh.n_and {
+                    let (b, g) = place(e);
                     let mut f = Flip::default();
                     if aux {
-                        f.aux = Lanes::<N>::group(g);
+                        f.aux[b] = Lanes::<N>::group(g);
                     } else {
-                        f.bcast = 1 << (g * N + lane);
+                        f.bcast[b] = 1 << (g * N + lane);
                     }
-                    f.out = Lanes::<N>::group(g);
+                    f.out = group(e);
                     flips.push((k, f));
                 }
             }
         }
         flips.sort_by_key(|f| f.0);
         let mut next = 0;
-        // the full masks λ (spread over each group), tracked alongside
-        let mut full = vec![0u64; pr.regs];
+        // per register: (mask shares, masked value, full mask λ spread over each group)
+        let mut reg: Vec<[Wide; 3]> = vec![[[0; W]; 3]; pr.regs];
         auxw.reserve(sh.n_and);
         for (i, &wi) in w.iter().enumerate() {
             let l = lam_in[i];
-            let f = Lanes::<N>::parity(l);
-            lam[i] = l;
-            full[i] = f;
-            hat[i] = if wi { !f } else { f };
+            let f = wpar::<N>(l);
+            reg[i] = [l, if wi { wnot(f) } else { f }, f];
         }
-        xin = lane_columns(&hat[..sh.n_in], sh.n_in, &bases);
+        xin = reg[..sh.n_in].iter().flat_map(|r| r[1]).collect();
         for op in &pr.ops {
-            let (l, x, f, d) = match *op {
-                Op::Xor(a, b, d) => (
-                    lam[a as usize] ^ lam[b as usize],
-                    hat[a as usize] ^ hat[b as usize],
-                    full[a as usize] ^ full[b as usize],
-                    d,
-                ),
-                Op::Not(a, d) => (lam[a as usize], !hat[a as usize], full[a as usize], d),
+            match *op {
+                Op::Xor(a, b, d) => {
+                    let (ra, rb) = (reg[a as usize], reg[b as usize]);
+                    reg[d as usize] = [wxor(ra[0], rb[0]), wxor(ra[1], rb[1]), wxor(ra[2], rb[2])];
+                }
+                Op::Not(a, d) => {
+                    let ra = reg[a as usize];
+                    reg[d as usize] = [ra[0], wnot(ra[1]), ra[2]];
+                }
                 Op::And(a, b, d) => {
                     let k = bcast.len();
-                    let (la, lb) = (lam[a as usize], lam[b as usize]);
-                    let (xa, xb) = (hat[a as usize], hat[b as usize]);
-                    let (fa, fb) = (full[a as usize], full[b as usize]);
+                    let ([la, xa, fa], [lb, xb, fb]) = (reg[a as usize], reg[b as usize]);
                     let lc = lam_c[k];
-                    let fc = Lanes::<N>::parity(lc);
-                    let mut ax = (fa & fb) ^ Lanes::<N>::parity(lam_ab[k]);
+                    let fc = wpar::<N>(lc);
+                    let mut ax = wxor(wand(fa, fb), wpar::<N>(lam_ab[k]));
                     let mut flip = Flip::default();
                     while next < flips.len() && flips[next].0 == k {
                         let f = flips[next].1;
-                        flip.aux ^= f.aux;
-                        flip.bcast ^= f.bcast;
-                        flip.out ^= f.out;
+                        flip.aux = wxor(flip.aux, f.aux);
+                        flip.bcast = wxor(flip.bcast, f.bcast);
+                        flip.out = wxor(flip.out, f.out);
                         next += 1;
                     }
-                    ax ^= flip.aux;
+                    ax = wxor(ax, flip.aux);
                     auxw.push(ax);
-                    let lab = lam_ab[k] | (ax & Lanes::<N>::LAST);
-                    let s = lc ^ (xa & lb) ^ (xb & la) ^ lab ^ flip.bcast;
+                    let lab = std::array::from_fn(|i| lam_ab[k][i] | (ax[i] & last[i]));
+                    let s = wxor(
+                        wxor(wxor(lc, wand(xa, lb)), wxor(wand(xb, la), lab)),
+                        flip.bcast,
+                    );
                     bcast.push(s);
                     // ĉ = â b̂ ⊕ ⊕ s_i, which for honest shares is (a ∧ b) ⊕ λ_c
-                    (lc, ((xa ^ fa) & (xb ^ fb)) ^ fc ^ flip.out, fc, d)
+                    let x = wxor(wxor(wand(wxor(xa, fa), wxor(xb, fb)), fc), flip.out);
+                    reg[d as usize] = [lc, x, fc];
                 }
-            };
-            lam[d as usize] = l;
-            hat[d as usize] = x;
-            full[d as usize] = f;
+            }
+        }
+        for (i, r) in reg.iter().enumerate() {
+            lam[i] = r[0];
+            hat[i] = r[1];
         }
     }
     // output mask shares; the hidden party's is whatever makes the output y
-    let outs: Vec<u64> = pr
+    let outs: Vec<Wide> = pr
         .outputs
         .iter()
         .zip(c.outputs())
@@ -974,59 +1036,66 @@ fn online_group<const N: usize>(
         .map(|((r, o), &yo)| {
             let (l, x) = match (*r, *o) {
                 (Some(r), _) => (lam[r as usize], hat[r as usize]),
-                (None, Bit::Const(b)) => (0, if b { !0 } else { 0 }),
+                (None, Bit::Const(b)) => ([0; W], [if b { !0 } else { 0 }; W]),
                 (None, Bit::Wire(_)) => unreachable!("wire outputs have registers"),
             };
-            let d = x ^ (if yo { !0 } else { 0 }) ^ Lanes::<N>::parity(l);
-            l | (d & hid)
+            let d = wxor(wxor(x, [if yo { !0 } else { 0 }; W]), wpar::<N>(l));
+            std::array::from_fn(|i| l[i] | (d[i] & hid[i]))
         })
         .collect();
 
-    let mut aux = if verify {
-        Vec::new()
-    } else {
-        lane_columns(&auxw, sh.n_and, &bases)
-    };
-    let wanted: Vec<usize> = execs
-        .iter()
-        .enumerate()
-        .filter_map(|(g, e)| e.column.map(|q| g * N + q))
-        .collect();
-    let mut cols = lane_columns(&bcast, sh.n_and, &wanted).into_iter();
+    // per block: the executions' masked inputs, aux and wanted broadcast columns
     let mut buf = Vec::with_capacity((sh.n_and * N).div_ceil(8));
-    execs
-        .iter()
-        .enumerate()
-        .map(|(g, e)| {
-            let masked_input = match &e.given {
-                Some(gv) => gv.masked_input.to_vec(),
-                None => std::mem::take(&mut xin[g]),
+    let mut out = Vec::with_capacity(execs.len());
+    for b in 0..blocks {
+        let range: Vec<usize> = (b * g_per..((b + 1) * g_per).min(execs.len())).collect();
+        let bases: Vec<usize> = range.iter().map(|e| (e % g_per) * N).collect();
+        let bc = sub(&bcast, b);
+        let wanted: Vec<usize> = range
+            .iter()
+            .filter_map(|&e| execs[e].column.map(|q| (e % g_per) * N + q))
+            .collect();
+        let mut cols = lane_columns(&bc, sh.n_and, &wanted).into_iter();
+        let (mut xs, mut ax) = if verify {
+            (Vec::new(), Vec::new())
+        } else {
+            let xw: Vec<u64> = xin.iter().skip(b).step_by(W).copied().collect();
+            (
+                lane_columns(&xw, sh.n_in, &bases),
+                lane_columns(&sub(&auxw, b), sh.n_and, &bases),
+            )
+        };
+        let ob = sub(&outs, b);
+        for (t, &e) in range.iter().enumerate() {
+            let ex = &execs[e];
+            let g = e % g_per;
+            let (masked_input, aux) = match &ex.given {
+                Some(gv) => (gv.masked_input.to_vec(), gv.aux.to_vec()),
+                None => (std::mem::take(&mut xs[t]), std::mem::take(&mut ax[t])),
             };
-            let aux = match &e.given {
-                Some(gv) => gv.aux.to_vec(),
-                None => std::mem::take(&mut aux[g]),
-            };
+            let column = ex
+                .column
+                .map(|_| cols.next().expect("one column per request"));
             let mut h = Sha256::new();
             h.update(b"zkg:kkw:online:v1");
             h.update(salt);
-            h.update((e.j as u32).to_le_bytes());
+            h.update((ex.j as u32).to_le_bytes());
             h.update(&masked_input);
             buf.clear();
-            matrix_bytes::<N>(&bcast, g, &mut buf);
+            matrix_bytes::<N>(&bc, g, &mut buf);
             h.update(&buf);
             buf.clear();
-            matrix_bytes::<N>(&outs, g, &mut buf);
+            matrix_bytes::<N>(&ob, g, &mut buf);
             h.update(&buf);
-            ExecOut {
+            out.push(ExecOut {
                 online: h.finalize().into(),
                 masked_input,
                 aux,
-                column: e
-                    .column
-                    .map(|_| cols.next().expect("one column per request")),
-            }
-        })
-        .collect()
+                column,
+            });
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1162,7 +1231,7 @@ fn run_prover_groups(
     list: &[(usize, Option<usize>)],
     cheats: &[Cheat],
 ) -> Vec<ExecOut> {
-    list.par_chunks(64 / sh.n)
+    list.par_chunks(group_size(sh.n))
         .map(|ch| {
             let execs: Vec<ExecIn> = ch
                 .iter()
@@ -1432,7 +1501,7 @@ pub fn recompute(
         .collect::<Result<_>>()?;
     let idx: Vec<usize> = (0..online_set.len()).collect();
     let outs: Vec<ExecOut> = idx
-        .par_chunks(64 / n)
+        .par_chunks(group_size(n))
         .map(|ch_idx| {
             let execs: Vec<ExecIn> = ch_idx
                 .iter()
