@@ -252,6 +252,9 @@ pub fn params_for(bits: u32, profile: Profile) -> Result<Params> {
 /// The opened part of one online execution.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct OnlineOpening {
+    /// The key of the execution's online commitment (keeps the online commitments of the
+    /// executions whose seeds are all revealed hiding).
+    pub key: [u8; 32],
     /// Seed-tree nodes revealing every party seed but the hidden party's (`log2 N` seeds).
     pub party_seeds: Vec<Seed>,
     /// The hidden party's commitment.
@@ -769,6 +772,8 @@ fn aux_of(pr: &Program, sh: &Shape, seeds: &[&[Seed]]) -> Vec<Vec<u8>> {
 /// What the walk knows about one execution.
 struct ExecIn<'a> {
     j: usize,
+    /// The online commitment's key.
+    key: [u8; 32],
     /// Party seeds; `None` for the hidden party.
     seeds: Vec<Option<Seed>>,
     /// `Some` in verify mode: the hidden party, masked input, aux (if party `N−1` is
@@ -1080,6 +1085,7 @@ fn online_group<const N: usize>(
             h.update(b"zkg:kkw:online:v1");
             h.update(salt);
             h.update((ex.j as u32).to_le_bytes());
+            h.update(ex.key);
             h.update(&masked_input);
             buf.clear();
             matrix_bytes::<N>(&bc, g, &mut buf);
@@ -1107,6 +1113,8 @@ pub struct ProverState {
     salt: [u8; 32],
     exec_tree: SeedTree,
     party_seeds: Vec<Vec<Seed>>,
+    /// the keys of the online commitments
+    keys: Vec<[u8; 32]>,
     aux: Vec<Vec<u8>>,
     masked_input: Vec<Vec<u8>>,
     parties: Vec<Vec<Digest>>,
@@ -1151,6 +1159,7 @@ pub fn commit(
     let pr = Program::compile(st.circuit);
     let salt = crate::rng::random_32(rng);
     let root = crate::rng::random_32(rng);
+    let keys: Vec<[u8; 32]> = (0..m).map(|_| crate::rng::random_32(rng)).collect();
     let exec_tree = SeedTree::new(
         &root,
         m,
@@ -1172,6 +1181,7 @@ pub fn commit(
         &salt,
         witness,
         &party_seeds,
+        &keys,
         &(0..m).map(|j| (j, None)).collect::<Vec<_>>(),
         cheats,
     );
@@ -1209,6 +1219,7 @@ pub fn commit(
         salt,
         exec_tree,
         party_seeds,
+        keys,
         aux,
         masked_input,
         parties,
@@ -1228,6 +1239,7 @@ fn run_prover_groups(
     salt: &[u8; 32],
     witness: &[bool],
     party_seeds: &[Vec<Seed>],
+    keys: &[[u8; 32]],
     list: &[(usize, Option<usize>)],
     cheats: &[Cheat],
 ) -> Vec<ExecOut> {
@@ -1237,6 +1249,7 @@ fn run_prover_groups(
                 .iter()
                 .map(|&(j, col)| ExecIn {
                     j,
+                    key: keys[j],
                     seeds: party_seeds[j].iter().map(|s| Some(*s)).collect(),
                     given: None,
                     column: col,
@@ -1286,6 +1299,7 @@ impl ProverState {
             &self.salt,
             &self.witness,
             &self.party_seeds,
+            &self.keys,
             &list,
             &self.cheats,
         );
@@ -1304,6 +1318,7 @@ impl ProverState {
                     },
                 );
                 OnlineOpening {
+                    key: self.keys[j],
                     party_seeds: t.reveal(&[q]),
                     commitment: self.parties[j][q],
                     aux: if q == n - 1 {
@@ -1509,6 +1524,7 @@ pub fn recompute(
                     let o = &resp.online[t];
                     ExecIn {
                         j: online_set[t],
+                        key: o.key,
                         seeds: opened[t].clone(),
                         given: Some(Given {
                             hidden: ch.hidden[t] as usize,
@@ -1664,6 +1680,7 @@ pub fn simulate(
     let mut openings = Vec::with_capacity(online_set.len());
     for (&j, &q) in online_set.iter().zip(&ch.hidden) {
         let q = q as usize;
+        let key = crate::rng::random_32(rng);
         let masked_input = rand_bits(rng, sh.n_in);
         let msgs = rand_bits(rng, sh.n_and);
         let seeds: Vec<Option<Seed>> = (0..n)
@@ -1676,6 +1693,7 @@ pub fn simulate(
         };
         let execs = [ExecIn {
             j,
+            key,
             seeds,
             given: Some(Given {
                 hidden: q,
@@ -1699,6 +1717,7 @@ pub fn simulate(
             },
         );
         openings.push(OnlineOpening {
+            key,
             party_seeds: t.reveal(&[q]),
             commitment: commit_party(
                 &salt,
@@ -1780,6 +1799,7 @@ mod tests {
         salt: &[u8; 32],
         j: usize,
         seeds: &[Seed],
+        key: &[u8; 32],
         w: &[bool],
     ) -> (Vec<bool>, Vec<bool>, Digest, Vec<bool>) {
         let sh = Shape::of(c, n);
@@ -1847,6 +1867,7 @@ mod tests {
         h.update(b"zkg:kkw:online:v1");
         h.update(salt);
         h.update((j as u32).to_le_bytes());
+        h.update(key);
         h.update(pack_bools(&xhat));
         h.update(pack_bools(&bcast.concat()));
         h.update(pack_bools(&outs.concat()));
@@ -1873,7 +1894,8 @@ mod tests {
             let p = Params::new(m as u32, 1, n as u32);
             let ps = commit(&st, &w, p, &mut g, &[]).unwrap();
             for j in 0..m {
-                let (aux, xhat, h, yy) = reference_exec(&c, n, &ps.salt, j, &ps.party_seeds[j], &w);
+                let (aux, xhat, h, yy) =
+                    reference_exec(&c, n, &ps.salt, j, &ps.party_seeds[j], &ps.keys[j], &w);
                 assert_eq!(yy, y, "reconstructed output, case {case}");
                 assert_eq!(
                     ps.aux[j],
