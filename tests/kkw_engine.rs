@@ -426,7 +426,11 @@ fn opened_values_of_real_proofs_are_balanced() {
             for b in o.masked_input.iter().chain(&o.aux).chain(&o.msgs) {
                 ones += b.count_ones() as u64;
             }
-            let aux_bits = if o.aux.is_empty() { 0 } else { c.n_and() as u64 };
+            let aux_bits = if o.aux.is_empty() {
+                0
+            } else {
+                c.n_and() as u64
+            };
             total += 64 + aux_bits + c.n_and() as u64;
         }
     }
