@@ -884,8 +884,8 @@ fn online_group<const N: usize>(
     };
     let last: Wide = [Lanes::<N>::LAST; W];
 
-    let mut lam: Vec<Wide> = vec![[0; W]; pr.regs];
-    let mut hat: Vec<Wide> = vec![[0; W]; pr.regs];
+    // (mask shares, masked value) of each output register, after the walk
+    let out_regs: Vec<Option<(Wide, Wide)>>;
     let mut xin: Vec<u64> = Vec::new();
     let mut bcast: Vec<Wide> = Vec::with_capacity(sh.n_and);
     let mut hid: Wide = [0; W];
@@ -944,10 +944,11 @@ fn online_group<const N: usize>(
                 }
             }
         }
-        for (i, r) in reg.iter().enumerate() {
-            lam[i] = r[0];
-            hat[i] = r[1];
-        }
+        out_regs = pr
+            .outputs
+            .iter()
+            .map(|r| r.map(|r| (reg[r as usize][0], reg[r as usize][1])))
+            .collect();
     } else {
         let w = witness.expect("prover mode needs the witness");
         // cheats, per AND gate
@@ -1027,20 +1028,20 @@ fn online_group<const N: usize>(
                 }
             }
         }
-        for (i, r) in reg.iter().enumerate() {
-            lam[i] = r[0];
-            hat[i] = r[1];
-        }
+        out_regs = pr
+            .outputs
+            .iter()
+            .map(|r| r.map(|r| (reg[r as usize][0], reg[r as usize][1])))
+            .collect();
     }
     // output mask shares; the hidden party's is whatever makes the output y
-    let outs: Vec<Wide> = pr
-        .outputs
+    let outs: Vec<Wide> = out_regs
         .iter()
         .zip(c.outputs())
         .zip(y)
         .map(|((r, o), &yo)| {
             let (l, x) = match (*r, *o) {
-                (Some(r), _) => (lam[r as usize], hat[r as usize]),
+                (Some(v), _) => v,
                 (None, Bit::Const(b)) => ([0; W], [if b { !0 } else { 0 }; W]),
                 (None, Bit::Wire(_)) => unreachable!("wire outputs have registers"),
             };
@@ -1872,6 +1873,44 @@ mod tests {
         h.update(pack_bools(&bcast.concat()));
         h.update(pack_bools(&outs.concat()));
         (aux, xhat, h.finalize().into(), y)
+    }
+
+    /// The register program computes what the circuit computes, with few registers.
+    #[test]
+    fn register_program_evaluates_like_the_circuit() {
+        let mut g = seeded_rng(43);
+        for case in 0..200u64 {
+            let n_in = g.gen_range(1..80);
+            let c = random_circuit(1000 + case, n_in, g.gen_range(1..600));
+            let p = Program::compile(&c);
+            assert!(p.regs <= c.n_wires());
+            for _ in 0..4 {
+                let w: Vec<bool> = (0..n_in).map(|_| g.gen()).collect();
+                let mut r = vec![false; p.regs];
+                r[..n_in].copy_from_slice(&w);
+                for op in &p.ops {
+                    match *op {
+                        Op::Xor(a, b, d) => r[d as usize] = r[a as usize] ^ r[b as usize],
+                        Op::And(a, b, d) => r[d as usize] = r[a as usize] & r[b as usize],
+                        Op::Not(a, d) => r[d as usize] = !r[a as usize],
+                    }
+                }
+                let got: Vec<bool> = p
+                    .outputs
+                    .iter()
+                    .zip(c.outputs())
+                    .map(|(r_o, o)| match (r_o, o) {
+                        (Some(x), _) => r[*x as usize],
+                        (None, Bit::Const(b)) => *b,
+                        (None, Bit::Wire(_)) => unreachable!(),
+                    })
+                    .collect();
+                assert_eq!(got, c.eval(&w), "case {case}");
+            }
+        }
+        // SHA-256 needs a few thousand registers for its 150k wires
+        let sha = crate::mpc::sha256::sha256_circuit(55).unwrap();
+        assert!(Program::compile(&sha).regs < 4000);
     }
 
     #[test]
