@@ -1,13 +1,16 @@
-//! ZKB++ benchmarks: SHA-256 preimage (one block) and the English peg solitaire board, at
-//! 128 bits of soundness (219 rounds). Baselines measured in the same run: the plain
-//! evaluation of the same circuit (what one MPC round simulates, once, with no secrecy) and,
-//! for SHA-256, the native `sha2` hash. Sealing (commit to a preimage now, open it later)
-//! is measured against ordinary proving and verifying of the same statement.
+//! ZKB++ and KKW benchmarks: SHA-256 preimage (one block) and the English peg solitaire
+//! board, at 128 bits (ZKB++: 219 rounds; KKW: both parameter sets). Baselines measured in
+//! the same run: the plain evaluation of the same circuit (what one MPC round simulates,
+//! once, with no secrecy), for SHA-256 the native `sha2` hash, and each engine against the
+//! other. Sealing (commit to a preimage now, open it later) is measured against ordinary
+//! proving and verifying of the same statement.
 
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
+use zkgames::mpc::kkw::{params_for, Params, Profile};
+use zkgames::mpc::kkw_proofs;
 use zkgames::mpc::rounds_for_bits;
 use zkgames::mpc::sha256::{
     bytes_to_bits, open_sha256, prove_sha256, seal_sha256, sha256_circuit, verify_sha256,
@@ -92,6 +95,30 @@ fn bench(c: &mut Criterion) {
         bytes.len(),
         opening.to_bytes().len()
     );
+    // KKW, both parameter sets, same preimage, same run
+    let sets: Vec<(&str, Params)> = vec![
+        ("KKW size", params_for(128, Profile::Size).unwrap()),
+        ("KKW speed", params_for(128, Profile::Speed).unwrap()),
+    ];
+    let mut sha_rows = vec![("ZKB++".to_string(), bytes.len(), p_ms, v_ms)];
+    for (name, kp) in &sets {
+        let kb = kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap();
+        let kf = ProofFile::from_bytes(&kb).unwrap();
+        let kp_ms = median_ms(
+            || {
+                black_box(kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap());
+            },
+            15,
+        );
+        let kv_ms = median_ms(
+            || {
+                black_box(kkw_proofs::verify_sha256(&digest, &kf, 128.0, b"").unwrap());
+            },
+            15,
+        );
+        sha_rows.push((format!("{name} ({kp})"), kb.len(), kp_ms, kv_ms));
+    }
+    print_side_by_side("sha256-1block", &sha_rows);
 
     let mut g = c.benchmark_group("mpc-sha256-1block");
     g.sample_size(10)
@@ -118,6 +145,16 @@ fn bench(c: &mut Criterion) {
     g.bench_function("open seal 219 rounds", |b| {
         b.iter(|| open_sha256(&digest, &seal_file, &opening, b"").unwrap())
     });
+    for (name, kp) in &sets {
+        let kb = kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap();
+        let kf = ProofFile::from_bytes(&kb).unwrap();
+        g.bench_function(format!("{name} prove"), |b| {
+            b.iter(|| kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap())
+        });
+        g.bench_function(format!("{name} verify"), |b| {
+            b.iter(|| kkw_proofs::verify_sha256(&digest, &kf, 128.0, b"").unwrap())
+        });
+    }
     g.finish();
 
     // peg solitaire, English board
@@ -178,6 +215,26 @@ fn bench(c: &mut Criterion) {
         ip_ms / pp_ms,
         iv_ms / pv_ms
     );
+    let mut peg_rows = vec![("ZKB++".to_string(), pbytes.len(), pp_ms, pv_ms)];
+    for (name, kp) in &sets {
+        let kb = zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap();
+        let kf = ProofFile::from_bytes(&kb).unwrap();
+        let kp_ms = median_ms(
+            || {
+                black_box(zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap());
+            },
+            15,
+        );
+        let kv_ms = median_ms(
+            || {
+                black_box(zkgames::peg::mpc::verify_peg_kkw(&inst, &kf, 128.0, b"").unwrap());
+            },
+            15,
+        );
+        peg_rows.push((format!("{name} ({kp})"), kb.len(), kp_ms, kv_ms));
+    }
+    print_side_by_side("peg-english", &peg_rows);
+
     let mut g = c.benchmark_group("mpc-peg-english");
     g.sample_size(10)
         .measurement_time(Duration::from_secs(2))
@@ -194,7 +251,31 @@ fn bench(c: &mut Criterion) {
     g.bench_function("verify 219 rounds", |b| {
         b.iter(|| verify_peg(&inst, &pfile, rounds, b"").unwrap())
     });
+    for (name, kp) in &sets {
+        let kb = zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap();
+        let kf = ProofFile::from_bytes(&kb).unwrap();
+        g.bench_function(format!("{name} prove"), |b| {
+            b.iter(|| zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap())
+        });
+        g.bench_function(format!("{name} verify"), |b| {
+            b.iter(|| zkgames::peg::mpc::verify_peg_kkw(&inst, &kf, 128.0, b"").unwrap())
+        });
+    }
     g.finish();
+}
+
+/// The engines side by side, ratios against ZKB++ (the first row), same run.
+fn print_side_by_side(what: &str, rows: &[(String, usize, f64, f64)]) {
+    println!("SUMMARY {what} 128-bit, engines side by side (same statement, same run):");
+    let (_, zb, zp, zv) = rows[0];
+    for (name, b, p, v) in rows {
+        println!(
+            "  {name:<58} proof {b:>7} bytes ({:.2}x ZKB++), prove {p:7.2} ms ({:.2}x), verify {v:7.2} ms ({:.2}x)",
+            *b as f64 / zb as f64,
+            p / zp,
+            v / zv
+        );
+    }
 }
 
 criterion_group!(benches, bench);

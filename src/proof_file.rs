@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]) |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 peg KKW, 5 SHA-256 KKW |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -40,6 +40,10 @@ pub enum ProtocolId {
     Sha256Mpc = 3,
     /// A Wall Game move proven legal (sealed) through the ZKB++ engine.
     WallMove = 4,
+    /// Peg solitaire through the KKW engine.
+    PegKkw = 5,
+    /// Knowledge of a SHA-256 preimage through the KKW engine.
+    Sha256Kkw = 6,
 }
 
 impl ProtocolId {
@@ -50,6 +54,8 @@ impl ProtocolId {
             2 => Some(ProtocolId::PegMpc),
             3 => Some(ProtocolId::Sha256Mpc),
             4 => Some(ProtocolId::WallMove),
+            5 => Some(ProtocolId::PegKkw),
+            6 => Some(ProtocolId::Sha256Kkw),
             _ => None,
         }
     }
@@ -60,6 +66,8 @@ impl ProtocolId {
             ProtocolId::PegMpc => "peg solitaire, ZKB++ (MPC-in-the-head)",
             ProtocolId::Sha256Mpc => "SHA-256 preimage, ZKB++ (MPC-in-the-head)",
             ProtocolId::WallMove => "Wall Game sealed move, ZKB++ (MPC-in-the-head)",
+            ProtocolId::PegKkw => "peg solitaire, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::Sha256Kkw => "SHA-256 preimage, KKW (MPC-in-the-head with preprocessing)",
         }
     }
 }

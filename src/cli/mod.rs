@@ -13,6 +13,7 @@ use crate::net::{Channel, Deadlines};
 use crate::{Error, Result};
 
 pub mod auth;
+pub mod engine;
 pub mod peg;
 pub mod peg_solve;
 pub mod sha256;

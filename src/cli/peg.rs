@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::cli::engine::KkwParams;
 use crate::net::{self, SessionRecord};
 use crate::peg::board::Puzzle;
 use crate::peg::fs::{self, PegIsoProof};
@@ -18,12 +19,13 @@ const MAX_PROOF_FILE: u64 = 80 << 20;
 /// Largest solution file read (bytes).
 const MAX_SOLUTION_FILE: u64 = 4 << 20;
 
-/// Which proof system to use.
+/// Which proof system a live session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum System {
     /// Protocol 1 of Bultel (FUN 2022): isomorphisms, soundness error (S−1)/S per round.
     Iso,
     /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
+    #[value(name = "zkbpp", alias = "mpc")]
     Mpc,
 }
 
@@ -35,6 +37,19 @@ impl std::fmt::Display for System {
             System::Mpc => "ZKB++ protocol",
         })
     }
+}
+
+/// Which proof system a proof file uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProveSystem {
+    /// Protocol 1 of Bultel (FUN 2022): isomorphisms, soundness error (S−1)/S per round.
+    Iso,
+    /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
+    #[value(name = "zkbpp", alias = "mpc")]
+    Zkbpp,
+    /// KKW (MPC-in-the-head with preprocessing, Picnic3) over the same circuit: smaller
+    /// proofs; see --kkw-params.
+    Kkw,
 }
 
 #[derive(Args, Debug)]
@@ -58,8 +73,11 @@ pub enum ProverCmd {
         #[command(flatten)]
         sec: SecurityArgs,
         /// Proof system.
-        #[arg(long, value_enum, default_value_t = System::Iso)]
-        system: System,
+        #[arg(long, value_enum, default_value_t = ProveSystem::Iso)]
+        system: ProveSystem,
+        /// KKW parameter set (with --system kkw).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
         /// Also write the proof file here.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -82,8 +100,11 @@ pub enum ProverCmd {
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
         /// Proof system.
-        #[arg(long, value_enum, default_value_t = System::Iso)]
-        system: System,
+        #[arg(long, value_enum, default_value_t = ProveSystem::Iso)]
+        system: ProveSystem,
+        /// KKW parameter set (with --system kkw).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
         /// Fixed RNG seed: reproducible runs and tests only (leaks the solution to whoever knows it).
         #[arg(long)]
         seed: Option<u64>,
@@ -187,9 +208,17 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             puzzle,
             sec,
             system,
+            kkw_params,
             output,
             search,
-        } => demo(puzzle.as_deref(), &sec, system, output.as_deref(), &search),
+        } => demo(
+            puzzle.as_deref(),
+            &sec,
+            system,
+            kkw_params,
+            output.as_deref(),
+            &search,
+        ),
         ProverCmd::Prove {
             puzzle,
             solution,
@@ -197,38 +226,37 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             rounds,
             output,
             system,
+            kkw_params,
             seed,
         } => {
             crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
             crate::cli::warn_seed(seed);
+            if rounds.is_some() && system == ProveSystem::Kkw {
+                return Err(Error::bad(
+                    "--rounds does not apply to --system kkw (its parameters come from --security and --kkw-params)",
+                ));
+            }
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
             let inst = p.instance();
-            let rounds = rounds.unwrap_or_else(|| rounds_for(system, sec.security, inst.s()));
             let mut rng = rng_from(seed);
             let t0 = std::time::Instant::now();
-            let bytes = match system {
-                System::Iso => fs::prove_file(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?,
-                System::Mpc => {
-                    crate::peg::mpc::prove_peg(inst, &z, rounds, sec.context.as_bytes(), &mut rng)?
-                }
-            };
+            let (bytes, what) = prove_file(inst, &z, &sec, system, kkw_params, rounds, &mut rng)?;
             let el = t0.elapsed();
             proof_file::write_proof(&output, &bytes)?;
-            let bits = match system {
-                System::Iso => achieved_bits(rounds, inst.s()),
-                System::Mpc => crate::mpc::security_bits(rounds),
-            };
             eprintln!(
-                "proved '{}' (N={}, T={}, S={}) by the {}: {rounds} rounds, {bits:.1} bits of security, {} bytes, {:.1} ms{}",
+                "proved '{}' (N={}, T={}, S={}) with {what}, {} bytes, {:.1} ms{}",
                 p.name(),
                 inst.n(),
                 inst.t(),
                 inst.s(),
-                system,
                 bytes.len(),
                 el.as_secs_f64() * 1e3,
-                if output == "-" { String::new() } else { format!(" -> {output}") }
+                if output == "-" {
+                    String::new()
+                } else {
+                    format!(" -> {output}")
+                }
             );
             Ok(())
         }
@@ -314,10 +342,57 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
     }
 }
 
+/// A proof file of `system` and a description of what was proven (rounds or parameters,
+/// security).
+fn prove_file(
+    inst: &crate::peg::instance::Instance,
+    z: &crate::peg::instance::Matrix,
+    sec: &SecurityArgs,
+    system: ProveSystem,
+    kkw_params: KkwParams,
+    rounds: Option<usize>,
+    rng: &mut crate::rng::Rng,
+) -> Result<(Vec<u8>, String)> {
+    let ctx = sec.context.as_bytes();
+    Ok(match system {
+        ProveSystem::Iso => {
+            let r = rounds.unwrap_or_else(|| rounds_for_bits(sec.security, inst.s()));
+            (
+                fs::prove_file(inst, z, r, ctx, rng)?,
+                format!(
+                    "Iso: {r} rounds, knowledge error 2^-{:.1}",
+                    achieved_bits(r, inst.s())
+                ),
+            )
+        }
+        ProveSystem::Zkbpp => {
+            let r = rounds.unwrap_or_else(|| crate::mpc::rounds_for_bits(sec.security));
+            (
+                crate::peg::mpc::prove_peg(inst, z, r, ctx, rng)?,
+                format!(
+                    "ZKB++: {r} rounds, knowledge error 2^-{:.1}",
+                    crate::mpc::security_bits(r)
+                ),
+            )
+        }
+        ProveSystem::Kkw => {
+            let p = kkw_params.params(sec.security)?;
+            (
+                crate::peg::mpc::prove_peg_kkw(inst, z, p, ctx, rng)?,
+                format!(
+                    "KKW: {p}, knowledge error 2^-{:.1}",
+                    crate::mpc::kkw::attack_cost_bits(&p)
+                ),
+            )
+        }
+    })
+}
+
 fn demo(
     puzzle: Option<&str>,
     sec: &SecurityArgs,
-    system: System,
+    system: ProveSystem,
+    kkw_params: KkwParams,
     output: Option<&str>,
     search: &crate::cli::peg_solve::SearchArgs,
 ) -> Result<()> {
@@ -346,27 +421,26 @@ fn demo(
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     );
     let z = p.parse_solution(&text)?;
-    let rounds = rounds_for(system, sec.security, inst.s());
     let mut rng = crate::rng::os_rng();
     let ctx = sec.context.as_bytes();
     let t0 = std::time::Instant::now();
-    let bytes = match system {
-        System::Iso => fs::prove_file(inst, &z, rounds, ctx, &mut rng)?,
-        System::Mpc => crate::peg::mpc::prove_peg(inst, &z, rounds, ctx, &mut rng)?,
-    };
+    let (bytes, what) = prove_file(inst, &z, sec, system, kkw_params, None, &mut rng)?;
     let tp = t0.elapsed();
     eprintln!(
-        "2. proved by the {system}: {rounds} rounds, {} bytes, {:.1} ms",
+        "2. proved with {what}, {} bytes, {:.1} ms",
         bytes.len(),
         tp.as_secs_f64() * 1e3
     );
     let t1 = std::time::Instant::now();
     let f = ProofFile::from_bytes(&bytes)?;
     let bits = match system {
-        System::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
-        System::Mpc => {
-            crate::peg::mpc::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?;
-            crate::mpc::security_bits(rounds)
+        ProveSystem::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
+        ProveSystem::Zkbpp => {
+            crate::peg::mpc::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?
+                .security_bits
+        }
+        ProveSystem::Kkw => {
+            crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?.security_bits
         }
     };
     eprintln!(
@@ -378,7 +452,7 @@ fn demo(
         eprintln!("   proof written to {o}");
     }
     println!(
-        "ok: '{}' proved and verified ({system}, {rounds} rounds, {} bytes)",
+        "ok: '{}' proved and verified ({what}, {} bytes)",
         p.name(),
         bytes.len()
     );
@@ -453,6 +527,13 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                             p.name()
                         );
                     }
+                }
+                (ProtocolId::PegKkw, _) => {
+                    let rep = crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?;
+                    println!(
+                        "ACCEPTED: knowledge of a solution of '{}' ({rep})",
+                        p.name()
+                    );
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -564,6 +645,10 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
+        }
+        (ProtocolId::PegKkw | ProtocolId::Sha256Kkw, _) => {
+            o += &crate::mpc::kkw_proofs::inspect(f)?;
+            o.push('\n');
         }
     }
     Ok(o)

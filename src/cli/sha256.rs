@@ -1,11 +1,12 @@
 //! `prover sha256 prove …` and `verifier sha256 verify|inspect …`: proofs of knowledge of a
-//! SHA-256 preimage through the ZKB++ engine.
+//! SHA-256 preimage through the ZKB++ or the KKW engine (`--system`).
 
 use clap::Subcommand;
 
+use crate::cli::engine::{KkwParams, MpcSystem};
 use crate::mpc::sha256::{inspect, prove_sha256, verify_sha256, MAX_PREIMAGE};
-use crate::mpc::{rounds_for_bits, security_bits};
-use crate::proof_file::{read_input, write_proof, ProofFile, HEADER_LEN, MAX_BODY};
+use crate::mpc::{kkw_proofs, rounds_for_bits, security_bits};
+use crate::proof_file::{read_input, write_proof, ProofFile, ProtocolId, HEADER_LEN, MAX_BODY};
 use crate::{Error, Result};
 
 /// Largest security level accepted on the command line (keeps the round count bounded).
@@ -27,12 +28,18 @@ pub enum ProverCmd {
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Security in bits (knowledge error at most 2^-BITS); rounds = ceil(bits / log2(3/2)).
+        /// Soundness in bits (ZKB++: rounds = ceil(bits / log2(3/2)); KKW: see --kkw-params).
         #[arg(long, default_value_t = 128)]
         security: u32,
         /// Context string the proof is bound to (must be given again to verify).
         #[arg(long, default_value = "")]
         context: String,
+        /// Proof system.
+        #[arg(long, value_enum, default_value_t = MpcSystem::Zkbpp)]
+        system: MpcSystem,
+        /// KKW parameter set (with --system kkw).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
         /// Fixed randomness seed: reproducible, NOT secret. Tests only.
         #[arg(long)]
         seed: Option<u64>,
@@ -97,6 +104,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             security,
             context,
+            system,
+            kkw_params,
             seed,
         } => {
             let rounds = check_security(security)?;
@@ -122,14 +131,31 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             }
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
-            let bytes = prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?;
+            let (bytes, what) = match system {
+                MpcSystem::Zkbpp => (
+                    prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?,
+                    format!(
+                        "ZKB++, {rounds} rounds, {:.1} bits of soundness",
+                        security_bits(rounds)
+                    ),
+                ),
+                MpcSystem::Kkw => {
+                    let p = kkw_params.params(security)?;
+                    (
+                        kkw_proofs::prove_sha256(&pre, p, context.as_bytes(), &mut rng)?,
+                        format!(
+                            "KKW with {p}, {:.1} bits of security",
+                            crate::mpc::kkw::attack_cost_bits(&p)
+                        ),
+                    )
+                }
+            };
             write_proof(&output, &bytes)?;
             use sha2::Digest as _;
             eprintln!(
-                "prover: proof of a {}-byte preimage of SHA-256 digest {}: {rounds} rounds, {:.1} bits of security, {} bytes",
+                "prover: proof of a {}-byte preimage of SHA-256 digest {}: {what}, {} bytes",
                 pre.len(),
                 hex::encode(sha2::Sha256::digest(&pre)),
-                security_bits(rounds),
                 bytes.len()
             );
             Ok(())
@@ -149,7 +175,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let min_rounds = check_security(security)?;
             let d = parse_digest(&digest)?;
             let f = read_proof(&proof)?;
-            let rep = verify_sha256(&d, &f, min_rounds, context.as_bytes())?;
+            let rep = match f.protocol {
+                ProtocolId::Sha256Kkw => {
+                    kkw_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?
+                }
+                _ => verify_sha256(&d, &f, min_rounds, context.as_bytes())?,
+            };
             println!(
                 "ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}",
                 hex::encode(d)
@@ -159,8 +190,13 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Inspect { proof } => {
             let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
             let f = ProofFile::from_bytes(&bytes)?;
-            f.expect_protocol(crate::proof_file::ProtocolId::Sha256Mpc)?;
-            let details = inspect(&f)?;
+            let details = match f.protocol {
+                ProtocolId::Sha256Kkw => kkw_proofs::inspect(&f)? + "\n",
+                _ => {
+                    f.expect_protocol(ProtocolId::Sha256Mpc)?;
+                    inspect(&f)?
+                }
+            };
             print!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
             Ok(())
         }

@@ -3,6 +3,8 @@
 //! - [`circuit`]: the circuit IR, the builder with its gadgets, plain evaluation, digests.
 //! - [`zkbpp`]: the proof system (bitsliced three-party evaluation, Fiat–Shamir).
 //! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
+//! - [`kkw`]: the KKW proof system (N parties, preprocessing checked by cut-and-choose), with
+//!   [`seedtree`] for its GGM seed trees and [`kkw_proofs`] for SHA-256 and peg proofs.
 //! - [`session`]: the same protocol with verifier-chosen challenges over [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
 //!
@@ -10,7 +12,10 @@
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
 pub mod circuit;
+pub mod kkw;
+pub mod kkw_proofs;
 pub mod seal;
+pub mod seedtree;
 pub mod session;
 pub mod sha256;
 pub mod zkbpp;
@@ -32,6 +37,9 @@ pub struct Report {
     pub and_gates: usize,
     /// Fiat–Shamir proof or recorded interactive session.
     pub mode: Mode,
+    /// `Some` for a KKW proof (then `rounds` is its number of online executions and
+    /// `security_bits` is [`kkw::attack_cost_bits`]).
+    pub kkw: Option<kkw::Params>,
 }
 
 impl Report {
@@ -42,12 +50,32 @@ impl Report {
             proof_bytes,
             and_gates,
             mode,
+            kkw: None,
+        }
+    }
+
+    /// The report of an accepted KKW proof.
+    pub fn kkw(params: kkw::Params, proof_bytes: usize, and_gates: usize) -> Self {
+        Report {
+            rounds: params.online as usize,
+            security_bits: kkw::attack_cost_bits(&params),
+            proof_bytes,
+            and_gates,
+            mode: Mode::NonInteractive,
+            kkw: Some(params),
         }
     }
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = &self.kkw {
+            return write!(
+                f,
+                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates",
+                self.security_bits, self.proof_bytes, self.and_gates
+            );
+        }
         write!(
             f,
             "{} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",

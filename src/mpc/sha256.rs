@@ -193,7 +193,7 @@ pub struct Sha256Body {
     pub proof: Proof,
 }
 
-fn public_bytes(len: usize) -> Vec<u8> {
+pub(crate) fn public_bytes(len: usize) -> Vec<u8> {
     let mut p = b"sha256-preimage-length".to_vec();
     p.extend_from_slice(&(len as u64).to_le_bytes());
     p

@@ -108,7 +108,7 @@ pub fn peg_witness(inst: &Instance, z: &Matrix) -> Result<Vec<bool>> {
     Ok(w)
 }
 
-fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
+pub(crate) fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatement> {
     let (circuit, output) = peg_circuit(inst)?;
     Ok(OwnedStatement {
         tag: TAG,
@@ -287,6 +287,44 @@ pub fn statement_for_tests(inst: &Instance, context: &[u8]) -> Result<OwnedState
 #[doc(hidden)]
 pub fn borrow(st: &OwnedStatement) -> Statement<'_> {
     st.as_ref()
+}
+
+/// A KKW proof of a solution `z` of `inst`: the bytes of a proof file ([`ProtocolId::PegKkw`]).
+pub fn prove_peg_kkw(
+    inst: &Instance,
+    z: &Matrix,
+    params: crate::mpc::kkw::Params,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let w = peg_witness(inst, z)?;
+    let st = statement(inst, context)?;
+    let proof = crate::mpc::kkw::prove(&st.as_ref(), &w, params, rng)?;
+    Ok(ProofFile::new(
+        ProtocolId::PegKkw,
+        Mode::NonInteractive,
+        proof_file::encode(&proof),
+    )
+    .to_bytes())
+}
+
+/// Verifies a KKW peg solitaire proof file, requiring `min_bits` of security.
+pub fn verify_peg_kkw(
+    inst: &Instance,
+    file: &ProofFile,
+    min_bits: f64,
+    context: &[u8],
+) -> Result<Report> {
+    file.expect_protocol(ProtocolId::PegKkw)?;
+    crate::mpc::kkw_proofs::non_interactive(file)?;
+    let proof: crate::mpc::kkw::Proof = proof_file::decode(&file.body, "peg KKW proof")?;
+    let st = statement(inst, context)?;
+    crate::mpc::kkw::verify(&st.as_ref(), &proof, min_bits)?;
+    Ok(Report::kkw(
+        proof.params,
+        proof_file::HEADER_LEN + file.body.len(),
+        st.circuit.n_and(),
+    ))
 }
 
 #[cfg(test)]

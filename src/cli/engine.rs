@@ -1,0 +1,39 @@
+//! The `--system` and `--kkw-params` options shared by the proof kinds that run on the MPC
+//! engines (ZKB++ or KKW).
+
+use clap::ValueEnum;
+
+use crate::mpc::kkw::{self, Params, Profile};
+use crate::Result;
+
+/// The engine of a circuit proof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MpcSystem {
+    /// ZKB++ (Picnic): three parties, 2/3 soundness error per round.
+    #[value(name = "zkbpp", alias = "mpc")]
+    Zkbpp,
+    /// KKW (Picnic3): N parties with preprocessing; smaller proofs (see --kkw-params).
+    Kkw,
+}
+
+/// The KKW parameter set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KkwParams {
+    /// Smallest proofs: N = 32 parties (M = 462, τ = 27 at 128 bits).
+    Size,
+    /// Fastest: N = 16 parties (M = 250, τ = 36 at 128 bits, Picnic3-L1's shape).
+    Speed,
+}
+
+impl KkwParams {
+    /// The parameters for `bits` bits of security.
+    pub fn params(self, bits: u32) -> Result<Params> {
+        kkw::params_for(
+            bits,
+            match self {
+                KkwParams::Size => Profile::Size,
+                KkwParams::Speed => Profile::Speed,
+            },
+        )
+    }
+}

@@ -1,0 +1,147 @@
+//! SHA-256 preimages proven with the KKW engine ([`super::kkw`]), and the summary of any KKW
+//! proof file (peg solitaire's KKW proofs live with its circuit, [`crate::peg::mpc`]).
+//!
+//! The statements — application tag, circuit, public bytes, output — are exactly those of the
+//! ZKB++ proofs of [`super::sha256`] and [`crate::peg::mpc`]; the proof file's protocol id
+//! ([`ProtocolId::Sha256Kkw`], [`ProtocolId::PegKkw`]) says which engine made the proof.
+//! KKW proofs are non-interactive only (mode 0).
+
+use serde::{Deserialize, Serialize};
+
+use super::kkw::{self, Params, Proof};
+use super::sha256::{bytes_to_bits, public_bytes, sha256_circuit, MAX_PREIMAGE, TAG};
+use super::zkbpp::Statement;
+use super::Report;
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::rng::Rng;
+use crate::{Error, Result};
+
+/// The body of a KKW SHA-256 proof file: the public message length and the proof.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Sha256KkwBody {
+    pub len: u32,
+    pub proof: Proof,
+}
+
+fn digest_of(preimage: &[u8]) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(preimage).into()
+}
+
+pub(crate) fn non_interactive(file: &ProofFile) -> Result<()> {
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "KKW proofs are non-interactive; this file claims to hold a session transcript",
+        ));
+    }
+    Ok(())
+}
+
+/// Proves knowledge of `preimage` with KKW; returns the bytes of a proof file
+/// ([`ProtocolId::Sha256Kkw`]).
+pub fn prove_sha256(
+    preimage: &[u8],
+    params: Params,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let circuit = sha256_circuit(preimage.len())?;
+    let output = bytes_to_bits(&digest_of(preimage));
+    let public = public_bytes(preimage.len());
+    let st = Statement {
+        tag: TAG,
+        circuit: &circuit,
+        public: &public,
+        output: &output,
+        context,
+    };
+    let proof = kkw::prove(&st, &bytes_to_bits(preimage), params, rng)?;
+    let body = proof_file::encode(&Sha256KkwBody {
+        len: preimage.len() as u32,
+        proof,
+    });
+    Ok(ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes())
+}
+
+/// Verifies a KKW SHA-256 preimage proof for `digest`, requiring `min_bits` of security.
+pub fn verify_sha256(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    min_bits: f64,
+    context: &[u8],
+) -> Result<Report> {
+    file.expect_protocol(ProtocolId::Sha256Kkw)?;
+    non_interactive(file)?;
+    let body: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
+    let len = body.len as usize;
+    if len > MAX_PREIMAGE {
+        return Err(Error::bad(format!(
+            "the proof claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
+        )));
+    }
+    let circuit = sha256_circuit(len)?;
+    let output = bytes_to_bits(digest);
+    let public = public_bytes(len);
+    let st = Statement {
+        tag: TAG,
+        circuit: &circuit,
+        public: &public,
+        output: &output,
+        context,
+    };
+    kkw::verify(&st, &body.proof, min_bits)?;
+    Ok(Report::kkw(
+        body.proof.params,
+        proof_file::HEADER_LEN + file.body.len(),
+        circuit.n_and(),
+    ))
+}
+
+/// A human summary of a KKW proof file of either kind (no verification).
+pub fn inspect(file: &ProofFile) -> Result<String> {
+    let (proof, extra) = match file.protocol {
+        ProtocolId::Sha256Kkw => {
+            let b: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
+            (b.proof, format!("preimage length: {} bytes\n", b.len))
+        }
+        ProtocolId::PegKkw => (
+            proof_file::decode(&file.body, "peg KKW proof")?,
+            String::new(),
+        ),
+        other => {
+            return Err(Error::bad(format!(
+                "this is a '{}' proof, not a KKW proof",
+                other.name()
+            )))
+        }
+    };
+    let p = proof.params;
+    let security = match p.check() {
+        Ok(()) => format!(
+            "{:.1} bits (Fiat–Shamir grinding; with two separate challenge hashes it would be {:.1})",
+            kkw::attack_cost_bits(&p),
+            kkw::split_attack_cost_bits(&p)
+        ),
+        Err(e) => format!("invalid parameters: {e}"),
+    };
+    let r = &proof.response;
+    let sum = |f: fn(&kkw::OnlineOpening) -> usize| r.online.iter().map(f).sum::<usize>();
+    Ok(format!(
+        "protocol: {}\nmode: non-interactive (Fiat–Shamir)\n{extra}parameters: {p}\nsecurity: {security}\n\
+         execution seeds: {} ({} bytes)\nMerkle siblings: {} ({} bytes)\n\
+         online executions: {}: party seeds {} B, auxiliary bits {} B, masked inputs {} B, broadcasts {} B, commitments {} B\n\
+         body size: {} bytes",
+        file.protocol.name(),
+        r.exec_seeds.len(),
+        32 * r.exec_seeds.len(),
+        r.online_path.len(),
+        32 * r.online_path.len(),
+        r.online.len(),
+        32 * sum(|o| o.party_seeds.len()),
+        sum(|o| o.aux.len()),
+        sum(|o| o.masked_input.len()),
+        sum(|o| o.msgs.len()),
+        32 * r.online.len(),
+        file.body.len()
+    ))
+}
