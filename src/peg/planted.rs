@@ -262,6 +262,36 @@ mod tests {
         }
     }
 
+    /// Planted instances are solvable by construction: the solver must find a solution on
+    /// small ones and never claim one impossible (a cross-check of both).
+    #[test]
+    fn the_solver_solves_small_planted_instances() {
+        use crate::peg::solver::{solve, SolveOptions, SolveOutcome};
+        let mut rng = seeded_rng(11);
+        for _ in 0..300 {
+            let moves = rng.gen_range(1..12);
+            let final_pegs = rng.gen_range(1..9);
+            let p = PlantParams {
+                vertices: rng.gen_range(final_pegs + moves + 1..final_pegs + 2 * moves + 6),
+                moves,
+                decoys: rng.gen_range(0..2 * moves + 1),
+                final_pegs,
+            };
+            if p.validate().is_err() {
+                continue;
+            }
+            let pl = plant(&p, &mut rng).unwrap();
+            let opts = SolveOptions {
+                node_budget: 1_000_000,
+                ..SolveOptions::default()
+            };
+            match solve(&pl.instance, &opts) {
+                SolveOutcome::Solved(z) => pl.instance.check_solution(&z).unwrap(),
+                other => panic!("{p:?}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn deterministic_from_the_seed_and_different_across_seeds() {
         let p = PlantParams::scaled(20);
