@@ -1,0 +1,272 @@
+//! Authentication: how hard planted peg identities are for this project's solver, and what
+//! logins cost.
+//!
+//! Summary (printed first; `AUTH_SUMMARY_ONLY=1` skips criterion):
+//! 1. **Solver effort against instance size.** Planted instances of the keygen family
+//!    ([`PlantParams::scaled`]) for growing numbers of moves, several seeds each, solved by
+//!    `peg::solver` with a node budget: nodes expanded, time, solved or not. The baseline is
+//!    the smallest size, measured in the same run. Then the keygen size ([`KEYGEN`]) with a
+//!    large budget. Environment: `AUTH_BENCH_SIZES` (default `8,16,24,32,40`),
+//!    `AUTH_BENCH_SEEDS` (3), `AUTH_BENCH_BUDGET` (2,000,000 nodes),
+//!    `AUTH_BENCH_KEYGEN_BUDGET` (20,000,000 nodes), `AUTH_BENCH_KEYGEN_SEEDS` (3).
+//! 2. **Reachable positions** of one keygen-size instance, level by level from `f` forwards
+//!    and from `l` backwards (up to a cap): what a meet-in-the-middle search would face.
+//! 3. **Login proofs** at 128 bits: size, prove and verify time for `sha256` and `peg` keys;
+//!    `peg` as a ratio of `sha256` (the baseline).
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use zkgames::auth::keys::{prove_login, verify_login, Kind, SecretKey};
+use zkgames::auth::store::{Clock, Policy, Store};
+use zkgames::peg::instance::Instance;
+use zkgames::peg::planted::{plant, PlantParams, KEYGEN};
+use zkgames::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome};
+use zkgames::rng::seeded_rng;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
+/// Solves a planted instance; (solved, nodes, seconds). An "impossible" verdict would be a
+/// solver bug (the instance has a solution), so it aborts the benchmark.
+fn attack(p: &PlantParams, seed: u64, budget: u64) -> (bool, u64, f64) {
+    let pl = plant(p, &mut seeded_rng(seed)).unwrap();
+    let opts = SolveOptions {
+        node_budget: budget,
+        ..SolveOptions::default()
+    };
+    let (out, st) = solve_with_stats(&pl.instance, &opts);
+    let solved = match out {
+        SolveOutcome::Solved(z) => {
+            pl.instance.check_solution(&z).unwrap();
+            true
+        }
+        SolveOutcome::Impossible(why) => {
+            panic!("solver claims a planted instance impossible: {why}")
+        }
+        SolveOutcome::BudgetExhausted { .. } => false,
+    };
+    (solved, st.nodes, st.elapsed.as_secs_f64())
+}
+
+/// One size, several seeds; returns (total nodes, total seconds, every seed solved).
+fn row(p: &PlantParams, seeds: u64, budget: u64) -> (u64, f64, bool) {
+    let mut line = format!(
+        "  moves {:>3} (N {:>3}, T {:>3}):",
+        p.moves,
+        p.vertices,
+        p.triplets()
+    );
+    let (mut solved, mut nodes, mut secs) = (0, 0u64, 0f64);
+    for seed in 0..seeds {
+        let (ok, n, t) = attack(p, seed, budget);
+        solved += ok as u64;
+        nodes += n;
+        secs += t;
+        line += &format!(
+            "  [{} {} nodes {:.2} s]",
+            if ok { "solved" } else { "FAILED" },
+            n,
+            t
+        );
+    }
+    println!("{line}  → solved {solved}/{seeds}");
+    (nodes, secs, solved == seeds)
+}
+
+/// Positions reachable level by level (u128 boards, N ≤ 128), forwards from `f` with jumps
+/// and backwards from `l` with unjumps, until a level exceeds `cap` positions.
+fn levels(inst: &Instance, cap: usize, forward: bool) -> Vec<usize> {
+    let enc = |r: &[bool]| {
+        r.iter()
+            .enumerate()
+            .fold(0u128, |a, (i, &b)| a | ((b as u128) << i))
+    };
+    // (cells that must hold pegs, cell that must be empty) for a jump; an unjump is the reverse
+    let moves: Vec<(u128, u128)> = inst
+        .triplets()
+        .iter()
+        .flat_map(|t| {
+            let (a, b, c) = (1u128 << t[0], 1u128 << t[1], 1u128 << t[2]);
+            [(a | b, c), (c | b, a)]
+        })
+        .collect();
+    let start = if forward {
+        enc(inst.first())
+    } else {
+        enc(inst.last().unwrap())
+    };
+    let mut level: HashSet<u128> = [start].into();
+    let mut sizes = vec![1];
+    for _ in 1..inst.s() {
+        let mut next = HashSet::new();
+        for &s in &level {
+            for &(full, empty) in &moves {
+                let ok = if forward {
+                    s & full == full && s & empty == 0
+                } else {
+                    s & full == 0 && s & empty == empty
+                };
+                if ok {
+                    next.insert(s ^ full ^ empty);
+                }
+            }
+        }
+        sizes.push(next.len());
+        if next.len() > cap {
+            break;
+        }
+        level = next;
+    }
+    sizes
+}
+
+fn time<T>(f: impl FnMut() -> T, reps: usize) -> f64 {
+    let mut f = f;
+    let t0 = Instant::now();
+    for _ in 0..reps {
+        std::hint::black_box(f());
+    }
+    t0.elapsed().as_secs_f64() / reps as f64
+}
+
+fn summary() {
+    let sizes: Vec<usize> = std::env::var("AUTH_BENCH_SIZES")
+        .unwrap_or_else(|_| "8,16,24,32,40".into())
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect();
+    let seeds = env_u64("AUTH_BENCH_SEEDS", 3);
+    let budget = env_u64("AUTH_BENCH_BUDGET", 2_000_000);
+    let kbudget = env_u64("AUTH_BENCH_KEYGEN_BUDGET", 20_000_000);
+    let kseeds = env_u64("AUTH_BENCH_KEYGEN_SEEDS", 3);
+
+    println!("== 1. peg solver against planted instances (node budget {budget}) ==");
+    let mut base: Option<(u64, f64)> = None;
+    for &m in &sizes {
+        let (n, t, all) = row(&PlantParams::scaled(m), seeds, budget);
+        match base {
+            None => base = Some((n.max(1), t.max(1e-9))),
+            Some((bn, bt)) => println!(
+                "      nodes {}{:.0}x, time {}{:.0}x the {}-move baseline{}",
+                if all { "" } else { ">" },
+                n as f64 / bn as f64,
+                if all { "" } else { ">" },
+                t / bt,
+                sizes[0],
+                if all {
+                    ""
+                } else {
+                    " (lower bounds: the budget ran out)"
+                }
+            ),
+        }
+    }
+    if kseeds > 0 {
+        println!("== keygen size {KEYGEN:?} (node budget {kbudget}, seeds 0..{kseeds}) ==");
+        row(&KEYGEN, kseeds, kbudget);
+    }
+
+    println!("== 2. reachable positions, keygen size, seed 0 (a level over 1,000,000 stops) ==");
+    let pl = plant(&KEYGEN, &mut seeded_rng(0)).unwrap();
+    if pl.instance.n() <= 128 {
+        println!(
+            "  forwards from f: {:?}",
+            levels(&pl.instance, 1_000_000, true)
+        );
+        println!(
+            "  backwards from l: {:?}",
+            levels(&pl.instance, 1_000_000, false)
+        );
+    }
+
+    println!("== 3. login proofs, 128 bits (219 rounds) ==");
+    let mut rng = seeded_rng(1);
+    let mut base_t = (0.0, 0.0, 0usize);
+    for kind in [Kind::Sha256, Kind::Peg] {
+        let key = SecretKey::generate(kind, &mut rng).unwrap();
+        let id = key.identity();
+        let n = [7u8; 32];
+        let proof = prove_login(&key, "srv", "alice", &n, &mut rng).unwrap();
+        let tp = time(
+            || prove_login(&key, "srv", "alice", &n, &mut seeded_rng(2)).unwrap(),
+            10,
+        );
+        let tv = time(
+            || verify_login(&id, "srv", "alice", &n, &proof).unwrap(),
+            10,
+        );
+        let keygen = time(
+            || SecretKey::generate(kind, &mut seeded_rng(3)).unwrap(),
+            10,
+        );
+        let idlen = id.to_text().len();
+        let mut line = format!(
+            "  {kind:<6}: proof {} B, prove {:.1} ms, verify {:.1} ms, keygen {:.3} ms, identity {idlen} B",
+            proof.len(),
+            tp * 1e3,
+            tv * 1e3,
+            keygen * 1e3
+        );
+        if kind == Kind::Sha256 {
+            base_t = (tp, tv, proof.len());
+        } else {
+            line += &format!(
+                "  (vs sha256: size {:.2}x, prove {:.2}x, verify {:.2}x)",
+                proof.len() as f64 / base_t.2 as f64,
+                tp / base_t.0,
+                tv / base_t.1
+            );
+        }
+        println!("{line}");
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("auth");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let mut rng = seeded_rng(9);
+    for kind in [Kind::Sha256, Kind::Peg] {
+        let key = SecretKey::generate(kind, &mut rng).unwrap();
+        let id = key.identity();
+        let n = [1u8; 32];
+        let proof = prove_login(&key, "srv", "alice", &n, &mut rng).unwrap();
+        g.bench_function(format!("{kind}/prove login"), |b| {
+            b.iter(|| prove_login(&key, "srv", "alice", &n, &mut seeded_rng(1)).unwrap())
+        });
+        g.bench_function(format!("{kind}/verify login"), |b| {
+            b.iter(|| verify_login(&id, "srv", "alice", &n, &proof).unwrap())
+        });
+    }
+    g.bench_function("peg/keygen", |b| {
+        b.iter(|| SecretKey::generate(Kind::Peg, &mut seeded_rng(4)).unwrap())
+    });
+    let path = std::env::temp_dir().join(format!("zkg-auth-bench-{}.db", std::process::id()));
+    let st = Store::open(&path, Clock::System, Policy::default()).unwrap();
+    g.bench_function("store/issue and consume a challenge", |b| {
+        b.iter(|| {
+            let c = st.issue_challenge("alice", "10.0.0.1").unwrap().unwrap();
+            assert!(st.consume_challenge(&c.nonce, "alice").unwrap());
+        })
+    });
+    g.finish();
+    drop(st);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+fn main() {
+    summary();
+    if std::env::var_os("AUTH_SUMMARY_ONLY").is_some() {
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+}
