@@ -360,7 +360,7 @@ fn prove_file(
             (
                 fs::prove_file(inst, z, r, ctx, rng)?,
                 format!(
-                    "Iso: {r} rounds, knowledge error 2^-{:.1}",
+                    "the isomorphism protocol: {r} rounds, {:.1} bits of security",
                     achieved_bits(r, inst.s())
                 ),
             )
@@ -370,7 +370,7 @@ fn prove_file(
             (
                 crate::peg::mpc::prove_peg(inst, z, r, ctx, rng)?,
                 format!(
-                    "ZKB++: {r} rounds, knowledge error 2^-{:.1}",
+                    "the ZKB++ protocol: {r} rounds, {:.1} bits of security",
                     crate::mpc::security_bits(r)
                 ),
             )
@@ -380,7 +380,7 @@ fn prove_file(
             (
                 crate::peg::mpc::prove_peg_kkw(inst, z, p, ctx, rng)?,
                 format!(
-                    "KKW: {p}, knowledge error 2^-{:.1}",
+                    "the KKW protocol: {p}, {:.1} bits of security",
                     crate::mpc::kkw::attack_cost_bits(&p)
                 ),
             )
@@ -579,7 +579,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 };
                 Ok(crate::cli::Accepted {
                     summary: format!(
-                        "the prover knows a solution of '{}' ({} rounds, {}, knowledge error 2^-{bits:.1})",
+                        "the prover knows a solution of '{}' ({} rounds, {}, {bits:.1} bits of security)",
                         p.name(),
                         rec.hello.rounds,
                         system
