@@ -304,8 +304,9 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
         timeout: 30,
         session_timeout: 60,
     };
+    // the demo narrates each step itself; the server's own log lines would interleave
     let opts = ServerOptions {
-        log: LogFormat::Plain,
+        log: LogFormat::Quiet,
         ..ServerOptions::default()
     };
     let r = std::thread::scope(|sc| -> Result<()> {
@@ -444,8 +445,11 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 LogFormat::Plain
             };
             eprintln!(
-                "login server {name:?} listening on {local}: {users} users in {} ({purged:?}); Ctrl-C stops",
-                db.display()
+                "login server {name:?} listening on {local}: {users} users in {} (purged {} expired challenges, {} expired tokens, {} old audit lines); Ctrl-C stops",
+                db.display(),
+                purged.challenges,
+                purged.tokens,
+                purged.audit
             );
             let cfg = server::ServerConfig { db, name, policy };
             srv::install_stop_signals();
