@@ -117,29 +117,7 @@ fn scenario(name: &str, game: &Game, mv: &Move) {
 }
 
 fn flood_fill_circuit_for(st: &MoveStatement, game: &Game, ends: &[(End, End)]) -> usize {
-    let _ = st;
-    let pos = game.position();
-    let bg = pos.graph();
-    let p = game.to_move();
-    let me = &game.players()[p];
-    let home_cat = pos.node(me.cat);
-    let home_mouse = me.mouse.map(|m| pos.node(m));
-    let mc = zkgames::wall::circuit::MoveCircuit::new(&bg.graph, home_cat, home_mouse, &|c, m| {
-        let cols = pos.cols();
-        let cell = |v: u32| (v / cols, v % cols);
-        let opt = zkgames::wall::game::PawnOption {
-            cat: (c != home_cat).then(|| cell(c)),
-            mouse: m.filter(|&x| Some(x) != home_mouse).map(cell),
-            steps: 0,
-        };
-        game.wall_oracle(p, &opt, &bg)
-            .1
-            .iter()
-            .map(|a| (pos.node(a.a), pos.node(a.b)))
-            .collect()
-    })
-    .unwrap();
-    flood_fill_circuit(&mc, &bg.graph, ends).n_and()
+    flood_fill_circuit(st.move_circuit(), &game.position().graph().graph, ends).n_and()
 }
 
 fn main() {

@@ -128,6 +128,32 @@ fn to_wall(s: (u32, u32, bool)) -> Wall {
     Wall::new(s.0, s.1, if s.2 { Dir::D } else { Dir::R })
 }
 
+/// A two-player cat-and-mouse position from raw parts.
+fn position(
+    rows: u32,
+    cols: u32,
+    walls: &HashSet<(u32, u32, bool)>,
+    cats: [Cell; 2],
+    mice: [Cell; 2],
+) -> Position {
+    Position::new(
+        rows,
+        cols,
+        walls.iter().map(|&s| to_wall(s)).collect(),
+        Setup::Game {
+            variant: Variant::CatAndMouse,
+            players: (0..2)
+                .map(|i| Player {
+                    cat: cats[i],
+                    mouse: Some(mice[i]),
+                    goal: None,
+                })
+                .collect(),
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn circuit_verdict_equals_brute_force_on_random_positions_and_moves() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -162,22 +188,7 @@ fn circuit_verdict_equals_brute_force_on_random_positions_and_moves() {
         if grid.dist(cats[0], mice[1]).is_none() || grid.dist(cats[1], mice[0]).is_none() {
             continue;
         }
-        let pos = Position::new(
-            rows,
-            cols,
-            walls.iter().map(|&s| to_wall(s)).collect(),
-            Setup::Game {
-                variant: Variant::CatAndMouse,
-                players: (0..2)
-                    .map(|i| Player {
-                        cat: cats[i],
-                        mouse: Some(mice[i]),
-                        goal: None,
-                    })
-                    .collect(),
-            },
-        )
-        .unwrap();
+        let pos = position(rows, cols, &walls, cats, mice);
         positions += 1;
         let bg = pos.graph();
         let node = |c: Cell| c.0 * cols + c.1;
@@ -265,22 +276,7 @@ fn exhaustive_on_small_boards() {
         if grid.dist(cats[0], mice[1]).is_none() || grid.dist(cats[1], mice[0]).is_none() {
             continue;
         }
-        let pos = Position::new(
-            rows,
-            cols,
-            walls.iter().map(|&s| to_wall(s)).collect(),
-            Setup::Game {
-                variant: Variant::CatAndMouse,
-                players: (0..2)
-                    .map(|i| Player {
-                        cat: cats[i],
-                        mouse: Some(mice[i]),
-                        goal: None,
-                    })
-                    .collect(),
-            },
-        )
-        .unwrap();
+        let pos = position(rows, cols, &walls, cats, mice);
         let bg = pos.graph();
         let node = |c: Cell| c.0 * cols + c.1;
         let cell = |v: u32| (v / cols, v % cols);
@@ -451,22 +447,7 @@ fn flood_fill_baseline_decides_the_same_relation() {
             continue;
         }
         checked += 1;
-        let pos = Position::new(
-            rows,
-            cols,
-            walls.iter().map(|&s| to_wall(s)).collect(),
-            Setup::Game {
-                variant: Variant::CatAndMouse,
-                players: (0..2)
-                    .map(|i| Player {
-                        cat: cats[i],
-                        mouse: Some(mice[i]),
-                        goal: None,
-                    })
-                    .collect(),
-            },
-        )
-        .unwrap();
+        let pos = position(rows, cols, &walls, cats, mice);
         let bg = pos.graph();
         let node = |c: Cell| c.0 * cols + c.1;
         let pairs_after = |cat: u32, mouse: Option<u32>| {

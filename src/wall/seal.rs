@@ -156,6 +156,11 @@ impl MoveStatement {
         self.mc.circuit()
     }
 
+    /// The circuit with its witness encoding (targets, slots).
+    pub fn move_circuit(&self) -> &MoveCircuit {
+        &self.mc
+    }
+
     /// The game the statement is about.
     pub fn game(&self) -> &Game {
         &self.game
