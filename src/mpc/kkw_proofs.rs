@@ -9,8 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::kkw::{self, Params, Proof};
-use super::sha256::{bytes_to_bits, public_bytes, sha256_circuit, MAX_PREIMAGE, TAG};
-use super::zkbpp::Statement;
+use super::sha256::{bytes_to_bits, digest_of, PreimageStatement};
 use super::Report;
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::Rng;
@@ -21,11 +20,6 @@ use crate::{Error, Result};
 pub struct Sha256KkwBody {
     pub len: u32,
     pub proof: Proof,
-}
-
-fn digest_of(preimage: &[u8]) -> [u8; 32] {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(preimage).into()
 }
 
 pub(crate) fn non_interactive(file: &ProofFile) -> Result<()> {
@@ -45,17 +39,8 @@ pub fn prove_sha256(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
-    let circuit = sha256_circuit(preimage.len())?;
-    let output = bytes_to_bits(&digest_of(preimage));
-    let public = public_bytes(preimage.len());
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
-    let proof = kkw::prove(&st, &bytes_to_bits(preimage), params, rng)?;
+    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
+    let proof = kkw::prove(&ps.with(context), &bytes_to_bits(preimage), params, rng)?;
     let body = proof_file::encode(&Sha256KkwBody {
         len: preimage.len() as u32,
         proof,
@@ -73,27 +58,12 @@ pub fn verify_sha256(
     file.expect_protocol(ProtocolId::Sha256Kkw)?;
     non_interactive(file)?;
     let body: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
-    let len = body.len as usize;
-    if len > MAX_PREIMAGE {
-        return Err(Error::bad(format!(
-            "the proof claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
-        )));
-    }
-    let circuit = sha256_circuit(len)?;
-    let output = bytes_to_bits(digest);
-    let public = public_bytes(len);
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
-    kkw::verify(&st, &body.proof, min_bits)?;
+    let ps = PreimageStatement::new(body.len as usize, digest, "the proof")?;
+    kkw::verify(&ps.with(context), &body.proof, min_bits)?;
     Ok(Report::kkw(
         body.proof.params,
         proof_file::HEADER_LEN + file.body.len(),
-        circuit.n_and(),
+        ps.and_gates(),
     ))
 }
 

@@ -199,6 +199,71 @@ pub(crate) fn public_bytes(len: usize) -> Vec<u8> {
     p
 }
 
+/// SHA-256 of `preimage`.
+pub(crate) fn digest_of(preimage: &[u8]) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(preimage).into()
+}
+
+/// The public side of "I know a `len`-byte preimage of `digest`", owned, for any engine and
+/// for proving, verifying, sealing and opening alike.
+pub(crate) struct PreimageStatement {
+    circuit: Circuit,
+    output: Vec<bool>,
+    public: Vec<u8>,
+}
+
+impl PreimageStatement {
+    /// Bad input when `len` is over [`MAX_PREIMAGE`] (`what` names the file kind).
+    pub(crate) fn new(len: usize, digest: &[u8; 32], what: &str) -> Result<Self> {
+        if len > MAX_PREIMAGE {
+            return Err(Error::bad(format!(
+                "{what} claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
+            )));
+        }
+        Ok(PreimageStatement {
+            circuit: sha256_circuit(len)?,
+            output: bytes_to_bits(digest),
+            public: public_bytes(len),
+        })
+    }
+
+    /// AND gates of the circuit.
+    pub(crate) fn and_gates(&self) -> usize {
+        self.circuit.n_and()
+    }
+
+    /// The engine's statement under `context`.
+    pub(crate) fn with<'a>(&'a self, context: &'a [u8]) -> Statement<'a> {
+        Statement {
+            tag: TAG,
+            circuit: &self.circuit,
+            public: &self.public,
+            output: &self.output,
+            context,
+        }
+    }
+}
+
+/// The body of a ZKB++ SHA-256 file (protocol 3), which exists only non-interactive.
+fn read_body(file: &ProofFile, what: &str) -> Result<Sha256Body> {
+    file.expect_protocol(ProtocolId::Sha256Mpc)?;
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(format!(
+            "{what}s are non-interactive; this file holds a session transcript"
+        )));
+    }
+    proof_file::decode(&file.body, "SHA-256 proof body")
+}
+
+fn file_of(len: usize, proof: Proof) -> Vec<u8> {
+    let body = proof_file::encode(&Sha256Body {
+        len: len as u32,
+        proof,
+    });
+    ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, body).to_bytes()
+}
+
 /// Proves knowledge of `preimage`; returns the bytes of a complete proof file
 /// ([`ProtocolId::Sha256Mpc`], non-interactive).
 pub fn prove_sha256(
@@ -207,26 +272,9 @@ pub fn prove_sha256(
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<Vec<u8>> {
-    let circuit = sha256_circuit(preimage.len())?;
-    let digest: [u8; 32] = {
-        use sha2::Digest as _;
-        sha2::Sha256::digest(preimage).into()
-    };
-    let output = bytes_to_bits(&digest);
-    let public = public_bytes(preimage.len());
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
-    let proof = zkbpp::prove(&st, &bytes_to_bits(preimage), rounds, rng)?;
-    let body = proof_file::encode(&Sha256Body {
-        len: preimage.len() as u32,
-        proof,
-    });
-    Ok(ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, body).to_bytes())
+    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
+    let proof = zkbpp::prove(&ps.with(context), &bytes_to_bits(preimage), rounds, rng)?;
+    Ok(file_of(preimage.len(), proof))
 }
 
 /// Verifies a SHA-256 preimage proof for `digest`, requiring at least `min_rounds` rounds.
@@ -236,34 +284,13 @@ pub fn verify_sha256(
     min_rounds: usize,
     context: &[u8],
 ) -> Result<Report> {
-    file.expect_protocol(ProtocolId::Sha256Mpc)?;
-    if file.mode != Mode::NonInteractive {
-        return Err(Error::bad(
-            "SHA-256 proofs are non-interactive; this file holds a session transcript",
-        ));
-    }
-    let body: Sha256Body = proof_file::decode(&file.body, "SHA-256 proof body")?;
-    let len = body.len as usize;
-    if len > MAX_PREIMAGE {
-        return Err(Error::bad(format!(
-            "the proof claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
-        )));
-    }
-    let circuit = sha256_circuit(len)?;
-    let output = bytes_to_bits(digest);
-    let public = public_bytes(len);
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
-    zkbpp::verify(&st, &body.proof, min_rounds)?;
+    let body = read_body(file, "SHA-256 proof")?;
+    let ps = PreimageStatement::new(body.len as usize, digest, "the proof")?;
+    zkbpp::verify(&ps.with(context), &body.proof, min_rounds)?;
     Ok(Report::new(
         body.proof.rounds.len(),
         proof_file::HEADER_LEN + file.body.len(),
-        circuit.n_and(),
+        ps.circuit.n_and(),
         Mode::NonInteractive,
     ))
 }
@@ -277,30 +304,12 @@ pub fn seal_sha256(
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, SealOpening)> {
-    let circuit = sha256_circuit(preimage.len())?;
-    let digest: [u8; 32] = {
-        use sha2::Digest as _;
-        sha2::Sha256::digest(preimage).into()
-    };
-    let output = bytes_to_bits(&digest);
-    let public = public_bytes(preimage.len());
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
+    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
     let mut bits = bytes_to_bits(preimage);
-    let sealed = seal::seal(&st, &bits, rounds, rng);
+    let sealed = seal::seal(&ps.with(context), &bits, rounds, rng);
     bits.fill(false);
     let (proof, opening) = sealed?;
-    let body = proof_file::encode(&Sha256Body {
-        len: preimage.len() as u32,
-        proof,
-    });
-    let file = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, body).to_bytes();
-    Ok((file, opening))
+    Ok((file_of(preimage.len(), proof), opening))
 }
 
 /// Opens a SHA-256 seal: returns the preimage of `digest` that `opening` reveals, if the
@@ -311,30 +320,9 @@ pub fn open_sha256(
     opening: &SealOpening,
     context: &[u8],
 ) -> Result<Vec<u8>> {
-    file.expect_protocol(ProtocolId::Sha256Mpc)?;
-    if file.mode != Mode::NonInteractive {
-        return Err(Error::bad(
-            "a seal is a non-interactive proof; this file holds a session transcript",
-        ));
-    }
-    let body: Sha256Body = proof_file::decode(&file.body, "SHA-256 proof body")?;
-    let len = body.len as usize;
-    if len > MAX_PREIMAGE {
-        return Err(Error::bad(format!(
-            "the seal claims a {len}-byte preimage, over the {MAX_PREIMAGE}-byte limit"
-        )));
-    }
-    let circuit = sha256_circuit(len)?;
-    let output = bytes_to_bits(digest);
-    let public = public_bytes(len);
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &public,
-        output: &output,
-        context,
-    };
-    let bits = seal::open(&st, &body.proof, opening)?;
+    let body = read_body(file, "seal")?;
+    let ps = PreimageStatement::new(body.len as usize, digest, "the seal")?;
+    let bits = seal::open(&ps.with(context), &body.proof, opening)?;
     Ok(bits_to_bytes(&bits))
 }
 
