@@ -269,6 +269,10 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
         })
         .collect();
     let results: Vec<_> = hs.into_iter().map(|h| h.join().unwrap()).collect();
+    // a request over the login server's 4 MiB limit is refused before it is read
+    let mut big = TcpStream::connect(&a).unwrap();
+    big.write_all(&(5u32 << 20).to_le_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
     let (code, log) = srv.stop();
     for r in results {
         assert!(r.is_ok(), "{r:?}\n{log}");
@@ -277,6 +281,10 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
     assert_eq!(log.matches("ok (proof").count(), 32, "{log}");
     assert!(
         log.lines().filter(|l| l.contains(": error:")).count() >= 3,
+        "{log}"
+    );
+    assert!(
+        log.contains("5242880-byte message, over the 4194304-byte limit"),
         "{log}"
     );
 }
@@ -312,4 +320,28 @@ fn the_demo_runs() {
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("ok: login by zero-knowledge proof"), "{out}");
     assert!(out.contains("refused"), "{out}");
+}
+
+/// `--json` log lines are JSON objects with the documented fields.
+#[test]
+fn json_log_lines() {
+    let d = dir("json");
+    let srv = Server::start(&d.join("u.db"), &["--json"]);
+    register(&mut ch(&srv.addr), "alice", &key(1).identity()).unwrap();
+    assert!(login(&mut ch(&srv.addr), "alice", &key(2), None).is_err());
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0));
+    let objs: Vec<serde_json::Value> = log
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objs.len(), 2, "{log}");
+    for o in &objs {
+        for k in ["time", "n", "peer", "outcome", "detail", "ms"] {
+            assert!(o.get(k).is_some(), "{k} missing in {o}");
+        }
+    }
+    assert_eq!(objs[0]["outcome"], "accepted");
+    assert_eq!(objs[1]["outcome"], "rejected");
 }

@@ -33,6 +33,8 @@ use crate::{Error, Result};
 pub const AUTH_VERSION: u16 = 1;
 /// Requests served on one connection.
 pub const MAX_REQUESTS: usize = 16;
+/// The largest request accepted: a login proof is at most about 1.3 MB (peg identities).
+pub const MAX_REQUEST: usize = 4 << 20;
 
 /// What a client asks.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -102,6 +104,7 @@ pub struct ServerConfig {
 /// Serves the requests of one connection; returns a one-line summary for the log, or the
 /// error (a refused login is [`Error::Rejected`]).
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
+    ch.set_max_frame(MAX_REQUEST);
     let store = Store::open_existing(&cfg.db, Clock::System, cfg.policy.clone())?;
     let auth = Authenticator::new(&store, &cfg.name)?;
     let peer_ip = peer.ip().to_string();

@@ -63,6 +63,7 @@ pub struct Channel {
     t: Box<dyn Transport>,
     limits: Deadlines,
     session_end: Instant,
+    max_frame: usize,
 }
 
 impl Channel {
@@ -92,7 +93,14 @@ impl Channel {
             t,
             limits: d,
             session_end: Instant::now() + d.session,
+            max_frame: MAX_FRAME,
         }
+    }
+
+    /// Lowers the largest frame this side accepts (a protocol whose messages are small
+    /// should not let each connection hold [`MAX_FRAME`] bytes).
+    pub fn set_max_frame(&mut self, bytes: usize) {
+        self.max_frame = bytes.min(MAX_FRAME);
     }
 
     /// The deadline for the message starting now, and whether it is the session's.
@@ -170,9 +178,10 @@ impl Channel {
             Err(e) => return Err(io_err(self, e)),
         }
         let len = u32::from_le_bytes(len) as usize;
-        if len > MAX_FRAME {
+        if len > self.max_frame {
             return Err(Error::bad(format!(
-                "the peer announced a {len}-byte message, over the {MAX_FRAME}-byte limit"
+                "the peer announced a {len}-byte message, over the {}-byte limit",
+                self.max_frame
             )));
         }
         let mut body = Vec::new();
