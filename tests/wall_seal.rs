@@ -306,3 +306,15 @@ fn seals_of_two_moves_look_alike() {
     );
     let _ = decode::<u8>;
 }
+
+/// Boards beyond what the standard notation names (and so beyond any real game) are refused
+/// before any table or circuit is built: the circuit grows with the board.
+#[test]
+fn boards_too_large_for_the_notation_are_refused() {
+    let g = Game::standard(Variant::CatAndMouse, 10, 27).unwrap();
+    let e = MoveStatement::new(&g, 0, b"").unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    assert!(e.to_string().contains("at most 26 columns"), "{e}");
+    let g = Game::standard(Variant::CatAndMouse, 99, 26).unwrap();
+    assert!(MoveStatement::new(&g, 0, b"").is_ok());
+}

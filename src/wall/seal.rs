@@ -93,6 +93,16 @@ impl MoveStatement {
                 player + 1
             )));
         }
+        let pos = game.position();
+        if pos.cols() > super::notation::MAX_COLS || pos.rows() > super::notation::MAX_ROWS {
+            return Err(Error::bad(format!(
+                "a {}x{} board: sealed moves need a board the standard notation can name (at most {} columns and {} rows)",
+                pos.cols(),
+                pos.rows(),
+                super::notation::MAX_COLS,
+                super::notation::MAX_ROWS
+            )));
+        }
         if let Status::Over(_) = game.status() {
             return Err(Error::bad(format!(
                 "the game is over ({}: {}); no move can follow",
