@@ -66,7 +66,7 @@ fn seal_verify_open_inspect() {
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("ACCEPTED") && out.contains("seal "), "{out}");
     assert!(
-        !out.contains("b8"),
+        !out.contains("Cb8"),
         "verify must not reveal the move: {out}"
     );
     let (c, out, _) = run(
@@ -318,7 +318,7 @@ fn live_sessions_over_tcp_and_pipes() {
     );
     assert_eq!(vo.status.code(), Some(0));
     let log = String::from_utf8_lossy(&vo.stderr);
-    assert!(log.contains("ACCEPTED") && !log.contains("b8"), "{log}");
+    assert!(log.contains("ACCEPTED") && !log.contains("Cb8"), "{log}");
     // TCP, --once, and an illegal move never reaches the wire
     let mut srv = Command::new(VERIFIER)
         .args(["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"])
