@@ -1,6 +1,12 @@
-//! `prover peg solve PUZZLE [-o SOLUTION]`: find a solution with [`crate::peg::solver`].
+//! `prover peg solve PUZZLE [-o SOLUTION]`: find a solution with [`crate::peg::solver`];
+//! `--count-all` instead counts the reachable and the solvable positions
+//! ([`crate::peg::solver::count`]).
+
+use std::fmt::Write as _;
+use std::time::Instant;
 
 use crate::peg::board::Puzzle;
+use crate::peg::solver::count::{count, Counts};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
 use crate::{Error, Result};
 
@@ -21,6 +27,11 @@ pub struct SolveArgs {
     /// No progress indicator.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Instead of solving, count every position reachable from the start and those from
+    /// which the finish is still reachable, per peg count, up to the symmetries that fix the
+    /// start and the finish (boards of at most 64 holes with a finish position).
+    #[arg(long, conflicts_with = "budget")]
+    pub count_all: bool,
 }
 
 /// Solves the puzzle and returns the solution text (move list for boards, matrix for raw
@@ -63,11 +74,43 @@ pub fn solve_text(
     }
 }
 
+/// Counts the puzzle's reachable and solvable positions; returns the table (one line per
+/// peg count, then the totals) and a one-line summary.
+pub fn count_text(p: &Puzzle, symmetry: bool) -> Result<(String, String)> {
+    let t0 = Instant::now();
+    let syms = if symmetry { p.symmetries() } else { Vec::new() };
+    let c: Counts = count(p.instance(), &syms, p.cells())?;
+    let mut out = format!(
+        "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
+         # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\
+         # fix the start and the finish\n# pegs reachable solvable\n",
+        p.name(),
+        c.symmetries
+    );
+    for l in &c.levels {
+        let _ = writeln!(out, "{} {} {}", l.pegs, l.reachable, l.solvable);
+    }
+    let _ = writeln!(out, "total {} {}", c.reachable, c.solvable);
+    let summary = format!(
+        "{}: {} positions reachable, {} of them solvable (up to {} symmetries), {:.3} s",
+        p.name(),
+        c.reachable,
+        c.solvable,
+        c.symmetries,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok((out, summary))
+}
+
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
     let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
-    let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
-    let (text, summary) = solve_text(&p, budget, !a.no_symmetry, !a.quiet)?;
+    let (text, summary) = if a.count_all {
+        count_text(&p, !a.no_symmetry)?
+    } else {
+        let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
+        solve_text(&p, budget, !a.no_symmetry, !a.quiet)?
+    };
     crate::proof_file::write_output(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())

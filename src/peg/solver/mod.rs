@@ -19,6 +19,7 @@
 pub mod baseline;
 mod beam;
 mod compiled;
+pub mod count;
 
 mod dfs;
 mod endgame;

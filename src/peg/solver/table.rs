@@ -49,16 +49,23 @@ impl<W: Word> Table<W> {
     }
 
     #[inline(always)]
-    fn home(&self, x: W) -> usize {
-        (x.hash64() >> self.shift) as usize & self.mask
+    fn home(&self, h: u64) -> usize {
+        (h >> self.shift) as usize & self.mask
     }
 
     #[inline]
     pub fn contains(&self, x: W) -> bool {
+        self.contains_hashed(x, x.hash64())
+    }
+
+    /// [`Table::contains`] with the hash given: the slot comes from its top bits. Every
+    /// access to one table must use the same hash function.
+    #[inline(always)]
+    pub fn contains_hashed(&self, x: W, h: u64) -> bool {
         if x == W::ZERO {
             return self.has_zero;
         }
-        let mut i = self.home(x);
+        let mut i = self.home(h);
         loop {
             let s = self.slots[i];
             if s == x {
@@ -74,13 +81,19 @@ impl<W: Word> Table<W> {
     /// Inserts `x`; true if it was not there. A full table stores nothing and returns false.
     #[inline]
     pub fn insert(&mut self, x: W) -> bool {
+        self.insert_hashed(x, x.hash64())
+    }
+
+    /// [`Table::insert`] with the hash given (see [`Table::contains_hashed`]).
+    #[inline(always)]
+    pub fn insert_hashed(&mut self, x: W, h: u64) -> bool {
         if x == W::ZERO {
             return !std::mem::replace(&mut self.has_zero, true);
         }
         if self.len >= self.limit {
             return false;
         }
-        let mut i = self.home(x);
+        let mut i = self.home(h);
         loop {
             let s = self.slots[i];
             if s == x {
@@ -104,6 +117,28 @@ impl<W: Word> Table<W> {
         self.insert(x)
     }
 
+    /// [`Table::insert_growing`] with the hash given by `hash` (see
+    /// [`Table::contains_hashed`]).
+    #[inline(always)]
+    pub fn insert_growing_with(&mut self, x: W, max_cap: usize, hash: impl Fn(W) -> u64) -> bool {
+        if self.is_full() && self.slots.len() < max_cap {
+            self.grow(self.slots.len() * 2, &hash);
+        }
+        self.insert_hashed(x, hash(x))
+    }
+
+    #[cold]
+    fn grow(&mut self, cap: usize, hash: &impl Fn(W) -> u64) {
+        let mut t = Table::with_capacity(cap);
+        t.has_zero = self.has_zero;
+        for &s in &self.slots {
+            if s != W::ZERO {
+                t.insert_hashed(s, hash(s));
+            }
+        }
+        *self = t;
+    }
+
     /// Removes every entry, keeping the capacity (and the memory).
     pub fn clear(&mut self) {
         if self.len > 0 {
@@ -118,14 +153,7 @@ impl<W: Word> Table<W> {
         if cap <= self.slots.len() {
             return;
         }
-        let mut t = Table::with_capacity(cap);
-        t.has_zero = self.has_zero;
-        for &s in &self.slots {
-            if s != W::ZERO {
-                t.insert(s);
-            }
-        }
-        *self = t;
+        self.grow(cap, &|x: W| x.hash64());
     }
 
     /// Every stored position, in slot order.

@@ -1,5 +1,5 @@
 //! Positions as machine words: bit `v` is vertex `v` (1 = peg). `u64` serves boards of up to 64
-//! holes (every catalog board), `u128` up to 128.
+//! holes (every catalog board), `u128` up to 128; `u32` stores the positions of a count.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -61,6 +61,32 @@ pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     x ^ (x >> 33)
+}
+
+impl Word for u32 {
+    const BITS: usize = 32;
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn pop_lowest(&mut self) -> Option<usize> {
+        if *self == 0 {
+            return None;
+        }
+        let i = self.trailing_zeros() as usize;
+        *self &= *self - 1;
+        Some(i)
+    }
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        1 << i
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn hash64(self) -> u64 {
+        mix64(self as u64)
+    }
 }
 
 impl Word for u64 {
