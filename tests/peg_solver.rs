@@ -153,6 +153,7 @@ fn solver_agrees_with_brute_force_on_random_instances() {
         let bare = Tuning {
             endgame_bytes: 0,
             use_pagodas: false,
+            search_pagodas: 0,
             first_restart_nodes: 1 + (case % 5) as u64,
             first_beam_width: 0,
         };
@@ -160,6 +161,7 @@ fn solver_agrees_with_brute_force_on_random_instances() {
         // depth-first restarts, so both searches find solutions
         let truncated = Tuning {
             endgame_bytes: 64 * (case % 4),
+            search_pagodas: 16,
             first_restart_nodes: 1 + (case % 3) as u64,
             first_beam_width: 1 + case % 3,
             ..Tuning::default()
@@ -187,7 +189,13 @@ fn solver_agrees_with_brute_force_on_random_instances() {
             (&inst, &bare),
             (&inst, &truncated),
             (&padded, &bare),
-            (&padded, &Tuning::default()),
+            (
+                &padded,
+                &Tuning {
+                    search_pagodas: 16,
+                    ..Tuning::default()
+                },
+            ),
         ] {
             let (outcome, st) = solve_tuned(inst, &opts, t);
             match outcome {
@@ -298,9 +306,22 @@ fn solver_agrees_with_brute_force_on_random_boards() {
         let bare = Tuning {
             endgame_bytes: 0,
             use_pagodas: false,
+            search_pagodas: 0,
             first_restart_nodes: 3,
             first_beam_width: 0,
         };
+        // every pagoda function inside the search, narrow beams
+        let pruned = Tuning {
+            search_pagodas: 16,
+            first_restart_nodes: 5,
+            first_beam_width: 2,
+            ..Tuning::default()
+        };
+        match solve_tuned(inst, &opts, &pruned).0 {
+            SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
+            SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
+            o => panic!("{o:?}"),
+        }
         match solve_tuned(inst, &opts, &bare).0 {
             SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
             SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
@@ -486,6 +507,7 @@ fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
     let bare = Tuning {
         endgame_bytes: 0,
         use_pagodas: false,
+        search_pagodas: 0,
         first_restart_nodes: 1,
         first_beam_width: 0,
     };

@@ -1,11 +1,11 @@
 //! Beam search: level by level (one move per level), expand every kept position by every
 //! legal move that the pruning allows, merge children equal up to symmetry, and keep the
-//! `width` most compact ones: those with the most pairs of pegs on adjacent holes (two holes
-//! of one triplet, one of them its middle). Compact positions keep moves available and leave
-//! few stranded pegs, so a narrow beam often walks straight to the goal where a depth-first
+//! `width` best by the beam's score ([`super::score`]: many adjacent pegs, pegs close to the
+//! goal; ties broken by the canonical form, so the result does not depend on the order moves
+//! are enumerated in). A narrow beam often walks straight to the goal where a depth-first
 //! search spends millions of positions in dead subtrees near the root. The beam forgets most
-//! positions, so it only ever proves solvability; the depth-first rounds between beams keep
-//! the solver complete. The score is kept incrementally ([`super::score`]).
+//! positions, so it only ever proves solvability; the depth-first rounds keep the solver
+//! complete.
 
 use super::compiled::Compiled;
 use super::endgame::Endgame;

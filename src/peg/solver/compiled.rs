@@ -16,10 +16,6 @@
 use super::word::Word;
 use crate::peg::instance::{Goal, Instance};
 
-/// Pagoda functions used inside the search (the smallest supports first); all of them serve
-/// the up-front impossibility proof.
-pub(crate) const MAX_SEARCH_PAGODAS: usize = 16;
-
 pub(crate) struct Compiled<W: Word> {
     pub n: usize,
     /// Number of symmetries (identity first).
@@ -41,8 +37,6 @@ pub(crate) struct Compiled<W: Word> {
     /// `pag[pag_at[m]..pag_at[m + 1]]`, those whose weight the move lowers.
     pub pag_at: Vec<u32>,
     pub pag: Vec<(W, u32)>,
-    /// Number of pagoda functions compiled.
-    pub pagodas: usize,
     /// Moves by landing hole: those landing in `c` are `into[into_at[c]..into_at[c + 1]]`.
     pub into_at: Vec<u32>,
     pub into: Vec<u32>,
@@ -59,7 +53,8 @@ pub(crate) struct Compiled<W: Word> {
 }
 
 impl<W: Word> Compiled<W> {
-    /// Compiles `inst` with valid symmetries `syms` (identity first) and 0/1 pagoda functions.
+    /// Compiles `inst` with valid symmetries `syms` (identity first) and the pagoda functions
+    /// to test inside the search (those with 0/1 weights).
     pub fn new(inst: &Instance, syms: &[Vec<u32>], pags: &[Vec<i64>]) -> Self {
         let n = inst.n();
         assert!(n <= W::BITS && !syms.is_empty());
@@ -98,7 +93,6 @@ impl<W: Word> Compiled<W> {
                     (m, (gs & m).count())
                 })
                 .filter(|&(_, need)| need > 0)
-                .take(MAX_SEARCH_PAGODAS)
                 .collect(),
             None => Vec::new(),
         };
@@ -150,7 +144,6 @@ impl<W: Word> Compiled<W> {
             goal_count,
             pag_at,
             pag,
-            pagodas: masks.len(),
             into_at,
             into,
             from_at,

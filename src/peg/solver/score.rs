@@ -1,8 +1,13 @@
-//! The compactness score that orders the depth-first search and ranks the beam: the number
-//! of pairs of pegs on adjacent holes (two holes of one triplet, one of them its middle).
-//! Compact positions keep moves available and leave few stranded pegs.
+//! Scores that order the searches.
 //!
-//! It is kept incrementally: with `deg(v)` the number of pegs adjacent to `v`, a move `a` over
+//! - **Compactness**, the number of pairs of pegs on adjacent holes (two holes of one
+//!   triplet, one of them its middle), orders the children in the depth-first search: compact
+//!   positions keep moves available and leave few stranded pegs.
+//! - The beam ranks positions by `4 × compactness − Σ dist(peg)`, where `dist` is the graph
+//!   distance to the goal's pegs ([`super::compiled::distances`]): with compactness alone the
+//!   many ties are broken arbitrarily, and on the large boards the narrow beams then fail.
+//!
+//! Compactness is kept incrementally: with `deg(v)` the number of pegs adjacent to `v`, a move `a` over
 //! `b` into `c` changes it by `−deg(a) − deg(b) + 1 + deg'(c)` (`deg'` after removing `a` and
 //! `b`; `a` and `b` are adjacent, hence the `+ 1`).
 

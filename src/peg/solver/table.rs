@@ -1,10 +1,13 @@
 //! A set of positions by open addressing: one flat array of words, linear probing, the zero
 //! word marking an empty slot (the empty position itself is kept in a flag).
 //!
-//! The capacity is a power of two chosen by the caller ([`Table::with_capacity`]) and only
-//! changes when the caller asks ([`Table::reserve`], between search rounds): inside a round an
-//! insert is one hash, one or two cache lines, no rehash. A full table (more than 3/4 of its
-//! slots used) refuses inserts, which for a table of dead positions only costs pruning.
+//! The capacity is a power of two: an insert is one hash and, at a load of at most 3/4, one or
+//! two cache lines. A full table (3/4 of its slots used) refuses inserts, which for a table of
+//! dead positions only costs pruning; [`Table::insert_growing`] doubles it first, up to a cap
+//! (a rehash, amortised O(1) per insert). Tables start small and grow rather than being
+//! allocated at their largest size: on this project's machine the first touch of a page costs
+//! about 2 µs per 4 KiB, so a large table filled sparsely costs a page fault per insert.
+//! Callers may pass their own hash ([`Table::insert_hashed`]), consistently for one table.
 
 use super::word::Word;
 
