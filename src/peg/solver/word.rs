@@ -150,8 +150,8 @@ mod tests {
         let p: Vec<u32> = (0..100u32).map(|i| (i * 37 + 11) % 100).collect();
         let s: u128 = 0x0123_4567_89ab_cdef_0fed_cba9_8765 & ((1u128 << 100) - 1);
         let img = s.permute(&p);
-        for v in 0..100 {
-            assert_eq!(s >> v & 1, img >> p[v] & 1);
+        for (v, &pv) in p.iter().enumerate() {
+            assert_eq!(s >> v & 1, img >> pv & 1);
         }
         assert_eq!(img.count_ones(), s.count_ones());
         let b = s.to_bools(100);
