@@ -147,7 +147,7 @@ fn count_summary() {
     for name in ["square5-diagonal", "english"] {
         let p = catalog::get(name).unwrap();
         let (ours, c) = best(3, || {
-            count(p.instance(), &p.symmetries(), p.cells()).unwrap()
+            count(p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap()
         });
         let mut line = format!(
             "  {name:<17} reachable {:>9} solvable {:>8} (up to {} symmetries)   ours {:>8.1} ms",

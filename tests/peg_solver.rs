@@ -700,7 +700,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             want.clone()
         };
-        let c = count(p.instance(), &syms, cells).unwrap();
+        let c = count(p.instance(), &syms, cells, 1 << 26).unwrap();
         assert_eq!(c.symmetries, g, "{what}");
         let got: Vec<(u32, u64, u64)> = c
             .levels
@@ -834,7 +834,7 @@ fn counts_on_a_hexagon_with_twelve_symmetries() {
 #[cfg_attr(debug_assertions, ignore)]
 fn english_counts_are_the_published_ones() {
     let p = zkgames::peg::catalog::get("english").unwrap();
-    let c = count(p.instance(), &p.symmetries(), p.cells()).unwrap();
+    let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap();
     assert_eq!(c.symmetries, 8);
     assert_eq!(c.reachable, 23_475_688);
     assert_eq!(c.solvable, 1_679_072);
@@ -860,7 +860,7 @@ fn english_counts_are_the_published_ones() {
 #[test]
 fn counting_refuses_what_it_cannot_count() {
     let tri = zkgames::peg::catalog::get("triangle15").unwrap();
-    let e = count(tri.instance(), &tri.symmetries(), tri.cells()).unwrap_err();
+    let e = count(tri.instance(), &tri.symmetries(), tri.cells(), 1 << 26).unwrap_err();
     assert_eq!(e.exit_code(), 2, "{e}");
     let row: String = ["o"; 70].join(" ");
     let big = Puzzle::parse(&format!(
@@ -868,8 +868,13 @@ fn counting_refuses_what_it_cannot_count() {
         row.replace('o', ".")
     ))
     .unwrap();
-    let e = count(big.instance(), &[], None).unwrap_err();
+    let e = count(big.instance(), &[], None, 1 << 26).unwrap_err();
     assert!(e.to_string().contains("at most 64 holes"), "{e}");
+    // a limit on the positions stored bounds time and memory: a rejection, exit code 1
+    let eng = zkgames::peg::catalog::get("english").unwrap();
+    let e = count(eng.instance(), &eng.symmetries(), eng.cells(), 100_000).unwrap_err();
+    assert_eq!(e.exit_code(), 1, "{e}");
+    assert!(e.to_string().contains("more than 100000 positions"), "{e}");
 }
 
 /// `prover peg solve --count-all` through the binary: the table and the totals of a small
@@ -912,6 +917,20 @@ fn cli_counts_positions() {
         err.starts_with("plus: ") && err.contains("positions reachable"),
         "{err}"
     );
+    // the limit through --budget: exit code 1
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args([
+            "peg",
+            "solve",
+            "wiegleb",
+            "--count-all",
+            "--budget",
+            "50000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--budget"));
     // a peg-count goal cannot be counted: exit code 2, one line
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
         .args(["peg", "solve", "triangle15", "--count-all"])

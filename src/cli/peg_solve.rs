@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::peg::board::Puzzle;
-use crate::peg::solver::count::{count, Counts};
+use crate::peg::solver::count::{count, Counts, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
 use crate::{Error, Result};
 
@@ -18,7 +18,8 @@ pub struct SolveArgs {
     /// Write the solution here (`-` = stdout, the default).
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
-    /// Give up after expanding this many positions [default: 20000000].
+    /// Give up after expanding this many positions [default: 20000000]; with --count-all,
+    /// after storing this many [default: 67108864].
     #[arg(long)]
     pub budget: Option<u64>,
     /// Do not use the board's symmetries (slower; for comparison).
@@ -30,7 +31,7 @@ pub struct SolveArgs {
     /// Instead of solving, count every position reachable from the start and those from
     /// which the finish is still reachable, per peg count, up to the symmetries that fix the
     /// start and the finish (boards of at most 64 holes with a finish position).
-    #[arg(long, conflicts_with = "budget")]
+    #[arg(long)]
     pub count_all: bool,
 }
 
@@ -74,12 +75,12 @@ pub fn solve_text(
     }
 }
 
-/// Counts the puzzle's reachable and solvable positions; returns the table (one line per
-/// peg count, then the totals) and a one-line summary.
-pub fn count_text(p: &Puzzle, symmetry: bool) -> Result<(String, String)> {
+/// Counts the puzzle's reachable and solvable positions, storing at most `max_positions`;
+/// returns the table (one line per peg count, then the totals) and a one-line summary.
+pub fn count_text(p: &Puzzle, symmetry: bool, max_positions: u64) -> Result<(String, String)> {
     let t0 = Instant::now();
     let syms = if symmetry { p.symmetries() } else { Vec::new() };
-    let c: Counts = count(p.instance(), &syms, p.cells())?;
+    let c: Counts = count(p.instance(), &syms, p.cells(), max_positions)?;
     let mut out = format!(
         "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
          # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\
@@ -106,7 +107,11 @@ pub fn count_text(p: &Puzzle, symmetry: bool) -> Result<(String, String)> {
 pub fn run(a: SolveArgs) -> Result<()> {
     let p = crate::cli::peg::load_puzzle(&a.puzzle)?;
     let (text, summary) = if a.count_all {
-        count_text(&p, !a.no_symmetry)?
+        count_text(
+            &p,
+            !a.no_symmetry,
+            a.budget.unwrap_or(DEFAULT_MAX_POSITIONS),
+        )?
     } else {
         let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
         solve_text(&p, budget, !a.no_symmetry, !a.quiet)?
