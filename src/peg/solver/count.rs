@@ -8,7 +8,7 @@
 //! `G`-orbits, level by level (a level is a peg count).
 //!
 //! **Reachable positions.** A breadth-first search by levels on canonical forms (the smallest
-//! image under `G`, see [`super::compiled`]). A position's images come from one 256-entry
+//! image under `G`, see `compiled.rs`). A position's images come from one 256-entry
 //! table per symmetry and byte, a child's from its parent's by one XOR per symmetry (`G` is
 //! padded with identities to 1, 2, 4, 8 or 16 lanes, so these loops unroll). Each level is a
 //! set split into 512 buckets by a hash: children are first appended to their bucket's list

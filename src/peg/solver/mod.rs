@@ -1,19 +1,19 @@
 //! A peg solitaire solver for any [`Instance`] (generic over triplets, not tied to a board).
 //!
-//! 1. **Proofs without search** ([`invariants`]): position classes and pagoda functions (not
+//! 1. **Proofs without search** (`invariants.rs`): position classes and pagoda functions (not
 //!    used inside the search by default, see [`Tuning::search_pagodas`]).
-//! 2. **Compilation** ([`compiled`]): positions become machine words (`u64` up to 64 holes,
+//! 2. **Compilation** (`compiled.rs`): positions become machine words (`u64` up to 64 holes,
 //!    `u128` up to 128); every move, symmetry and pagoda test becomes a mask, so a legality
 //!    test is one AND and compare, and the canonical form of a child (its smallest image under
-//!    the symmetries that map moves to moves and fix the goal, [`symmetry`]) costs one XOR and
+//!    the symmetries that map moves to moves and fix the goal, `symmetry.rs`) costs one XOR and
 //!    one compare per symmetry.
-//! 3. **Rounds** `r = 0, 1, 2, …`, sharing a table of dead positions ([`table`]):
-//!    - the endgame table ([`endgame`]), every position that reaches the goal in the last few
+//! 3. **Rounds** `r = 0, 1, 2, …`, sharing a table of dead positions (`table.rs`):
+//!    - the endgame table (`endgame.rs`), every position that reaches the goal in the last few
 //!      moves, found backwards from the goal, is extended to `4^r × 1024` positions;
-//!    - a depth-first search ([`dfs`]) that tries the most compact children first
-//!      ([`score`]) runs for `2^r ×` [`Tuning::first_restart_nodes`] positions (later rounds
+//!    - a depth-first search (`dfs.rs`) that tries the most compact children first
+//!      (`score.rs`) runs for `2^r ×` [`Tuning::first_restart_nodes`] positions (later rounds
 //!      break ties between children at random);
-//!    - a beam search ([`beam`]) of width `4^r ×` [`Tuning::first_beam_width`] keeps, move
+//!    - a beam search (`beam.rs`) of width `4^r ×` [`Tuning::first_beam_width`] keeps, move
 //!      after move, the positions with the most adjacent pegs and the pegs closest to the goal.
 //!
 //!    The depth-first search finds the English central game in about a thousand positions;
@@ -70,7 +70,7 @@ pub struct SolveOptions {
 pub const DEFAULT_BUDGET: u64 = 20_000_000;
 /// The dead-position table stops growing beyond this many entries (or [`TABLE_BYTES`]).
 pub const MAX_TABLE: usize = 1 << 24;
-/// Memory for the endgame table (positions near the goal, see [`endgame`]).
+/// Memory for the endgame table (positions near the goal, see `endgame.rs`).
 pub const ENDGAME_BYTES: usize = 1 << 21;
 /// Widest beam search. A round keeps this many positions per level, for every level of the
 /// game, plus their children for one level.
