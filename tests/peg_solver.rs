@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
+use zkgames::peg::solver::count::count;
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
@@ -152,6 +153,7 @@ fn solver_agrees_with_brute_force_on_random_instances() {
         let bare = Tuning {
             endgame_bytes: 0,
             use_pagodas: false,
+            search_pagodas: 0,
             first_restart_nodes: 1 + (case % 5) as u64,
             first_beam_width: 0,
         };
@@ -159,6 +161,7 @@ fn solver_agrees_with_brute_force_on_random_instances() {
         // depth-first restarts, so both searches find solutions
         let truncated = Tuning {
             endgame_bytes: 64 * (case % 4),
+            search_pagodas: 16,
             first_restart_nodes: 1 + (case % 3) as u64,
             first_beam_width: 1 + case % 3,
             ..Tuning::default()
@@ -173,11 +176,26 @@ fn solver_agrees_with_brute_force_on_random_instances() {
             };
             Instance::new(n + 130, inst.triplets().to_vec(), pad(inst.first()), goal).unwrap()
         };
+        // the old solver (kept as the benchmark's baseline) as a second opinion
+        match baseline::solve_tuned(&inst, &opts, &Tuning::default()).0 {
+            SolveOutcome::Solved(z) => {
+                assert!(truth, "case {case}: baseline");
+                inst.check_solution(&z).unwrap();
+            }
+            SolveOutcome::Impossible(_) => assert!(!truth, "case {case}: baseline"),
+            o => panic!("case {case}: baseline {o:?}"),
+        }
         for (inst, t) in [
             (&inst, &bare),
             (&inst, &truncated),
             (&padded, &bare),
-            (&padded, &Tuning::default()),
+            (
+                &padded,
+                &Tuning {
+                    search_pagodas: 16,
+                    ..Tuning::default()
+                },
+            ),
         ] {
             let (outcome, st) = solve_tuned(inst, &opts, t);
             match outcome {
@@ -288,14 +306,33 @@ fn solver_agrees_with_brute_force_on_random_boards() {
         let bare = Tuning {
             endgame_bytes: 0,
             use_pagodas: false,
+            search_pagodas: 0,
             first_restart_nodes: 3,
             first_beam_width: 0,
         };
+        // every pagoda function inside the search, narrow beams
+        let pruned = Tuning {
+            search_pagodas: 16,
+            first_restart_nodes: 5,
+            first_beam_width: 2,
+            ..Tuning::default()
+        };
+        match solve_tuned(inst, &opts, &pruned).0 {
+            SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
+            SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
+            o => panic!("{o:?}"),
+        }
         match solve_tuned(inst, &opts, &bare).0 {
             SolveOutcome::Solved(z) => inst.check_solution(&z).unwrap(),
             SolveOutcome::Impossible(why) => assert!(!truth, "case {case}: {why}\n{text}"),
             o => panic!("{o:?}"),
         }
+        let old = baseline::solve_tuned(inst, &opts, &Tuning::default()).0;
+        assert_eq!(
+            matches!(old, SolveOutcome::Solved(_)),
+            truth,
+            "case {case}: baseline {old:?}"
+        );
         match solve(inst, &opts) {
             SolveOutcome::Solved(z) => {
                 assert!(truth);
@@ -398,6 +435,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     run(SolveArgs {
         puzzle: "puzzles/peg/english.txt".into(),
         output: Some(out.to_str().unwrap().into()),
+        count_all: false,
         search: SearchArgs {
             budget: Some(1 << 22),
             no_symmetry: false,
@@ -421,6 +459,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: imp.to_str().unwrap().into(),
         output: None,
+        count_all: false,
         search: SearchArgs {
             budget: Some(1000),
             no_symmetry: false,
@@ -437,6 +476,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
     let e = run(SolveArgs {
         puzzle: dir.join("missing.txt").to_str().unwrap().into(),
         output: None,
+        count_all: false,
         search: SearchArgs {
             budget: Some(1),
             no_symmetry: false,
@@ -473,6 +513,7 @@ fn a_permutation_that_keeps_triplet_sets_but_not_middles_is_no_symmetry() {
     let bare = Tuning {
         endgame_bytes: 0,
         use_pagodas: false,
+        search_pagodas: 0,
         first_restart_nodes: 1,
         first_beam_width: 0,
     };
@@ -529,4 +570,382 @@ fn beam_search_solves_the_english_central_game() {
         o => panic!("{o:?}"),
     }
     assert!(st.beam_width >= 16, "{st:?}");
+}
+
+/// Every catalog puzzle: solutions pass the model's check, impossible ones are proved so, and
+/// the old solver agrees on every verdict.
+#[test]
+fn every_catalog_puzzle_is_solved_and_the_baseline_agrees() {
+    for name in zkgames::peg::catalog::names() {
+        let p = zkgames::peg::catalog::get(name).unwrap();
+        let opts = SolveOptions {
+            symmetries: p.symmetries(),
+            ..SolveOptions::default()
+        };
+        let new = solve(p.instance(), &opts);
+        match &new {
+            SolveOutcome::Solved(z) => p.instance().check_solution(z).unwrap(),
+            o => panic!("{name}: {o:?}"),
+        }
+        let old = baseline::solve_tuned(p.instance(), &opts, &Tuning::default()).0;
+        assert!(matches!(old, SolveOutcome::Solved(_)), "{name}: {old:?}");
+    }
+    // the European central game (not in the catalog) is impossible for both
+    let e = Puzzle::parse(
+        "geometry: square\nstart:\n  ooo\n ooooo\nooo.ooo\nooooooo\nooooooo\n ooooo\n  ooo\n\
+         finish:\n  ...\n .....\n...o...\n.......\n.......\n .....\n  ...\n",
+    )
+    .unwrap();
+    let o = SolveOptions {
+        symmetries: e.symmetries(),
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        solve(e.instance(), &o),
+        SolveOutcome::Impossible(_)
+    ));
+    assert!(matches!(
+        baseline::solve_tuned(e.instance(), &o, &Tuning::default()).0,
+        SolveOutcome::Impossible(_)
+    ));
+}
+
+/// Reference for [`count`]: a plain breadth-first search over positions as bit masks with a
+/// `std` hash set per level, canonical forms by applying every permutation bit by bit, and the
+/// solvable positions found backwards (a position is solvable if it is the goal or one of its
+/// children is), with no use of complements. Returns `(pegs, reachable, solvable)` per level.
+fn reference_counts(inst: &Instance, group: &[Vec<u32>]) -> Vec<(u32, u64, u64)> {
+    let enc = |s: &[bool]| {
+        s.iter()
+            .enumerate()
+            .fold(0u64, |a, (i, &b)| a | (b as u64) << i)
+    };
+    let permute = |x: u64, p: &[u32]| (0..p.len()).fold(0u64, |a, v| a | (x >> v & 1) << p[v]);
+    let canon = |x: u64| group.iter().map(|p| permute(x, p)).min().unwrap();
+    let moves: Vec<(u64, u64)> = inst
+        .triplets()
+        .iter()
+        .flat_map(|t| {
+            let (a, b, c) = (1u64 << t[0], 1u64 << t[1], 1u64 << t[2]);
+            [(a | b, a | b | c), (b | c, a | b | c)]
+        })
+        .collect();
+    let children = |x: u64| {
+        moves
+            .iter()
+            .filter(move |&&(need, span)| x & span == need)
+            .map(move |&(_, span)| canon(x ^ span))
+    };
+    let mut levels: Vec<HashSet<u64>> = vec![HashSet::from([canon(enc(inst.first()))])];
+    loop {
+        let next: HashSet<u64> = levels
+            .last()
+            .unwrap()
+            .iter()
+            .flat_map(|&x| children(x))
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        levels.push(next);
+    }
+    let goal = canon(enc(inst.last().unwrap()));
+    let mut solvable: Vec<HashSet<u64>> = vec![HashSet::new(); levels.len()];
+    for i in (0..levels.len()).rev() {
+        let s: HashSet<u64> = levels[i]
+            .iter()
+            .copied()
+            .filter(|&x| {
+                x == goal
+                    || (i + 1 < levels.len() && children(x).any(|y| solvable[i + 1].contains(&y)))
+            })
+            .collect();
+        solvable[i] = s;
+    }
+    let pegs0 = inst.first().iter().filter(|&&b| b).count() as u32;
+    (0..levels.len())
+        .map(|i| {
+            (
+                pegs0 - i as u32,
+                levels[i].len() as u64,
+                solvable[i].len() as u64,
+            )
+        })
+        .collect()
+}
+
+/// The symmetries the counts are up to, found independently: permutations from the board
+/// that send every triplet to a triplet (middle to middle) and fix the start and the finish.
+fn stabiliser(p: &Puzzle) -> Vec<Vec<u32>> {
+    let inst = p.instance();
+    let key = |t: [u32; 3]| (t[1], t[0].min(t[2]), t[0].max(t[2]));
+    let ts: HashSet<_> = inst.triplets().iter().map(|&t| key(t)).collect();
+    let fixes = |g: &[u32], r: &[bool]| (0..r.len()).all(|v| r[v] == r[g[v] as usize]);
+    p.symmetries()
+        .into_iter()
+        .filter(|g| {
+            inst.triplets()
+                .iter()
+                .all(|t| ts.contains(&key(t.map(|v| g[v as usize]))))
+                && fixes(g, inst.first())
+                && fixes(g, inst.last().unwrap())
+        })
+        .collect()
+}
+
+fn check_counts(p: &Puzzle, what: &str) -> u64 {
+    let group = stabiliser(p);
+    let want = reference_counts(p.instance(), &group);
+    for (syms, cells, g) in [
+        (p.symmetries(), p.cells(), group.len()),
+        (p.symmetries(), None, group.len()),
+        (Vec::new(), p.cells(), 1),
+    ] {
+        let want = if g == 1 && group.len() > 1 {
+            reference_counts(p.instance(), &group[..1])
+        } else {
+            want.clone()
+        };
+        let c = count(p.instance(), &syms, cells, 1 << 26).unwrap();
+        assert_eq!(c.symmetries, g, "{what}");
+        let got: Vec<(u32, u64, u64)> = c
+            .levels
+            .iter()
+            .map(|l| (l.pegs, l.reachable, l.solvable))
+            .collect();
+        assert_eq!(got, want, "{what}");
+        assert_eq!(c.reachable, want.iter().map(|l| l.1).sum::<u64>());
+        assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
+    }
+    want.iter().map(|l| l.1).sum()
+}
+
+/// Random boards of every geometry, with 32-bit keys (up to 33 holes, exactly 33 included)
+/// and 64-bit keys (more holes), central games (self-dual) and other finishes.
+#[test]
+fn counts_agree_with_a_plain_breadth_first_search_on_random_boards() {
+    let mut rng = Rng(0x7E57_C0DE_1234_5678);
+    let (mut cases, mut central, mut wide, mut exact33) = (0, 0, 0, 0);
+    while cases < 300 {
+        let geometry = ["square", "square-diagonal", "triangle"][cases % 3];
+        // small dense boards, or wide sparse ones (33 holes and more)
+        let (h, w, dense) = match rng.below(4) {
+            0 => (3, 11, false),
+            1 => (2, 18 + rng.below(4), false),
+            _ => (3 + rng.below(2), 3 + rng.below(2), true),
+        };
+        let mut cells: Vec<(usize, usize)> = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                if !dense || rng.below(6) > 0 {
+                    cells.push((y, x));
+                }
+            }
+        }
+        let centre = rng.below(cells.len().max(1));
+        let is_central = dense && rng.below(3) == 0;
+        let start: Vec<bool> = (0..cells.len())
+            .map(|i| {
+                if is_central {
+                    i != centre
+                } else if dense {
+                    rng.below(3) > 0
+                } else {
+                    rng.below(5) == 0
+                }
+            })
+            .collect();
+        let draw = |pegs: &dyn Fn(usize) -> bool| {
+            let mut out = String::new();
+            for y in 0..h {
+                if geometry == "triangle" {
+                    out += &" ".repeat(y);
+                }
+                for x in 0..w {
+                    let c = match cells.iter().position(|&c| c == (y, x)) {
+                        None => '_',
+                        Some(i) if pegs(i) => 'o',
+                        Some(_) => '.',
+                    };
+                    out.push(c);
+                    if geometry == "triangle" {
+                        out.push(' ');
+                    }
+                }
+                out.push('\n');
+            }
+            out
+        };
+        let start_text = draw(&|i| start[i]);
+        let text = if is_central {
+            format!(
+                "geometry: {geometry}\nstart:\n{start_text}finish:\n{}",
+                draw(&|i| i == centre)
+            )
+        } else {
+            // a finish reached by a few random legal moves
+            let Ok(p0) = Puzzle::parse(&format!(
+                "geometry: {geometry}\nstart:\n{start_text}finish-pegs: 1\n"
+            )) else {
+                continue;
+            };
+            let mut l = p0.instance().first().to_vec();
+            for _ in 0..1 + rng.below(6) {
+                let ts = p0.instance().triplets();
+                let [a, b, c] = ts[rng.below(ts.len())].map(|x| x as usize);
+                if l[a] && l[b] && !l[c] {
+                    (l[a], l[b], l[c]) = (false, false, true);
+                } else if l[c] && l[b] && !l[a] {
+                    (l[a], l[b], l[c]) = (true, false, false);
+                }
+            }
+            format!(
+                "geometry: {geometry}\nstart:\n{start_text}finish:\n{}",
+                p0.render(&l)
+            )
+        };
+        let Ok(p) = Puzzle::parse(&text) else {
+            continue;
+        };
+        if p.instance().n() > 64 {
+            continue;
+        }
+        cases += 1;
+        central += is_central as u32;
+        wide += (p.instance().n() > 33) as u32;
+        exact33 += (p.instance().n() == 33) as u32;
+        check_counts(&p, &text);
+    }
+    assert!(
+        central > 30 && wide > 30 && exact33 > 20,
+        "{central} {wide} {exact33}"
+    );
+}
+
+/// A hexagon of 19 holes on the triangular lattice: 12 symmetries (16 lanes).
+#[test]
+fn counts_on_a_hexagon_with_twelve_symmetries() {
+    let hex = "geometry: triangle\nstart:\n  o o o\n o o o o\no o . o o\n o o o o\n  o o o\n\
+               finish:\n  . . .\n . . . .\n. . o . .\n . . . .\n  . . .\n";
+    let p = Puzzle::parse(hex).unwrap();
+    assert_eq!(p.instance().n(), 19);
+    assert_eq!(stabiliser(&p).len(), 12);
+    assert!(check_counts(&p, "hexagon") > 1000);
+}
+
+/// The English central game: 23 475 688 positions reachable from the start up to the 8
+/// symmetries, 1 679 072 of which can still reach the finish (the published figures). About a
+/// second in release; skipped in debug builds.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn english_counts_are_the_published_ones() {
+    let p = zkgames::peg::catalog::get("english").unwrap();
+    let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap();
+    assert_eq!(c.symmetries, 8);
+    assert_eq!(c.reachable, 23_475_688);
+    assert_eq!(c.solvable, 1_679_072);
+    assert_eq!(
+        c.levels.first().map(|l| (l.pegs, l.reachable, l.solvable)),
+        Some((32, 1, 1))
+    );
+    assert_eq!(
+        c.levels.last().map(|l| (l.pegs, l.reachable, l.solvable)),
+        Some((1, 2, 1))
+    );
+    // solvable positions pair up with their complements: p pegs ↔ 33 - p pegs
+    for l in &c.levels {
+        let partner = c
+            .levels
+            .iter()
+            .find(|m| m.pegs == 33 - l.pegs)
+            .map_or(0, |m| m.solvable);
+        assert_eq!(l.solvable, partner, "{} pegs", l.pegs);
+    }
+}
+
+#[test]
+fn counting_refuses_what_it_cannot_count() {
+    let tri = zkgames::peg::catalog::get("triangle15").unwrap();
+    let e = count(tri.instance(), &tri.symmetries(), tri.cells(), 1 << 26).unwrap_err();
+    assert_eq!(e.exit_code(), 2, "{e}");
+    let row: String = ["o"; 70].join(" ");
+    let big = Puzzle::parse(&format!(
+        "geometry: square\nstart:\n{row}\nfinish:\n{}o\n",
+        row[..row.len() - 1].replace('o', ".")
+    ))
+    .unwrap();
+    let e = count(big.instance(), &[], None, 1 << 26).unwrap_err();
+    assert!(e.to_string().contains("at most 64 holes"), "{e}");
+    // a limit on the positions stored bounds time and memory: a rejection, exit code 1
+    let eng = zkgames::peg::catalog::get("english").unwrap();
+    let e = count(eng.instance(), &eng.symmetries(), eng.cells(), 100_000).unwrap_err();
+    assert_eq!(e.exit_code(), 1, "{e}");
+    assert!(e.to_string().contains("more than 100000 positions"), "{e}");
+}
+
+/// `prover peg solve --count-all` through the binary: the table and the totals of a small
+/// board against the reference.
+#[test]
+fn cli_counts_positions() {
+    let dir = std::env::temp_dir().join(format!("peg_count_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("plus.txt");
+    std::fs::write(
+        &f,
+        "name: plus\ngeometry: square\nstart:\n_ooo_\nooooo\noo.oo\nooooo\n_ooo_\nfinish:\n_..._\n.....\n..o..\n.....\n_..._\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args(["peg", "solve", f.to_str().unwrap(), "--count-all"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let p = Puzzle::load(f.to_str().unwrap()).unwrap();
+    let want = reference_counts(p.instance(), &stabiliser(&p));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), want.len() + 1, "{text}");
+    for (l, w) in lines.iter().zip(&want) {
+        assert_eq!(*l, format!("{} {} {}", w.0, w.1, w.2));
+    }
+    let total = format!(
+        "total {} {}",
+        want.iter().map(|l| l.1).sum::<u64>(),
+        want.iter().map(|l| l.2).sum::<u64>()
+    );
+    assert_eq!(lines.last().unwrap(), &total);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("plus: ") && err.contains("positions reachable"),
+        "{err}"
+    );
+    // the limit through --budget: exit code 1
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args([
+            "peg",
+            "solve",
+            "wiegleb",
+            "--count-all",
+            "--budget",
+            "50000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--budget"));
+    // a peg-count goal cannot be counted: exit code 2, one line
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args(["peg", "solve", "triangle15", "--count-all"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim().lines().count(),
+        1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

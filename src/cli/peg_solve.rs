@@ -1,6 +1,12 @@
-//! `prover peg solve PUZZLE [-o SOLUTION]`: find a solution with [`crate::peg::solver`].
+//! `prover peg solve PUZZLE [-o SOLUTION]`: find a solution with [`crate::peg::solver`];
+//! `--count-all` instead counts the reachable and the solvable positions
+//! ([`crate::peg::solver::count`]).
+
+use std::fmt::Write as _;
+use std::time::Instant;
 
 use crate::peg::board::Puzzle;
+use crate::peg::solver::count::{count, Counts, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
 use crate::{Error, Result};
 
@@ -12,6 +18,11 @@ pub struct SolveArgs {
     /// Write the solution here (`-` = stdout, the default); a new file gets mode 0600.
     #[arg(short = 'o', long = "output")]
     pub output: Option<String>,
+    /// Instead of solving, count every position reachable from the start and those from
+    /// which the finish is still reachable, per peg count, up to the symmetries that fix the
+    /// start and the finish (boards of at most 64 holes with a finish position).
+    #[arg(long)]
+    pub count_all: bool,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -19,7 +30,8 @@ pub struct SolveArgs {
 /// The solver's options, shared by `peg solve` and `peg demo`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// Give up after expanding this many positions (at least 1) [default: 20000000].
+    /// Give up after expanding this many positions (at least 1) [default: 20000000]; with
+    /// `solve --count-all`, after storing this many [default: 67108864].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: Option<u64>,
     /// Do not use the board's symmetries (slower; for comparison).
@@ -77,12 +89,48 @@ pub fn solve_text(
     }
 }
 
+/// Counts the puzzle's reachable and solvable positions, storing at most `max_positions`;
+/// returns the table (one line per peg count, then the totals) and a one-line summary.
+pub fn count_text(p: &Puzzle, symmetry: bool, max_positions: u64) -> Result<(String, String)> {
+    let t0 = Instant::now();
+    let syms = if symmetry { p.symmetries() } else { Vec::new() };
+    let c: Counts = count(p.instance(), &syms, p.cells(), max_positions)?;
+    let mut out = format!(
+        "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
+         # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\
+         # fix the start and the finish\n# pegs reachable solvable\n",
+        p.name(),
+        c.symmetries
+    );
+    for l in &c.levels {
+        let _ = writeln!(out, "{} {} {}", l.pegs, l.reachable, l.solvable);
+    }
+    let _ = writeln!(out, "total {} {}", c.reachable, c.solvable);
+    let summary = format!(
+        "{}: {} positions reachable, {} of them solvable (up to {} symmetries), {:.3} s",
+        p.name(),
+        c.reachable,
+        c.solvable,
+        c.symmetries,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok((out, summary))
+}
+
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
     let p = load_puzzle(&a.puzzle)?;
     let s = &a.search;
-    let (text, summary) = solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet)?;
-    // a solution is the secret a proof hides: mode 0600
+    let (text, summary) = if a.count_all {
+        count_text(
+            &p,
+            !s.no_symmetry,
+            s.budget.unwrap_or(DEFAULT_MAX_POSITIONS),
+        )?
+    } else {
+        solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet)?
+    };
+    // a solution is the secret a proof hides: mode 0600 (a count is not secret, but harmless)
     crate::files::Output::SECRET_TEXT.write(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");
     Ok(())

@@ -587,6 +587,12 @@ impl Puzzle {
     pub fn geometry(&self) -> Option<Geometry> {
         self.board.as_ref().map(|b| b.geometry)
     }
+    /// Lattice coordinates `(y, x)` of each vertex of a board puzzle (triangle boards: `x` in
+    /// half cells), normalised so that the smallest `y` and `x` are 0. Jumps go between
+    /// holes whose coordinates differ by a fixed step per direction.
+    pub fn cells(&self) -> Option<&[(i32, i32)]> {
+        self.board.as_ref().map(|b| b.cells.as_slice())
+    }
     /// The cell name of vertex `v` (0-based) in move notation, or its 1-based number for raw
     /// instances.
     pub fn vertex_name(&self, v: u32) -> String {

@@ -1,143 +1,29 @@
-//! A peg solitaire solver for any [`Instance`] (generic over triplets, not tied to a board).
+//! The previous solver, kept as the baseline of `benches/peg_solver.rs` and as an
+//! independent second opinion in the tests; [`super::solve`] also hands it boards of more than
+//! 128 holes (positions as boxed word arrays).
 //!
-//! Before searching it tries two impossibility proofs:
-//! - **Position classes.** A map `w: vertices → GF(2)` with `w(a) + w(b) + w(c) = 0` for every
-//!   triplet makes `Σ w(v)·peg(v) mod 2` invariant, since a move flips exactly the three bits
-//!   of a triplet. Such `w` form the null space of the triplet incidence matrix; if one of
-//!   them separates the first and the final position, no solution exists
-//!   ([`position_class_witness`] returns it, so the claim can be checked independently).
-//! - **Pagoda functions.** Weights `p ≥ 0` with `p(a) + p(b) ≥ p(c)` for every move `a` over
-//!   `b` into `c` (both orientations of every triplet) make `Σ p·pegs` non-increasing. Any
-//!   candidate is checked for this condition before use; candidates are generated from the
-//!   instance (see [`pagodas`]). They also prune the search.
-//!
-//! The search is an iterative depth-first search on bitset states (`u128` for `N ≤ 128`,
-//! a boxed word array above), with a transposition table of positions proved dead, stored
-//! in canonical form under the symmetries that map moves to moves and fix the goal.
-//! A search that ends without reaching the goal is itself a proof of impossibility.
-//!
-//! Depth-first search alone drowns in the dead subtrees of large boards (the 44-peg central
-//! game on Wiegleb's 45-hole board exhausts 20 million nodes). So before each depth-first
-//! restart a beam search runs (see `Beam`): it keeps, one move at a time, the few thousand
-//! most compact positions (most pairs of adjacent pegs), with the same pruning as the
-//! depth-first search, and finds that game after about 270 000 positions. The beam cannot
-//! prove impossibility; the restarts, whose dead-position table persists across rounds and
-//! also prunes the beams, keep the search complete.
+//! An iterative depth-first search on `u128` bitsets (or boxed word arrays above 128 vertices),
+//! with a `std` hash set of positions proved dead, stored in canonical form under the
+//! symmetries; a symmetry is applied with one 256-entry table per byte of the position.
+//! Before each depth-first restart a beam search keeps, one move at a time, the few thousand
+//! most compact positions (most pairs of adjacent pegs). A search that ends without reaching
+//! the goal is a proof of impossibility; the beam only ever proves solvability.
 
 use std::collections::HashSet;
 use std::hash::Hash;
 use std::io::IsTerminal as _;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::instance::{Goal, Instance, Matrix};
+use super::invariants::{impossible_up_front, pagodas, weigh};
+use super::symmetry::valid_symmetries;
+use super::{
+    SolveOptions, SolveOutcome, SolveStats, Tuning, BEAM_BYTES, MAX_BEAM_WIDTH, MAX_TABLE,
+    TABLE_BYTES,
+};
+use crate::peg::instance::{Goal, Instance, Matrix};
 
-/// Search settings.
-#[derive(Clone, Debug)]
-pub struct SolveOptions {
-    /// Maximum number of positions expanded before giving up.
-    pub node_budget: u64,
-    /// Show a spinner on stderr (only when stderr is a terminal).
-    pub progress: bool,
-    /// Candidate symmetries as vertex permutations (`p[v]` = image of `v`), e.g. from
-    /// [`crate::peg::board::Puzzle::symmetries`]. Invalid ones (not a permutation, not
-    /// mapping moves to moves, or moving the goal position) are ignored, so passing a
-    /// wrong list costs pruning power, never correctness.
-    pub symmetries: Vec<Vec<u32>>,
-}
-
-/// Default node budget: enough for the catalog, small enough to bound memory (the dead-position
-/// table is capped separately).
-pub const DEFAULT_BUDGET: u64 = 20_000_000;
-/// The dead-position table stops growing beyond this many entries (or [`TABLE_BYTES`]).
-pub const MAX_TABLE: usize = 1 << 24;
-/// Memory for the endgame table (positions near the goal, see [`solve`]): 2 MiB, i.e. 65 536
-/// positions of at most 128 vertices; larger tables cost more to build than they save.
-pub const ENDGAME_BYTES: usize = 1 << 21;
-/// Widest beam search. A round keeps this many positions per level, for every level of the
-/// game, plus their children for one level: about 2 KiB per kept position on a 45-hole board.
-pub const MAX_BEAM_WIDTH: usize = 1 << 14;
-/// Memory for one beam search, 256 MiB.
-pub const BEAM_BYTES: usize = 1 << 28;
-/// Memory for the dead-position table, 512 MiB.
-pub const TABLE_BYTES: usize = 1 << 29;
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            node_budget: DEFAULT_BUDGET,
-            progress: false,
-            symmetries: Vec::new(),
-        }
-    }
-}
-
-/// What the solver found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolveOutcome {
-    /// A valid solution matrix.
-    Solved(Matrix),
-    /// A proof that no solution exists, in words.
-    Impossible(String),
-    /// The node budget ran out first.
-    BudgetExhausted { nodes: u64 },
-}
-
-/// Counters of one run.
-#[derive(Clone, Debug, Default)]
-pub struct SolveStats {
-    /// Positions expanded.
-    pub nodes: u64,
-    /// Entries of the dead-position table at the end.
-    pub table: usize,
-    /// Symmetries used (identity included).
-    pub symmetries: usize,
-    /// Valid pagoda functions used for pruning.
-    pub pagodas: usize,
-    /// Depth of the endgame table (moves before the goal covered by a backward search).
-    pub endgame_depth: u32,
-    /// Width of the beam search that found the solution; 0 if none did.
-    pub beam_width: usize,
-    /// Wall-clock time.
-    pub elapsed: Duration,
-}
-
-/// Solves `inst`; see the module documentation.
-pub fn solve(inst: &Instance, opts: &SolveOptions) -> SolveOutcome {
-    solve_with_stats(inst, opts).0
-}
-
-/// [`solve`] with counters.
-pub fn solve_with_stats(inst: &Instance, opts: &SolveOptions) -> (SolveOutcome, SolveStats) {
-    solve_tuned(inst, opts, &Tuning::default())
-}
-
-/// Internal knobs of the search, for tests and experiments. Every setting is sound: they
-/// change speed, never the verdict (up to the node budget).
-#[derive(Clone, Debug)]
-pub struct Tuning {
-    /// Memory for the endgame table; 0 disables it.
-    pub endgame_bytes: usize,
-    /// Use pagoda functions (for the up-front proof and for pruning).
-    pub use_pagodas: bool,
-    /// Node budget of the first restart (each restart doubles it).
-    pub first_restart_nodes: u64,
-    /// Width of the first beam search (see [`solve`]); each round multiplies it by 4, up to
-    /// [`MAX_BEAM_WIDTH`]. 0 disables the beam searches.
-    pub first_beam_width: usize,
-}
-
-impl Default for Tuning {
-    fn default() -> Self {
-        Tuning {
-            endgame_bytes: ENDGAME_BYTES,
-            use_pagodas: true,
-            first_restart_nodes: 200_000,
-            first_beam_width: 64,
-        }
-    }
-}
-
-/// [`solve_with_stats`] with explicit [`Tuning`].
+/// The old solver with explicit [`Tuning`]: the same verdicts as [`super::solve_tuned`] (up to
+/// the node budget), found more slowly.
 pub fn solve_tuned(
     inst: &Instance,
     opts: &SolveOptions,
@@ -145,39 +31,15 @@ pub fn solve_tuned(
 ) -> (SolveOutcome, SolveStats) {
     let t0 = Instant::now();
     let mut stats = SolveStats::default();
-    if let Some(w) = position_class_witness(inst) {
-        let k = w.iter().filter(|&&b| b).count();
-        let pf = parity(&w, inst.first());
-        let pl = parity(&w, inst.last().unwrap_or(&[]));
-        stats.elapsed = t0.elapsed();
-        return (
-            SolveOutcome::Impossible(format!(
-                "position classes: every line of three holes meets a certain set of {k} holes in 0 or 2 holes, so no move changes the parity of the number of pegs on that set, yet it is {} at the start and {} at the finish",
-                if pf { "odd" } else { "even" },
-                if pl { "odd" } else { "even" }
-            )),
-            stats,
-        );
-    }
     let pags = if tuning.use_pagodas {
         pagodas(inst)
     } else {
         Vec::new()
     };
     stats.pagodas = pags.len();
-    if let Some(l) = inst.last() {
-        for p in &pags {
-            let (a, b) = (weigh(p, inst.first()), weigh(p, l));
-            if a < b {
-                stats.elapsed = t0.elapsed();
-                return (
-                    SolveOutcome::Impossible(format!(
-                        "pagoda function: a weight that no move can increase is {a} at the start but {b} at the finish"
-                    )),
-                    stats,
-                );
-            }
-        }
+    if let Some(why) = impossible_up_front(inst, &pags) {
+        stats.elapsed = t0.elapsed();
+        return (SolveOutcome::Impossible(why), stats);
     }
     let syms = valid_symmetries(inst, &opts.symmetries);
     stats.symmetries = syms.len();
@@ -188,169 +50,6 @@ pub fn solve_tuned(
     };
     stats.elapsed = t0.elapsed();
     (out, stats)
-}
-
-fn parity(w: &[bool], row: &[bool]) -> bool {
-    w.iter().zip(row).filter(|(a, b)| **a && **b).count() % 2 == 1
-}
-
-fn weigh(p: &[i64], row: &[bool]) -> i64 {
-    p.iter().zip(row).filter(|(_, &b)| b).map(|(w, _)| w).sum()
-}
-
-/// Work limit (in 64-bit word operations) of the Gaussian elimination; larger instances skip
-/// the position-class test.
-const GF2_WORK_LIMIT: u128 = 1 << 31;
-
-/// A position-class invariant separating the first and final positions, if one exists:
-/// `w` with `w(a) ⊕ w(b) ⊕ w(c) = 0` for every triplet and `Σ w·f ≠ Σ w·l (mod 2)`.
-/// `None` when the goal is a peg count, when no such `w` exists, or when the instance is too
-/// large for the elimination (the test is then simply skipped).
-pub fn position_class_witness(inst: &Instance) -> Option<Vec<bool>> {
-    let l = inst.last()?;
-    let n = inst.n();
-    let words = n.div_ceil(64);
-    if (words as u128) * (inst.t() as u128) * (n.min(inst.t()) as u128 + 1) > GF2_WORK_LIMIT {
-        return None;
-    }
-    // Reduced row echelon basis of the row space of the incidence matrix.
-    let mut rows: Vec<Vec<u64>> = Vec::new();
-    let mut pivots: Vec<usize> = Vec::new();
-    let get = |r: &[u64], j: usize| r[j / 64] >> (j % 64) & 1 == 1;
-    for t in inst.triplets() {
-        let mut r = vec![0u64; words];
-        for &x in t {
-            r[x as usize / 64] ^= 1 << (x % 64);
-        }
-        for (i, &p) in pivots.iter().enumerate() {
-            if get(&r, p) {
-                for (a, b) in r.iter_mut().zip(&rows[i]) {
-                    *a ^= b;
-                }
-            }
-        }
-        let Some(p) = (0..n).find(|&j| get(&r, j)) else {
-            continue;
-        };
-        for old in rows.iter_mut() {
-            if get(old, p) {
-                for (a, b) in old.iter_mut().zip(&r) {
-                    *a ^= b;
-                }
-            }
-        }
-        rows.push(r);
-        pivots.push(p);
-    }
-    // Null space basis: one vector per free column j: w_j = 1, w_p = row_p[j] for each pivot p.
-    let is_pivot: HashSet<usize> = pivots.iter().copied().collect();
-    let f = inst.first();
-    for j in (0..n).filter(|j| !is_pivot.contains(j)) {
-        let mut w = vec![false; n];
-        w[j] = true;
-        for (i, &p) in pivots.iter().enumerate() {
-            w[p] = get(&rows[i], j);
-        }
-        if parity(&w, f) != parity(&w, l) {
-            return Some(w);
-        }
-    }
-    None
-}
-
-/// True if `p` is a pagoda function for `inst`: non-negative, and `p(a) + p(b) ≥ p(c)` for
-/// every jump of a peg from `a` over `b` into `c`, in both orientations of every triplet.
-pub fn is_pagoda(inst: &Instance, p: &[i64]) -> bool {
-    p.len() == inst.n()
-        && p.iter().all(|&x| x >= 0)
-        && inst.triplets().iter().all(|t| {
-            let [a, b, c] = t.map(|x| p[x as usize]);
-            a + b >= c && c + b >= a
-        })
-}
-
-/// Valid pagoda functions useful for this instance (positive weight on the goal), generated
-/// as closures: start from one vertex `v` with weight 1 and, while some jump `a` over `b`
-/// lands in the weighted set from outside it, add the middle `b`. Only for goal positions;
-/// every returned function passes [`is_pagoda`]. At most 16, smallest supports first.
-pub fn pagodas(inst: &Instance) -> Vec<Vec<i64>> {
-    let Some(l) = inst.last() else {
-        return Vec::new();
-    };
-    let n = inst.n();
-    if n > 4096 {
-        return Vec::new();
-    }
-    // for each vertex c: the (a, b) of jumps landing in c
-    let mut into: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
-    for t in inst.triplets() {
-        into[t[2] as usize].push((t[0], t[1]));
-        into[t[0] as usize].push((t[2], t[1]));
-    }
-    let mut found: Vec<Vec<i64>> = Vec::new();
-    let mut seen: HashSet<Vec<bool>> = HashSet::new();
-    for v in 0..n {
-        let mut inset = vec![false; n];
-        inset[v] = true;
-        let mut queue = vec![v as u32];
-        while let Some(c) = queue.pop() {
-            for &(a, b) in &into[c as usize] {
-                if !inset[a as usize] && !inset[b as usize] {
-                    inset[b as usize] = true;
-                    queue.push(b);
-                }
-            }
-        }
-        let size = inset.iter().filter(|&&x| x).count();
-        if size == n || !inset.iter().zip(l).any(|(a, b)| *a && *b) || !seen.insert(inset.clone()) {
-            continue;
-        }
-        let p: Vec<i64> = inset.iter().map(|&x| x as i64).collect();
-        if is_pagoda(inst, &p) {
-            found.push(p);
-        }
-    }
-    found.sort_by_key(|p| p.iter().sum::<i64>());
-    found.truncate(16);
-    found
-}
-
-/// The candidate permutations that are symmetries of the search: permutations of the
-/// vertices mapping the moves onto themselves (each triplet to a triplet with the image of its
-/// middle as middle and the images of its ends as ends) and fixing the goal position.
-/// The identity is always first.
-pub fn valid_symmetries(inst: &Instance, cands: &[Vec<u32>]) -> Vec<Vec<u32>> {
-    let n = inst.n();
-    let id: Vec<u32> = (0..n as u32).collect();
-    let mut out = vec![id];
-    // A move is a triplet up to reversal: (middle, smaller end, larger end). Mapping only the
-    // vertex sets is not enough: a symmetry must send middles to middles.
-    let key = |t: [u32; 3]| (t[1], t[0].min(t[2]), t[0].max(t[2]));
-    let set: HashSet<(u32, u32, u32)> = inst.triplets().iter().map(|t| key(*t)).collect();
-    for p in cands {
-        if p.len() != n || out.contains(p) {
-            continue;
-        }
-        let mut seen = vec![false; n];
-        if !p
-            .iter()
-            .all(|&x| (x as usize) < n && !std::mem::replace(&mut seen[x as usize], true))
-        {
-            continue;
-        }
-        let keeps_triplets = inst
-            .triplets()
-            .iter()
-            .all(|t| set.contains(&key(t.map(|x| p[x as usize]))));
-        let keeps_goal = match inst.goal() {
-            Goal::Position(l) => (0..n).all(|v| l[v] == l[p[v] as usize]),
-            Goal::PegCount(_) => true,
-        };
-        if keeps_triplets && keeps_goal {
-            out.push(p.clone());
-        }
-    }
-    out
 }
 
 /// Bitset states.
@@ -968,7 +667,9 @@ mod tests {
 
     #[test]
     fn tee_is_solved_exactly_as_example_7() {
-        let SolveOutcome::Solved(z) = solve(&tee(), &SolveOptions::default()) else {
+        let (SolveOutcome::Solved(z), _) =
+            solve_tuned(&tee(), &SolveOptions::default(), &Tuning::default())
+        else {
             panic!()
         };
         tee().check_solution(&z).unwrap();
