@@ -135,7 +135,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 MpcSystem::Zkbpp => (
                     prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?,
                     format!(
-                        "ZKB++, {rounds} rounds, {:.1} bits of soundness",
+                        "ZKB++, {rounds} rounds, {:.1} bits of security",
                         security_bits(rounds)
                     ),
                 ),

@@ -112,7 +112,7 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
     w?;
     write_proof(&a.output, &seal)?;
     eprintln!(
-        "prover: sealed a {n}-byte SHA-256 preimage: {rounds} rounds, {:.1} bits of soundness, {} bytes (an ordinary proof); \
+        "prover: sealed a {n}-byte SHA-256 preimage: {rounds} rounds, {:.1} bits of security, {} bytes (an ordinary proof); \
          opening in {} (secret until you open the seal), seal {}",
         security_bits(rounds),
         seal.len(),
