@@ -436,6 +436,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: "puzzles/peg/english.txt".into(),
         output: Some(out.to_str().unwrap().into()),
         count_all: false,
+        out: Default::default(),
         search: SearchArgs {
             budget: Some(1 << 22),
             no_symmetry: false,
@@ -460,6 +461,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: imp.to_str().unwrap().into(),
         output: None,
         count_all: false,
+        out: Default::default(),
         search: SearchArgs {
             budget: Some(1000),
             no_symmetry: false,
@@ -477,6 +479,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: dir.join("missing.txt").to_str().unwrap().into(),
         output: None,
         count_all: false,
+        out: Default::default(),
         search: SearchArgs {
             budget: Some(1),
             no_symmetry: false,

@@ -98,7 +98,7 @@ fn seal_verify_open_inspect() {
     );
     let (c, out, _) = run(VERIFIER, &["wall", "inspect", &seal]);
     assert_eq!(c, 0);
-    assert!(out.contains("219 (soundness 128.1 bits)"), "{out}");
+    assert!(out.contains("219 (128.1 bits of security)"), "{out}");
     // another context, another player, fewer rounds than required
     assert_eq!(
         run(

@@ -16,6 +16,7 @@ pub mod auth;
 pub mod engine;
 pub mod peg;
 pub mod peg_solve;
+pub mod report;
 pub mod sha256;
 pub mod sha256_seal;
 pub mod wall;
@@ -174,6 +175,9 @@ fn finish(r: crate::Result<()>, who: &str) -> i32 {
             match &e {
                 Error::Rejected(_) => eprintln!("{who}: REJECTED: {msg}"),
                 _ => eprintln!("{who}: error: {msg}"),
+            }
+            if report::json_mode() {
+                println!("{}", report::error_object(&e, &msg));
             }
             e.exit_code()
         }
@@ -368,6 +372,7 @@ pub struct Progress {
     bar: indicatif::ProgressBar,
     start: std::time::Instant,
     shown: bool,
+    hidden: bool,
 }
 
 impl Progress {
@@ -387,13 +392,20 @@ impl Progress {
             bar,
             start: std::time::Instant::now(),
             shown: false,
+            hidden: false,
         }
+    }
+
+    /// Never draw the bar (`-q`).
+    pub fn hide(&mut self) {
+        self.hidden = true;
     }
 
     /// Records that `done` steps are finished.
     pub fn set(&mut self, done: u64) {
         use std::io::IsTerminal;
         if !self.shown
+            && !self.hidden
             && self.start.elapsed() >= std::time::Duration::from_secs(1)
             && std::io::stderr().is_terminal()
         {

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::cli::engine::KkwParams;
+use crate::cli::report::{self, emit, JsonArg};
 use crate::net::{self, SessionRecord};
 use crate::peg::board::Puzzle;
 use crate::peg::fs::{self, PegIsoProof};
@@ -144,6 +145,9 @@ pub enum ProverCmd {
         /// Fixed RNG seed: reproducible runs only.
         #[arg(long)]
         seed: Option<u64>,
+        /// No progress bar (it shows only on a terminal, after a second).
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
 }
 
@@ -161,6 +165,8 @@ pub enum VerifierCmd {
         /// consistent). Such a transcript is NOT evidence: it can be made without a solution.
         #[arg(long)]
         allow_session_transcript: bool,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Print a human summary of a proof file.
     Inspect {
@@ -169,6 +175,8 @@ pub enum VerifierCmd {
         /// Show every round, not only the first five.
         #[arg(long)]
         all: bool,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Serve live interactive sessions as the verifier: challenges from fresh OS randomness,
     /// committed before the prover's commitments are seen. Serves until Ctrl-C unless --once.
@@ -308,6 +316,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             output,
             seed,
+            quiet,
         } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
@@ -319,6 +328,9 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                 .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
                 .collect();
             let mut progress = crate::cli::Progress::new(rounds as u64, "simulating rounds");
+            if quiet {
+                progress.hide();
+            }
             let rec = crate::peg::simulate::simulate_session_with_progress(
                 inst,
                 &sigmas,
@@ -480,7 +492,9 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             proof,
             sec,
             allow_session_transcript,
+            out,
         } => {
+            let json = out.enable();
             crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("PROOF", &proof)])?;
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
@@ -488,27 +502,35 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let f = ProofFile::from_bytes(&bytes)?;
             f.require_evidence(allow_session_transcript)?;
             let ctx = sec.context.as_bytes();
-            match (f.protocol, f.mode) {
+            let t0 = std::time::Instant::now();
+            let statement = format!("knowledge of a solution of '{}'", p.name());
+            let (verdict, system, rounds, bits, human) = match (f.protocol, f.mode) {
                 (ProtocolId::PegIso, Mode::NonInteractive) => {
                     let pr = fs::decode_proof(&f)?;
-                    let t0 = std::time::Instant::now();
                     let rep = fs::verify(inst, &pr, sec.security, ctx)?;
-                    println!(
-                        "ACCEPTED: knowledge of a solution of '{}' (isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes, verified in {:.1} ms)",
-                        p.name(),
+                    let human = format!(
+                        "ACCEPTED: {statement} (isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes, verified in {:.1} ms)",
                         rep.rounds,
                         rep.s,
                         rep.bits,
                         bytes.len(),
                         t0.elapsed().as_secs_f64() * 1e3
                     );
+                    (
+                        "accepted",
+                        "isomorphism protocol",
+                        rep.rounds,
+                        Some(rep.bits),
+                        human,
+                    )
                 }
                 (ProtocolId::PegIso, Mode::Interactive) => {
                     let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
                     let rounds = verify_record(inst, &rec, sec.security, ctx)?;
-                    println!(
+                    let human = format!(
                         "CONSISTENT (interactive session transcript, {rounds} rounds): the recorded session checks, but such a transcript can be made without a solution and is NOT evidence"
                     );
+                    ("consistent", "isomorphism protocol", rounds, None, human)
                 }
                 (ProtocolId::PegMpc, mode) => {
                     let rep = crate::peg::mpc::verify_peg(
@@ -517,23 +539,30 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                         crate::mpc::rounds_for_bits(sec.security),
                         ctx,
                     )?;
-                    if mode == Mode::Interactive {
-                        println!(
+                    let human = if mode == Mode::Interactive {
+                        format!(
                             "CONSISTENT (interactive session transcript, ZKB++): {rep}; NOT evidence: such a transcript can be made without a solution"
-                        );
+                        )
                     } else {
-                        println!(
-                            "ACCEPTED: knowledge of a solution of '{}' (ZKB++), {rep}",
-                            p.name()
-                        );
-                    }
+                        format!("ACCEPTED: {statement} (ZKB++), {rep}")
+                    };
+                    let v = if mode == Mode::Interactive {
+                        "consistent"
+                    } else {
+                        "accepted"
+                    };
+                    (v, "ZKB++", rep.rounds, Some(rep.security_bits), human)
                 }
                 (ProtocolId::PegKkw, _) => {
                     let rep = crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?;
-                    println!(
-                        "ACCEPTED: knowledge of a solution of '{}' ({rep})",
-                        p.name()
-                    );
+                    let human = format!("ACCEPTED: {statement} ({rep})");
+                    (
+                        "accepted",
+                        "KKW",
+                        rep.rounds,
+                        Some(rep.security_bits),
+                        human,
+                    )
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -541,13 +570,34 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                         other.name()
                     )))
                 }
-            }
+            };
+            let obj = report::verdict(
+                verdict,
+                serde_json::json!({
+                    "statement": statement,
+                    "puzzle": p.name(),
+                    "system": system,
+                    "evidence": verdict == "accepted",
+                    "rounds": rounds,
+                    "security_bits": bits.map(report::bits),
+                    "proof_bytes": bytes.len(),
+                    "context": sec.context,
+                    "verify_ms": report::ms(t0.elapsed()),
+                }),
+            );
+            emit(json, human, obj);
             Ok(())
         }
-        VerifierCmd::Inspect { proof, all } => {
+        VerifierCmd::Inspect { proof, all, out } => {
+            let json = out.enable();
             let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
             let f = ProofFile::from_bytes(&bytes)?;
-            print!("{}", inspect(&f, bytes.len(), all)?);
+            let text = inspect(&f, bytes.len(), all)?;
+            emit(
+                json,
+                text.trim_end(),
+                report::inspect_object(&f, &bytes, &text),
+            );
             Ok(())
         }
         VerifierCmd::Serve {

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use crate::cli::report::{self, JsonArg};
 use crate::peg::board::Puzzle;
 use crate::peg::solver::count::{count, Counts, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
@@ -25,6 +26,8 @@ pub struct SolveArgs {
     pub count_all: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// The solver's options, shared by `peg solve` and `peg demo`.
@@ -92,6 +95,15 @@ pub fn solve_text(
 /// Counts the puzzle's reachable and solvable positions, storing at most `max_positions`;
 /// returns the table (one line per peg count, then the totals) and a one-line summary.
 pub fn count_text(p: &Puzzle, symmetry: bool, max_positions: u64) -> Result<(String, String)> {
+    count_report(p, symmetry, max_positions).map(|(t, s, _)| (t, s))
+}
+
+/// [`count_text`], with the counts themselves.
+pub fn count_report(
+    p: &Puzzle,
+    symmetry: bool,
+    max_positions: u64,
+) -> Result<(String, String, Counts)> {
     let t0 = Instant::now();
     let syms = if symmetry { p.symmetries() } else { Vec::new() };
     let c: Counts = count(p.instance(), &syms, p.cells(), max_positions)?;
@@ -114,22 +126,52 @@ pub fn count_text(p: &Puzzle, symmetry: bool, max_positions: u64) -> Result<(Str
         c.symmetries,
         t0.elapsed().as_secs_f64()
     );
-    Ok((out, summary))
+    Ok((out, summary, c))
 }
 
 /// Runs `prover peg solve`.
 pub fn run(a: SolveArgs) -> Result<()> {
+    let json = a.out.enable();
     let p = load_puzzle(&a.puzzle)?;
     let s = &a.search;
-    let (text, summary) = if a.count_all {
-        count_text(
+    // JSON mode: no progress line (it is stderr, but one object per run keeps stderr quiet too)
+    let (text, summary, obj) = if a.count_all {
+        let (text, summary, c) = count_report(
             &p,
             !s.no_symmetry,
             s.budget.unwrap_or(DEFAULT_MAX_POSITIONS),
-        )?
+        )?;
+        let levels: Vec<_> = c
+            .levels
+            .iter()
+            .map(|l| serde_json::json!({"pegs": l.pegs, "reachable": l.reachable, "solvable": l.solvable}))
+            .collect();
+        let obj = serde_json::json!({
+            "puzzle": p.name(),
+            "symmetries": c.symmetries,
+            "reachable": c.reachable,
+            "solvable": c.solvable,
+            "levels": levels,
+        });
+        (text, summary, report::verdict("counted", obj))
     } else {
-        solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet)?
+        let (text, summary) = solve_text(&p, s.budget(), !s.no_symmetry, !s.quiet && !json)?;
+        let obj = serde_json::json!({
+            "puzzle": p.name(),
+            "summary": summary,
+            "output": a.output,
+            // the solution itself only when it is not written to a file
+            "solution": if a.output.as_deref().is_none_or(|o| o == "-") { Some(&text) } else { None },
+        });
+        (text, summary, report::verdict("solved", obj))
     };
+    if json {
+        if let Some(o) = a.output.as_deref().filter(|o| *o != "-") {
+            crate::files::Output::SECRET_TEXT.write(o, text.as_bytes())?;
+        }
+        println!("{obj}");
+        return Ok(());
+    }
     // a solution is the secret a proof hides: mode 0600 (a count is not secret, but harmless)
     crate::files::Output::SECRET_TEXT.write(a.output.as_deref().unwrap_or("-"), text.as_bytes())?;
     eprintln!("{summary}");

@@ -4,6 +4,7 @@
 use clap::Subcommand;
 
 use crate::cli::engine::{KkwParams, MpcSystem};
+use crate::cli::report::{self, emit, JsonArg};
 use crate::mpc::sha256::{inspect, prove_sha256, verify_sha256, MAX_PREIMAGE};
 use crate::mpc::{kkw_proofs, rounds_for_bits, security_bits};
 use crate::proof_file::{read_input, write_proof, ProofFile, ProtocolId, HEADER_LEN, MAX_BODY};
@@ -63,11 +64,15 @@ pub enum VerifierCmd {
         /// Context string the proof must be bound to.
         #[arg(long, default_value = "")]
         context: String,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Print a summary of a proof file without verifying it.
     Inspect {
         /// The proof file (`-` for stdin).
         proof: String,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Open a seal: print the preimage it commits to (exit 1 if the opening does not match).
     Open(super::sha256_seal::OpenArgs),
@@ -171,23 +176,47 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             proof,
             security,
             context,
+            out,
         } => {
+            let json = out.enable();
             let min_rounds = check_security(security)?;
             let d = parse_digest(&digest)?;
             let f = read_proof(&proof)?;
-            let rep = match f.protocol {
-                ProtocolId::Sha256Kkw => {
-                    kkw_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?
-                }
-                _ => verify_sha256(&d, &f, min_rounds, context.as_bytes())?,
+            let t0 = std::time::Instant::now();
+            let (rep, system) = match f.protocol {
+                ProtocolId::Sha256Kkw => (
+                    kkw_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?,
+                    "KKW",
+                ),
+                _ => (
+                    verify_sha256(&d, &f, min_rounds, context.as_bytes())?,
+                    "ZKB++",
+                ),
             };
-            println!(
-                "ACCEPTED: knowledge of a SHA-256 preimage of {}: {rep}",
-                hex::encode(d)
+            let statement = format!("knowledge of a SHA-256 preimage of {}", hex::encode(d));
+            emit(
+                json,
+                format!("ACCEPTED: {statement}: {rep}"),
+                report::verdict(
+                    "accepted",
+                    serde_json::json!({
+                        "statement": statement,
+                        "digest": hex::encode(d),
+                        "system": system,
+                        "evidence": true,
+                        "rounds": rep.rounds,
+                        "security_bits": report::bits(rep.security_bits),
+                        "proof_bytes": rep.proof_bytes,
+                        "and_gates": rep.and_gates,
+                        "context": context,
+                        "verify_ms": report::ms(t0.elapsed()),
+                    }),
+                ),
             );
             Ok(())
         }
-        VerifierCmd::Inspect { proof } => {
+        VerifierCmd::Inspect { proof, out } => {
+            let json = out.enable();
             let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
             let f = ProofFile::from_bytes(&bytes)?;
             let details = match f.protocol {
@@ -197,7 +226,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     inspect(&f)?
                 }
             };
-            print!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+            let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+            emit(
+                json,
+                text.trim_end(),
+                report::inspect_object(&f, &bytes, &text),
+            );
             Ok(())
         }
         VerifierCmd::Open(a) => super::sha256_seal::run_open(a),

@@ -16,6 +16,7 @@
 
 use clap::{Subcommand, ValueEnum};
 
+use crate::cli::report::{self, emit, JsonArg};
 use crate::proof_file::{read_input, write_output};
 use crate::wall::board::{Cell, Dir, Position, Wall, WallAnalysis};
 use crate::wall::format::{self, short, wall_to_json};
@@ -24,6 +25,7 @@ use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
 use crate::wall::record::{self, read_source, Record, Source};
 use crate::wall::render;
 use crate::{Error, Result};
+use serde_json::json;
 
 /// How many illegal wall pairs the human summary of `analyze` lists.
 const SUMMARY_PAIRS: usize = 20;
@@ -46,6 +48,8 @@ pub enum VerifierCmd {
         /// move (a record's next player, a position's `to-move`, else player 1).
         #[arg(long, value_name = "K", requires = "mv")]
         player: Option<u64>,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Check every move of a game record and print the final position (and the result when the
     /// game ended). Exit 1 at the first illegal move.
@@ -57,6 +61,8 @@ pub enum VerifierCmd {
         /// the record's folder.
         #[arg(long, value_name = "DIR")]
         seals: Option<String>,
+        #[command(flatten)]
+        out: JsonArg,
     },
     /// Report the free slots, the illegal single walls and the illegal wall pairs.
     ///
@@ -118,15 +124,29 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
         VerifierCmd::Seal(c) => crate::cli::wall_seal::run_verifier(c),
         VerifierCmd::Check {
-            position, mv: None, ..
-        } => check(read_source(&position)?.position()),
+            position,
+            mv: None,
+            out,
+            ..
+        } => {
+            let json = out.enable();
+            check(read_source(&position)?.position(), json)
+        }
         VerifierCmd::Check {
             position,
             mv: Some(mv),
             player,
-        } => check_move(&read_source(&position)?, &mv, player),
-        VerifierCmd::Replay { game, seals } => replay(&game, seals.as_deref()),
+            out,
+        } => {
+            let json = out.enable();
+            check_move(&read_source(&position)?, &mv, player, json)
+        }
+        VerifierCmd::Replay { game, seals, out } => {
+            let json = out.enable();
+            replay(&game, seals.as_deref(), json)
+        }
         VerifierCmd::Analyze { position, json } => {
+            report::enable_json(json);
             let src = read_source(&position)?;
             let pos = src.position();
             let a = pos.analyze()?;
@@ -183,13 +203,18 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     }
 }
 
-fn check(pos: &Position) -> Result<()> {
+fn check(pos: &Position, json: bool) -> Result<()> {
     let cut = pos.cut_pairs(&pos.graph());
     if cut.is_empty() {
-        match pos.attached_pairs().len() {
-            1 => println!("valid: the attached pair is connected"),
-            k => println!("valid: all {k} attached pairs are connected"),
-        }
+        let k = pos.attached_pairs().len();
+        emit(
+            json,
+            match k {
+                1 => "valid: the attached pair is connected".to_string(),
+                k => format!("valid: all {k} attached pairs are connected"),
+            },
+            report::verdict("valid", json!({ "attached_pairs": k })),
+        );
         Ok(())
     } else {
         let why: Vec<String> = cut.iter().map(|p| p.describe_cut()).collect();
@@ -209,7 +234,7 @@ fn parse_any_move(pos: &Position, s: &str) -> Result<crate::wall::game::Move> {
     }
 }
 
-fn check_move(src: &Source, mv: &str, player: Option<u64>) -> Result<()> {
+fn check_move(src: &Source, mv: &str, player: Option<u64>, json: bool) -> Result<()> {
     let game = src.game()?;
     let n = game.players().len();
     let player = match player {
@@ -233,14 +258,27 @@ fn check_move(src: &Source, mv: &str, player: Option<u64>) -> Result<()> {
     let name = move_name(pos.rows(), pos.cols(), &mv);
     match game.after(player, &mv) {
         Ok(next) => {
-            match next.describe_outcome() {
-                Some(o) => println!(
+            let outcome = next.describe_outcome();
+            let human = match &outcome {
+                Some(o) => format!(
                     "legal: {name} by player {}; it ends the game {}: {o}",
                     player + 1,
                     next.result_text()
                 ),
-                None => println!("legal: {name} by player {}", player + 1),
-            }
+                None => format!("legal: {name} by player {}", player + 1),
+            };
+            let obj = report::verdict(
+                "legal",
+                json!({
+                    "move": name,
+                    "move_json": json_value(&move_to_json(&mv)),
+                    "player": player + 1,
+                    "result": outcome.as_ref().map(|_| next.result_text()),
+                    "outcome": outcome,
+                    "position": json_value(&format::to_json_file(next.position(), Some(next.to_move()))),
+                }),
+            );
+            emit(json, human, obj);
             Ok(())
         }
         Err(why) => Err(Error::rejected(format!(
@@ -250,7 +288,7 @@ fn check_move(src: &Source, mv: &str, player: Option<u64>) -> Result<()> {
     }
 }
 
-fn replay(path: &str, seals: Option<&str>) -> Result<()> {
+fn replay(path: &str, seals: Option<&str>, json: bool) -> Result<()> {
     let bytes = read_input(path, format::MAX_FILE)?;
     let shown = if path == "-" { "<stdin>" } else { path };
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
@@ -286,31 +324,61 @@ fn replay(path: &str, seals: Option<&str>) -> Result<()> {
         }
         (None, None) => None,
     };
+    let mut seal_lines = Vec::new();
     if let Some(dir) = dir {
         let ctx = rec.tag("SealContext").unwrap_or("");
         let (lines, after) = crate::cli::wall_seal::check_record_seals(&rec, &dir, ctx)?;
         out.push_str(&lines);
+        seal_lines = lines
+            .lines()
+            .map(|l| l.trim_start_matches("# ").to_string())
+            .collect();
         if let Some(g) = after {
             end = g;
         }
     }
-    match end.describe_outcome() {
-        Some(o) => out.push_str(&format!("# result {}: {o}\n", end.result_text())),
+    let (result, why, to_move) = match end.describe_outcome() {
+        Some(o) => (end.result_text(), Some(o), None),
         None => {
             let tag = rec.tag("Result").unwrap_or("*");
             if tag != "*" {
                 let t = rec.tag("Termination").unwrap_or("not on the board");
-                out.push_str(&format!("# result {tag} ({t})\n"));
+                (tag.to_string(), Some(t.to_string()), None)
             } else {
-                out.push_str(&format!(
-                    "# the game goes on: player {} to move\n",
-                    end.to_move() + 1
-                ));
+                ("*".to_string(), None, Some(end.to_move() + 1))
             }
         }
+    };
+    match (&why, to_move) {
+        (Some(o), _) if end.describe_outcome().is_some() => {
+            out.push_str(&format!("# result {result}: {o}\n"))
+        }
+        (Some(t), _) => out.push_str(&format!("# result {result} ({t})\n")),
+        (None, Some(k)) => out.push_str(&format!("# the game goes on: player {k} to move\n")),
+        (None, None) => {}
+    }
+    if json {
+        let obj = report::verdict(
+            "legal",
+            json!({
+                "plies": plies,
+                "result": result,
+                "termination": why,
+                "to_move": to_move,
+                "seals": seal_lines,
+                "position": json_value(&format::to_json_file(end.position(), Some(end.to_move()))),
+            }),
+        );
+        println!("{obj}");
+        return Ok(());
     }
     out.push_str(&format::to_ascii_file(end.position(), Some(end.to_move())));
     write_output("-", out.as_bytes())
+}
+
+/// A JSON text this crate produced, as a value (`null` if it somehow does not parse).
+fn json_value(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }
 
 /// Translates one item between standard notation and the project's spelling.

@@ -142,6 +142,8 @@ pub enum VerifierCmd {
     Inspect {
         /// The seal (`-` for stdin).
         sealed: String,
+        #[command(flatten)]
+        out: crate::cli::report::JsonArg,
     },
     /// Serve live sessions in which a prover shows a hidden move legal in POSITION.
     Serve {
@@ -226,6 +228,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
         VerifierCmd::Verify { st, sealed, json } => {
+            crate::cli::report::enable_json(json);
             let (_, ms) = st.load()?;
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
             let t0 = std::time::Instant::now();
@@ -233,7 +236,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let ms_t = t0.elapsed().as_secs_f64() * 1e3;
             if json {
                 println!(
-                    "{{\"accepted\":true,\"player\":{},\"seal\":\"{}\",\"bytes\":{},\"verify_ms\":{ms_t:.2}}}",
+                    "{{\"verdict\":\"accepted\",\"accepted\":true,\"player\":{},\"seal\":\"{}\",\"bytes\":{},\"verify_ms\":{ms_t:.2}}}",
                     ms.player() + 1,
                     digest_hex(&d),
                     bytes.len()
@@ -254,6 +257,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             opening,
             json,
         } => {
+            crate::cli::report::enable_json(json);
             let (game, ms) = st.load()?;
             let sb = read_input(&sealed, MAX_SEAL_FILE)?;
             let ob = read_input(&opening, MAX_SEAL_FILE)?;
@@ -264,12 +268,18 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let pos = game.position();
             let name = move_name(pos.rows(), pos.cols(), &mv);
             if json {
-                println!(
-                    "{{\"opened\":true,\"player\":{},\"move\":\"{name}\",\"move_json\":{},\"position\":{}}}",
-                    ms.player() + 1,
-                    move_to_json(&mv),
-                    format::to_json_file(next.position(), Some(next.to_move())).trim_end()
-                );
+                let parse = |t: &str| {
+                    serde_json::from_str::<serde_json::Value>(t).unwrap_or(serde_json::Value::Null)
+                };
+                let obj = serde_json::json!({
+                    "verdict": "opened",
+                    "opened": true,
+                    "player": ms.player() + 1,
+                    "move": name,
+                    "move_json": parse(&move_to_json(&mv)),
+                    "position": parse(&format::to_json_file(next.position(), Some(next.to_move()))),
+                });
+                println!("{obj}");
             } else {
                 println!("opened: player {} played {name}", ms.player() + 1);
                 if let Some(o) = next.describe_outcome() {
@@ -282,7 +292,8 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             }
             Ok(())
         }
-        VerifierCmd::Inspect { sealed } => {
+        VerifierCmd::Inspect { sealed, out } => {
+            let json = out.enable();
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
             let f = ProofFile::from_bytes(&bytes)?;
             f.expect_protocol(ProtocolId::WallMove)?;
@@ -293,22 +304,23 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     r.hello.rounds as usize
                 }
             };
-            println!("protocol:  {}", ProtocolId::WallMove.name());
-            println!(
-                "mode:      {}",
+            let text = format!(
+                "protocol:  {}\nmode:      {}\nrounds:    {rounds} ({:.1} bits of security)\n\
+                 size:      {} bytes\n\
+                 file hash: {} (the seal digest, printed by `verify`, also covers the position)",
+                ProtocolId::WallMove.name(),
                 match f.mode {
                     Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
                     Mode::Interactive => "interactive session transcript: NOT evidence",
-                }
-            );
-            println!(
-                "rounds:    {rounds} (soundness {:.1} bits)",
-                security_bits(rounds)
-            );
-            println!("size:      {} bytes", bytes.len());
-            println!(
-                "file hash: {} (the seal digest, printed by `verify`, also covers the position)",
+                },
+                security_bits(rounds),
+                bytes.len(),
                 hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes))
+            );
+            crate::cli::report::emit(
+                json,
+                &text,
+                crate::cli::report::inspect_object(&f, &bytes, &text),
             );
             Ok(())
         }

@@ -67,7 +67,8 @@ pub fn verify_sha256(
     ))
 }
 
-/// A human summary of a KKW proof file of either kind (no verification).
+/// A human summary of a KKW proof file's body, of either kind (no verification); the
+/// header's summary (protocol, mode, sizes) is the caller's.
 pub fn inspect(file: &ProofFile) -> Result<String> {
     let (proof, extra) = match file.protocol {
         ProtocolId::Sha256Kkw => {
@@ -97,11 +98,9 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
     let r = &proof.response;
     let sum = |f: fn(&kkw::OnlineOpening) -> usize| r.online.iter().map(f).sum::<usize>();
     Ok(format!(
-        "protocol: {}\nmode: non-interactive (Fiat–Shamir)\n{extra}parameters: {p}\nsecurity: {security}\n\
+        "{extra}parameters: {p}\nsecurity: {security}\n\
          execution seeds: {} ({} bytes)\nMerkle siblings: {} ({} bytes)\n\
-         online executions: {}: party seeds {} B, auxiliary bits {} B, masked inputs {} B, broadcasts {} B, commitments {} B\n\
-         body size: {} bytes",
-        file.protocol.name(),
+         online executions: {}: party seeds {} B, auxiliary bits {} B, masked inputs {} B, broadcasts {} B, commitments {} B",
         r.exec_seeds.len(),
         32 * r.exec_seeds.len(),
         r.online_path.len(),
@@ -112,6 +111,5 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
         sum(|o| o.masked_input.len()),
         sum(|o| o.msgs.len()),
         32 * r.online.len(),
-        file.body.len()
     ))
 }

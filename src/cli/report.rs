@@ -1,0 +1,185 @@
+//! `--json`: one JSON object per run on stdout, for scripts.
+//!
+//! A command that takes `--json` ([`JsonArg`]) calls [`JsonArg::enable`] first, then prints
+//! its result with [`emit`] (human text, or the object). When the command fails, the
+//! binary's error handler ([`error_object`]) prints the error as the run's one object
+//! instead, so a script always reads exactly one object from stdout, whatever happened:
+//!
+//! ```text
+//! {"verdict":"accepted", ...}          exit 0: the command's own keys
+//! {"verdict":"rejected","exit":1,"error":"..."}
+//! {"verdict":"error","exit":2,"error":"..."}
+//! ```
+//!
+//! The human-readable line still goes to stderr on failure; stdout carries only the
+//! object. Keys are documented per command in the README ("Output for scripts").
+//!
+//! Misuse to avoid: printing anything else to stdout in JSON mode (a progress line, a
+//! second object) breaks the one-object contract; progress goes to stderr.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{json, Map, Value};
+
+use crate::proof_file::{Mode, ProofFile};
+use crate::Error;
+
+/// Set once a command has asked for JSON output; read by the error handler.
+static JSON: AtomicBool = AtomicBool::new(false);
+
+/// The `--json` option of a command.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct JsonArg {
+    /// Print one JSON object on stdout instead of text (errors too: `verdict`, `exit`,
+    /// `error`); see the README's "Output for scripts".
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl JsonArg {
+    /// Records the choice for the error handler; returns it.
+    pub fn enable(self) -> bool {
+        if self.json {
+            JSON.store(true, Ordering::SeqCst);
+        }
+        self.json
+    }
+}
+
+/// [`JsonArg::enable`] for a command whose `--json` flag predates [`JsonArg`].
+pub fn enable_json(on: bool) -> bool {
+    JsonArg { json: on }.enable()
+}
+
+/// Whether this run prints JSON.
+pub fn json_mode() -> bool {
+    JSON.load(Ordering::SeqCst)
+}
+
+/// Prints the run's result: `obj` (one line of JSON) in JSON mode, `human` otherwise.
+pub fn emit(json: bool, human: impl std::fmt::Display, obj: Value) {
+    if json {
+        println!("{obj}");
+    } else {
+        println!("{human}");
+    }
+}
+
+/// An object with `verdict` and the keys of `fields` (keys print sorted).
+pub fn verdict(verdict: &str, fields: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("verdict".into(), Value::from(verdict));
+    if let Value::Object(f) = fields {
+        m.extend(f);
+    }
+    Value::Object(m)
+}
+
+/// The object printed for a failed run: `rejected` (exit 1) or `error` (exit 2).
+pub fn error_object(e: &Error, message: &str) -> Value {
+    json!({
+        "verdict": if matches!(e, Error::Rejected(_)) { "rejected" } else { "error" },
+        "exit": e.exit_code(),
+        "error": message,
+    })
+}
+
+/// Milliseconds with one decimal, as JSON.
+pub fn ms(d: std::time::Duration) -> Value {
+    json!((d.as_secs_f64() * 1e4).round() / 10.0)
+}
+
+/// Bits of security with one decimal, as JSON.
+pub fn bits(b: f64) -> Value {
+    json!((b * 10.0).round() / 10.0)
+}
+
+/// Splits `key: value` lines of an inspect report into an object (other lines, and keys
+/// already present, go to `lines`), so `inspect --json` offers fields without a second
+/// formatter to keep in step with the text.
+pub fn lines_object(text: &str) -> Value {
+    let mut m = Map::new();
+    let mut rest = Vec::new();
+    for l in text.lines() {
+        match l.split_once(':') {
+            Some((k, v))
+                if !k.trim().is_empty()
+                    && !k.starts_with(' ')
+                    && k.len() <= 40
+                    && !v.trim().is_empty()
+                    && !m.contains_key(&key(k)) =>
+            {
+                m.insert(key(k), Value::from(v.trim()));
+            }
+            _ if !l.trim().is_empty() => rest.push(Value::from(l.trim_end())),
+            _ => {}
+        }
+    }
+    if !rest.is_empty() {
+        m.insert("lines".into(), Value::Array(rest));
+    }
+    Value::Object(m)
+}
+
+/// `inspect --json`: what the header says (protocol, mode, sizes, the file's SHA-256, which
+/// identifies the proof since every proof has one valid encoding), then the report's
+/// `key: value` lines under `details`.
+pub fn inspect_object(f: &ProofFile, bytes: &[u8], text: &str) -> Value {
+    use sha2::Digest as _;
+    json!({
+        "verdict": "inspected",
+        "protocol": f.protocol.name(),
+        "protocol_id": f.protocol as u16,
+        "mode": match f.mode {
+            Mode::NonInteractive => "non-interactive",
+            Mode::Interactive => "interactive",
+        },
+        "evidence": f.mode == Mode::NonInteractive,
+        "file_bytes": bytes.len(),
+        "body_bytes": f.body.len(),
+        "file_sha256": hex::encode(sha2::Sha256::digest(bytes)),
+        "details": lines_object(text),
+    })
+}
+
+fn key(k: &str) -> String {
+    k.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_joins_the_fields() {
+        let v = verdict("accepted", json!({"b": 1, "a": 2}));
+        assert_eq!(v, json!({"verdict": "accepted", "a": 2, "b": 1}));
+    }
+
+    #[test]
+    fn errors_name_their_kind_and_exit_code() {
+        let v = error_object(&Error::rejected("no"), "no");
+        assert_eq!(v["verdict"], "rejected");
+        assert_eq!(v["exit"], 1);
+        let v = error_object(&Error::bad("bad"), "bad");
+        assert_eq!(v["verdict"], "error");
+        assert_eq!(v["exit"], 2);
+    }
+
+    #[test]
+    fn inspect_lines_become_keys() {
+        let v = lines_object(
+            "protocol:   peg (ZKB++)\nmode: x\n  round 1: a\nplain line\nmode: again\n",
+        );
+        assert_eq!(v["protocol"], "peg (ZKB++)");
+        assert_eq!(v["mode"], "x");
+        assert_eq!(
+            v["lines"],
+            json!(["  round 1: a", "plain line", "mode: again"])
+        );
+    }
+}
