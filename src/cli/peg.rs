@@ -641,7 +641,7 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
         (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
-        (ProtocolId::WallMove, _) => {
+        (ProtocolId::WallMove | ProtocolId::WallMoveKkw, _) => {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
