@@ -334,3 +334,59 @@ fn boards_too_large_for_the_notation_are_refused() {
     let g = Game::standard(Variant::CatAndMouse, 99, 26).unwrap();
     assert!(MoveStatement::new(&g, 0, b"").is_ok());
 }
+
+/// KKW seals (small parameters) of every legal move of a small position verify and open to
+/// the move; every flipped byte of a seal or opening is rejected; an opening is bound to its
+/// position, player and context; a verifier asking more bits than the parameters give
+/// rejects.
+#[test]
+fn kkw_seals_every_legal_move_and_rejects_tampering() {
+    use zkgames::mpc::kkw::Params;
+    let mut rng = seeded_rng(21);
+    let sys = System::Kkw(Params::new(8, 4, 4));
+    let req = Required {
+        kkw_bits: 1.0,
+        ..Required::rounds(1)
+    };
+    let g = Game::standard(Variant::CatAndMouse, 3, 3).unwrap();
+    let st = MoveStatement::new(&g, 0, b"game 1").unwrap();
+    let mut n = 0;
+    for mv in g.legal_moves(0) {
+        let s = seal_move(&st, &mv, &sys, &mut rng).unwrap();
+        assert_eq!(verify_seal(&st, &s.file, &req).unwrap(), s.digest);
+        assert_eq!(open_seal(&st, &s.file, &s.opening).unwrap(), mv);
+        n += 1;
+    }
+    assert!(n > 50, "{n}");
+    let mv = Move::new(Some((1, 0)), None, vec![Wall::new(1, 1, Dir::R)]);
+    let s = seal_move(&st, &mv, &sys, &mut rng).unwrap();
+    assert!(matches!(read_seal(&s.file).unwrap(), engine::Proof::Kkw(_)));
+    for i in 0..s.file.len() {
+        let mut t = s.file.clone();
+        t[i] ^= 1 << (i % 8);
+        assert!(verify_seal(&st, &t, &req).is_err(), "seal byte {i}");
+        assert!(open_seal(&st, &t, &s.opening).is_err());
+    }
+    for i in 0..s.opening.len() {
+        let mut t = s.opening.clone();
+        t[i] ^= 0x01;
+        assert!(open_seal(&st, &s.file, &t).is_err(), "opening byte {i}");
+    }
+    let g2 = g.play(&Move::none()).unwrap();
+    for st2 in [
+        MoveStatement::new(&g, 0, b"game 2").unwrap(),
+        MoveStatement::new(&g, 1, b"game 1").unwrap(),
+        MoveStatement::new(&g2, 1, b"game 1").unwrap(),
+    ] {
+        assert!(verify_seal(&st2, &s.file, &req).is_err());
+        assert!(open_seal(&st2, &s.file, &s.opening).is_err());
+    }
+    let strict = Required {
+        kkw_bits: 64.0,
+        ..req
+    };
+    assert!(verify_seal(&st, &s.file, &strict).is_err());
+    // and a verifier accepting ZKB++ only
+    assert!(verify_seal(&st, &s.file, &req.only(Some(engine::Engine::Zkbpp))).is_err());
+    assert!(verify_seal(&st, &s.file, &req.only(Some(engine::Engine::Kkw))).is_ok());
+}
