@@ -7,13 +7,13 @@
 
 use std::time::{Duration, Instant};
 
+use zkgames::mpc::engine::{Required, System};
+use zkgames::mpc::kkw::Profile;
 use zkgames::mpc::sha256::sha256_circuit;
 use zkgames::rng::os_rng;
 use zkgames::wall::board::Variant;
 use zkgames::wall::circuit::{flood_fill_circuit, End};
 use zkgames::wall::game::{Game, Move};
-use zkgames::mpc::engine::{Required, System};
-use zkgames::mpc::kkw::Profile;
 use zkgames::wall::seal::{
     open_seal, rounds_for_bits, seal_move, verify_seal, MoveStatement, Sealed,
 };
@@ -51,7 +51,10 @@ fn scenario(name: &str, game: &Game, mv: &Move) {
     let systems = [
         ("ZKB++ (219 rounds)", System::zkbpp(128)),
         ("KKW size (N=32)", System::kkw(128, Profile::Size).unwrap()),
-        ("KKW speed (N=16)", System::kkw(128, Profile::Speed).unwrap()),
+        (
+            "KKW speed (N=16)",
+            System::kkw(128, Profile::Speed).unwrap(),
+        ),
     ];
     let rows: Vec<_> = systems
         .iter()

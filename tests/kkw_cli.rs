@@ -299,7 +299,16 @@ fn wall_seals_with_kkw() {
     let seal = |sys: &[&str], name: &str| -> (String, String, u64) {
         let (s, o) = (tmp(&format!("{name}.seal")), tmp(&format!("{name}.open")));
         let mut args = vec![
-            "wall", "seal", &pos, "--move", "Cb8.>a7", "-o", &s, "--opening", &o, "--context",
+            "wall",
+            "seal",
+            &pos,
+            "--move",
+            "Cb8.>a7",
+            "-o",
+            &s,
+            "--opening",
+            &o,
+            "--context",
             "g1",
         ];
         args.extend_from_slice(sys);
@@ -323,16 +332,31 @@ fn wall_seals_with_kkw() {
         // more security than the parameters give
         let (c, _, _) = run(
             VERIFIER,
-            &["wall", "verify", &pos, &s, "--context", "g1", "--security", "200"],
+            &[
+                "wall",
+                "verify",
+                &pos,
+                &s,
+                "--context",
+                "g1",
+                "--security",
+                "200",
+            ],
         );
         assert_eq!(c, 1);
         let (c, out, e) = run(VERIFIER, &["wall", "open", &pos, &s, &o, "--context", "g1"]);
         assert_eq!(c, 0, "{e}");
         assert!(out.contains("played Cb8.>a7"), "{out}");
         // the ZKB++ seal's opening does not open this seal, nor conversely
-        let (c, _, _) = run(VERIFIER, &["wall", "open", &pos, &s, &zo, "--context", "g1"]);
+        let (c, _, _) = run(
+            VERIFIER,
+            &["wall", "open", &pos, &s, &zo, "--context", "g1"],
+        );
         assert_eq!(c, 1);
-        let (c, _, _) = run(VERIFIER, &["wall", "open", &pos, &zs, &o, "--context", "g1"]);
+        let (c, _, _) = run(
+            VERIFIER,
+            &["wall", "open", &pos, &zs, &o, "--context", "g1"],
+        );
         assert_eq!(c, 1);
         let (c, out, _) = run(VERIFIER, &["wall", "inspect", &s]);
         assert_eq!(c, 0);
@@ -373,8 +397,7 @@ fn session(verifier: &[String], prover: &[String]) -> (Option<i32>, Option<i32>,
     (
         pr.status.code(),
         vo.status.code(),
-        String::from_utf8_lossy(&vo.stderr).into_owned()
-            + &String::from_utf8_lossy(&pr.stderr),
+        String::from_utf8_lossy(&vo.stderr).into_owned() + &String::from_utf8_lossy(&pr.stderr),
     )
 }
 
@@ -416,4 +439,90 @@ fn wall_sessions_with_kkw_and_the_verifier_fixes_the_system() {
     assert!(log.contains("KKW parameters"), "{log}");
     let (p, _, log) = session(&&serve(&[]), &&connect(&kkw));
     assert_ne!(p, Some(0), "{log}");
+}
+
+/// Peg sessions with KKW through the binaries: accepted with the verifier's system and set;
+/// a prover offering ZKB++ or the speed set to a size-set verifier is refused; the saved
+/// transcript is re-checked only with --allow-session-transcript.
+#[test]
+fn peg_sessions_with_kkw() {
+    let tee = puzzle("tee.txt");
+    let sol = tmp("tee-session.solution");
+    assert_eq!(run(PROVER, &["peg", "solve", &tee, "-o", &sol, "-q"]).0, 0);
+    let serve = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["peg", "serve", &tee, "--stdio", "--context", "s1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let tr = tmp("tee-kkw.session");
+    let connect = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "peg",
+            "connect",
+            &tee,
+            "--solution",
+            &sol,
+            "-",
+            "--context",
+            "s1",
+            "--transcript",
+            &tr,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let kkw = ["--system", "kkw"];
+    let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
+    assert!(log.contains("ACCEPTED") && log.contains("KKW"), "{log}");
+    let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &tr, "--context", "s1"]);
+    assert_eq!(c, 1);
+    let (c, out, e) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &tee,
+            &tr,
+            "--context",
+            "s1",
+            "--allow-session-transcript",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        out.contains("NOT evidence") || out.contains("CONSISTENT"),
+        "{out}"
+    );
+    let (c, _, _) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &tee,
+            &tr,
+            "--context",
+            "s2",
+            "--allow-session-transcript",
+        ],
+    );
+    assert_eq!(c, 1);
+    // the verifier fixes the system and the set
+    let (p, _, log) = session(&serve(&kkw), &connect(&["--system", "zkbpp"]));
+    assert_ne!(p, Some(0), "{log}");
+    let (p, _, log) = session(
+        &serve(&kkw),
+        &connect(&["--system", "kkw", "--kkw-params", "speed"]),
+    );
+    assert_ne!(p, Some(0), "{log}");
+    assert!(log.contains("KKW parameters"), "{log}");
+    let speed = ["--system", "kkw", "--kkw-params", "speed"];
+    let (p, v, log) = session(&serve(&speed), &connect(&speed));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
 }

@@ -227,6 +227,30 @@ pub fn replay(
     Ok(())
 }
 
+/// Re-checks a recorded KKW session whose parameters are one of the offered sets
+/// ([`kkw::params_for`], size or speed) at `min_bits` bits, the one its Hello names;
+/// returns those parameters. Rejected if neither set matches.
+pub fn replay_offered(
+    st: OwnedStatement,
+    protocol: ProtocolId,
+    min_bits: f64,
+    rec: &SessionRecord,
+) -> Result<Params> {
+    let bits = min_bits.ceil().clamp(1.0, 256.0) as u32;
+    for profile in [kkw::Profile::Size, kkw::Profile::Speed] {
+        let p = kkw::params_for(bits, profile)?;
+        if rec.hello.rounds == p.executions
+            && rec.hello.statement == session_statement(&st.as_ref(), &p)
+        {
+            replay(st, protocol, p, rec)?;
+            return Ok(p);
+        }
+    }
+    Err(Error::rejected(format!(
+        "the session's statement or KKW parameters are not this statement with the size or speed set at {bits} bits"
+    )))
+}
+
 /// The zero-knowledge simulator: an accepting session transcript for a challenge fixed in
 /// advance, made without the witness ([`kkw::simulate`]).
 pub fn simulate(

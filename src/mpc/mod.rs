@@ -77,8 +77,15 @@ impl std::fmt::Display for Report {
         if let Some(p) = &self.kkw {
             return write!(
                 f,
-                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates",
-                self.security_bits, self.proof_bytes, self.and_gates
+                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
+                self.security_bits,
+                self.proof_bytes,
+                self.and_gates,
+                if self.mode == Mode::Interactive {
+                    " (interactive transcript: not transferable evidence)"
+                } else {
+                    ""
+                }
             );
         }
         write!(

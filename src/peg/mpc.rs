@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::Digest;
 use crate::mpc::circuit::{Bit, Builder, Circuit};
+use crate::mpc::engine::{Engine, System};
 use crate::mpc::session::{self, MpcProver, MpcVerifier, OwnedStatement};
 use crate::mpc::zkbpp::{self, Proof, Statement};
 use crate::mpc::Report;
@@ -236,6 +237,46 @@ pub fn peg_session_verifier(
     ))
 }
 
+/// The peg proof protocol of `engine` (files and sessions).
+pub fn protocol_of(engine: Engine) -> ProtocolId {
+    match engine {
+        Engine::Zkbpp => ProtocolId::PegMpc,
+        Engine::Kkw => ProtocolId::PegKkw,
+    }
+}
+
+/// The prover's side of a live session with either engine ([`crate::mpc::engine`]).
+pub fn session_prover_with(
+    inst: &Instance,
+    z: &Matrix,
+    system: &System,
+    context: &[u8],
+    rng: Rng,
+) -> Result<Box<dyn crate::net::SessionProver<'static>>> {
+    let w = peg_witness(inst, z)?;
+    system.session_prover(
+        statement(inst, context)?,
+        protocol_of(system.engine()),
+        w,
+        rng,
+    )
+}
+
+/// The verifier's side of a live session with the engine and parameters it fixes.
+pub fn session_verifier_with(
+    inst: &Instance,
+    system: &System,
+    context: &[u8],
+    rng: Rng,
+) -> Result<Box<dyn crate::net::SessionVerifier>> {
+    Ok(crate::mpc::engine::session_verifier(
+        system,
+        statement(inst, context)?,
+        protocol_of(system.engine()),
+        rng,
+    ))
+}
+
 /// A recorded session as proof-file bytes ([`Mode::Interactive`]).
 pub fn session_file(rec: &SessionRecord) -> Vec<u8> {
     session::record_file(ProtocolId::PegMpc, rec)
@@ -316,7 +357,16 @@ pub fn verify_peg_kkw(
     context: &[u8],
 ) -> Result<Report> {
     file.expect_protocol(ProtocolId::PegKkw)?;
-    crate::mpc::kkw_proofs::non_interactive(file)?;
+    if file.mode == Mode::Interactive {
+        let rec: SessionRecord = proof_file::decode(&file.body, "peg KKW session record")?;
+        let st = statement(inst, context)?;
+        let ands = st.circuit.n_and();
+        let params =
+            crate::mpc::kkw_session::replay_offered(st, ProtocolId::PegKkw, min_bits, &rec)?;
+        let mut r = Report::kkw(params, proof_file::HEADER_LEN + file.body.len(), ands);
+        r.mode = Mode::Interactive;
+        return Ok(r);
+    }
     let proof: crate::mpc::kkw::Proof = proof_file::decode(&file.body, "peg KKW proof")?;
     let st = statement(inst, context)?;
     crate::mpc::kkw::verify(&st.as_ref(), &proof, min_bits)?;
