@@ -526,3 +526,88 @@ fn peg_sessions_with_kkw() {
     let (p, v, log) = session(&serve(&speed), &connect(&speed));
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
 }
+
+/// `prover sha256 seal --system kkw`: a KKW SHA-256 proof file that `verify` accepts and
+/// `open` opens to the preimage; another context does not open; `inspect` names KKW.
+#[test]
+fn sha256_seals_with_kkw() {
+    let (s, o) = (tmp("abc-kkw.seal"), tmp("abc-kkw.open"));
+    let _ = std::fs::remove_file(&o);
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "sha256",
+            "seal",
+            "--preimage-hex",
+            "616263",
+            "-o",
+            &s,
+            "--opening",
+            &o,
+            "--system",
+            "kkw",
+            "--context",
+            "c1",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(e.contains("KKW"), "{e}");
+    let (c, out, e) = run(
+        VERIFIER,
+        &["sha256", "verify", "--digest", ABC, &s, "--context", "c1"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("KKW"), "{out}");
+    let (c, out, e) = run(
+        VERIFIER,
+        &["sha256", "open", ABC, &s, &o, "--context", "c1"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(out.trim(), "616263");
+    let (c, _, _) = run(
+        VERIFIER,
+        &["sha256", "open", ABC, &s, &o, "--context", "c2"],
+    );
+    assert_eq!(c, 1);
+    let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &s]);
+    assert_eq!(c, 0);
+    assert!(out.contains("KKW"), "{out}");
+}
+
+/// `prover peg simulate --system zkbpp|kkw`: transcripts made without a solution are refused
+/// as evidence (exit 1) and found consistent with --allow-session-transcript.
+#[test]
+fn peg_simulate_with_both_engines() {
+    let tee = puzzle("tee.txt");
+    for sys in [
+        &["--system", "zkbpp"][..],
+        &["--system", "kkw"],
+        &["--system", "kkw", "--kkw-params", "speed"],
+    ] {
+        let out = tmp(&format!("sim-{}.session", sys.len()));
+        let mut a = vec!["peg", "simulate", &tee, "-o", &out, "--context", "x"];
+        a.extend_from_slice(sys);
+        let (c, _, e) = run(PROVER, &a);
+        assert_eq!(c, 0, "{e}");
+        assert!(e.contains("without any solution"), "{e}");
+        let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &out, "--context", "x"]);
+        assert_eq!(c, 1);
+        let (c, o, e) = run(
+            VERIFIER,
+            &[
+                "peg",
+                "verify",
+                &tee,
+                &out,
+                "--context",
+                "x",
+                "--allow-session-transcript",
+            ],
+        );
+        assert_eq!(c, 0, "{sys:?}: {e}");
+        assert!(
+            o.contains("CONSISTENT") && o.contains("NOT evidence"),
+            "{o}"
+        );
+    }
+}

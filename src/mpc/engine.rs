@@ -142,6 +142,27 @@ impl System {
             )?),
         })
     }
+
+    /// The zero-knowledge simulator: an accepting session transcript for a uniformly random
+    /// challenge drawn from `rng`, made without any witness (not evidence of anything).
+    pub fn simulate_session(
+        &self,
+        st: &Statement,
+        protocol: ProtocolId,
+        rng: &mut impl RngCore,
+    ) -> Result<crate::net::SessionRecord> {
+        self.check()?;
+        match self {
+            System::Zkbpp { rounds } => {
+                let es: Vec<u8> = (0..*rounds).map(|_| (rng.next_u32() % 3) as u8).collect();
+                Ok(super::session::simulate(st, protocol, &es, rng))
+            }
+            System::Kkw(p) => {
+                let ch = kkw::Challenge::random(p, rng);
+                super::kkw_session::simulate(st, protocol, *p, &ch, rng)
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for System {

@@ -67,8 +67,57 @@ pub fn verify_sha256(
     ))
 }
 
+/// Seals a preimage with KKW ([`super::seal::seal_kkw`]): a KKW SHA-256 proof file
+/// (protocol 6, accepted by [`verify_sha256`]) and the opening.
+pub fn seal_sha256(
+    preimage: &[u8],
+    params: Params,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<(Vec<u8>, super::seal::SealOpening)> {
+    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
+    let mut bits = bytes_to_bits(preimage);
+    let sealed = super::seal::seal_kkw(&ps.with(context), &bits, params, rng);
+    bits.fill(false);
+    let (proof, opening) = sealed?;
+    let body = proof_file::encode(&Sha256KkwBody {
+        len: preimage.len() as u32,
+        proof,
+    });
+    Ok((
+        ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes(),
+        opening,
+    ))
+}
+
+/// Opens a KKW SHA-256 seal: the preimage of `digest` that `opening` reveals.
+pub fn open_sha256(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    opening: &super::seal::SealOpening,
+    context: &[u8],
+) -> Result<Vec<u8>> {
+    file.expect_protocol(ProtocolId::Sha256Kkw)?;
+    non_interactive(file)?;
+    let body: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
+    let ps = PreimageStatement::new(body.len as usize, digest, "the seal")?;
+    let bits = super::seal::open_kkw(&ps.with(context), &body.proof, opening)?;
+    Ok(super::sha256::bits_to_bytes(&bits))
+}
+
 /// A human summary of a KKW proof file of either kind (no verification).
 pub fn inspect(file: &ProofFile) -> Result<String> {
+    if file.mode == Mode::Interactive && file.protocol == ProtocolId::PegKkw {
+        let rec: crate::net::SessionRecord =
+            proof_file::decode(&file.body, "peg KKW session record")?;
+        return Ok(format!(
+            "protocol: {}\nmode: interactive session transcript (NOT evidence)\nexecutions: {} (the verifier fixed (M, τ, N))\nstatement: {}\nbody size: {} bytes",
+            file.protocol.name(),
+            rec.hello.rounds,
+            hex::encode(rec.hello.statement),
+            file.body.len()
+        ));
+    }
     let (proof, extra) = match file.protocol {
         ProtocolId::Sha256Kkw => {
             let b: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;

@@ -277,6 +277,20 @@ pub fn session_verifier_with(
     ))
 }
 
+/// A simulated session transcript of `system` for `inst` (made without a solution), as
+/// proof-file bytes (mode 1): what a recorded session proves to a third party — nothing.
+pub fn simulate_session_file(
+    inst: &Instance,
+    system: &System,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let st = statement(inst, context)?;
+    let protocol = protocol_of(system.engine());
+    let rec = system.simulate_session(&st.as_ref(), protocol, rng)?;
+    Ok(session::record_file(protocol, &rec))
+}
+
 /// A recorded session as proof-file bytes ([`Mode::Interactive`]).
 pub fn session_file(rec: &SessionRecord) -> Vec<u8> {
     session::record_file(ProtocolId::PegMpc, rec)
