@@ -425,19 +425,19 @@ fn wall_sessions_with_kkw_and_the_verifier_fixes_the_system() {
     };
     let kkw = ["--system", "kkw"];
     let speed = ["--system", "kkw", "--kkw-params", "speed"];
-    let (p, v, log) = session(&&serve(&kkw), &&connect(&kkw));
+    let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
     assert!(log.contains("ACCEPTED") && !log.contains("Cb8"), "{log}");
-    let (p, v, log) = session(&&serve(&speed), &&connect(&speed));
+    let (p, v, log) = session(&serve(&speed), &connect(&speed));
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
     // a verifier requiring KKW refuses ZKB++, and the size set refuses the speed set
-    let (p, _, log) = session(&&serve(&kkw), &&connect(&[]));
+    let (p, _, log) = session(&serve(&kkw), &connect(&[]));
     assert_ne!(p, Some(0), "{log}");
     assert!(log.contains("protocol"), "{log}");
-    let (p, _, log) = session(&&serve(&kkw), &&connect(&speed));
+    let (p, _, log) = session(&serve(&kkw), &connect(&speed));
     assert_ne!(p, Some(0), "{log}");
     assert!(log.contains("KKW parameters"), "{log}");
-    let (p, _, log) = session(&&serve(&[]), &&connect(&kkw));
+    let (p, _, log) = session(&serve(&[]), &connect(&kkw));
     assert_ne!(p, Some(0), "{log}");
 }
 
