@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::sha256::{check_security, read_proof};
 use crate::mpc::seal::{SealOpening, OPENING_HEADER_LEN};
-use crate::mpc::sha256::{open_sha256, seal_sha256, MAX_PREIMAGE};
+use crate::mpc::sha256::{open_sha256, MAX_PREIMAGE};
 use crate::proof_file::{read_input, write_proof};
 use crate::{Error, Result};
 
@@ -75,7 +75,7 @@ fn write_secret(path: &str, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run_seal(a: SealArgs) -> Result<()> {
-    let rounds = check_security(a.security)?;
+    check_security(a.security)?;
     if a.opening == "-" {
         return Err(Error::bad(
             "--opening -: the opening is secret; give a file name (it is created with mode 0600)",
@@ -103,14 +103,8 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
     super::warn_seed(a.seed);
     let mut rng = crate::rng::rng_from(a.seed);
     let system = a.sys.system(a.security)?;
-    let sealed = match system {
-        crate::mpc::engine::System::Zkbpp { .. } => {
-            seal_sha256(&pre, rounds, a.context.as_bytes(), &mut rng)
-        }
-        crate::mpc::engine::System::Kkw(p) => {
-            crate::mpc::kkw_proofs::seal_sha256(&pre, p, a.context.as_bytes(), &mut rng)
-        }
-    };
+    let sealed =
+        crate::mpc::sha256::seal_sha256_with(&pre, &system, a.context.as_bytes(), &mut rng);
     let n = pre.len();
     crate::mpc::zkbpp::wipe(&mut pre);
     let (seal, opening) = sealed?;

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::Digest;
 use crate::mpc::circuit::{Bit, Builder, Circuit};
-use crate::mpc::engine::{Engine, System};
+use crate::mpc::engine::{Engine, Proof as EngineProof, Required, System};
 use crate::mpc::session::{self, MpcProver, MpcVerifier, OwnedStatement};
 use crate::mpc::zkbpp::{self, Proof, Statement};
 use crate::mpc::Report;
@@ -147,19 +147,30 @@ pub fn prove_peg(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
+    prove_peg_with(inst, z, &System::Zkbpp { rounds }, context, rng)
+}
+
+/// A non-interactive proof of a solution with either engine: the bytes of a proof file
+/// (protocol 2, body [`PegMpcProof`], for ZKB++; protocol 5, body the KKW proof, for KKW).
+pub fn prove_peg_with(
+    inst: &Instance,
+    z: &Matrix,
+    system: &System,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
-    let proof = zkbpp::prove(&st.as_ref(), &w, rounds, rng)?;
-    let body = PegMpcProof {
-        instance_digest: inst.digest(),
-        proof,
+    let proof = system.prove(&st.as_ref(), &w, rng)?;
+    let protocol = protocol_of(proof.engine());
+    let body = match proof {
+        EngineProof::Zkbpp(proof) => proof_file::encode(&PegMpcProof {
+            instance_digest: inst.digest(),
+            proof,
+        }),
+        EngineProof::Kkw(proof) => proof_file::encode(&proof),
     };
-    Ok(ProofFile::new(
-        ProtocolId::PegMpc,
-        Mode::NonInteractive,
-        proof_file::encode(&body),
-    )
-    .to_bytes())
+    Ok(ProofFile::new(protocol, Mode::NonInteractive, body).to_bytes())
 }
 
 /// Verifies a peg solitaire proof file of either mode. An interactive file is a recorded
@@ -179,9 +190,10 @@ pub fn verify_peg(
                 return Err(another_instance(&body.instance_digest, inst));
             }
             let st = statement(inst, context)?;
-            zkbpp::verify(&st.as_ref(), &body.proof, min_rounds)?;
+            let rounds = body.proof.rounds.len();
+            EngineProof::Zkbpp(body.proof).verify(&st.as_ref(), &Required::rounds(min_rounds))?;
             Ok(Report::new(
-                body.proof.rounds.len(),
+                rounds,
                 size,
                 st.circuit.n_and(),
                 Mode::NonInteractive,
@@ -352,15 +364,7 @@ pub fn prove_peg_kkw(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
-    let w = peg_witness(inst, z)?;
-    let st = statement(inst, context)?;
-    let proof = crate::mpc::kkw::prove(&st.as_ref(), &w, params, rng)?;
-    Ok(ProofFile::new(
-        ProtocolId::PegKkw,
-        Mode::NonInteractive,
-        proof_file::encode(&proof),
-    )
-    .to_bytes())
+    prove_peg_with(inst, z, &System::Kkw(params), context, rng)
 }
 
 /// Verifies a KKW peg solitaire proof file, requiring `min_bits` of security.
@@ -383,9 +387,16 @@ pub fn verify_peg_kkw(
     }
     let proof: crate::mpc::kkw::Proof = proof_file::decode(&file.body, "peg KKW proof")?;
     let st = statement(inst, context)?;
-    crate::mpc::kkw::verify(&st.as_ref(), &proof, min_bits)?;
+    let params = proof.params;
+    EngineProof::Kkw(proof).verify(
+        &st.as_ref(),
+        &Required {
+            kkw_bits: min_bits,
+            ..Required::bits(1)
+        },
+    )?;
     Ok(Report::kkw(
-        proof.params,
+        params,
         proof_file::HEADER_LEN + file.body.len(),
         st.circuit.n_and(),
     ))
