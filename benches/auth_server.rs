@@ -39,6 +39,7 @@ fn main() {
         db: db.clone(),
         name: "bench".into(),
         policy: policy.clone(),
+        only: None,
     };
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = l.local_addr().unwrap().to_string();

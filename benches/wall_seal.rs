@@ -1,5 +1,5 @@
-//! Sealed Wall Game moves at 128 bits (219 ZKB++ rounds): seal size, seal / verify / open
-//! times and AND gates on the standard 8×8 start and on an 11×11 two-player middle game.
+//! Sealed Wall Game moves at 128 bits, ZKB++ (219 rounds) and KKW (size and speed sets) side
+//! by side: seal size, seal / verify / open times and AND gates on the standard 8×8 start and on an 11×11 two-player middle game.
 //! Baselines in the same run: the seal size if the move were committed with SHA-256 inside
 //! the circuit (computed from the proof-size formula with the real SHA-256 circuit's AND
 //! count), and the AND count of a circuit deciding the same relation by flood fill
@@ -7,12 +7,16 @@
 
 use std::time::{Duration, Instant};
 
+use zkgames::mpc::engine::{Required, System};
+use zkgames::mpc::kkw::Profile;
 use zkgames::mpc::sha256::sha256_circuit;
 use zkgames::rng::os_rng;
 use zkgames::wall::board::Variant;
 use zkgames::wall::circuit::{flood_fill_circuit, End};
 use zkgames::wall::game::{Game, Move};
-use zkgames::wall::seal::{open_seal, rounds_for_bits, seal_move, verify_seal, MoveStatement};
+use zkgames::wall::seal::{
+    open_seal, rounds_for_bits, seal_move, verify_seal, MoveStatement, Sealed,
+};
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -44,35 +48,19 @@ fn scenario(name: &str, game: &Game, mv: &Move) {
     );
     let st = MoveStatement::new(game, p, b"bench").unwrap();
     let c = st.circuit();
-    let mut rng = os_rng();
-    let s = seal_move(&st, mv, rounds, &mut rng).unwrap();
-    let t_seal = median(
-        (0..15)
-            .map(|_| {
-                let t = Instant::now();
-                std::hint::black_box(seal_move(&st, mv, rounds, &mut rng).unwrap());
-                t.elapsed()
-            })
-            .collect(),
-    );
-    let t_verify = median(
-        (0..15)
-            .map(|_| {
-                let t = Instant::now();
-                verify_seal(&st, &s.file, rounds).unwrap();
-                t.elapsed()
-            })
-            .collect(),
-    );
-    let t_open = median(
-        (0..15)
-            .map(|_| {
-                let t = Instant::now();
-                assert_eq!(&open_seal(&st, &s.file, &s.opening).unwrap(), mv);
-                t.elapsed()
-            })
-            .collect(),
-    );
+    let systems = [
+        ("ZKB++ (219 rounds)", System::zkbpp(128)),
+        ("KKW size (N=32)", System::kkw(128, Profile::Size).unwrap()),
+        (
+            "KKW speed (N=16)",
+            System::kkw(128, Profile::Speed).unwrap(),
+        ),
+    ];
+    let rows: Vec<_> = systems
+        .iter()
+        .map(|(label, sys)| (label, measure(&st, mv, sys)))
+        .collect();
+    let s = &rows[0].1 .0;
     // baseline 1: the witness committed with SHA-256 inside the circuit (witness ‖ 256-bit key)
     let commit_bytes = c.n_inputs().div_ceil(8) + 32;
     let sha = sha256_circuit(commit_bytes).unwrap();
@@ -99,12 +87,18 @@ fn scenario(name: &str, game: &Game, mv: &Move) {
         s.file.len(),
         with_sha as f64 / s.file.len() as f64
     );
-    println!(
-        "seal         {:>8.2} ms      verify {:.2} ms      open {:.2} ms",
-        ms(t_seal),
-        ms(t_verify),
-        ms(t_open)
-    );
+    println!("system                 seal bytes   ratio    seal ms  verify ms    open ms");
+    let base = rows[0].1 .0.file.len() as f64;
+    for (label, (s, ts, tv, to)) in &rows {
+        println!(
+            "{label:<22} {:>10} {:>7.2}x {:>10.2} {:>10.2} {:>10.2}",
+            s.file.len(),
+            s.file.len() as f64 / base,
+            ms(*ts),
+            ms(*tv),
+            ms(*to)
+        );
+    }
     println!(
         "AND gates    {:>8}         (flood fill for the same relation: {} ANDs, {:.0}x more; built in {:.0} ms, not proven)",
         c.n_and(),
@@ -114,6 +108,41 @@ fn scenario(name: &str, game: &Game, mv: &Move) {
     );
     println!("opening      {:>8} bytes", s.opening.len());
     println!("statement    {:>8.2} ms      (oracle tables and circuit, built by prover and verifier alike)", ms(t_stmt));
+}
+
+/// A seal of `mv` with `sys`, and median seal, verify and open times.
+fn measure(st: &MoveStatement, mv: &Move, sys: &System) -> (Sealed, Duration, Duration, Duration) {
+    let mut rng = os_rng();
+    let req = Required::bits(128);
+    let s = seal_move(st, mv, sys, &mut rng).unwrap();
+    let t_seal = median(
+        (0..9)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(seal_move(st, mv, sys, &mut rng).unwrap());
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let t_verify = median(
+        (0..9)
+            .map(|_| {
+                let t = Instant::now();
+                verify_seal(st, &s.file, &req).unwrap();
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let t_open = median(
+        (0..9)
+            .map(|_| {
+                let t = Instant::now();
+                assert_eq!(&open_seal(st, &s.file, &s.opening).unwrap(), mv);
+                t.elapsed()
+            })
+            .collect(),
+    );
+    (s, t_seal, t_verify, t_open)
 }
 
 fn flood_fill_circuit_for(st: &MoveStatement, game: &Game, ends: &[(End, End)]) -> usize {

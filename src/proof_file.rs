@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 peg KKW, 5 SHA-256 KKW |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -44,6 +44,8 @@ pub enum ProtocolId {
     PegKkw = 5,
     /// Knowledge of a SHA-256 preimage through the KKW engine.
     Sha256Kkw = 6,
+    /// A Wall Game move proven legal (sealed) through the KKW engine.
+    WallMoveKkw = 7,
 }
 
 impl ProtocolId {
@@ -56,6 +58,7 @@ impl ProtocolId {
             4 => Some(ProtocolId::WallMove),
             5 => Some(ProtocolId::PegKkw),
             6 => Some(ProtocolId::Sha256Kkw),
+            7 => Some(ProtocolId::WallMoveKkw),
             _ => None,
         }
     }
@@ -68,6 +71,9 @@ impl ProtocolId {
             ProtocolId::WallMove => "Wall Game sealed move, ZKB++ (MPC-in-the-head)",
             ProtocolId::PegKkw => "peg solitaire, KKW (MPC-in-the-head with preprocessing)",
             ProtocolId::Sha256Kkw => "SHA-256 preimage, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::WallMoveKkw => {
+                "Wall Game sealed move, KKW (MPC-in-the-head with preprocessing)"
+            }
         }
     }
 }

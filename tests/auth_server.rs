@@ -345,3 +345,57 @@ fn json_log_lines() {
     assert_eq!(objs[0]["outcome"], "accepted");
     assert_eq!(objs[1]["outcome"], "rejected");
 }
+
+/// Logins with `--system kkw` through the binaries, for both key kinds: a default server
+/// accepts both engines; `--require-system` makes it accept one only. KKW login proofs are
+/// smaller than ZKB++ ones (sizes from the client's report).
+#[test]
+fn kkw_logins_and_servers_that_require_one_system() {
+    let d = dir("kkw");
+    let db = d.join("users.db");
+    let size_of = |e: &str| -> usize {
+        let w = e.split("-byte").next().unwrap();
+        w.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let srv = Server::start(&db, &[]);
+    let mut keys = Vec::new();
+    for kind in ["sha256", "peg"] {
+        let k = d.join(format!("{kind}.key"));
+        let (c, _, e) = run(&["auth", "keygen", "--kind", kind, "-o", k.to_str().unwrap()]);
+        assert_eq!(c, 0, "{e}");
+        let kp = k.to_str().unwrap().to_string();
+        let (c, _, e) = run(&["auth", "register", kind, "--key", &kp, &srv.addr]);
+        assert_eq!(c, 0, "{e}");
+        let (c, _, ez) = run(&["auth", "login", kind, "--key", &kp, &srv.addr]);
+        assert_eq!(c, 0, "{ez}");
+        let (c, _, ek) = run(&[
+            "auth", "login", kind, "--key", &kp, &srv.addr, "--system", "kkw",
+        ]);
+        assert_eq!(c, 0, "{ek}");
+        assert!(ek.contains("KKW"), "{ek}");
+        let (zs, ks) = (size_of(&ez), size_of(&ek));
+        println!("login proof, {kind} key: ZKB++ {zs} bytes, KKW {ks} bytes");
+        assert!(ks * 2 < zs, "{kind}: KKW {ks}, ZKB++ {zs}");
+        keys.push((kind, kp));
+    }
+    srv.stop();
+    for (only, ok, refused) in [
+        ("zkbpp", &[][..], &["--system", "kkw"][..]),
+        ("kkw", &["--system", "kkw"][..], &[][..]),
+    ] {
+        let srv = Server::start(&db, &["--require-system", only]);
+        for (kind, kp) in &keys {
+            let mut a = vec!["auth", "login", kind, "--key", kp, &srv.addr];
+            a.extend_from_slice(ok);
+            let (c, _, e) = run(&a);
+            assert_eq!(c, 0, "{only}: {e}");
+            let mut a = vec!["auth", "login", kind, "--key", kp, &srv.addr];
+            a.extend_from_slice(refused);
+            let (c, _, e) = run(&a);
+            assert_eq!(c, 1, "{only}: {e}");
+        }
+        let (code, log) = srv.stop();
+        assert_eq!(code, Some(0));
+        assert!(log.contains("only") || log.contains("fail"), "{log}");
+    }
+}

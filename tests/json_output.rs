@@ -294,3 +294,34 @@ fn wall_commands() {
     let (_, v) = run("verifier", &["wall", "inspect", s(&seal), "--json"]);
     assert_eq!(v["protocol_id"], 4);
 }
+
+/// `verifier … | head`: a reader that goes away ends the run quietly (status 141, as a
+/// shell reports SIGPIPE), never with a panic message.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::process::Stdio;
+    let proof = tmp("pipe.proof");
+    let sol = tmp("pipe.sol");
+    let ok = |c: &mut Command| assert!(c.status().unwrap().success());
+    ok(Command::new(bin("prover")).args(["peg", "solve", "english", "-q", "-o", s(&sol)]));
+    ok(Command::new(bin("prover")).args([
+        "peg",
+        "prove",
+        "english",
+        "--solution",
+        s(&sol),
+        "-o",
+        s(&proof),
+    ]));
+    let mut child = Command::new(bin("verifier"))
+        .args(["peg", "inspect", "--all", s(&proof)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader is gone before the first line
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}

@@ -282,3 +282,332 @@ fn peg_kkw_proofs_through_the_binaries() {
         "{out}"
     );
 }
+
+const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
+
+fn wall_pos() -> String {
+    format!("{}/{WALL_POS}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `prover wall seal --system kkw`: both parameter sets; the seal records the engine
+/// (protocol 7); `verifier wall verify/open/inspect` read it (and still read ZKB++ seals);
+/// KKW seals are smaller; a tampered seal is rejected; the opening of a ZKB++ seal does not
+/// open a KKW seal.
+#[test]
+fn wall_seals_with_kkw() {
+    let pos = wall_pos();
+    let seal = |sys: &[&str], name: &str| -> (String, String, u64) {
+        let (s, o) = (tmp(&format!("{name}.seal")), tmp(&format!("{name}.open")));
+        let mut args = vec![
+            "wall",
+            "seal",
+            &pos,
+            "--move",
+            "Cb8.>a7",
+            "-o",
+            &s,
+            "--opening",
+            &o,
+            "--context",
+            "g1",
+        ];
+        args.extend_from_slice(sys);
+        let (c, _, e) = run(PROVER, &args);
+        assert_eq!(c, 0, "{e}");
+        let n = std::fs::metadata(&s).unwrap().len();
+        (s, o, n)
+    };
+    let (zs, zo, zn) = seal(&[], "zkbpp");
+    for set in ["size", "speed"] {
+        let (s, o, n) = seal(&["--system", "kkw", "--kkw-params", set], set);
+        assert!(n * 2 < zn, "KKW {set} {n} bytes, ZKB++ {zn}");
+        if set == "size" {
+            assert!(n <= 25_000, "{n} bytes");
+        }
+        let (c, out, e) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g1"]);
+        assert_eq!(c, 0, "{e}");
+        assert!(out.contains("ACCEPTED") && !out.contains("Cb8"), "{out}");
+        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g2"]);
+        assert_eq!(c, 1);
+        // more security than the parameters give
+        let (c, _, _) = run(
+            VERIFIER,
+            &[
+                "wall",
+                "verify",
+                &pos,
+                &s,
+                "--context",
+                "g1",
+                "--security",
+                "200",
+            ],
+        );
+        assert_eq!(c, 1);
+        let (c, out, e) = run(VERIFIER, &["wall", "open", &pos, &s, &o, "--context", "g1"]);
+        assert_eq!(c, 0, "{e}");
+        assert!(out.contains("played Cb8.>a7"), "{out}");
+        // the ZKB++ seal's opening does not open this seal, nor conversely
+        let (c, _, _) = run(
+            VERIFIER,
+            &["wall", "open", &pos, &s, &zo, "--context", "g1"],
+        );
+        assert_eq!(c, 1);
+        let (c, _, _) = run(
+            VERIFIER,
+            &["wall", "open", &pos, &zs, &o, "--context", "g1"],
+        );
+        assert_eq!(c, 1);
+        let (c, out, _) = run(VERIFIER, &["wall", "inspect", &s]);
+        assert_eq!(c, 0);
+        assert!(out.contains("KKW") && out.contains("N = "), "{out}");
+        // a flipped byte in the body
+        let mut b = std::fs::read(&s).unwrap();
+        let i = b.len() / 2;
+        b[i] ^= 1;
+        let t = tmp(&format!("{set}-tampered.seal"));
+        std::fs::write(&t, &b).unwrap();
+        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]);
+        assert_ne!(c, 0);
+    }
+    let (c, out, _) = run(VERIFIER, &["wall", "inspect", &zs]);
+    assert_eq!(c, 0);
+    assert!(out.contains("ZKB++") && out.contains("rounds:"), "{out}");
+}
+
+/// A live session through the binaries over pipes: verifier `serve --stdio` with its
+/// system, prover `connect -` with its own; returns both exit codes and the verifier's log.
+fn session(verifier: &[String], prover: &[String]) -> (Option<i32>, Option<i32>, String) {
+    use std::process::Stdio;
+    let mut v = Command::new(VERIFIER)
+        .args(verifier)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
+    let pr = Command::new(PROVER)
+        .args(prover)
+        .stdin(Stdio::from(from_v))
+        .stdout(Stdio::from(to_v))
+        .output()
+        .unwrap();
+    let vo = v.wait_with_output().unwrap();
+    (
+        pr.status.code(),
+        vo.status.code(),
+        String::from_utf8_lossy(&vo.stderr).into_owned() + &String::from_utf8_lossy(&pr.stderr),
+    )
+}
+
+/// Sealed-move sessions with KKW: accepted when both sides use the same system and
+/// parameters; the verifier fixes them, so a prover offering ZKB++ or the other KKW set is
+/// refused.
+#[test]
+fn wall_sessions_with_kkw_and_the_verifier_fixes_the_system() {
+    let pos = wall_pos();
+    let serve = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["wall", "serve", &pos, "--stdio"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let connect = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["wall", "connect", &pos, "--move", "Cb8.>a7", "-"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let kkw = ["--system", "kkw"];
+    let speed = ["--system", "kkw", "--kkw-params", "speed"];
+    let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
+    assert!(log.contains("ACCEPTED") && !log.contains("Cb8"), "{log}");
+    let (p, v, log) = session(&serve(&speed), &connect(&speed));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
+    // a verifier requiring KKW refuses ZKB++, and the size set refuses the speed set
+    let (p, _, log) = session(&serve(&kkw), &connect(&[]));
+    assert_ne!(p, Some(0), "{log}");
+    assert!(log.contains("protocol"), "{log}");
+    let (p, _, log) = session(&serve(&kkw), &connect(&speed));
+    assert_ne!(p, Some(0), "{log}");
+    assert!(log.contains("KKW parameters"), "{log}");
+    let (p, _, log) = session(&serve(&[]), &connect(&kkw));
+    assert_ne!(p, Some(0), "{log}");
+}
+
+/// Peg sessions with KKW through the binaries: accepted with the verifier's system and set;
+/// a prover offering ZKB++ or the speed set to a size-set verifier is refused; the saved
+/// transcript is re-checked only with --allow-session-transcript.
+#[test]
+fn peg_sessions_with_kkw() {
+    let tee = puzzle("tee.txt");
+    let sol = tmp("tee-session.solution");
+    assert_eq!(run(PROVER, &["peg", "solve", &tee, "-o", &sol, "-q"]).0, 0);
+    let serve = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["peg", "serve", &tee, "--stdio", "--context", "s1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let tr = tmp("tee-kkw.session");
+    let connect = |sys: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "peg",
+            "connect",
+            &tee,
+            "--solution",
+            &sol,
+            "-",
+            "--context",
+            "s1",
+            "--transcript",
+            &tr,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(sys.iter().map(|s| s.to_string()));
+        a
+    };
+    let kkw = ["--system", "kkw"];
+    let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
+    assert!(log.contains("ACCEPTED") && log.contains("KKW"), "{log}");
+    let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &tr, "--context", "s1"]);
+    assert_eq!(c, 1);
+    let (c, out, e) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &tee,
+            &tr,
+            "--context",
+            "s1",
+            "--allow-session-transcript",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        out.contains("NOT evidence") || out.contains("CONSISTENT"),
+        "{out}"
+    );
+    let (c, _, _) = run(
+        VERIFIER,
+        &[
+            "peg",
+            "verify",
+            &tee,
+            &tr,
+            "--context",
+            "s2",
+            "--allow-session-transcript",
+        ],
+    );
+    assert_eq!(c, 1);
+    // the verifier fixes the system and the set
+    let (p, _, log) = session(&serve(&kkw), &connect(&["--system", "zkbpp"]));
+    assert_ne!(p, Some(0), "{log}");
+    let (p, _, log) = session(
+        &serve(&kkw),
+        &connect(&["--system", "kkw", "--kkw-params", "speed"]),
+    );
+    assert_ne!(p, Some(0), "{log}");
+    assert!(log.contains("KKW parameters"), "{log}");
+    let speed = ["--system", "kkw", "--kkw-params", "speed"];
+    let (p, v, log) = session(&serve(&speed), &connect(&speed));
+    assert_eq!((p, v), (Some(0), Some(0)), "{log}");
+}
+
+/// `prover sha256 seal --system kkw`: a KKW SHA-256 proof file that `verify` accepts and
+/// `open` opens to the preimage; another context does not open; `inspect` names KKW.
+#[test]
+fn sha256_seals_with_kkw() {
+    let (s, o) = (tmp("abc-kkw.seal"), tmp("abc-kkw.open"));
+    let _ = std::fs::remove_file(&o);
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "sha256",
+            "seal",
+            "--preimage-hex",
+            "616263",
+            "-o",
+            &s,
+            "--opening",
+            &o,
+            "--system",
+            "kkw",
+            "--context",
+            "c1",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(e.contains("KKW"), "{e}");
+    let (c, out, e) = run(
+        VERIFIER,
+        &["sha256", "verify", "--digest", ABC, &s, "--context", "c1"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("KKW"), "{out}");
+    let (c, out, e) = run(
+        VERIFIER,
+        &["sha256", "open", ABC, &s, &o, "--context", "c1"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(out.trim(), "616263");
+    let (c, _, _) = run(
+        VERIFIER,
+        &["sha256", "open", ABC, &s, &o, "--context", "c2"],
+    );
+    assert_eq!(c, 1);
+    let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &s]);
+    assert_eq!(c, 0);
+    assert!(out.contains("KKW"), "{out}");
+}
+
+/// `prover peg simulate --system zkbpp|kkw`: transcripts made without a solution are refused
+/// as evidence (exit 1) and found consistent with --allow-session-transcript.
+#[test]
+fn peg_simulate_with_both_engines() {
+    let tee = puzzle("tee.txt");
+    for sys in [
+        &["--system", "zkbpp"][..],
+        &["--system", "kkw"],
+        &["--system", "kkw", "--kkw-params", "speed"],
+    ] {
+        let out = tmp(&format!("sim-{}.session", sys.len()));
+        let mut a = vec!["peg", "simulate", &tee, "-o", &out, "--context", "x"];
+        a.extend_from_slice(sys);
+        let (c, _, e) = run(PROVER, &a);
+        assert_eq!(c, 0, "{e}");
+        assert!(e.contains("without any solution"), "{e}");
+        let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &out, "--context", "x"]);
+        assert_eq!(c, 1);
+        let (c, o, e) = run(
+            VERIFIER,
+            &[
+                "peg",
+                "verify",
+                &tee,
+                &out,
+                "--context",
+                "x",
+                "--allow-session-transcript",
+            ],
+        );
+        assert_eq!(c, 0, "{sys:?}: {e}");
+        assert!(
+            o.contains("CONSISTENT") && o.contains("NOT evidence"),
+            "{o}"
+        );
+    }
+}

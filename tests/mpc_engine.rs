@@ -304,3 +304,101 @@ fn hostile_bodies_never_panic() {
     hello2.rounds = 1_000_000;
     assert!(v.check_hello(&hello2).is_err());
 }
+
+// ---------------------------------------------------------------------------------------
+// both engines through `mpc::engine`
+
+/// A session over pipes through the engine interface: prover with `sp`, verifier fixing `sv`.
+fn session_with(
+    inst: &Instance,
+    z: &Matrix,
+    sp: &zkgames::mpc::engine::System,
+    sv: &zkgames::mpc::engine::System,
+    ctx: &[u8],
+) -> (
+    zkgames::Result<SessionRecord>,
+    zkgames::Result<SessionRecord>,
+) {
+    use zkgames::peg::mpc::{session_prover_with, session_verifier_with};
+    let (r1, w1) = std::io::pipe().unwrap();
+    let (r2, w2) = std::io::pipe().unwrap();
+    let mut cp = Channel::new(Box::new(r1), Box::new(w2));
+    let mut cv = Channel::new(Box::new(r2), Box::new(w1));
+    let (inst_v, ctx_v, sv) = (inst.clone(), ctx.to_vec(), *sv);
+    let h = std::thread::spawn(move || {
+        let mut v = session_verifier_with(&inst_v, &sv, &ctx_v, seeded_rng(7)).unwrap();
+        let r = run_verifier(&mut cv, v.as_mut());
+        drop(cv);
+        r
+    });
+    let p = session_prover_with(inst, z, sp, ctx, seeded_rng(8)).unwrap();
+    let rp = run_prover(&mut cp, p);
+    drop(cp);
+    (rp, h.join().unwrap())
+}
+
+/// Both engines: honest sessions are accepted and their records replay; the verifier's
+/// system and parameters are the only ones accepted; KKW records replay under the offered
+/// set, not under another context; a flipped response byte is rejected; the KKW simulator's
+/// transcripts (no witness) replay for the challenges they were made for.
+#[test]
+fn sessions_of_both_engines_through_the_engine_interface() {
+    use zkgames::mpc::engine::System;
+    use zkgames::mpc::kkw::{Challenge, Params, Profile};
+    use zkgames::mpc::kkw_session;
+    let (inst, z) = (tee(), tee_solution());
+    let zk = System::Zkbpp { rounds: 40 };
+    let small = System::Kkw(Params::new(24, 8, 8));
+    let size = System::kkw(128, Profile::Size).unwrap();
+    let speed = System::kkw(128, Profile::Speed).unwrap();
+    for sys in [zk, small, size, speed] {
+        let (rp, rv) = session_with(&inst, &z, &sys, &sys, b"ctx");
+        let rec = rv.unwrap();
+        assert_eq!(rp.unwrap(), rec);
+    }
+    for (p, v) in [(zk, size), (size, zk), (speed, size), (small, size)] {
+        let (rp, rv) = session_with(&inst, &z, &p, &v, b"ctx");
+        assert!(
+            rp.is_err() && rv.is_err(),
+            "{p} offered to a verifier of {v}"
+        );
+    }
+    // KKW records
+    let (_, rv) = session_with(&inst, &z, &size, &size, b"ctx");
+    let rec = rv.unwrap();
+    let st = || statement_for_tests(&inst, b"ctx").unwrap();
+    let bytes = zkgames::mpc::session::record_file(ProtocolId::PegKkw, &rec);
+    let f = ProofFile::from_bytes(&bytes).unwrap();
+    let rep = zkgames::peg::mpc::verify_peg_kkw(&inst, &f, 128.0, b"ctx").unwrap();
+    assert_eq!(rep.mode, Mode::Interactive);
+    assert!(zkgames::peg::mpc::verify_peg_kkw(&inst, &f, 128.0, b"ctX").is_err());
+    let Some(zkgames::mpc::engine::System::Kkw(p)) = Some(size) else {
+        unreachable!()
+    };
+    kkw_session::replay(st(), ProtocolId::PegKkw, p, &rec).unwrap();
+    let mut rng = seeded_rng(9);
+    for _ in 0..40 {
+        let mut bad = rec.clone();
+        let i = rng.gen_range(0..bad.responses.len());
+        bad.responses[i] ^= 1 << rng.gen_range(0..8);
+        assert!(kkw_session::replay(st(), ProtocolId::PegKkw, p, &bad).is_err());
+        let mut bad = rec.clone();
+        let i = rng.gen_range(0..bad.commitments.len());
+        bad.commitments[i] ^= 1 << rng.gen_range(0..8);
+        assert!(kkw_session::replay(st(), ProtocolId::PegKkw, p, &bad).is_err());
+    }
+    // simulated transcripts, for random challenges fixed in advance
+    for s in 0..5 {
+        let mut rng = seeded_rng(100 + s);
+        let ch = Challenge::random(&p, &mut rng);
+        let sim = kkw_session::simulate(
+            &statement_for_tests(&inst, b"ctx").unwrap().as_ref(),
+            ProtocolId::PegKkw,
+            p,
+            &ch,
+            &mut rng,
+        )
+        .unwrap();
+        kkw_session::replay(st(), ProtocolId::PegKkw, p, &sim).unwrap();
+    }
+}

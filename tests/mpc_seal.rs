@@ -9,14 +9,17 @@ use std::process::Command;
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::circuit::{Bit, Builder, Circuit};
+use zkgames::mpc::engine::{Proof, Required, System};
+use zkgames::mpc::kkw::{self, Params};
+use zkgames::mpc::seal::seal_kkw_cheating_for_tests;
 use zkgames::mpc::seal::{
     open, seal, seal_digest, seal_mixed_for_tests, verify, SealOpening, OPENING_HEADER_LEN,
 };
 use zkgames::mpc::sha256::{
     open_sha256, prove_sha256, seal_sha256, verify_sha256, Sha256Body, MAX_PREIMAGE,
 };
-use zkgames::mpc::zkbpp::{self, unpack_trits, Proof, Statement};
-use zkgames::proof_file::{decode, encode, ProofFile, HEADER_LEN};
+use zkgames::mpc::zkbpp::{unpack_trits, Proof as ZkProof, Statement};
+use zkgames::proof_file::{decode, ProofFile, HEADER_LEN};
 use zkgames::rng::seeded_rng;
 
 /// A random circuit mixing every gate type, `n_out` outputs on random gate wires plus two
@@ -235,12 +238,40 @@ fn seal_size_is_an_ordinary_proof_size() {
 // ---------------------------------------------------------------------------------------
 // random circuits
 
+/// A random system: ZKB++ with 1–139 rounds, or KKW with small random `(M, τ, N)`.
+fn random_system(rng: &mut impl RngCore, kkw: bool) -> System {
+    if kkw {
+        let m = rng.gen_range(1..24);
+        let n = [2, 4, 8, 16][rng.gen_range(0..4)];
+        System::Kkw(Params::new(m, rng.gen_range(1..=m), n))
+    } else {
+        System::Zkbpp {
+            rounds: rng.gen_range(1..140),
+        }
+    }
+}
+
+/// What verifies a proof of `sys`: its own parameters, whatever bits they give.
+fn lenient(sys: &System) -> Required {
+    Required {
+        zkbpp_rounds: match sys {
+            System::Zkbpp { rounds } => *rounds,
+            System::Kkw(_) => 1,
+        },
+        kkw_bits: 0.0,
+        only: None,
+    }
+}
+
+/// Both engines through [`engine`]: round trips, binding (another context, statement,
+/// master seed, seal), and the brute-force reference on small circuits.
 #[test]
 fn random_circuits_round_trip_and_binding() {
     let mut rng = seeded_rng(4);
-    let mut second_witnesses = 0;
-    let mut brute_forced = 0;
-    for case in 0..300 {
+    let mut second_witnesses = [0; 2];
+    let mut brute_forced = [0; 2];
+    for case in 0..400 {
+        let k = case % 2;
         // a third of the cases small enough for the brute-force reference
         let n_in = if case % 3 == 0 {
             rng.gen_range(1..=8)
@@ -252,45 +283,52 @@ fn random_circuits_round_trip_and_binding() {
         let w = bits(&mut rng, n_in);
         let y = c.eval(&w);
         let st = stmt(&c, &y, b"ctx");
-        let rounds = rng.gen_range(1..140);
-        let (p, o) = seal(&st, &w, rounds, &mut rng).unwrap();
-        verify(&st, &p, rounds).unwrap();
-        zkbpp::verify(&st, &p, rounds).unwrap();
-        assert_eq!(open(&st, &p, &o).unwrap(), w, "case {case}");
+        let sys = random_system(&mut rng, k == 1);
+        let req = lenient(&sys);
+        let (p, o) = sys.seal(&st, &w, &mut rng).unwrap();
+        assert_eq!(p.system(), sys);
+        p.verify(&st, &req).unwrap();
+        assert_eq!(p.open(&st, &o).unwrap(), w, "case {case}");
         let o_bytes = SealOpening::from_bytes(&o.to_bytes()).unwrap();
-        assert_eq!(open(&st, &p, &o_bytes).unwrap(), w);
+        assert_eq!(p.open(&st, &o_bytes).unwrap(), w);
         // another context, another statement
-        assert!(open(&stmt(&c, &y, b"ctX"), &p, &o).is_err());
+        assert!(p.open(&stmt(&c, &y, b"ctX"), &o).is_err());
         let mut st2 = st;
         st2.public = b"other";
-        assert!(open(&st2, &p, &o).is_err());
+        assert!(p.open(&st2, &o).is_err());
         // another master seed
         let other_master = SealOpening::new(*o.seal_digest(), rng.gen(), w.clone());
-        assert!(open(&st, &p, &other_master).is_err());
+        assert!(p.open(&st, &other_master).is_err());
         // another seal of the same witness (digest checked, then the re-proving check)
-        let (p2, o2) = seal(&st, &w, rounds, &mut rng).unwrap();
-        assert!(open(&st, &p, &o2).is_err());
+        let (p2, o2) = sys.seal(&st, &w, &mut rng).unwrap();
+        assert!(p.open(&st, &o2).is_err());
         let relabelled = SealOpening::new(*o.seal_digest(), *o2.master_seed(), w.clone());
-        assert!(open(&st, &p, &relabelled).is_err());
-        assert_eq!(open(&st, &p2, &o2).unwrap(), w);
+        assert!(p.open(&st, &relabelled).is_err());
+        assert_eq!(p2.open(&st, &o2).unwrap(), w);
         // an ordinary proof of the same witness is not a seal anyone can open
-        let ordinary = zkbpp::prove(&st, &w, rounds, &mut rng).unwrap();
-        let guess = SealOpening::new(seal_digest(&st, &ordinary), rng.gen(), w.clone());
-        assert!(open(&st, &ordinary, &guess).is_err());
+        let ordinary = sys.prove(&st, &w, &mut rng).unwrap();
+        let guess = SealOpening::new(ordinary.seal_digest(&st), rng.gen(), w.clone());
+        assert!(ordinary.open(&st, &guess).is_err());
+        // the other engine's seal digest never matches
+        let (zp, zo) = System::Zkbpp { rounds: 3 }.seal(&st, &w, &mut rng).unwrap();
+        let (kp, ko) = System::Kkw(Params::new(3, 2, 2))
+            .seal(&st, &w, &mut rng)
+            .unwrap();
+        assert!(zp.open(&st, &ko).is_err() && kp.open(&st, &zo).is_err());
         // brute-force reference for small circuits: of all 2^n witnesses, with the right
         // master seed and digest, exactly the sealed one opens
         if n_in <= 8 {
-            brute_forced += 1;
+            brute_forced[k] += 1;
             for v in all_inputs(n_in) {
-                let ok = open(
-                    &st,
-                    &p,
-                    &SealOpening::new(*o.seal_digest(), *o.master_seed(), v.clone()),
-                )
-                .is_ok();
+                let ok = p
+                    .open(
+                        &st,
+                        &SealOpening::new(*o.seal_digest(), *o.master_seed(), v.clone()),
+                    )
+                    .is_ok();
                 assert_eq!(ok, v == w, "case {case}");
                 if v != w && c.eval(&v) == y {
-                    second_witnesses += 1;
+                    second_witnesses[k] += 1;
                 }
             }
         } else if n_in > 0 {
@@ -298,46 +336,51 @@ fn random_circuits_round_trip_and_binding() {
             let mut v = w.clone();
             v[rng.gen_range(0..n_in)] ^= true;
             if c.eval(&v) == y {
-                second_witnesses += 1;
+                second_witnesses[k] += 1;
             }
-            let r = open(
+            let r = p.open(
                 &st,
-                &p,
                 &SealOpening::new(*o.seal_digest(), *o.master_seed(), v),
             );
             assert!(r.is_err());
         }
     }
     // the reference exercised witnesses that satisfy the statement, not only wrong ones
-    assert!(
-        brute_forced >= 100 && second_witnesses >= 1000,
-        "{brute_forced} {second_witnesses}"
-    );
+    for k in 0..2 {
+        assert!(
+            brute_forced[k] >= 60 && second_witnesses[k] >= 500,
+            "{brute_forced:?} {second_witnesses:?}"
+        );
+    }
 }
 
-/// Every byte of small seals flipped (opening relabelled to the tampered seal) and every
-/// byte of their openings flipped: nothing opens.
+/// Every byte of small seals of both engines flipped (opening relabelled to the tampered
+/// seal) and every byte of their openings flipped: nothing opens.
 #[test]
 fn random_circuits_every_flipped_byte_is_rejected() {
     let mut rng = seeded_rng(5);
-    for _ in 0..6 {
+    for case in 0..8 {
         let n_in = rng.gen_range(1..20);
         let g = rng.gen_range(10..80);
         let c = random_circuit(&mut rng, n_in, g, 4);
         let w = bits(&mut rng, n_in);
         let y = c.eval(&w);
         let st = stmt(&c, &y, b"");
-        let (p, o) = seal(&st, &w, 6, &mut rng).unwrap();
-        let pb = encode(&p);
+        let sys = if case % 2 == 0 {
+            System::Zkbpp { rounds: 6 }
+        } else {
+            System::Kkw(Params::new(6, 3, 4))
+        };
+        let (p, o) = sys.seal(&st, &w, &mut rng).unwrap();
+        let pb = p.to_body();
         for i in 0..pb.len() {
             let mut t = pb.clone();
             t[i] ^= 1 << rng.gen_range(0..8);
-            if let Ok(q) = decode::<Proof>(&t, "p") {
-                assert!(open(&st, &q, &o).is_err(), "seal byte {i}");
-                let relabelled =
-                    SealOpening::new(seal_digest(&st, &q), *o.master_seed(), w.clone());
+            if let Ok(q) = Proof::from_body(p.engine(), &t, "p") {
+                assert!(q.open(&st, &o).is_err(), "seal byte {i}");
+                let relabelled = SealOpening::new(q.seal_digest(&st), *o.master_seed(), w.clone());
                 assert!(
-                    open(&st, &q, &relabelled).is_err(),
+                    q.open(&st, &relabelled).is_err(),
                     "seal byte {i}, relabelled"
                 );
             }
@@ -347,10 +390,56 @@ fn random_circuits_every_flipped_byte_is_rejected() {
             for x in [0x01u8, 0x80] {
                 let mut t = ob.clone();
                 t[i] ^= x;
-                let r = SealOpening::from_bytes(&t).and_then(|o| open(&st, &p, &o));
+                let r = SealOpening::from_bytes(&t).and_then(|o| p.open(&st, &o));
                 assert!(r.is_err(), "opening byte {i} ^ {x:#x}");
             }
         }
+    }
+}
+
+/// KKW: a sealer that runs some executions on another witness (both valid) makes a seal
+/// that verifies but opens to neither witness nor to anything else; one that runs an
+/// execution on a non-witness is caught when that execution is opened completely.
+#[test]
+fn kkw_a_prover_changing_witness_between_executions_cannot_open() {
+    let mut rng = seeded_rng(16);
+    let params = Params::new(12, 5, 4);
+    for _ in 0..20 {
+        let (c, a, b) = two_witnesses(&mut rng, 8);
+        let y = c.eval(&a);
+        let st = stmt(&c, &y, b"mixed");
+        // executions in `switch` run on b: flip the input bits where a and b differ
+        let switch: Vec<usize> = (0..12).filter(|_| rng.gen()).collect();
+        if switch.is_empty() || switch.len() == 12 {
+            continue;
+        }
+        let cheats: Vec<kkw::Cheat> = switch
+            .iter()
+            .flat_map(|&j| {
+                (0..8)
+                    .filter(|&i| a[i] != b[i])
+                    .map(move |i| kkw::Cheat::Input {
+                        execution: j,
+                        input: i,
+                    })
+            })
+            .collect();
+        let (p, m) = seal_kkw_cheating_for_tests(&st, &a, params, &cheats, &mut rng).unwrap();
+        let p = Proof::Kkw(p);
+        // both witnesses are valid: every execution is honest, the seal verifies
+        p.verify(&st, &lenient(&p.system())).unwrap();
+        let d = p.seal_digest(&st);
+        for v in all_inputs(8) {
+            assert!(p.open(&st, &SealOpening::new(d, m, v)).is_err());
+        }
+        // the same path with no switch opens (the test can succeed)
+        let (q, m) = seal_kkw_cheating_for_tests(&st, &a, params, &[], &mut rng).unwrap();
+        let q = Proof::Kkw(q);
+        assert_eq!(
+            q.open(&st, &SealOpening::new(q.seal_digest(&st), m, a.clone()))
+                .unwrap(),
+            a
+        );
     }
 }
 
@@ -466,7 +555,7 @@ impl Tally {
 
     /// Records what a seal opens: per round, the challenge, and every bit sent (the two
     /// seeds, x2, the opened view, the unopened commitment), keyed by the challenge.
-    fn record(&mut self, p: &Proof) {
+    fn record(&mut self, p: &ZkProof) {
         let es = unpack_trits(&p.challenges, p.rounds.len()).unwrap();
         for (rp, &e) in p.rounds.iter().zip(&es) {
             let e = e as usize;

@@ -5,12 +5,17 @@
 //! of two different moves look alike.
 
 use zkgames::mpc::circuit::Gate;
-use zkgames::mpc::zkbpp::{self, Cheat, Proof};
+use zkgames::mpc::engine::{self, Required, System};
+use zkgames::mpc::zkbpp::{self, Cheat};
 use zkgames::proof_file::decode;
 use zkgames::rng::seeded_rng;
 use zkgames::wall::board::{Dir, Variant, Wall};
 use zkgames::wall::game::{Game, Move};
 use zkgames::wall::seal::{open_seal, read_seal, seal_move, verify_seal, MoveStatement};
+
+fn zk(rounds: usize) -> System {
+    System::Zkbpp { rounds }
+}
 
 /// Small games: standard starts, and the same with walls where they keep the game valid.
 fn games() -> Vec<Game> {
@@ -47,8 +52,8 @@ fn every_legal_move_seals_verifies_and_opens_to_itself() {
         let p = g.to_move();
         let st = MoveStatement::new(&g, p, b"ctx").unwrap();
         for mv in g.legal_moves(p) {
-            let s = seal_move(&st, &mv, 6, &mut rng).unwrap();
-            let d = verify_seal(&st, &s.file, 6).unwrap();
+            let s = seal_move(&st, &mv, &zk(6), &mut rng).unwrap();
+            let d = verify_seal(&st, &s.file, &Required::rounds(6)).unwrap();
             assert_eq!(d, s.digest);
             assert_eq!(open_seal(&st, &s.file, &s.opening).unwrap(), mv);
             sealed += 1;
@@ -191,7 +196,7 @@ fn a_prover_sealing_an_illegal_move_is_caught_at_the_predicted_rate() {
     let p = zkbpp::prove_unchecked(&st.statement(), &w, 219, &mut rng, &cheats);
     assert!(zkbpp::verify(&st.statement(), &p, 219).is_err());
     // and the honest path refuses the illegal move before proving
-    let e = seal_move(&st, &mv, 8, &mut rng).err().unwrap();
+    let e = seal_move(&st, &mv, &zk(8), &mut rng).err().unwrap();
     assert!(e.to_string().contains("illegal move"), "{e}");
 }
 
@@ -201,12 +206,15 @@ fn tampered_seals_and_openings_are_rejected_and_openings_are_bound() {
     let st = MoveStatement::new(&g, 0, b"game 1").unwrap();
     let mut rng = seeded_rng(3);
     let mv = Move::new(Some((1, 0)), None, vec![Wall::new(1, 1, Dir::R)]);
-    let s = seal_move(&st, &mv, 8, &mut rng).unwrap();
+    let s = seal_move(&st, &mv, &zk(8), &mut rng).unwrap();
     for i in 0..s.file.len() {
         for bit in [0x01u8, 0x80] {
             let mut t = s.file.clone();
             t[i] ^= bit;
-            assert!(verify_seal(&st, &t, 8).is_err(), "seal byte {i} ^ {bit:#x}");
+            assert!(
+                verify_seal(&st, &t, &Required::rounds(8)).is_err(),
+                "seal byte {i} ^ {bit:#x}"
+            );
             assert!(open_seal(&st, &t, &s.opening).is_err());
         }
     }
@@ -216,7 +224,13 @@ fn tampered_seals_and_openings_are_rejected_and_openings_are_bound() {
         assert!(open_seal(&st, &s.file, &t).is_err(), "opening byte {i}");
     }
     // another move's opening, another position, player or context
-    let other = seal_move(&st, &Move::new(None, Some((1, 0)), vec![]), 8, &mut rng).unwrap();
+    let other = seal_move(
+        &st,
+        &Move::new(None, Some((1, 0)), vec![]),
+        &zk(8),
+        &mut rng,
+    )
+    .unwrap();
     assert!(open_seal(&st, &s.file, &other.opening).is_err());
     let g2 = g.play(&Move::none()).unwrap();
     for st2 in [
@@ -224,11 +238,11 @@ fn tampered_seals_and_openings_are_rejected_and_openings_are_bound() {
         MoveStatement::new(&g, 1, b"game 1").unwrap(),
         MoveStatement::new(&g2, 1, b"game 1").unwrap(),
     ] {
-        assert!(verify_seal(&st2, &s.file, 8).is_err());
+        assert!(verify_seal(&st2, &s.file, &Required::rounds(8)).is_err());
         assert!(open_seal(&st2, &s.file, &s.opening).is_err());
     }
     // fewer rounds than required
-    assert!(verify_seal(&st, &s.file, 9).is_err());
+    assert!(verify_seal(&st, &s.file, &Required::rounds(9)).is_err());
     assert_eq!(open_seal(&st, &s.file, &s.opening).unwrap(), mv);
 }
 
@@ -250,8 +264,10 @@ fn seals_of_two_moves_look_alike() {
     let counts = |mv: &Move, rng: &mut zkgames::rng::Rng| {
         let mut c: Vec<(u64, u64)> = Vec::new();
         for _ in 0..150 {
-            let s = seal_move(&st, mv, 12, rng).unwrap();
-            let p: Proof = read_seal(&s.file).unwrap();
+            let s = seal_move(&st, mv, &zk(12), rng).unwrap();
+            let engine::Proof::Zkbpp(p) = read_seal(&s.file).unwrap() else {
+                panic!("a ZKB++ seal")
+            };
             for r in &p.rounds {
                 let bytes: Vec<u8> = r
                     .opening
@@ -317,4 +333,60 @@ fn boards_too_large_for_the_notation_are_refused() {
     assert!(e.to_string().contains("at most 26 columns"), "{e}");
     let g = Game::standard(Variant::CatAndMouse, 99, 26).unwrap();
     assert!(MoveStatement::new(&g, 0, b"").is_ok());
+}
+
+/// KKW seals (small parameters) of every legal move of a small position verify and open to
+/// the move; every flipped byte of a seal or opening is rejected; an opening is bound to its
+/// position, player and context; a verifier asking more bits than the parameters give
+/// rejects.
+#[test]
+fn kkw_seals_every_legal_move_and_rejects_tampering() {
+    use zkgames::mpc::kkw::Params;
+    let mut rng = seeded_rng(21);
+    let sys = System::Kkw(Params::new(8, 4, 4));
+    let req = Required {
+        kkw_bits: 1.0,
+        ..Required::rounds(1)
+    };
+    let g = Game::standard(Variant::CatAndMouse, 3, 3).unwrap();
+    let st = MoveStatement::new(&g, 0, b"game 1").unwrap();
+    let mut n = 0;
+    for mv in g.legal_moves(0) {
+        let s = seal_move(&st, &mv, &sys, &mut rng).unwrap();
+        assert_eq!(verify_seal(&st, &s.file, &req).unwrap(), s.digest);
+        assert_eq!(open_seal(&st, &s.file, &s.opening).unwrap(), mv);
+        n += 1;
+    }
+    assert!(n > 50, "{n}");
+    let mv = Move::new(Some((1, 0)), None, vec![Wall::new(1, 1, Dir::R)]);
+    let s = seal_move(&st, &mv, &sys, &mut rng).unwrap();
+    assert!(matches!(read_seal(&s.file).unwrap(), engine::Proof::Kkw(_)));
+    for i in 0..s.file.len() {
+        let mut t = s.file.clone();
+        t[i] ^= 1 << (i % 8);
+        assert!(verify_seal(&st, &t, &req).is_err(), "seal byte {i}");
+        assert!(open_seal(&st, &t, &s.opening).is_err());
+    }
+    for i in 0..s.opening.len() {
+        let mut t = s.opening.clone();
+        t[i] ^= 0x01;
+        assert!(open_seal(&st, &s.file, &t).is_err(), "opening byte {i}");
+    }
+    let g2 = g.play(&Move::none()).unwrap();
+    for st2 in [
+        MoveStatement::new(&g, 0, b"game 2").unwrap(),
+        MoveStatement::new(&g, 1, b"game 1").unwrap(),
+        MoveStatement::new(&g2, 1, b"game 1").unwrap(),
+    ] {
+        assert!(verify_seal(&st2, &s.file, &req).is_err());
+        assert!(open_seal(&st2, &s.file, &s.opening).is_err());
+    }
+    let strict = Required {
+        kkw_bits: 64.0,
+        ..req
+    };
+    assert!(verify_seal(&st, &s.file, &strict).is_err());
+    // and a verifier accepting ZKB++ only
+    assert!(verify_seal(&st, &s.file, &req.only(Some(engine::Engine::Zkbpp))).is_err());
+    assert!(verify_seal(&st, &s.file, &req.only(Some(engine::Engine::Kkw))).is_ok());
 }

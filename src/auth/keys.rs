@@ -23,6 +23,8 @@
 
 use sha2::{Digest as _, Sha256};
 
+use crate::mpc::engine::{Engine, Required};
+use crate::mpc::kkw::{self, Params, Profile};
 use crate::mpc::{self, zkbpp};
 use crate::peg::instance::{unpack_bits, Goal, Instance, Matrix, MAX_N, MAX_T};
 use crate::peg::planted::{self, PlantParams};
@@ -77,10 +79,13 @@ impl Kind {
             ))),
         }
     }
-    fn protocol(self) -> ProtocolId {
-        match self {
-            Kind::Sha256 => ProtocolId::Sha256Mpc,
-            Kind::Peg => ProtocolId::PegMpc,
+    /// The proof file protocol of this kind's login proofs with `engine`.
+    fn protocol(self, engine: Engine) -> ProtocolId {
+        match (self, engine) {
+            (Kind::Sha256, Engine::Zkbpp) => ProtocolId::Sha256Mpc,
+            (Kind::Peg, Engine::Zkbpp) => ProtocolId::PegMpc,
+            (Kind::Sha256, Engine::Kkw) => ProtocolId::Sha256Kkw,
+            (Kind::Peg, Engine::Kkw) => ProtocolId::PegKkw,
         }
     }
 }
@@ -452,8 +457,13 @@ pub fn login_rounds() -> usize {
     zkbpp::rounds_for_bits(LOGIN_SECURITY_BITS)
 }
 
+/// The KKW parameters of a login proof: the size set at [`LOGIN_SECURITY_BITS`].
+pub fn login_kkw_params() -> Params {
+    kkw::params_for(LOGIN_SECURITY_BITS, Profile::Size).expect("the size set exists at 128 bits")
+}
+
 /// A login proof (the bytes of a non-interactive proof file) for `user` on `server`, bound
-/// to the server's `nonce`.
+/// to the server's `nonce`, with ZKB++.
 pub fn prove_login(
     key: &SecretKey,
     server: &str,
@@ -461,16 +471,40 @@ pub fn prove_login(
     nonce: &[u8; 32],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
+    prove_login_with(key, server, user, nonce, Engine::Zkbpp, rng)
+}
+
+/// A login proof with `engine` (ZKB++: [`login_rounds`]; KKW: [`login_kkw_params`]).
+pub fn prove_login_with(
+    key: &SecretKey,
+    server: &str,
+    user: &str,
+    nonce: &[u8; 32],
+    engine: Engine,
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     let ctx = login_context(server, user, nonce)?;
-    match key {
-        SecretKey::Sha256(s) => {
+    match (key, engine) {
+        (SecretKey::Sha256(s), _) => {
             let mut pre = ID_TAG.to_vec();
             pre.extend_from_slice(s);
-            mpc::sha256::prove_sha256(&pre, login_rounds(), &ctx, rng)
+            match engine {
+                Engine::Zkbpp => mpc::sha256::prove_sha256(&pre, login_rounds(), &ctx, rng),
+                Engine::Kkw => mpc::kkw_proofs::prove_sha256(&pre, login_kkw_params(), &ctx, rng),
+            }
         }
-        SecretKey::Peg {
-            instance, solution, ..
-        } => crate::peg::mpc::prove_peg(instance, solution, login_rounds(), &ctx, rng),
+        (
+            SecretKey::Peg {
+                instance, solution, ..
+            },
+            Engine::Zkbpp,
+        ) => crate::peg::mpc::prove_peg(instance, solution, login_rounds(), &ctx, rng),
+        (
+            SecretKey::Peg {
+                instance, solution, ..
+            },
+            Engine::Kkw,
+        ) => crate::peg::mpc::prove_peg_kkw(instance, solution, login_kkw_params(), &ctx, rng),
     }
 }
 
@@ -484,20 +518,50 @@ pub fn verify_login(
     nonce: &[u8; 32],
     proof: &[u8],
 ) -> Result<()> {
+    verify_login_accepting(id, server, user, nonce, proof, None)
+}
+
+/// [`verify_login`] accepting proofs of `only` engine (`None`: ZKB++ and KKW); the proof
+/// file's protocol names the engine. A proof of an engine not accepted is rejected.
+pub fn verify_login_accepting(
+    id: &Identity,
+    server: &str,
+    user: &str,
+    nonce: &[u8; 32],
+    proof: &[u8],
+    only: Option<Engine>,
+) -> Result<()> {
     let ctx = login_context(server, user, nonce)?;
     let file = ProofFile::from_bytes(proof)?;
-    file.expect_protocol(id.kind().protocol())?;
+    let kind = id.kind();
+    let Some(engine) = Engine::ALL
+        .into_iter()
+        .find(|&e| kind.protocol(e) == file.protocol)
+    else {
+        file.expect_protocol(kind.protocol(Engine::Zkbpp))?;
+        unreachable!("expect_protocol refuses another protocol");
+    };
+    Required::bits(LOGIN_SECURITY_BITS)
+        .only(only)
+        .check_engine(engine)?;
     if file.mode != Mode::NonInteractive {
         return Err(Error::bad(
             "a login proof must be non-interactive (Fiat–Shamir)",
         ));
     }
-    match id {
-        Identity::Sha256(d) => {
+    let bits = LOGIN_SECURITY_BITS as f64;
+    match (id, engine) {
+        (Identity::Sha256(d), Engine::Zkbpp) => {
             mpc::sha256::verify_sha256(d, &file, login_rounds(), &ctx)?;
         }
-        Identity::Peg(inst) => {
+        (Identity::Sha256(d), Engine::Kkw) => {
+            mpc::kkw_proofs::verify_sha256(d, &file, bits, &ctx)?;
+        }
+        (Identity::Peg(inst), Engine::Zkbpp) => {
             crate::peg::mpc::verify_peg(inst, &file, login_rounds(), &ctx)?;
+        }
+        (Identity::Peg(inst), Engine::Kkw) => {
+            crate::peg::mpc::verify_peg_kkw(inst, &file, bits, &ctx)?;
         }
     }
     Ok(())

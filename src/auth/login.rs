@@ -13,8 +13,9 @@
 //! same [`Denied::Failed`]; the reason goes to the audit log only. Failures count towards the
 //! rate limit of both the user name and the peer address.
 
-use super::keys::{check_server_name, check_user_name, verify_login, Identity};
+use super::keys::{check_server_name, check_user_name, verify_login_accepting, Identity};
 use super::store::{Challenge, Event, Store, Token};
+use crate::mpc::engine::Engine;
 use crate::Result;
 
 /// Why a step was refused: all the client is told.
@@ -40,6 +41,7 @@ impl std::fmt::Display for Denied {
 pub struct Authenticator<'a> {
     store: &'a Store,
     server: String,
+    only: Option<Engine>,
 }
 
 impl<'a> Authenticator<'a> {
@@ -49,7 +51,13 @@ impl<'a> Authenticator<'a> {
         Ok(Authenticator {
             store,
             server: server.to_string(),
+            only: None,
         })
+    }
+
+    /// Accepts login proofs of `only` engine (`None`, the default: ZKB++ and KKW).
+    pub fn accepting(self, only: Option<Engine>) -> Self {
+        Authenticator { only, ..self }
     }
 
     /// The server name proofs are bound to.
@@ -108,8 +116,10 @@ impl<'a> Authenticator<'a> {
         } else {
             match self.store.user(user)? {
                 None => Err("unknown user".to_string()),
-                Some(u) => verify_login(&u.identity, &self.server, user, nonce, proof)
-                    .map_err(|e| e.to_string()),
+                Some(u) => {
+                    verify_login_accepting(&u.identity, &self.server, user, nonce, proof, self.only)
+                }
+                .map_err(|e| e.to_string()),
             }
         };
         match verdict {

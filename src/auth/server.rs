@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::keys::{prove_login, Identity, SecretKey};
+use super::keys::{Identity, SecretKey};
 use super::login::{Authenticator, Denied};
 use super::store::{Clock, Policy, Store};
 use crate::net::Channel;
@@ -99,6 +99,8 @@ pub struct ServerConfig {
     /// The name proofs are bound to.
     pub name: String,
     pub policy: Policy,
+    /// The only engine whose login proofs are accepted (`None`: ZKB++ and KKW).
+    pub only: Option<crate::mpc::engine::Engine>,
 }
 
 /// Serves the requests of one connection; returns a one-line summary for the log, or the
@@ -106,7 +108,7 @@ pub struct ServerConfig {
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
     ch.set_max_frame(MAX_REQUEST);
     let store = Store::open_existing(&cfg.db, Clock::System, cfg.policy.clone())?;
-    let auth = Authenticator::new(&store, &cfg.name)?;
+    let auth = Authenticator::new(&store, &cfg.name)?.accepting(cfg.only);
     let peer_ip = peer.ip().to_string();
     let mut done = Vec::new();
     for _ in 0..MAX_REQUESTS {
@@ -266,6 +268,23 @@ pub fn login(
     key: &SecretKey,
     expect_server: Option<&str>,
 ) -> Result<([u8; 32], i64, usize)> {
+    login_with(
+        ch,
+        user,
+        key,
+        expect_server,
+        crate::mpc::engine::Engine::Zkbpp,
+    )
+}
+
+/// [`login`] with a proof of `engine`.
+pub fn login_with(
+    ch: &mut Channel,
+    user: &str,
+    key: &SecretKey,
+    expect_server: Option<&str>,
+    engine: crate::mpc::engine::Engine,
+) -> Result<([u8; 32], i64, usize)> {
     let (server, nonce) = begin_login(ch, user)?;
     if let Some(want) = expect_server {
         if want != server {
@@ -274,7 +293,14 @@ pub fn login(
             )));
         }
     }
-    let proof = prove_login(key, &server, user, &nonce, &mut crate::rng::os_rng())?;
+    let proof = super::keys::prove_login_with(
+        key,
+        &server,
+        user,
+        &nonce,
+        engine,
+        &mut crate::rng::os_rng(),
+    )?;
     let n = proof.len();
     let (t, e) = finish_login(ch, proof)?;
     Ok((t, e, n))

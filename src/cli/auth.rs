@@ -77,6 +77,9 @@ pub enum ProverCmd {
         /// Write the session token to this file (mode 0600) instead of stdout.
         #[arg(long, value_name = "FILE")]
         token_out: Option<String>,
+        /// Proof system of the login proof: zkbpp or kkw (smaller; the size set at 128 bits).
+        #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Zkbpp)]
+        system: crate::cli::engine::MpcSystem,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
     },
@@ -149,6 +152,9 @@ pub enum VerifierCmd {
         /// Log lines as JSON objects.
         #[arg(long)]
         json: bool,
+        /// Accept login proofs of this system only (default: zkbpp and kkw).
+        #[arg(long, value_enum, value_name = "SYSTEM")]
+        require_system: Option<crate::cli::engine::MpcSystem>,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
     },
@@ -237,16 +243,23 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             addr,
             server_name,
             token_out,
+            system,
             deadlines,
         } => {
             crate::auth::keys::check_user_name(&name)?;
             let key = read_key(&key)?;
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
             let t0 = std::time::Instant::now();
-            let (token, expires, size) =
-                server::login(&mut ch, &name, &key, server_name.as_deref())?;
+            let (token, expires, size) = server::login_with(
+                &mut ch,
+                &name,
+                &key,
+                server_name.as_deref(),
+                system.engine(),
+            )?;
             eprintln!(
-                "logged in as {name}: {size}-byte proof, round trip {:.0} ms; token valid until {}",
+                "logged in as {name}: {size}-byte {} proof, round trip {:.0} ms; token valid until {}",
+                system.engine(),
                 t0.elapsed().as_secs_f64() * 1e3,
                 format_utc(expires)
             );
@@ -293,6 +306,7 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
         db: db.clone(),
         name: "demo.zkgames".into(),
         policy: Policy::default(),
+        only: None,
     };
     let l = std::net::TcpListener::bind("127.0.0.1:0")
         .map_err(|e| Error::io("cannot listen on loopback", e))?;
@@ -417,6 +431,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             max_pending_per_peer,
             quiet,
             json,
+            require_system,
             deadlines,
         } => {
             use crate::net::server::{self as srv, LogFormat, ServerOptions};
@@ -451,7 +466,12 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 purged.tokens,
                 purged.audit
             );
-            let cfg = server::ServerConfig { db, name, policy };
+            let cfg = server::ServerConfig {
+                db,
+                name,
+                policy,
+                only: require_system.map(|s| s.engine()),
+            };
             srv::install_stop_signals();
             let opts = ServerOptions {
                 max_sessions: max_sessions as usize,

@@ -3,6 +3,7 @@
 
 use clap::ValueEnum;
 
+use crate::mpc::engine::{Engine, System};
 use crate::mpc::kkw::{self, Params, Profile};
 use crate::Result;
 
@@ -35,5 +36,36 @@ impl KkwParams {
                 KkwParams::Speed => Profile::Speed,
             },
         )
+    }
+}
+
+/// `--system` and `--kkw-params`, for commands that take both.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct SystemArgs {
+    /// Proof system: zkbpp (ZKB++) or kkw (KKW, smaller proofs; see --kkw-params).
+    #[arg(long, value_enum, default_value_t = MpcSystem::Zkbpp)]
+    pub system: MpcSystem,
+    /// KKW parameter set (with --system kkw): size (N = 32) or speed (N = 16).
+    #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+    pub kkw_params: KkwParams,
+}
+
+impl SystemArgs {
+    /// The engine and its parameters for `bits` bits of security.
+    pub fn system(&self, bits: u32) -> Result<System> {
+        Ok(match self.system {
+            MpcSystem::Zkbpp => System::zkbpp(bits),
+            MpcSystem::Kkw => System::Kkw(self.kkw_params.params(bits)?),
+        })
+    }
+}
+
+impl MpcSystem {
+    /// The library's engine.
+    pub fn engine(self) -> Engine {
+        match self {
+            MpcSystem::Zkbpp => Engine::Zkbpp,
+            MpcSystem::Kkw => Engine::Kkw,
+        }
     }
 }

@@ -184,8 +184,29 @@ fn finish(r: crate::Result<()>, who: &str) -> i32 {
     }
 }
 
+/// `prover … | head`: when the reader of stdout goes away, `println!` panics with "failed
+/// printing to stdout: Broken pipe" (Rust ignores SIGPIPE so that sockets report errors
+/// instead of killing servers). Such a panic ends the process quietly with the shell's
+/// status for a broken pipe, 141 (128 + SIGPIPE); every other panic keeps the default report.
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("failed printing to std") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
+}
+
 /// Entry point of the `prover` binary; returns the exit status.
 pub fn prover_main() -> i32 {
+    quiet_broken_pipe();
     let cli = ProverCli::parse();
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
@@ -200,6 +221,7 @@ pub fn prover_main() -> i32 {
 
 /// Entry point of the `verifier` binary; returns the exit status.
 pub fn verifier_main() -> i32 {
+    quiet_broken_pipe();
     let cli = VerifierCli::parse();
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),

@@ -28,6 +28,9 @@ pub enum System {
     /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
     #[value(name = "zkbpp", alias = "mpc")]
     Mpc,
+    /// KKW (MPC-in-the-head with preprocessing) over the same circuit; the verifier fixes
+    /// the parameter set (--kkw-params).
+    Kkw,
 }
 
 impl std::fmt::Display for System {
@@ -36,6 +39,7 @@ impl std::fmt::Display for System {
         f.write_str(match self {
             System::Iso => "isomorphism protocol",
             System::Mpc => "ZKB++ protocol",
+            System::Kkw => "KKW protocol",
         })
     }
 }
@@ -129,6 +133,9 @@ pub enum ProverCmd {
         /// Proof system (the verifier must serve the same one).
         #[arg(long, value_enum, default_value_t = System::Iso)]
         system: System,
+        /// KKW parameter set (with --system kkw; the verifier must serve the same one).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
     },
@@ -148,6 +155,12 @@ pub enum ProverCmd {
         /// No progress bar (it shows only on a terminal, after a second).
         #[arg(long, short = 'q')]
         quiet: bool,
+        /// Which protocol's sessions to simulate.
+        #[arg(long, value_enum, default_value_t = System::Iso)]
+        system: System,
+        /// KKW parameter set (with --system kkw).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
     },
 }
 
@@ -188,6 +201,9 @@ pub enum VerifierCmd {
         /// Proof system expected from the prover.
         #[arg(long, value_enum, default_value_t = System::Iso)]
         system: System,
+        /// KKW parameter set required of the prover (with --system kkw).
+        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
+        kkw_params: KkwParams,
         #[command(flatten)]
         serve: crate::cli::ServeArgs,
     },
@@ -204,8 +220,21 @@ fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix>
 fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     match sys {
         System::Iso => rounds_for_bits(bits, s),
-        System::Mpc => crate::mpc::rounds_for_bits(bits),
+        System::Mpc | System::Kkw => crate::mpc::rounds_for_bits(bits),
     }
+}
+
+/// The MPC engine and parameters of a session system (`None` for the isomorphism protocol).
+fn mpc_system(
+    sys: System,
+    bits: u32,
+    kkw_params: KkwParams,
+) -> Result<Option<crate::mpc::engine::System>> {
+    Ok(match sys {
+        System::Iso => None,
+        System::Mpc => Some(crate::mpc::engine::System::zkbpp(bits)),
+        System::Kkw => Some(crate::mpc::engine::System::Kkw(kkw_params.params(bits)?)),
+    })
 }
 
 /// Runs a `prover peg` command.
@@ -275,6 +304,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             transcript,
             system,
+            kkw_params,
             deadlines,
         } => {
             let p = load_puzzle(&puzzle)?;
@@ -282,27 +312,26 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let inst = p.instance();
             let rounds = rounds_for(system, sec.security, inst.s());
             let ctx = sec.context.as_bytes();
+            let mpc = mpc_system(system, sec.security, kkw_params)?;
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
             let rng = crate::rng::os_rng();
-            let (rec, bits) = match system {
-                System::Iso => {
+            let (rec, what) = match &mpc {
+                None => {
                     let prover = PegProver::new(inst, &z, rounds, ctx, rng)?;
                     (
                         net::run_prover(&mut ch, Box::new(prover))?,
-                        achieved_bits(rounds, inst.s()),
+                        format!(
+                            "{rounds} rounds, {:.1} bits of security",
+                            achieved_bits(rounds, inst.s())
+                        ),
                     )
                 }
-                System::Mpc => {
-                    let prover = crate::peg::mpc::peg_session_prover(inst, &z, rounds, ctx, rng)?;
-                    (
-                        net::run_prover(&mut ch, Box::new(prover))?,
-                        crate::mpc::security_bits(rounds),
-                    )
+                Some(sys) => {
+                    let prover = crate::peg::mpc::session_prover_with(inst, &z, sys, ctx, rng)?;
+                    (net::run_prover(&mut ch, prover)?, sys.to_string())
                 }
             };
-            eprintln!(
-                "session accepted by the verifier: {rounds} rounds, {bits:.1} bits of security"
-            );
+            eprintln!("session accepted by the verifier: {what}");
             if let Some(path) = transcript.as_deref() {
                 proof_file::write_proof(path, &session_file(system, &rec))?;
                 eprintln!(
@@ -317,10 +346,27 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             seed,
             quiet,
+            system,
+            kkw_params,
         } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
+            if let Some(sys) = mpc_system(system, sec.security, kkw_params)? {
+                let mut rng = rng_from(seed);
+                let bytes = crate::peg::mpc::simulate_session_file(
+                    inst,
+                    &sys,
+                    sec.context.as_bytes(),
+                    &mut rng,
+                )?;
+                proof_file::write_proof(&output, &bytes)?;
+                eprintln!(
+                    "simulated an accepting session transcript ({sys}) for '{}' without any solution",
+                    p.name()
+                );
+                return Ok(());
+            }
             let rounds = rounds_for_bits(sec.security, inst.s());
             let mut rng = rng_from(seed);
             let s = inst.s() as u32;
@@ -481,6 +527,7 @@ fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
         )
         .to_bytes(),
         System::Mpc => crate::peg::mpc::session_file(rec),
+        System::Kkw => crate::mpc::session::record_file(ProtocolId::PegKkw, rec),
     }
 }
 
@@ -553,16 +600,19 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     };
                     (v, "ZKB++", rep.rounds, Some(rep.security_bits), human)
                 }
-                (ProtocolId::PegKkw, _) => {
+                (ProtocolId::PegKkw, mode) => {
                     let rep = crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?;
-                    let human = format!("ACCEPTED: {statement} ({rep})");
-                    (
-                        "accepted",
-                        "KKW",
-                        rep.rounds,
-                        Some(rep.security_bits),
-                        human,
-                    )
+                    let (v, human) = if mode == Mode::Interactive {
+                        (
+                            "consistent",
+                            format!(
+                                "CONSISTENT (interactive session transcript, KKW): {rep}; NOT evidence: such a transcript can be made without a solution"
+                            ),
+                        )
+                    } else {
+                        ("accepted", format!("ACCEPTED: {statement} ({rep})"))
+                    };
+                    (v, "KKW", rep.rounds, Some(rep.security_bits), human)
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -604,36 +654,51 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             puzzle,
             sec,
             system,
+            kkw_params,
             serve,
         } => {
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let ctx = sec.context.as_bytes();
+            let mpc = mpc_system(system, sec.security, kkw_params)?;
             let what = format!("peg ({}) on '{}'", system, p.name());
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let rng = crate::rng::os_rng();
-                let (rec, bits) = match system {
-                    System::Iso => {
+                let (rec, bits) = match &mpc {
+                    None => {
                         let mut v = PegVerifier::new(inst, sec.security, ctx, rng);
                         let rec = net::run_verifier(ch, &mut v)?;
                         let b = achieved_bits(rec.hello.rounds as usize, inst.s());
                         (rec, b)
                     }
-                    System::Mpc => {
+                    Some(sys @ crate::mpc::engine::System::Zkbpp { .. }) => {
+                        // ZKB++: the prover may offer more rounds than required
                         let min = crate::mpc::rounds_for_bits(sec.security);
+                        let _ = sys;
                         let mut v = crate::peg::mpc::peg_session_verifier(inst, min, ctx, rng)?;
                         let rec = net::run_verifier(ch, &mut v)?;
                         let b = crate::mpc::security_bits(rec.hello.rounds as usize);
                         (rec, b)
                     }
+                    Some(sys) => {
+                        let mut v = crate::peg::mpc::session_verifier_with(inst, sys, ctx, rng)?;
+                        let rec = net::run_verifier(ch, v.as_mut())?;
+                        (rec, sys.security_bits())
+                    }
                 };
                 Ok(crate::cli::Accepted {
-                    summary: format!(
-                        "the prover knows a solution of '{}' ({} rounds, {}, {bits:.1} bits of security)",
-                        p.name(),
-                        rec.hello.rounds,
-                        system
-                    ),
+                    summary: match &mpc {
+                        Some(sys @ crate::mpc::engine::System::Kkw(_)) => format!(
+                            "the prover knows a solution of '{}' ({sys})",
+                            p.name()
+                        ),
+                        _ => format!(
+                            "the prover knows a solution of '{}' ({} rounds, {}, {bits:.1} bits of security)",
+                            p.name(),
+                            rec.hello.rounds,
+                            system
+                        ),
+                    },
                     transcript: session_file(system, &rec),
                 })
             })
@@ -691,7 +756,7 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
         (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
-        (ProtocolId::WallMove, _) => {
+        (ProtocolId::WallMove | ProtocolId::WallMoveKkw, _) => {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))

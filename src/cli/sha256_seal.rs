@@ -7,8 +7,7 @@ use clap::Args;
 
 use super::sha256::{check_security, read_proof};
 use crate::mpc::seal::{SealOpening, OPENING_HEADER_LEN};
-use crate::mpc::security_bits;
-use crate::mpc::sha256::{open_sha256, seal_sha256, MAX_PREIMAGE};
+use crate::mpc::sha256::{open_sha256, MAX_PREIMAGE};
 use crate::proof_file::{read_input, write_proof};
 use crate::{Error, Result};
 
@@ -33,6 +32,8 @@ pub struct SealArgs {
     /// Fixed randomness seed: reproducible, NOT secret. Tests only.
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    sys: crate::cli::engine::SystemArgs,
 }
 
 #[derive(Args, Debug)]
@@ -74,7 +75,7 @@ fn write_secret(path: &str, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run_seal(a: SealArgs) -> Result<()> {
-    let rounds = check_security(a.security)?;
+    check_security(a.security)?;
     if a.opening == "-" {
         return Err(Error::bad(
             "--opening -: the opening is secret; give a file name (it is created with mode 0600)",
@@ -101,7 +102,9 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
     }
     super::warn_seed(a.seed);
     let mut rng = crate::rng::rng_from(a.seed);
-    let sealed = seal_sha256(&pre, rounds, a.context.as_bytes(), &mut rng);
+    let system = a.sys.system(a.security)?;
+    let sealed =
+        crate::mpc::sha256::seal_sha256_with(&pre, &system, a.context.as_bytes(), &mut rng);
     let n = pre.len();
     crate::mpc::zkbpp::wipe(&mut pre);
     let (seal, opening) = sealed?;
@@ -112,9 +115,8 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
     w?;
     write_proof(&a.output, &seal)?;
     eprintln!(
-        "prover: sealed a {n}-byte SHA-256 preimage: {rounds} rounds, {:.1} bits of security, {} bytes (an ordinary proof); \
+        "prover: sealed a {n}-byte SHA-256 preimage: {system}, {} bytes (an ordinary proof); \
          opening in {} (secret until you open the seal), seal {}",
-        security_bits(rounds),
         seal.len(),
         a.opening,
         hex::encode(opening.seal_digest())
@@ -140,7 +142,12 @@ pub fn run_open(a: OpenArgs) -> Result<()> {
     let f = read_proof(&a.seal)?;
     let ob = read_input(&a.opening, (OPENING_HEADER_LEN + MAX_PREIMAGE) as u64)?;
     let opening = SealOpening::from_bytes(&ob)?;
-    let pre = open_sha256(&d, &f, &opening, a.context.as_bytes())?;
+    let pre = match f.protocol {
+        crate::proof_file::ProtocolId::Sha256Kkw => {
+            crate::mpc::kkw_proofs::open_sha256(&d, &f, &opening, a.context.as_bytes())?
+        }
+        _ => open_sha256(&d, &f, &opening, a.context.as_bytes())?,
+    };
     println!("{}", hex::encode(&pre));
     eprintln!(
         "verifier: OPENED: the seal commits to this {}-byte preimage of {}",

@@ -8,9 +8,11 @@
 
 use clap::{Args, Subcommand};
 
+use crate::cli::engine::SystemArgs;
 use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
-use crate::mpc::session::{record_file, MpcProver, MpcVerifier};
-use crate::mpc::{rounds_for_bits, security_bits};
+use crate::mpc::engine::{self, Required, System};
+use crate::mpc::session::record_file;
+use crate::mpc::{kkw, security_bits};
 use crate::net;
 use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile, ProtocolId};
 use crate::wall::format;
@@ -84,6 +86,8 @@ pub enum ProverCmd {
         /// Fixed RNG seed: reproducible runs and tests only (the seal then hides nothing).
         #[arg(long)]
         seed: Option<u64>,
+        #[command(flatten)]
+        sys: SystemArgs,
     },
     /// Prove a hidden move legal in a live session with `verifier wall serve`.
     Connect {
@@ -96,6 +100,8 @@ pub enum ProverCmd {
         addr: String,
         #[command(flatten)]
         deadlines: DeadlineArgs,
+        #[command(flatten)]
+        sys: SystemArgs,
     },
     /// Play a short game on the standard 8×8 board between a player who walls its opponent's
     /// shortest path and one who walks: every move sealed, verified, then opened.
@@ -109,6 +115,8 @@ pub enum ProverCmd {
         /// Soundness in bits.
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
+        #[command(flatten)]
+        sys: SystemArgs,
     },
 }
 
@@ -151,6 +159,9 @@ pub enum VerifierCmd {
         st: StatementArgs,
         #[command(flatten)]
         serve: ServeArgs,
+        /// The system (and KKW parameters) provers must use.
+        #[command(flatten)]
+        sys: SystemArgs,
     },
 }
 
@@ -167,13 +178,14 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             opening,
             seed,
+            sys,
         } => {
             crate::cli::warn_seed(seed);
             let (game, ms) = st.load()?;
             let mv = parse_move(&game, &mv)?;
-            let rounds = rounds_for_bits(st.security);
+            let system = sys.system(st.security)?;
             let t0 = std::time::Instant::now();
-            let s = seal::seal_move(&ms, &mv, rounds, &mut crate::rng::rng_from(seed))?;
+            let s = seal::seal_move(&ms, &mv, &system, &mut crate::rng::rng_from(seed))?;
             let el = t0.elapsed();
             if opening == "-" {
                 return Err(Error::bad(
@@ -183,9 +195,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             crate::files::Output::SECRET_BINARY.write(&opening, &s.opening)?;
             write_proof(&output, &s.file)?;
             eprintln!(
-                "sealed a legal move of player {}: {rounds} rounds ({:.1} bits), {} bytes, {:.1} ms; seal {}",
+                "sealed a legal move of player {}: {system}, {} bytes, {:.1} ms; seal {}",
                 ms.player() + 1,
-                security_bits(rounds),
                 s.file.len(),
                 el.as_secs_f64() * 1e3,
                 digest_hex(&s.digest)
@@ -197,22 +208,22 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             mv,
             addr,
             deadlines,
+            sys,
         } => {
             let (game, ms) = st.load()?;
             let mv = parse_move(&game, &mv)?;
             let w = ms.witness(&mv)?;
-            let rounds = rounds_for_bits(st.security);
+            let system = sys.system(st.security)?;
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
-            let p = MpcProver::new(
+            let p = system.session_prover(
                 ms.owned(),
-                ProtocolId::WallMove,
+                seal::protocol_of(system.engine()),
                 w,
-                rounds,
                 crate::rng::os_rng(),
             )?;
-            net::run_prover(&mut ch, Box::new(p))?;
+            net::run_prover(&mut ch, p)?;
             eprintln!(
-                "session accepted: the verifier knows the move is legal, not which it is ({rounds} rounds)"
+                "session accepted: the verifier knows the move is legal, not which it is ({system})"
             );
             Ok(())
         }
@@ -220,7 +231,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             size,
             moves,
             security,
-        } => demo(size, moves, security),
+            sys,
+        } => demo(size, moves, &sys.system(security)?),
     }
 }
 
@@ -232,7 +244,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let (_, ms) = st.load()?;
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
             let t0 = std::time::Instant::now();
-            let d = seal::verify_seal(&ms, &bytes, rounds_for_bits(st.security))?;
+            let d = seal::verify_seal(&ms, &bytes, &Required::bits(st.security))?;
             let ms_t = t0.elapsed().as_secs_f64() * 1e3;
             if json {
                 println!(
@@ -296,24 +308,38 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let json = out.enable();
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
             let f = ProofFile::from_bytes(&bytes)?;
-            f.expect_protocol(ProtocolId::WallMove)?;
-            let rounds = match f.mode {
-                Mode::NonInteractive => seal::read_seal(&bytes)?.rounds.len(),
+            if seal::engine_of(f.protocol).is_none() {
+                f.expect_protocol(ProtocolId::WallMove)?;
+            }
+            let system = match f.mode {
+                Mode::NonInteractive => Some(seal::read_seal(&bytes)?.system()),
                 Mode::Interactive => {
                     let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
-                    r.hello.rounds as usize
+                    (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp {
+                        rounds: r.hello.rounds as usize,
+                    })
                 }
             };
+            let params = match system {
+                Some(System::Zkbpp { rounds }) => format!(
+                    "rounds:    {rounds} ({:.1} bits of security)",
+                    security_bits(rounds)
+                ),
+                Some(System::Kkw(p)) => format!(
+                    "params:    KKW with {p} ({:.1} bits of security)",
+                    kkw::attack_cost_bits(&p)
+                ),
+                None => "params:    KKW session (parameters fixed by the verifier)".to_string(),
+            };
             let text = format!(
-                "protocol:  {}\nmode:      {}\nrounds:    {rounds} ({:.1} bits of security)\n\
+                "protocol:  {}\nmode:      {}\n{params}\n\
                  size:      {} bytes\n\
                  file hash: {} (the seal digest, printed by `verify`, also covers the position)",
-                ProtocolId::WallMove.name(),
+                f.protocol.name(),
                 match f.mode {
                     Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
                     Mode::Interactive => "interactive session transcript: NOT evidence",
                 },
-                security_bits(rounds),
                 bytes.len(),
                 hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes))
             );
@@ -324,21 +350,27 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             );
             Ok(())
         }
-        VerifierCmd::Serve { st, serve } => {
+        VerifierCmd::Serve { st, serve, sys } => {
             let (_, ms) = st.load()?;
-            let min = rounds_for_bits(st.security);
-            let what = format!("sealed-move (player {})", ms.player() + 1);
+            let system = sys.system(st.security)?;
+            let protocol = seal::protocol_of(system.engine());
+            let what = format!("sealed-move (player {}, {system})", ms.player() + 1);
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let mut v =
-                    MpcVerifier::new(ms.owned(), ProtocolId::WallMove, min, crate::rng::os_rng());
-                let rec = net::run_verifier(ch, &mut v)?;
+                    engine::session_verifier(&system, ms.owned(), protocol, crate::rng::os_rng());
+                let rec = net::run_verifier(ch, v.as_mut())?;
                 Ok(Accepted {
                     summary: format!(
-                        "player {} has a legal move ({} rounds); which one stays hidden",
+                        "player {} has a legal move ({} {}); which one stays hidden",
                         ms.player() + 1,
-                        rec.hello.rounds
+                        rec.hello.rounds,
+                        if system.engine() == engine::Engine::Zkbpp {
+                            "rounds"
+                        } else {
+                            "KKW executions"
+                        }
                     ),
-                    transcript: record_file(ProtocolId::WallMove, &rec),
+                    transcript: record_file(protocol, &rec),
                 })
             })
         }
@@ -372,7 +404,7 @@ pub fn check_record_seals(
         read_input(&p.to_string_lossy(), MAX_SEAL_FILE).map(Some)
     };
     let n = rec.moves().len();
-    let rounds = rounds_for_bits(128);
+    let req = Required::bits(128);
     let mut sealed = 0;
     for k in 1..=n + 1 {
         let Some(sb) = read(k, "seal")? else {
@@ -387,7 +419,7 @@ pub fn check_record_seals(
         let p = game.to_move();
         let ms = MoveStatement::new(&game, p, context.as_bytes())
             .map_err(|e| Error::bad(format!("move {k}: {e}")))?;
-        let d = seal::verify_seal(&ms, &sb, rounds).map_err(|e| {
+        let d = seal::verify_seal(&ms, &sb, &req).map_err(|e| {
             Error::rejected(format!(
                 "move {k} (player {}): the seal does not verify: {e}",
                 p + 1
@@ -515,15 +547,20 @@ fn demo_move(game: &Game) -> Move {
     }
 }
 
-fn demo(size: u32, moves: u32, security: u32) -> Result<()> {
+fn demo(size: u32, moves: u32, system: &System) -> Result<()> {
     use crate::wall::board::Variant;
     let mut game = Game::standard(Variant::CatAndMouse, size, size)?;
-    let rounds = rounds_for_bits(security);
+    let req = match *system {
+        System::Zkbpp { rounds } => Required::rounds(rounds),
+        System::Kkw(p) => Required {
+            kkw_bits: kkw::attack_cost_bits(&p),
+            ..Required::bits(1)
+        },
+    };
     let mut rng = crate::rng::os_rng();
     let n = Notation::for_position(game.position())?;
     println!(
-        "Wall Game demo: {size}x{size} Standard, every move sealed ({rounds} ZKB++ rounds, {:.1} bits), verified by the opponent, then opened",
-        security_bits(rounds)
+        "Wall Game demo: {size}x{size} Standard, every move sealed ({system}), verified by the opponent, then opened"
     );
     print!("{}", format::to_ascii(game.position()));
     let (mut total_bytes, mut count) = (0usize, 0u32);
@@ -535,10 +572,10 @@ fn demo(size: u32, moves: u32, security: u32) -> Result<()> {
         let mv = demo_move(&game);
         let ms = MoveStatement::new(&game, p, format!("demo ply {}", ply + 1).as_bytes())?;
         let t0 = std::time::Instant::now();
-        let s = seal::seal_move(&ms, &mv, rounds, &mut rng)?;
+        let s = seal::seal_move(&ms, &mv, system, &mut rng)?;
         let t_seal = t0.elapsed();
         let t1 = std::time::Instant::now();
-        seal::verify_seal(&ms, &s.file, rounds)?;
+        seal::verify_seal(&ms, &s.file, &req)?;
         let t_verify = t1.elapsed();
         let t2 = std::time::Instant::now();
         let opened = seal::open_seal(&ms, &s.file, &s.opening)?;

@@ -333,7 +333,7 @@ impl Challenge {
         Challenge::from_hash(&crate::rng::random_32(rng), p)
     }
 
-    fn check(&self, p: &Params) -> Result<()> {
+    pub(crate) fn check(&self, p: &Params) -> Result<()> {
         let ok = self.online.len() == p.tau()
             && self.hidden.len() == p.tau()
             && self.online.windows(2).all(|w| w[0] < w[1])
@@ -363,6 +363,9 @@ pub enum Cheat {
         and_index: usize,
         party: usize,
     },
+    /// Run execution `execution` on the witness with bit `input` flipped (a prover that
+    /// changes witness between executions; tests of committed witnesses).
+    Input { execution: usize, input: usize },
 }
 
 // ---------------------------------------------------------------------------------------
@@ -953,7 +956,16 @@ fn online_group<const N: usize>(
         let w = witness.expect("prover mode needs the witness");
         // cheats, per AND gate
         let mut flips: Vec<(usize, Flip)> = Vec::new();
+        let mut input_flips: Vec<(usize, Wide)> = Vec::new();
         for ch in cheats {
+            if let Cheat::Input { execution, input } = *ch {
+                if let Some(e) = execs.iter().position(|x| x.j == execution) {
+                    if input < sh.n_in {
+                        input_flips.push((input, group(e)));
+                    }
+                }
+                continue;
+            }
             let (ex, k, aux, lane) = match *ch {
                 Cheat::Aux {
                     execution,
@@ -964,6 +976,7 @@ fn online_group<const N: usize>(
                     and_index,
                     party,
                 } => (execution, and_index, false, party),
+                Cheat::Input { .. } => unreachable!("handled above"),
             };
             if let Some(e) = execs.iter().position(|x| x.j == ex) {
                 if lane < N && k < sh.n_and {
@@ -988,6 +1001,9 @@ fn online_group<const N: usize>(
             let l = lam_in[i];
             let f = wpar::<N>(l);
             reg[i] = [l, if wi { wnot(f) } else { f }, f];
+        }
+        for &(i, g) in &input_flips {
+            reg[i][1] = wxor(reg[i][1], g);
         }
         xin = reg[..sh.n_in].iter().flat_map(|r| r[1]).collect();
         for op in &pr.ops {

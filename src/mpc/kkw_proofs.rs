@@ -8,8 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::engine::{Proof as EngineProof, Required, System};
 use super::kkw::{self, Params, Proof};
-use super::sha256::{bytes_to_bits, digest_of, PreimageStatement};
+use super::sha256::PreimageStatement;
 use super::Report;
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::Rng;
@@ -39,13 +40,7 @@ pub fn prove_sha256(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
-    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
-    let proof = kkw::prove(&ps.with(context), &bytes_to_bits(preimage), params, rng)?;
-    let body = proof_file::encode(&Sha256KkwBody {
-        len: preimage.len() as u32,
-        proof,
-    });
-    Ok(ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes())
+    super::sha256::prove_sha256_with(preimage, &System::Kkw(params), context, rng)
 }
 
 /// Verifies a KKW SHA-256 preimage proof for `digest`, requiring `min_bits` of security.
@@ -59,17 +54,59 @@ pub fn verify_sha256(
     non_interactive(file)?;
     let body: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
     let ps = PreimageStatement::new(body.len as usize, digest, "the proof")?;
-    kkw::verify(&ps.with(context), &body.proof, min_bits)?;
+    let params = body.proof.params;
+    EngineProof::Kkw(body.proof).verify(
+        &ps.with(context),
+        &Required {
+            kkw_bits: min_bits,
+            ..Required::bits(1)
+        },
+    )?;
     Ok(Report::kkw(
-        body.proof.params,
+        params,
         proof_file::HEADER_LEN + file.body.len(),
         ps.and_gates(),
     ))
 }
 
+/// Seals a preimage with KKW ([`super::seal::seal_kkw`]): a KKW SHA-256 proof file
+/// (protocol 6, accepted by [`verify_sha256`]) and the opening.
+pub fn seal_sha256(
+    preimage: &[u8],
+    params: Params,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<(Vec<u8>, super::seal::SealOpening)> {
+    super::sha256::seal_sha256_with(preimage, &System::Kkw(params), context, rng)
+}
+
+/// Opens a KKW SHA-256 seal: the preimage of `digest` that `opening` reveals.
+pub fn open_sha256(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    opening: &super::seal::SealOpening,
+    context: &[u8],
+) -> Result<Vec<u8>> {
+    file.expect_protocol(ProtocolId::Sha256Kkw)?;
+    non_interactive(file)?;
+    let body: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;
+    let ps = PreimageStatement::new(body.len as usize, digest, "the seal")?;
+    let bits = EngineProof::Kkw(body.proof).open(&ps.with(context), opening)?;
+    Ok(super::sha256::bits_to_bytes(&bits))
+}
+
 /// A human summary of a KKW proof file's body, of either kind (no verification); the
 /// header's summary (protocol, mode, sizes) is the caller's.
 pub fn inspect(file: &ProofFile) -> Result<String> {
+    if file.mode == Mode::Interactive && file.protocol == ProtocolId::PegKkw {
+        let rec: crate::net::SessionRecord =
+            proof_file::decode(&file.body, "peg KKW session record")?;
+        return Ok(format!(
+            "executions: {} (the verifier fixed (M, τ, N))\nstatement: {}",
+            rec.hello.rounds,
+            hex::encode(rec.hello.statement),
+        ));
+    }
     let (proof, extra) = match file.protocol {
         ProtocolId::Sha256Kkw => {
             let b: Sha256KkwBody = proof_file::decode(&file.body, "SHA-256 KKW proof body")?;

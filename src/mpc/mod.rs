@@ -5,15 +5,20 @@
 //! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
 //! - [`kkw`]: the KKW proof system (N parties, preprocessing checked by cut-and-choose), with
 //!   [`seedtree`] for its GGM seed trees and [`kkw_proofs`] for SHA-256 and peg proofs.
-//! - [`session`]: the same protocol with verifier-chosen challenges over [`crate::net`].
+//! - [`engine`]: one interface over both engines ([`engine::System`], [`engine::Proof`]):
+//!   prove, verify, seal, open, session halves. Domain code goes through it.
+//! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
+//!   [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
 //!
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
 pub mod circuit;
+pub mod engine;
 pub mod kkw;
 pub mod kkw_proofs;
+pub mod kkw_session;
 pub mod seal;
 pub mod seedtree;
 pub mod session;
@@ -72,8 +77,15 @@ impl std::fmt::Display for Report {
         if let Some(p) = &self.kkw {
             return write!(
                 f,
-                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates",
-                self.security_bits, self.proof_bytes, self.and_gates
+                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
+                self.security_bits,
+                self.proof_bytes,
+                self.and_gates,
+                if self.mode == Mode::Interactive {
+                    " (interactive transcript: not transferable evidence)"
+                } else {
+                    ""
+                }
             );
         }
         write!(

@@ -33,6 +33,7 @@
 use rand_core::RngCore;
 use sha2::{Digest as _, Sha256};
 
+use super::kkw;
 use super::zkbpp::{self, Proof, Seed, Statement};
 use crate::commit::Digest;
 use crate::{Error, Result};
@@ -290,6 +291,125 @@ pub fn seal_mixed_for_tests(
     let master = crate::rng::random_32(rng);
     let proof = prove_from_master(st, witnesses, &master, salt, witnesses.len());
     (proof, master)
+}
+
+// ---------------------------------------------------------------------------------------
+// KKW seals
+
+/// Domain tag of the generator a KKW seal's randomness comes from ([`kkw_master_rng`]).
+pub const KKW_MASTER_TAG: &[u8] = b"zkg:kkw:seal-rng:v1";
+/// Domain tag of [`seal_digest_kkw`].
+pub const KKW_SEAL_DIGEST_TAG: &[u8] = b"zkg:kkw:seal:v1";
+
+/// The generator of every random value of a KKW seal: ChaCha20 keyed by
+/// `SHA-256(KKW_MASTER_TAG ‖ master)` (nonce 0). [`kkw::commit`] reads from it, in this
+/// order, the salt, the root of the execution tree and the `M` online keys (32 bytes each).
+fn kkw_master_rng(master: &Seed) -> rand_chacha::ChaCha20Rng {
+    use rand_core::SeedableRng;
+    let mut h = Sha256::new();
+    h.update(KKW_MASTER_TAG);
+    h.update(master);
+    rand_chacha::ChaCha20Rng::from_seed(h.finalize().into())
+}
+
+/// The digest that names a KKW seal: as [`seal_digest`] with [`KKW_SEAL_DIGEST_TAG`] and
+/// the KKW proof's bytes (a ZKB++ opening cannot be presented against a KKW seal).
+pub fn seal_digest_kkw(st: &Statement, proof: &kkw::Proof) -> Digest {
+    let mut h = Sha256::new();
+    h.update(KKW_SEAL_DIGEST_TAG);
+    h.update(st.digest());
+    h.update((st.context.len() as u64).to_le_bytes());
+    h.update(st.context);
+    h.update(crate::proof_file::encode(proof));
+    h.finalize().into()
+}
+
+/// Seals `witness` with KKW: an ordinary KKW proof (accepted by [`kkw::verify`]) whose salt,
+/// seeds and keys all come from one secret master seed drawn from `rng`, and the opening.
+pub fn seal_kkw(
+    st: &Statement,
+    witness: &[bool],
+    params: kkw::Params,
+    rng: &mut impl RngCore,
+) -> Result<(kkw::Proof, SealOpening)> {
+    params.check()?;
+    zkbpp::check_witness(st, witness)?;
+    let mut master = crate::rng::random_32(rng);
+    let proof = kkw::prove_unchecked(st, witness, params, &mut kkw_master_rng(&master), &[])?;
+    let opening = SealOpening::new(seal_digest_kkw(st, &proof), master, witness.to_vec());
+    zkbpp::wipe(&mut master);
+    Ok((proof, opening))
+}
+
+/// Opens a KKW seal: the witness, if `opening` names this seal, the witness satisfies the
+/// statement, and proving again from the opening's master seed and witness gives the seal's
+/// bytes exactly.
+pub fn open_kkw(st: &Statement, proof: &kkw::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
+    let digest = seal_digest_kkw(st, proof);
+    if opening.seal != digest {
+        return Err(Error::rejected(format!(
+            "this opening is for another seal, statement or context (it names seal {}…, this seal is {}…)",
+            hex::encode(&opening.seal[..8]),
+            hex::encode(&digest[..8])
+        )));
+    }
+    proof
+        .params
+        .check()
+        .map_err(|e| Error::rejected(e.to_string()))?;
+    if st.output.len() != st.circuit.n_outputs() {
+        return Err(Error::bad(format!(
+            "the public output has {} bits, the circuit produces {}",
+            st.output.len(),
+            st.circuit.n_outputs()
+        )));
+    }
+    let w = &opening.witness;
+    if w.len() != st.circuit.n_inputs() {
+        return Err(Error::rejected(format!(
+            "the opened witness has {} bits, the circuit takes {}",
+            w.len(),
+            st.circuit.n_inputs()
+        )));
+    }
+    if st.circuit.eval(w) != st.output {
+        return Err(Error::rejected(
+            "the opened witness does not satisfy the statement",
+        ));
+    }
+    let again = kkw::prove_unchecked(
+        st,
+        w,
+        proof.params,
+        &mut kkw_master_rng(&opening.master),
+        &[],
+    )?;
+    if again.salt != proof.salt {
+        return Err(Error::rejected(
+            "the seal's salt is not the one this master seed gives",
+        ));
+    }
+    if again != *proof {
+        return Err(Error::rejected(
+            "the seal is not what this witness and master seed produce (its commitments or responses differ)",
+        ));
+    }
+    Ok(w.clone())
+}
+
+/// A cheating KKW sealer for tests: runs with `cheats` (e.g. [`kkw::Cheat::Input`] to change
+/// witness in some executions), no witness checked. Returns the seal and the master seed.
+#[doc(hidden)]
+pub fn seal_kkw_cheating_for_tests(
+    st: &Statement,
+    witness: &[bool],
+    params: kkw::Params,
+    cheats: &[kkw::Cheat],
+    rng: &mut impl RngCore,
+) -> Result<(kkw::Proof, Seed)> {
+    let master = crate::rng::random_32(rng);
+    let proof = kkw::prove_unchecked(st, witness, params, &mut kkw_master_rng(&master), cheats)?;
+    Ok((proof, master))
 }
 
 #[cfg(test)]

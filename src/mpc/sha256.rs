@@ -12,7 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::circuit::{Bit, Builder, Circuit, Word};
-use super::seal::{self, SealOpening};
+use super::engine::{Proof as EngineProof, Required, System};
+use super::seal::SealOpening;
 use super::zkbpp::{self, Proof, Statement};
 use super::Report;
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
@@ -272,9 +273,50 @@ pub fn prove_sha256(
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<Vec<u8>> {
+    prove_sha256_with(preimage, &System::Zkbpp { rounds }, context, rng)
+}
+
+/// The proof file of an engine's SHA-256 proof: protocol 3 with [`Sha256Body`] (ZKB++) or
+/// protocol 6 with [`super::kkw_proofs::Sha256KkwBody`] (KKW).
+fn file_of_engine(len: usize, proof: EngineProof) -> Vec<u8> {
+    match proof {
+        EngineProof::Zkbpp(p) => file_of(len, p),
+        EngineProof::Kkw(proof) => {
+            let body = proof_file::encode(&super::kkw_proofs::Sha256KkwBody {
+                len: len as u32,
+                proof,
+            });
+            ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes()
+        }
+    }
+}
+
+/// Proves knowledge of `preimage` with either engine; returns the bytes of a proof file.
+pub fn prove_sha256_with(
+    preimage: &[u8],
+    system: &System,
+    context: &[u8],
+    rng: &mut crate::rng::Rng,
+) -> Result<Vec<u8>> {
     let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
-    let proof = zkbpp::prove(&ps.with(context), &bytes_to_bits(preimage), rounds, rng)?;
-    Ok(file_of(preimage.len(), proof))
+    let proof = system.prove(&ps.with(context), &bytes_to_bits(preimage), rng)?;
+    Ok(file_of_engine(preimage.len(), proof))
+}
+
+/// Seals a preimage with either engine: the seal (a proof file of that engine) and the
+/// opening.
+pub fn seal_sha256_with(
+    preimage: &[u8],
+    system: &System,
+    context: &[u8],
+    rng: &mut crate::rng::Rng,
+) -> Result<(Vec<u8>, SealOpening)> {
+    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
+    let mut bits = bytes_to_bits(preimage);
+    let sealed = system.seal(&ps.with(context), &bits, rng);
+    bits.fill(false);
+    let (proof, opening) = sealed?;
+    Ok((file_of_engine(preimage.len(), proof), opening))
 }
 
 /// Verifies a SHA-256 preimage proof for `digest`, requiring at least `min_rounds` rounds.
@@ -286,9 +328,10 @@ pub fn verify_sha256(
 ) -> Result<Report> {
     let body = read_body(file, "SHA-256 proof")?;
     let ps = PreimageStatement::new(body.len as usize, digest, "the proof")?;
-    zkbpp::verify(&ps.with(context), &body.proof, min_rounds)?;
+    let rounds = body.proof.rounds.len();
+    EngineProof::Zkbpp(body.proof).verify(&ps.with(context), &Required::rounds(min_rounds))?;
     Ok(Report::new(
-        body.proof.rounds.len(),
+        rounds,
         proof_file::HEADER_LEN + file.body.len(),
         ps.circuit.n_and(),
         Mode::NonInteractive,
@@ -304,12 +347,7 @@ pub fn seal_sha256(
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, SealOpening)> {
-    let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
-    let mut bits = bytes_to_bits(preimage);
-    let sealed = seal::seal(&ps.with(context), &bits, rounds, rng);
-    bits.fill(false);
-    let (proof, opening) = sealed?;
-    Ok((file_of(preimage.len(), proof), opening))
+    seal_sha256_with(preimage, &System::Zkbpp { rounds }, context, rng)
 }
 
 /// Opens a SHA-256 seal: returns the preimage of `digest` that `opening` reveals, if the
@@ -322,7 +360,7 @@ pub fn open_sha256(
 ) -> Result<Vec<u8>> {
     let body = read_body(file, "seal")?;
     let ps = PreimageStatement::new(body.len as usize, digest, "the seal")?;
-    let bits = seal::open(&ps.with(context), &body.proof, opening)?;
+    let bits = EngineProof::Zkbpp(body.proof).open(&ps.with(context), opening)?;
     Ok(bits_to_bytes(&bits))
 }
 

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::Digest;
 use crate::mpc::circuit::{Bit, Builder, Circuit};
+use crate::mpc::engine::{Engine, Proof as EngineProof, Required, System};
 use crate::mpc::session::{self, MpcProver, MpcVerifier, OwnedStatement};
 use crate::mpc::zkbpp::{self, Proof, Statement};
 use crate::mpc::Report;
@@ -146,19 +147,30 @@ pub fn prove_peg(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
+    prove_peg_with(inst, z, &System::Zkbpp { rounds }, context, rng)
+}
+
+/// A non-interactive proof of a solution with either engine: the bytes of a proof file
+/// (protocol 2, body [`PegMpcProof`], for ZKB++; protocol 5, body the KKW proof, for KKW).
+pub fn prove_peg_with(
+    inst: &Instance,
+    z: &Matrix,
+    system: &System,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
-    let proof = zkbpp::prove(&st.as_ref(), &w, rounds, rng)?;
-    let body = PegMpcProof {
-        instance_digest: inst.digest(),
-        proof,
+    let proof = system.prove(&st.as_ref(), &w, rng)?;
+    let protocol = protocol_of(proof.engine());
+    let body = match proof {
+        EngineProof::Zkbpp(proof) => proof_file::encode(&PegMpcProof {
+            instance_digest: inst.digest(),
+            proof,
+        }),
+        EngineProof::Kkw(proof) => proof_file::encode(&proof),
     };
-    Ok(ProofFile::new(
-        ProtocolId::PegMpc,
-        Mode::NonInteractive,
-        proof_file::encode(&body),
-    )
-    .to_bytes())
+    Ok(ProofFile::new(protocol, Mode::NonInteractive, body).to_bytes())
 }
 
 /// Verifies a peg solitaire proof file of either mode. An interactive file is a recorded
@@ -178,9 +190,10 @@ pub fn verify_peg(
                 return Err(another_instance(&body.instance_digest, inst));
             }
             let st = statement(inst, context)?;
-            zkbpp::verify(&st.as_ref(), &body.proof, min_rounds)?;
+            let rounds = body.proof.rounds.len();
+            EngineProof::Zkbpp(body.proof).verify(&st.as_ref(), &Required::rounds(min_rounds))?;
             Ok(Report::new(
-                body.proof.rounds.len(),
+                rounds,
                 size,
                 st.circuit.n_and(),
                 Mode::NonInteractive,
@@ -234,6 +247,60 @@ pub fn peg_session_verifier(
         min_rounds,
         rng,
     ))
+}
+
+/// The peg proof protocol of `engine` (files and sessions).
+pub fn protocol_of(engine: Engine) -> ProtocolId {
+    match engine {
+        Engine::Zkbpp => ProtocolId::PegMpc,
+        Engine::Kkw => ProtocolId::PegKkw,
+    }
+}
+
+/// The prover's side of a live session with either engine ([`crate::mpc::engine`]).
+pub fn session_prover_with(
+    inst: &Instance,
+    z: &Matrix,
+    system: &System,
+    context: &[u8],
+    rng: Rng,
+) -> Result<Box<dyn crate::net::SessionProver<'static>>> {
+    let w = peg_witness(inst, z)?;
+    system.session_prover(
+        statement(inst, context)?,
+        protocol_of(system.engine()),
+        w,
+        rng,
+    )
+}
+
+/// The verifier's side of a live session with the engine and parameters it fixes.
+pub fn session_verifier_with(
+    inst: &Instance,
+    system: &System,
+    context: &[u8],
+    rng: Rng,
+) -> Result<Box<dyn crate::net::SessionVerifier>> {
+    Ok(crate::mpc::engine::session_verifier(
+        system,
+        statement(inst, context)?,
+        protocol_of(system.engine()),
+        rng,
+    ))
+}
+
+/// A simulated session transcript of `system` for `inst` (made without a solution), as
+/// proof-file bytes (mode 1): what a recorded session proves to a third party — nothing.
+pub fn simulate_session_file(
+    inst: &Instance,
+    system: &System,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let st = statement(inst, context)?;
+    let protocol = protocol_of(system.engine());
+    let rec = system.simulate_session(&st.as_ref(), protocol, rng)?;
+    Ok(session::record_file(protocol, &rec))
 }
 
 /// A recorded session as proof-file bytes ([`Mode::Interactive`]).
@@ -297,15 +364,7 @@ pub fn prove_peg_kkw(
     context: &[u8],
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
-    let w = peg_witness(inst, z)?;
-    let st = statement(inst, context)?;
-    let proof = crate::mpc::kkw::prove(&st.as_ref(), &w, params, rng)?;
-    Ok(ProofFile::new(
-        ProtocolId::PegKkw,
-        Mode::NonInteractive,
-        proof_file::encode(&proof),
-    )
-    .to_bytes())
+    prove_peg_with(inst, z, &System::Kkw(params), context, rng)
 }
 
 /// Verifies a KKW peg solitaire proof file, requiring `min_bits` of security.
@@ -316,12 +375,28 @@ pub fn verify_peg_kkw(
     context: &[u8],
 ) -> Result<Report> {
     file.expect_protocol(ProtocolId::PegKkw)?;
-    crate::mpc::kkw_proofs::non_interactive(file)?;
+    if file.mode == Mode::Interactive {
+        let rec: SessionRecord = proof_file::decode(&file.body, "peg KKW session record")?;
+        let st = statement(inst, context)?;
+        let ands = st.circuit.n_and();
+        let params =
+            crate::mpc::kkw_session::replay_offered(st, ProtocolId::PegKkw, min_bits, &rec)?;
+        let mut r = Report::kkw(params, proof_file::HEADER_LEN + file.body.len(), ands);
+        r.mode = Mode::Interactive;
+        return Ok(r);
+    }
     let proof: crate::mpc::kkw::Proof = proof_file::decode(&file.body, "peg KKW proof")?;
     let st = statement(inst, context)?;
-    crate::mpc::kkw::verify(&st.as_ref(), &proof, min_bits)?;
+    let params = proof.params;
+    EngineProof::Kkw(proof).verify(
+        &st.as_ref(),
+        &Required {
+            kkw_bits: min_bits,
+            ..Required::bits(1)
+        },
+    )?;
     Ok(Report::kkw(
-        proof.params,
+        params,
         proof_file::HEADER_LEN + file.body.len(),
         st.circuit.n_and(),
     ))

@@ -2,13 +2,15 @@
 //!
 //! The statement is "player `k` has this legal move in this public position"; the witness
 //! is the move, encoded for [`MoveCircuit`]. A *seal* is a proof of that statement made with
-//! the engine's committed-witness feature ([`crate::mpc::seal`]): an ordinary ZKB++ proof
-//! whose per-round seeds derive from one secret master seed. The *opening* (master seed and
+//! the engines' committed-witness feature ([`crate::mpc::seal`], through
+//! [`crate::mpc::engine`]): an ordinary ZKB++ or KKW proof whose randomness derives from one
+//! secret master seed. The *opening* (master seed and
 //! witness) shows which move the seal was made for; the engine's opening check re-runs the
 //! prover, so a seal opens to exactly one move, and that move is legal.
 //!
-//! Files: the seal is a proof file ([`crate::proof_file`], protocol [`ProtocolId::WallMove`],
-//! mode 0) whose body is the bincode [`zkbpp::Proof`]; the opening is the engine's opening
+//! Files: the seal is a proof file ([`crate::proof_file`], protocol [`ProtocolId::WallMove`]
+//! for ZKB++ or [`ProtocolId::WallMoveKkw`] for KKW, mode 0) whose body is the engine's
+//! bincode proof; the opening is the engine's opening
 //! encoding ([`SealOpening::to_bytes`]). The seal's digest ([`crate::mpc::seal::seal_digest`])
 //! names it: it covers the statement (position, player, circuit), the context and the proof.
 //!
@@ -25,10 +27,11 @@ use super::circuit::{HiddenMove, MoveCircuit};
 use super::game::{Game, Move, PawnOption, Status};
 use crate::commit::Digest;
 use crate::mpc::circuit::Circuit;
-use crate::mpc::seal::{self, SealOpening};
+use crate::mpc::engine::{Engine, Proof, Required, System};
+use crate::mpc::seal::SealOpening;
 use crate::mpc::session::OwnedStatement;
-use crate::mpc::zkbpp::{self, Proof, Statement};
-use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::mpc::zkbpp::{self, Statement};
+use crate::proof_file::{Mode, ProofFile, ProtocolId};
 use crate::{Error, Result};
 
 /// Transcript label of sealed-move proofs.
@@ -249,20 +252,37 @@ pub struct Sealed {
     pub digest: Digest,
 }
 
-/// Seals a legal move with `rounds` ZKB++ rounds (an illegal one is refused first).
+/// The proof file protocol of a sealed move made with `engine`.
+pub fn protocol_of(engine: Engine) -> ProtocolId {
+    match engine {
+        Engine::Zkbpp => ProtocolId::WallMove,
+        Engine::Kkw => ProtocolId::WallMoveKkw,
+    }
+}
+
+/// The engine of a sealed-move protocol, if it is one.
+pub fn engine_of(protocol: ProtocolId) -> Option<Engine> {
+    match protocol {
+        ProtocolId::WallMove => Some(Engine::Zkbpp),
+        ProtocolId::WallMoveKkw => Some(Engine::Kkw),
+        _ => None,
+    }
+}
+
+/// Seals a legal move with `system` (an illegal one is refused first).
 pub fn seal_move(
     st: &MoveStatement,
     mv: &Move,
-    rounds: usize,
+    system: &System,
     rng: &mut impl RngCore,
 ) -> Result<Sealed> {
     let w = st.witness(mv)?;
-    let (proof, opening) = seal::seal(&st.statement(), &w, rounds, rng)?;
+    let (proof, opening) = system.seal(&st.statement(), &w, rng)?;
     Ok(Sealed {
         file: ProofFile::new(
-            ProtocolId::WallMove,
+            protocol_of(proof.engine()),
             Mode::NonInteractive,
-            proof_file::encode(&proof),
+            proof.to_body(),
         )
         .to_bytes(),
         opening: opening.to_bytes(),
@@ -270,31 +290,36 @@ pub fn seal_move(
     })
 }
 
-/// Reads a seal's proof from its file bytes (bad input if it is not a sealed move).
+/// Reads a seal's proof from its file bytes, of either engine (bad input if it is not a
+/// sealed move).
 pub fn read_seal(bytes: &[u8]) -> Result<Proof> {
     let f = ProofFile::from_bytes(bytes)?;
-    f.expect_protocol(ProtocolId::WallMove)?;
+    let Some(engine) = engine_of(f.protocol) else {
+        return Err(Error::bad(format!(
+            "this file is a {} proof, not a sealed Wall Game move",
+            f.protocol.name()
+        )));
+    };
     if f.mode != Mode::NonInteractive {
         return Err(Error::bad(
             "this is a recorded interactive session about a move, not a seal",
         ));
     }
-    proof_file::decode(&f.body, "sealed move")
+    Proof::from_body(engine, &f.body, "sealed move")
 }
 
-/// Verifies a seal against the statement with at least `min_rounds` rounds; returns the
-/// seal's digest.
-pub fn verify_seal(st: &MoveStatement, bytes: &[u8], min_rounds: usize) -> Result<Digest> {
+/// Verifies a seal against the statement under `req`; returns the seal's digest.
+pub fn verify_seal(st: &MoveStatement, bytes: &[u8], req: &Required) -> Result<Digest> {
     let proof = read_seal(bytes)?;
-    seal::verify(&st.statement(), &proof, min_rounds)?;
-    Ok(seal::seal_digest(&st.statement(), &proof))
+    proof.verify(&st.statement(), req)?;
+    Ok(proof.seal_digest(&st.statement()))
 }
 
 /// Opens a seal: the move it was made for (rejected if the opening does not match).
 pub fn open_seal(st: &MoveStatement, seal_bytes: &[u8], opening: &[u8]) -> Result<Move> {
     let proof = read_seal(seal_bytes)?;
     let op = SealOpening::from_bytes(opening)?;
-    let w = seal::open(&st.statement(), &proof, &op)?;
+    let w = proof.open(&st.statement(), &op)?;
     st.decode(&w)
 }
 
