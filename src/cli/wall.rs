@@ -73,7 +73,8 @@ pub enum VerifierCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Draw the position on the terminal; optionally also as an SVG image.
+    /// Draw the position on the terminal; optionally also as an SVG image or an interactive
+    /// HTML page (a game record: every move).
     Render {
         /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,

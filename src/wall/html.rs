@@ -299,7 +299,7 @@ pub fn page(title: &str, d: &PageData) -> String {
 <select id="movelist" size="1" aria-label="step"></select>
 </div>
 <p id="caption"></p>
-<div id="boardwrap" tabindex="0" aria-label="board: arrow keys move between wall slots, Enter selects, Escape clears"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img"></svg></div>
+<div id="boardwrap" tabindex="0" aria-label="board: arrow keys move between wall slots, Enter selects, Escape clears"><svg id="board" role="img"></svg></div>
 <p id="status" role="status" aria-live="polite"></p>
 <div id="legend">
 <p><span class="sw legal"></span> legal wall <span class="sw illegal"></span> illegal wall (the status line says which cat it would cut from what) <span class="sw sel"></span> selected first wall: the next slot is coloured by the legality of the pair <span class="sw wall"></span> wall</p>
