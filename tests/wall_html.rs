@@ -454,6 +454,27 @@ fn binary_writes_the_page() {
         e.contains("standard notation") && e.lines().count() == 1,
         "{e}"
     );
+    // too much oracle for one page: refused before any work
+    let pairs: Vec<String> = (0..2000)
+        .map(|i| format!("[[{}, {}], [98, 25]]", i % 99, i % 26))
+        .collect();
+    std::fs::write(
+        &big,
+        format!(
+            r#"{{"rows": 99, "cols": 26, "walls": [], "pairs": [{}]}}"#,
+            pairs.join(", ")
+        ),
+    )
+    .unwrap();
+    let (c, _, e) = run(
+        VERIFIER,
+        &["wall", "render", big.to_str().unwrap(), "--html", "-"],
+    );
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("over the limit of 4000000") && e.lines().count() == 1,
+        "{e}"
+    );
     // --seals needs a record; both outputs on stdout is refused
     let pos8 = p("puzzles/wall/cat-and-mouse-8x8.txt");
     let (c, _, _) = run(
@@ -986,7 +1007,53 @@ fn chromium_end_to_end() {
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 5000);
     println!("screenshot: {}", shot.display());
+    hostile_tags_inert(&bin, &profile);
     measure(&bin, &profile);
+}
+
+/// Tag values full of markup are shown as text in the browser, and nothing in them runs.
+fn hostile_tags_inert(bin: &str, profile: &Path) {
+    let rec = tmp("hostile-browser.txt");
+    std::fs::write(
+        &rec,
+        "[Board \"8x8\"]\n[Result \"*\"]\n[Event \"</script><script>document.title='pwned'</script>\"]\n[Player1 \"<img src=x onerror=\\\"document.title='pwned'\\\">\"]\n\n1. Cb8\n",
+    )
+    .unwrap();
+    let out = tmp("hostile-browser.html");
+    let (c, _, e) = run(
+        VERIFIER,
+        &[
+            "wall",
+            "render",
+            rec.to_str().unwrap(),
+            "--html",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let o = chromium_run(
+        bin,
+        profile,
+        &["--dump-dom"],
+        &format!("file://{}", out.display()),
+    );
+    let dom = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        dom.contains("<title>Wall Game record, 8x8</title>"),
+        "{dom}"
+    );
+    assert!(
+        !dom.contains("pwned</title>") && !dom.contains("<img"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<dd>&lt;/script&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt;</dd>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("step 0 of 1: start"),
+        "the page's script ran: {dom}"
+    );
 }
 
 /// Prints (never asserts: timings are not tests) each page's size and the time from
@@ -1071,10 +1138,7 @@ requestAnimationFrame(function () { requestAnimationFrame(function () {
             let o = chromium_run_plain(bin, profile, &url);
             let err = String::from_utf8_lossy(&o.stderr);
             if let Some(l) = err.lines().find_map(|l| l.split("TIMING ").nth(1)) {
-                let v: Vec<f64> = l
-                    .split([' ', '"'])
-                    .filter_map(|x| x.parse().ok())
-                    .collect();
+                let v: Vec<f64> = l.split([' ', '"']).filter_map(|x| x.parse().ok()).collect();
                 if v.len() >= 3 {
                     frames.push((v[0], v[1], v[2]));
                 }

@@ -90,7 +90,8 @@ pub enum VerifierCmd {
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
         /// With --html and a game record: the folder of its sealed moves (default: the
-        /// record's `Seals` tag, relative to the record's folder), verified as `replay` does.
+        /// record's `Seals` tag, relative to the record's folder), verified as `replay` does
+        /// (exit 1 when a seal or an opening does not verify).
         #[arg(long, value_name = "DIR", requires = "html")]
         seals: Option<String>,
     },

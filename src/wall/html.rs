@@ -27,7 +27,7 @@ use crate::{Error, Result};
 const SCRIPT: &str = include_str!("assets/wall.js");
 const STYLE: &str = include_str!("assets/wall.css");
 
-/// The most oracle work one page embeds: attached pairs × cells, summed over the steps. The
+/// The most oracle work one page embeds: steps × attached pairs × cells. The
 /// tables of one pair take at most about four numbers per cell, so this bounds a page to a
 /// few tens of MB (a typical 8×8 record of 100 moves: 2 pairs × 64 cells × 100 = 12,800).
 pub const MAX_PAGE_WORK: u64 = 4_000_000;
@@ -231,19 +231,14 @@ pub fn page_data(tags: &[(String, String)], steps: &[Step]) -> Result<PageData> 
         Setup::Pairs(_) => "pairs",
     };
     let cells = rows as u64 * cols as u64;
-    let mut work = 0u64;
+    let mut pairs = 0u64;
     for s in steps {
         if (s.position.rows(), s.position.cols()) != (rows, cols) {
             return Err(Error::bad("every step of a page must be on the same board"));
         }
-        work = work.saturating_add(s.position.attached_pairs().len() as u64 * cells);
+        pairs = pairs.max(s.position.attached_pairs().len() as u64);
     }
-    if work > MAX_PAGE_WORK {
-        return Err(Error::bad(format!(
-            "the page would embed the oracle of {work} pair-cells (attached pairs x cells, summed over {} steps), over the limit of {MAX_PAGE_WORK}",
-            steps.len()
-        )));
-    }
+    check_work(steps.len() as u64, pairs, cells)?;
     let steps = steps.iter().map(step_data).collect::<Result<Vec<_>>>()?;
     Ok(PageData {
         rows,
@@ -252,6 +247,17 @@ pub fn page_data(tags: &[(String, String)], steps: &[Step]) -> Result<PageData> 
         tags: tags.to_vec(),
         steps,
     })
+}
+
+/// Refuses a page of more than [`MAX_PAGE_WORK`] pair-cells: `steps` × `pairs` × `cells`.
+fn check_work(steps: u64, pairs: u64, cells: u64) -> Result<()> {
+    let work = steps.saturating_mul(pairs).saturating_mul(cells);
+    if work > MAX_PAGE_WORK {
+        return Err(Error::bad(format!(
+            "the page would embed the oracle of {work} pair-cells ({steps} steps x {pairs} attached pairs x {cells} cells), over the limit of {MAX_PAGE_WORK}"
+        )));
+    }
+    Ok(())
 }
 
 /// The data as JSON safe inside a `<script>` element: `<`, `>` and `&` (which JSON only
@@ -283,7 +289,7 @@ pub fn page(title: &str, d: &PageData) -> String {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>{title}</title>
 <style>
 {STYLE}</style>
@@ -342,6 +348,20 @@ pub fn record_steps(rec: &Record, seals: &Seals) -> Result<Vec<Step>> {
     let pos = start.position();
     let n = Notation::for_position(pos)?;
     let np = start.players().len();
+    // Bound the work (and the positions kept) before building any step.
+    let count = 1
+        + rec.moves().len()
+        + seals.opened.len()
+        + match seals.adjourned {
+            Some(Some(_)) => 2,
+            Some(None) => 1,
+            None => 0,
+        };
+    check_work(
+        count as u64,
+        pos.attached_pairs().len() as u64,
+        pos.rows() as u64 * pos.cols() as u64,
+    )?;
     let mut steps = vec![Step {
         position: pos.clone(),
         to_move: Some(start.to_move()),
