@@ -1007,8 +1007,127 @@ fn chromium_end_to_end() {
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 5000);
     println!("screenshot: {}", shot.display());
+    record_steps_in_browser(&bin, &profile);
     hostile_tags_inert(&bin, &profile);
     measure(&bin, &profile);
+}
+
+/// A record in the browser: the arrow keys (the board not focused) step through the moves,
+/// and at every step the overlay colours slots by that step's oracle.
+fn record_steps_in_browser(bin: &str, profile: &Path) {
+    let src = p("puzzles/wall/standard-8x8-game.txt");
+    let rec = zkgames::wall::record::parse(&std::fs::read(&src).unwrap()).unwrap();
+    let mut games = vec![rec.start().clone()];
+    for mv in rec.moves() {
+        let next = games.last().unwrap().play(mv).unwrap();
+        games.push(next);
+    }
+    // per step: every illegal single and a few legal slots, with the oracle's verdict
+    let mut expect: Vec<Vec<(String, bool)>> = Vec::new();
+    for g in &games {
+        let pos = g.position();
+        let n = zkgames::wall::notation::Notation::for_position(pos).unwrap();
+        let bg = pos.graph();
+        let o = MoveOracle::build(&bg.graph, &distinct_node_pairs(pos)).unwrap();
+        let mut v: Vec<(String, bool)> = o
+            .illegal_singles()
+            .map(|e| (n.wall(bg.wall_of(e)).unwrap(), false))
+            .collect();
+        v.extend(
+            o.legal_singles()
+                .step_by(17)
+                .map(|e| (n.wall(bg.wall_of(e)).unwrap(), true)),
+        );
+        expect.push(v);
+    }
+    assert!(expect.iter().any(|v| v.iter().any(|x| !x.1)));
+    let names: Vec<Vec<&str>> = expect
+        .iter()
+        .map(|v| v.iter().map(|x| x.0.as_str()).collect())
+        .collect();
+    let driver = r#"
+<script>
+window.addEventListener("load", function () { setTimeout(function () {
+  const N = __NAMES__, out = [];
+  const body = document.body, cap = document.getElementById("caption");
+  const slot = n => document.querySelector('line.slot[data-name="' + n + '"]');
+  try {
+    for (let k = 0; k < N.length; k++) {
+      if (k > 0) body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
+      const row = [cap.textContent, document.querySelectorAll("g.walls line").length];
+      for (const n of N[k]) {
+        const e = slot(n);
+        e.dispatchEvent(new MouseEvent("mouseover", { bubbles: true, cancelable: true }));
+        row.push(e.getAttribute("class"));
+      }
+      document.getElementById("board").dispatchEvent(new MouseEvent("mouseleave"));
+      out.push(row);
+    }
+  } catch (e) { out.push(["error", String(e)]); }
+  const pre = document.createElement("pre");
+  pre.id = "test-result";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+}, 50); });
+</script>
+</body>"#
+        .replace("__NAMES__", &serde_json::to_string(&names).unwrap());
+    let out = tmp("record.html");
+    let (c, _, e) = run(
+        VERIFIER,
+        &["wall", "render", &src, "--html", out.to_str().unwrap()],
+    );
+    assert_eq!(c, 0, "{e}");
+    let page = std::fs::read_to_string(&out).unwrap();
+    let copy = tmp("record-driven.html");
+    std::fs::write(&copy, page.replacen("</body>", &driver, 1)).unwrap();
+    let o = chromium_run(
+        bin,
+        profile,
+        &["--dump-dom"],
+        &format!("file://{}", copy.display()),
+    );
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let i = dom.find("<pre id=\"test-result\"").expect("driver output");
+    let i = i + dom[i..].find('>').unwrap() + 1;
+    let j = i + dom[i..].find("</pre>").unwrap();
+    let raw = dom[i..j]
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let got: Value = serde_json::from_str(&raw).unwrap();
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), games.len(), "{got:?}");
+    for (k, (row, want)) in got.iter().zip(&expect).enumerate() {
+        let caption = row[0].as_str().unwrap();
+        assert!(
+            caption.starts_with(&format!("step {k} of {}", games.len() - 1)),
+            "{caption}"
+        );
+        assert_eq!(
+            row[1].as_u64().unwrap() as usize,
+            games[k].position().walls().len(),
+            "walls drawn at step {k}"
+        );
+        for (class, (name, legal)) in row.as_array().unwrap()[2..].iter().zip(want) {
+            let class = class.as_str().unwrap();
+            assert_eq!(
+                class.split(' ').any(|c| c == "legal"),
+                *legal,
+                "step {k} {name}: {class}"
+            );
+            assert_eq!(
+                class.split(' ').any(|c| c == "illegal"),
+                !*legal,
+                "step {k} {name}"
+            );
+        }
+    }
+    println!(
+        "chromium: {} steps of a record stepped with the arrow keys, overlay checked at each",
+        games.len()
+    );
 }
 
 /// Tag values full of markup are shown as text in the browser, and nothing in them runs.
