@@ -472,7 +472,7 @@ fn binary_writes_the_page() {
     );
     assert_eq!(c, 2, "{e}");
     assert!(
-        e.contains("over the limit of 4000000") && e.lines().count() == 1,
+        e.contains("over the limit of 1000000") && e.lines().count() == 1,
         "{e}"
     );
     // --seals needs a record; both outputs on stdout is refused

@@ -27,10 +27,11 @@ use crate::{Error, Result};
 const SCRIPT: &str = include_str!("assets/wall.js");
 const STYLE: &str = include_str!("assets/wall.css");
 
-/// The most oracle work one page embeds: steps × attached pairs × cells. The
-/// tables of one pair take at most about four numbers per cell, so this bounds a page to a
-/// few tens of MB (a typical 8×8 record of 100 moves: 2 pairs × 64 cells × 100 = 12,800).
-pub const MAX_PAGE_WORK: u64 = 4_000_000;
+/// The most oracle work one page embeds: steps × attached pairs × cells. A pair's tables
+/// hold at most about six numbers per cell and the script's query arrays 32 bytes per cell,
+/// so a page stays within a few tens of MB of JSON and 32 MB of arrays (a typical 8×8
+/// record of 100 moves: 100 steps × 2 pairs × 64 cells = 12,800).
+pub const MAX_PAGE_WORK: u64 = 1_000_000;
 
 /// One board the page shows: a position and what to say about it.
 #[derive(Clone, Debug)]
@@ -200,9 +201,13 @@ pub fn step_data(step: &Step) -> Result<StepData> {
         pairs: Vec::new(),
     };
     if !cut.is_empty() {
-        let why: Vec<String> = cut.iter().map(|p| pair_text(&n, p)).collect();
+        let why: Vec<String> = cut.iter().take(3).map(|p| pair_text(&n, p)).collect();
+        let more = match cut.len() {
+            0..=3 => String::new(),
+            k => format!(" (and {} more pairs)", k - 3),
+        };
         out.invalid = format!(
-            "invalid position: already cut off: {}; no wall is legal",
+            "invalid position: already cut off: {}{more}; no wall is legal",
             why.join("; ")
         );
         return Ok(out);
@@ -299,8 +304,8 @@ pub fn page(title: &str, d: &PageData) -> String {
 <dl id="tags"></dl>
 <div id="steps" hidden>
 <button type="button" id="first" title="first step (Home)">&#xAB;</button>
-<button type="button" id="prev" title="previous step (PageUp; arrows when the move list has focus)">&#x2039;</button>
-<button type="button" id="next" title="next step (PageDown; arrows when the move list has focus)">&#x203A;</button>
+<button type="button" id="prev" title="previous step (PageUp, or the arrow keys off the board)">&#x2039;</button>
+<button type="button" id="next" title="next step (PageDown, or the arrow keys off the board)">&#x203A;</button>
 <button type="button" id="last" title="last step (End)">&#xBB;</button>
 <select id="movelist" size="1" aria-label="step"></select>
 </div>
@@ -309,7 +314,7 @@ pub fn page(title: &str, d: &PageData) -> String {
 <p id="status" role="status" aria-live="polite"></p>
 <div id="legend">
 <p><span class="sw legal"></span> legal wall <span class="sw illegal"></span> illegal wall (the status line says which cat it would cut from what) <span class="sw sel"></span> selected first wall: the next slot is coloured by the legality of the pair <span class="sw wall"></span> wall</p>
-<p>Mouse: hover a slot to test it, click to select it as the first wall, click a second slot to pin the pair. Keyboard (click the board or Tab to it): arrow keys move between slots, Enter selects, Escape clears. Steps of a game: the buttons, PageUp / PageDown, Home / End, or the arrow keys in the move list.</p>
+<p>Mouse: hover a slot to test it, click to select it as the first wall, click a second slot to pin the pair. Keyboard (click the board or Tab to it): arrow keys move between slots, Enter selects, Escape clears. Steps of a game: the buttons, the move list, the arrow keys while the board does not have the focus, PageUp / PageDown, Home / End.</p>
 <p>Legality is that of a wall placed on the board as shown (before any pawn move of the mover). Cats are filled circles (C1, C2, &#8230;), mice rings (M1, &#8230;), homes squares (G1, &#8230;), explicit pairs numbered circles joined by a dashed line.</p>
 </div>
 <script type="application/json" id="data">{json}</script>
