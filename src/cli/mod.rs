@@ -20,6 +20,7 @@ pub mod report;
 pub mod sha256;
 pub mod sha256_seal;
 pub mod wall;
+pub mod wall_html;
 pub mod wall_seal;
 
 /// The end of both binaries' `--help`: exit codes, file conventions, catalog names.

@@ -79,7 +79,8 @@ pub enum VerifierCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Draw the position on the terminal; optionally also as an SVG image.
+    /// Draw the position on the terminal; optionally also as an SVG image or an interactive
+    /// HTML page (a game record: every move).
     Render {
         /// Position file (ASCII or JSON) or game record, or `-` for stdin.
         position: String,
@@ -89,6 +90,16 @@ pub enum VerifierCmd {
         /// Highlight the free slots where a single wall would be illegal (× / red).
         #[arg(long)]
         illegal: bool,
+        /// Write an interactive HTML page to FILE (`-`: stdout): hovering a slot colours it by
+        /// the legality of that wall (or, after a click, of the pair); a game record steps
+        /// through its moves.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
+        /// With --html and a game record: the folder of its sealed moves (default: the
+        /// record's `Seals` tag, relative to the record's folder), verified as `replay` does
+        /// (exit 1 when a seal or an opening does not verify).
+        #[arg(long, value_name = "DIR", requires = "html")]
+        seals: Option<String>,
     },
     /// Print the position in another text format.
     Convert {
@@ -161,7 +172,14 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             position,
             svg,
             illegal,
+            html,
+            seals,
         } => {
+            if svg.as_deref() == Some("-") && html.as_deref() == Some("-") {
+                return Err(Error::bad(
+                    "--svg - and --html - cannot both write to stdout",
+                ));
+            }
             let src = read_source(&position)?;
             let pos = src.position();
             let hl = if illegal {
@@ -169,11 +187,22 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             } else {
                 Vec::new()
             };
-            if svg.as_deref() != Some("-") {
+            let page = match &html {
+                Some(_) => Some(crate::cli::wall_html::page(
+                    &src,
+                    &position,
+                    seals.as_deref(),
+                )?),
+                None => None,
+            };
+            if svg.as_deref() != Some("-") && html.as_deref() != Some("-") {
                 write_output("-", render::terminal(pos, &hl).as_bytes())?;
             }
             if let Some(path) = svg {
                 write_output(&path, render::svg(pos, &hl).as_bytes())?;
+            }
+            if let (Some(path), Some(page)) = (html, page) {
+                write_output(&path, page.as_bytes())?;
             }
             Ok(())
         }

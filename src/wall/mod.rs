@@ -7,6 +7,7 @@ pub mod cut;
 pub mod format;
 pub mod game;
 pub mod graph;
+pub mod html;
 pub mod moves;
 pub mod notation;
 pub mod record;
