@@ -479,7 +479,7 @@ pub fn session_verifier(data: &[u8]) {
     let inst = fixtures::tee().instance();
     let mut ch = mem_channel(rest);
     let rng = crate::rng::seeded_rng(fixtures::VERIFIER_SEED);
-    if which % 2 == 0 {
+    if which.is_multiple_of(2) {
         let mut v = crate::peg::session::PegVerifier::new(inst, MIN_BITS, b"", rng);
         let _ = crate::net::run_verifier(&mut ch, &mut v);
     } else {
@@ -507,7 +507,7 @@ pub fn run_session_prover(which: u8, input: &[u8]) -> Vec<u8> {
     let written = t.written.clone();
     let mut ch = Channel::over(Box::new(t), Deadlines::default());
     let rng = crate::rng::seeded_rng(2);
-    if which % 2 == 0 {
+    if which.is_multiple_of(2) {
         let p =
             crate::peg::session::PegProver::new(inst, &z, fixtures::ISO_SESSION_ROUNDS, b"", rng)
                 .expect("prover");
@@ -609,8 +609,11 @@ pub fn auth_reply(data: &[u8]) {
     let _ = server::whoami(&mut ch, &[1; 32]);
 }
 
+/// A target's entry point.
+pub type Entry = fn(&[u8]);
+
 /// Every target by name, in the order `fuzz/run.sh` runs them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Entry)] = &[
     ("peg_puzzle", peg_puzzle),
     ("peg_solution", peg_solution),
     ("proof_peg_iso", proof_peg_iso),
@@ -633,6 +636,6 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
 ];
 
 /// The entry point of a target, by name.
-pub fn target(name: &str) -> Option<fn(&[u8])> {
+pub fn target(name: &str) -> Option<Entry> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
 }
