@@ -53,40 +53,18 @@ fn write(dir: &Path, target: &str, name: &str, bytes: &[u8]) {
     std::fs::write(d.join(name), bytes).unwrap();
 }
 
-/// One session between the fixtures' prover and verifier; returns (what the verifier
-/// received, what the prover received).
+/// One session between the fixtures' prover and verifier of kind `which`; returns (what the
+/// verifier received, what the prover received).
 fn session(which: u8) -> (Vec<u8>, Vec<u8>) {
     let (a, b) = UnixStream::pair().unwrap();
     let (mut vch, vlog) = recorded(a);
     let (mut pch, plog) = recorded(b);
-    let inst = fixtures::tee().instance();
     let verifier = std::thread::spawn(move || {
-        let inst = fixtures::tee().instance();
-        let rng = zkgames::rng::seeded_rng(fixtures::VERIFIER_SEED);
-        let bits = zkgames::fuzz_entry::MIN_BITS;
-        if which == 0 {
-            let mut v = zkgames::peg::session::PegVerifier::new(inst, bits, b"", rng);
-            zkgames::net::run_verifier(&mut vch, &mut v).map(|_| ())
-        } else {
-            let min = zkgames::mpc::rounds_for_bits(bits);
-            let mut v = zkgames::peg::mpc::peg_session_verifier(inst, min, b"", rng).unwrap();
-            zkgames::net::run_verifier(&mut vch, &mut v).map(|_| ())
-        }
+        let mut v = zkgames::fuzz_entry::session_verifier_for(which);
+        zkgames::net::run_verifier(&mut vch, v.as_mut()).map(|_| ())
     });
-    let z = zkgames::peg::instance::tee_solution();
-    let rng = zkgames::rng::seeded_rng(2);
-    let r = if which == 0 {
-        let p =
-            zkgames::peg::session::PegProver::new(inst, &z, fixtures::ISO_SESSION_ROUNDS, b"", rng)
-                .unwrap();
-        zkgames::net::run_prover(&mut pch, Box::new(p))
-    } else {
-        let p =
-            zkgames::peg::mpc::peg_session_prover(inst, &z, fixtures::MPC_SESSION_ROUNDS, b"", rng)
-                .unwrap();
-        zkgames::net::run_prover(&mut pch, Box::new(p))
-    };
-    r.expect("the prover's session is accepted");
+    zkgames::net::run_prover(&mut pch, zkgames::fuzz_entry::session_prover_for(which))
+        .expect("the prover's session is accepted");
     verifier.join().unwrap().expect("the verifier accepts");
     drop(pch);
     let v = vlog.lock().unwrap().clone();
@@ -100,7 +78,8 @@ fn main() {
         .expect("usage: fuzz_seeds CORPUS_DIR");
     let dir = Path::new(&dir);
 
-    for (which, name) in [(0u8, "peg-iso"), (1, "peg-zkbpp")] {
+    for (which, name) in zkgames::fuzz_entry::SESSION_KINDS.iter().enumerate() {
+        let which = which as u8;
         let (to_verifier, to_prover) = session(which);
         let mut v = vec![which];
         v.extend_from_slice(&to_verifier);

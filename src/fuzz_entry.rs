@@ -469,28 +469,79 @@ pub fn wall_oracle_diff(data: &[u8]) {
 
 // ---------------------------------------------------------------- sessions
 
-/// The verifier's side of a live session (first byte: 0 peg iso, 1 peg ZKB++), the rest
-/// being the prover's frames; challenges from [`fixtures::VERIFIER_SEED`].
+/// Session kinds of the session targets (the first input byte, modulo their number).
+pub const SESSION_KINDS: [&str; 3] = ["peg-iso", "peg-zkbpp", "wall-move"];
+
+/// The verifier of session kind `which` ([`SESSION_KINDS`]): the tee (iso or ZKB++) or the
+/// fixture wall move's statement, [`MIN_BITS`], empty context, challenges drawn from
+/// [`fixtures::VERIFIER_SEED`].
+pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
+    let inst = fixtures::tee().instance();
+    let rng = crate::rng::seeded_rng(fixtures::VERIFIER_SEED);
+    let min = crate::mpc::rounds_for_bits(MIN_BITS);
+    match which as usize % SESSION_KINDS.len() {
+        0 => Box::new(crate::peg::session::PegVerifier::new(
+            inst, MIN_BITS, b"", rng,
+        )),
+        1 => {
+            Box::new(crate::peg::mpc::peg_session_verifier(inst, min, b"", rng).expect("verifier"))
+        }
+        _ => Box::new(crate::mpc::session::MpcVerifier::new(
+            fixtures::wall_statement().owned(),
+            ProtocolId::WallMove,
+            min,
+            rng,
+        )),
+    }
+}
+
+/// The honest prover of session kind `which`, with a fixed seed (the iso prover mixes in
+/// fresh entropy by design).
+pub fn session_prover_for(which: u8) -> Box<dyn crate::net::SessionProver<'static>> {
+    static Z: OnceLock<crate::peg::instance::Matrix> = OnceLock::new();
+    let z = Z.get_or_init(crate::peg::instance::tee_solution);
+    let inst = fixtures::tee().instance();
+    let rng = crate::rng::seeded_rng(2);
+    let rounds = fixtures::MPC_SESSION_ROUNDS;
+    match which as usize % SESSION_KINDS.len() {
+        0 => Box::new(
+            crate::peg::session::PegProver::new(inst, z, fixtures::ISO_SESSION_ROUNDS, b"", rng)
+                .expect("prover"),
+        ),
+        1 => Box::new(
+            crate::peg::mpc::peg_session_prover(inst, z, rounds, b"", rng).expect("prover"),
+        ),
+        _ => {
+            let st = fixtures::wall_statement();
+            let w = st.witness(&fixtures::wall_move()).expect("legal move");
+            Box::new(
+                crate::mpc::session::MpcProver::new(
+                    st.owned(),
+                    ProtocolId::WallMove,
+                    w,
+                    rounds,
+                    rng,
+                )
+                .expect("prover"),
+            )
+        }
+    }
+}
+
+/// The verifier's side of a live session (first byte: the kind, see [`SESSION_KINDS`]), the
+/// rest being the prover's frames.
 pub fn session_verifier(data: &[u8]) {
     let data = cap(data, MAX_INPUT);
     let Some((&which, rest)) = data.split_first() else {
         return;
     };
-    let inst = fixtures::tee().instance();
     let mut ch = mem_channel(rest);
-    let rng = crate::rng::seeded_rng(fixtures::VERIFIER_SEED);
-    if which.is_multiple_of(2) {
-        let mut v = crate::peg::session::PegVerifier::new(inst, MIN_BITS, b"", rng);
-        let _ = crate::net::run_verifier(&mut ch, &mut v);
-    } else {
-        let min = crate::mpc::rounds_for_bits(MIN_BITS);
-        let mut v = crate::peg::mpc::peg_session_verifier(inst, min, b"", rng).expect("verifier");
-        let _ = crate::net::run_verifier(&mut ch, &mut v);
-    }
+    let mut v = session_verifier_for(which);
+    let _ = crate::net::run_verifier(&mut ch, v.as_mut());
 }
 
-/// The prover's side of a live session (first byte: 0 peg iso, 1 peg ZKB++), the rest being
-/// the verifier's frames.
+/// The prover's side of a live session (first byte: the kind, see [`SESSION_KINDS`]), the
+/// rest being the verifier's frames.
 pub fn session_prover(data: &[u8]) {
     let data = cap(data, MAX_INPUT);
     let Some((&which, rest)) = data.split_first() else {
@@ -499,25 +550,12 @@ pub fn session_prover(data: &[u8]) {
     let _ = run_session_prover(which, rest);
 }
 
-/// Runs a session prover on the tee against `input`; returns what it sent.
+/// Runs the prover of session kind `which` against `input`; returns what it sent.
 pub fn run_session_prover(which: u8, input: &[u8]) -> Vec<u8> {
-    let inst = fixtures::tee().instance();
-    let z = crate::peg::instance::tee_solution();
     let t = MemTransport::new(input);
     let written = t.written.clone();
     let mut ch = Channel::over(Box::new(t), Deadlines::default());
-    let rng = crate::rng::seeded_rng(2);
-    if which.is_multiple_of(2) {
-        let p =
-            crate::peg::session::PegProver::new(inst, &z, fixtures::ISO_SESSION_ROUNDS, b"", rng)
-                .expect("prover");
-        let _ = crate::net::run_prover(&mut ch, Box::new(p));
-    } else {
-        let p =
-            crate::peg::mpc::peg_session_prover(inst, &z, fixtures::MPC_SESSION_ROUNDS, b"", rng)
-                .expect("prover");
-        let _ = crate::net::run_prover(&mut ch, Box::new(p));
-    }
+    let _ = crate::net::run_prover(&mut ch, session_prover_for(which));
     let w = written.lock().expect("not poisoned").clone();
     w
 }

@@ -126,11 +126,17 @@ fn proof_seeds_verify_against_the_fixtures() {
 /// The session seeds drive a whole accepted session through the targets' channels.
 #[test]
 fn session_seeds_reach_the_verdict() {
-    for name in ["peg-iso-accepted", "peg-zkbpp-accepted"] {
-        let s = seed("session_prover", name);
+    for kind in fuzz_entry::SESSION_KINDS {
+        let name = format!("{kind}-accepted");
+        let s = seed("session_prover", &name);
         let sent = fuzz_entry::run_session_prover(s[0], &s[1..]);
         // Hello, Commitments, Responses
         assert_eq!(fuzz_entry::frames(&sent).len(), 3, "{name}");
+        // and the verifier target's seed is a session the verifier accepts
+        let s = seed("session_verifier", &name);
+        let mut ch = fuzz_entry::mem_channel(&s[1..]);
+        let mut v = fuzz_entry::session_verifier_for(s[0]);
+        zkgames::net::run_verifier(&mut ch, v.as_mut()).unwrap();
     }
 }
 
