@@ -11,18 +11,20 @@
 # is copied to tests/fuzz_regressions/<target>/, which tests/fuzz_regressions.rs replays on
 # stable Rust; the script then exits 1. FUZZ_SANITIZER picks the sanitizer (default none:
 # the crate is safe Rust, so the overflow checks and panics are what matter; `address` is
-# slower). Logs: fuzz/work/<target>.log.
+# slower). FUZZ_BUILD_FLAGS adds cargo-fuzz build flags. Logs: fuzz/work/<target>.log.
 set -uo pipefail
 cd "$(dirname "$0")"
 SECS=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 SAN=${FUZZ_SANITIZER:-none}
+# extra cargo-fuzz build flags, e.g. "--codegen-units 16" (faster build, slower runs; CI)
+read -r -a FLAGS <<<"${FUZZ_BUILD_FLAGS:-}"
 if [ $# -gt 0 ]; then
   TARGETS=("$@")
 else
   mapfile -t TARGETS < <(sed -n 's/^name = "\([a-z0-9_]*\)"$/\1/p' Cargo.toml | grep -v '^zkgames-fuzz$')
 fi
-cargo +nightly fuzz build -s "$SAN" >/dev/null 2>work-build.log || {
+cargo +nightly fuzz build -s "$SAN" "${FLAGS[@]}" >/dev/null 2>work-build.log || {
   cat work-build.log >&2
   echo "fuzz/run.sh: build failed" >&2
   exit 2
@@ -34,7 +36,7 @@ rows=()
 for t in "${TARGETS[@]}"; do
   mkdir -p "work/$t" "artifacts/$t"
   before=$(ls "artifacts/$t" | wc -l)
-  cargo +nightly fuzz run -s "$SAN" "$t" "work/$t" "corpus/$t" -- \
+  cargo +nightly fuzz run -s "$SAN" "${FLAGS[@]}" "$t" "work/$t" "corpus/$t" -- \
     -max_total_time="$SECS" -print_final_stats=1 -timeout="${FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -close_fd_mask=3 >"work/$t.log" 2>&1
   rc=$?
