@@ -24,13 +24,12 @@ if [ $# -gt 0 ]; then
 else
   mapfile -t TARGETS < <(sed -n 's/^name = "\([a-z0-9_]*\)"$/\1/p' Cargo.toml | grep -v '^zkgames-fuzz$')
 fi
-cargo +nightly fuzz build -s "$SAN" "${FLAGS[@]}" >/dev/null 2>work-build.log || {
-  cat work-build.log >&2
+mkdir -p work
+cargo +nightly fuzz build -s "$SAN" "${FLAGS[@]}" >/dev/null 2>work/build.log || {
+  cat work/build.log >&2
   echo "fuzz/run.sh: build failed" >&2
   exit 2
 }
-rm -f work-build.log
-mkdir -p work
 crashed=0
 rows=()
 for t in "${TARGETS[@]}"; do
