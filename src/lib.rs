@@ -16,6 +16,8 @@ pub mod cli;
 pub mod commit;
 pub mod error;
 pub mod files;
+#[doc(hidden)]
+pub mod fuzz_entry;
 pub mod merkle;
 pub mod mpc;
 pub mod net;

@@ -4,7 +4,7 @@
 //! test, unless its README line documents the failure (`exit 1`, `exit 2`, `"rejected"`).
 //!
 //! Not run here: lines starting with `cargo` (building and testing are what CI itself does;
-//! benchmarks and fuzzing take minutes) and lines marked `# (long)`.
+//! benchmarks and fuzzing take minutes) and lines marked `(long)`.
 
 use std::path::Path;
 use std::process::Command;
@@ -28,7 +28,7 @@ fn script(readme: &str) -> String {
             continue;
         }
         if !continued {
-            if t.starts_with("cargo ") || line.contains("# (long)") {
+            if t.starts_with("cargo ") || line.contains("(long)") {
                 continue;
             }
             if !t.is_empty() && !t.starts_with('#') {

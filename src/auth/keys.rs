@@ -125,7 +125,7 @@ impl std::fmt::Debug for SecretKey {
 }
 
 /// At most 24 characters of untrusted text, for error messages.
-fn clip(s: &str) -> String {
+pub(crate) fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(24).collect();
     if s.chars().count() > 24 {
         out.push('…');

@@ -146,7 +146,10 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                             reason: e.to_string(),
                             retry_after: None,
                         })?;
-                        return Err(Error::rejected(format!("registration of {user:?}: {e}")));
+                        return Err(Error::rejected(format!(
+                            "registration of \"{}\": {e}",
+                            super::keys::clip(&user)
+                        )));
                     }
                 }
             }
@@ -235,7 +238,7 @@ pub fn register(ch: &mut Channel, user: &str, identity: &Identity) -> Result<()>
     })?;
     match expect_reply(ch)? {
         Reply::Registered => Ok(()),
-        r => Err(Error::bad(format!("unexpected reply {r:?}"))),
+        _ => Err(Error::bad("protocol error: expected Registered")),
     }
 }
 
