@@ -104,7 +104,7 @@ pub mod fixtures {
             seal::seal_move(
                 wall_statement(),
                 &wall_move(),
-                seal::rounds_for_bits(MIN_BITS),
+                &crate::mpc::engine::System::zkbpp(MIN_BITS),
                 &mut rng,
             )
             .expect("seal")
@@ -298,7 +298,7 @@ pub fn proof_sha256_mpc(data: &[u8]) {
 pub fn proof_wall_move(data: &[u8]) {
     let data = cap(data, MAX_INPUT);
     let st = fixtures::wall_statement();
-    let _ = crate::wall::seal::verify_seal(st, data, crate::wall::seal::rounds_for_bits(MIN_BITS));
+    let _ = crate::wall::seal::verify_seal(st, data, &crate::mpc::engine::Required::bits(MIN_BITS));
 }
 
 /// Peg KKW proof files against the tee.

@@ -110,7 +110,7 @@ fn proof_seeds_verify_against_the_fixtures() {
     let f = ProofFile::from_bytes(&seed("proof_sha256_kkw", "fs-proof")).unwrap();
     zkgames::mpc::kkw_proofs::verify_sha256(&d, &f, MIN_BITS as f64, b"").unwrap();
     let st = fixtures::wall_statement();
-    let wr = zkgames::wall::seal::rounds_for_bits(MIN_BITS);
+    let wr = &zkgames::mpc::engine::Required::bits(MIN_BITS);
     for s in ["seal-Cb4", "seal-none", "fixture-seal"] {
         zkgames::wall::seal::verify_seal(st, &seed("proof_wall_move", s), wr).unwrap();
     }
@@ -172,6 +172,7 @@ fn a_refused_registration_clips_the_user_name() {
         db: db.clone(),
         name: fixtures::SERVER.into(),
         policy: Policy::default(),
+        only: None,
     };
     let req = frame(&Request::Register {
         version: AUTH_VERSION,
