@@ -715,7 +715,7 @@ impl Store {
     /// Users of each kind (for status lines).
     pub fn kind_counts(&self) -> Result<Vec<(Kind, usize)>> {
         let mut out = Vec::new();
-        for k in [Kind::Sha256, Kind::Peg] {
+        for k in [Kind::Sha256, Kind::Peg, Kind::Lowmc] {
             let n: i64 = self
                 .conn
                 .query_row(
