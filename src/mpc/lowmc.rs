@@ -445,10 +445,11 @@ mod tests {
         for col in 0..N {
             if let Some(p) = (r..N).find(|&i| a[i][col]) {
                 a.swap(r, p);
-                for i in r + 1..N {
-                    if a[i][col] {
-                        for k in col..N {
-                            a[i][k] ^= a[r][k];
+                let pivot = a[r].clone();
+                for row in a.iter_mut().skip(r + 1) {
+                    if row[col] {
+                        for (x, y) in row[col..].iter_mut().zip(&pivot[col..]) {
+                            *x ^= y;
                         }
                     }
                 }
