@@ -865,6 +865,14 @@ mod lowmc_tests {
             if e == Engine::Kkw {
                 assert!(p.len() <= 25_000, "KKW lowmc login is {} bytes", p.len());
             }
+            // randomised, and the key's bytes appear nowhere in the proof
+            let q = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
+            assert_ne!(p, q);
+            let SecretKey::Lowmc { key, .. } = &k else {
+                unreachable!()
+            };
+            let kb = lowmc::block_to_bytes(key);
+            assert!(!p.windows(8).any(|w| w == &kb[..8] || w == &kb[8..16]));
         }
     }
 }

@@ -661,5 +661,17 @@ mod tests {
         assert!(System::zkbpp(128)
             .prove(&st.with(b""), &w, &mut rng)
             .is_err());
+        // a cheater proving with the wrong key anyway (the engines' unchecked provers, which
+        // claim the right ciphertext): rejected by both verifiers
+        let req = Required::bits(128);
+        let params = crate::mpc::kkw::params_for(128, crate::mpc::kkw::Profile::Size).unwrap();
+        for seed in 0..5 {
+            let mut r = seeded_rng(100 + seed);
+            let z = crate::mpc::zkbpp::prove_unchecked(&st.with(b""), &w, 219, &mut r, &[]);
+            assert!(EngineProof::Zkbpp(z).verify(&st.with(b""), &req).is_err());
+            let k =
+                crate::mpc::kkw::prove_unchecked(&st.with(b""), &w, params, &mut r, &[]).unwrap();
+            assert!(EngineProof::Kkw(k).verify(&st.with(b""), &req).is_err());
+        }
     }
 }
