@@ -11,7 +11,7 @@
 //!
 //! * `lowmc`: the secret is a 129-bit LowMC key `k`, with a random public 129-bit plaintext
 //!   `p`; the identity is `(p, c = LowMC_k(p))` ([`crate::mpc::lowmc`]: LowMC-129-129-43-4
-//!   with our own constants, 516 AND gates). Logging in proves knowledge of `k` (Picnic's
+//!   Picnic3-L1's instance, 516 AND gates). Logging in proves knowledge of `k` (Picnic's
 //!   construction): the smallest login proofs.
 //!
 //! Text formats (one line each, fields separated by spaces, hex in lowercase):
@@ -25,8 +25,8 @@
 //! zkgames-auth-id-v1 lowmc <p: 34 hex> <c: 34 hex>
 //! ```
 //!
-//! A 129-bit `lowmc` value is 17 bytes, bit `i` in bit `i mod 8` of byte `i / 8`, the 7 bits
-//! above bit 128 zero ([`crate::mpc::lowmc::block_to_bytes`]).
+//! A 129-bit `lowmc` value is 17 bytes as Picnic writes them, most significant bit first, the
+//! 7 low bits of the last byte zero ([`crate::mpc::lowmc::block_to_bytes`]).
 //!
 //! A login proof is bound to [`login_context`]: a domain tag, the server's name, the user
 //! name and the server's 256-bit nonce, each length-prefixed.
@@ -830,7 +830,7 @@ mod lowmc_tests {
             format!("{} {} {} {}", f[0], f[1], &f[2][2..], f[3]),
             format!("{} {} {} {}", f[0], f[1], f[2].to_uppercase(), f[3]),
             format!("{} {} {}02 {}", f[0], f[1], &f[2][..32], f[3]),
-            format!("{} {} {} {}80", f[0], f[1], f[2], &f[3][..32]),
+            format!("{} {} {} {}81", f[0], f[1], f[2], &f[3][..32]),
             format!("{} {} {}  {}", f[0], f[1], f[2], f[3]),
             format!("{} sha256 {} {}", f[0], f[2], f[3]),
         ];
@@ -848,6 +848,11 @@ mod lowmc_tests {
             assert!(Identity::parse(b).is_err(), "{b}");
         }
         assert_eq!(Identity::parse(&id).unwrap(), k.identity());
+        // the top bit of the last byte is x_128: both values are valid, distinct keys
+        for last in ["00", "80"] {
+            let t = format!("{} {} {}{last} {}", f[0], f[1], &f[2][..32], f[3]);
+            assert_eq!(SecretKey::parse(&t).unwrap().to_text().trim_end(), t);
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub enum KindArg {
     /// cryptographic assumption: a demonstration, use sha256 for real security).
     Peg,
     /// A 129-bit LowMC key; identity = a random plaintext and its ciphertext (LowMC-129-129-43-4
-    /// with our own constants; the smallest login proofs).
+    /// as in Picnic3-L1; the smallest login proofs).
     Lowmc,
 }
 

@@ -4,28 +4,25 @@
 //! plaintext a public constant folded into the circuit, the ciphertext the output), and the
 //! proof of knowledge of a key ([`prove_key`], [`verify_key`]) with either engine.
 //!
-//! **Constants.** The linear layers, round constants and round-key matrices are *our own*
-//! random constants, drawn from SHA-256 in counter mode ([`Constants::generate`]); they are
-//! not Picnic's (which come from the Grain LFSR of the LowMC reference code), so this
-//! instance is "LowMC-129-129-43-4 with our own random constants": LowMC's security argument
-//! assumes uniformly random invertible linear layers and full-rank key matrices, which these
-//! are (by construction, reproducibly), but this particular instance has not been publicly
-//! analysed.
+//! **Constants.** The linear layers, round constants and round-key matrices are those of
+//! the LowMC reference code, hence Picnic's: bits of the Grain LFSR run as a self-shrinking
+//! generator ([`Grain`]), drawn in the order `L_1..L_4`, `C_1..C_4`, `K_0..K_4`, each matrix
+//! row by row and redrawn until invertible. The instance reproduces the LowMC-129-129-4
+//! known-answer vector of Picnic's implementation (tested).
 //!
-//! Bit conventions: a 129-bit value is a [`Block`] (`[u64; 3]`), bit `i` is bit `i % 64` of
-//! word `i / 64`; as bytes ([`block_to_bytes`]) bit `i` is bit `i % 8` of byte `i / 8`, 17
-//! bytes, the top 7 bits of the last byte zero. Circuit input/output wire `i` is bit `i`.
+//! Bit conventions (Picnic's): a 129-bit value is a vector `x_0..x_128`; as 17 bytes, `x_i`
+//! is bit `7 − i mod 8` (most significant first) of byte `⌊i/8⌋`, and the 7 low bits of the
+//! last byte are zero ([`block_to_bytes`]). In memory a [`Block`] (`[u64; 3]`) holds `x_i`
+//! in bit `i mod 64` of word `⌊i/64⌋`. Circuit input/output wire `i` is `x_i`.
 //!
-//! The S-box on bits `(a, b, c) = (x[3j], x[3j+1], x[3j+2])`, `j = 0..43`, is the LowMC
-//! paper's `S(a, b, c) = (a ⊕ bc, a ⊕ b ⊕ ca, a ⊕ b ⊕ c ⊕ ab)`, written back to the same
-//! three positions in the same order.
+//! The S-box on each triple `(a, b, c) = (x_{3j+2}, x_{3j+1}, x_{3j})`, `j = 0..43`, is the
+//! LowMC paper's `S(a, b, c) = (a ⊕ bc, a ⊕ b ⊕ ca, a ⊕ b ⊕ c ⊕ ab)`, written back to the
+//! same positions (`a` to `x_{3j+2}`, ...).
 //!
 //! Encryption: `x = p ⊕ K_0·k`; then for `i = 1..=4`: `x = S(x)`, `x = L_i·x`, `x = x ⊕ C_i`,
 //! `x = x ⊕ K_i·k`. A matrix times a vector: `y_j = ⊕_c M[j][c]·x_c`.
 
 use std::sync::OnceLock;
-
-use sha2::{Digest as _, Sha256};
 
 use super::circuit::{Bit, Builder, Circuit};
 use super::engine::{Engine, Proof as EngineProof, Required, System};
@@ -46,8 +43,6 @@ pub const ROUNDS: usize = 4;
 pub const AND_GATES: usize = 3 * SBOXES * ROUNDS;
 /// Bytes of a block or key: 17 (129 bits, 7 zero padding bits).
 pub const BYTES: usize = 17;
-/// Domain tag of the constant generator.
-pub const CONST_TAG: &[u8] = b"zkg:lowmc:v1";
 /// Transcript label of proofs of knowledge of a LowMC key.
 pub const TAG: &[u8] = b"zkgames/lowmc-129-129-43-4/key/v1";
 
@@ -110,36 +105,48 @@ impl Matrix {
     }
 }
 
-/// SHA-256 in counter mode: block `t` is `SHA-256(label ‖ u64-le(t))`, `t = 0, 1, ...`; bits
-/// are read least significant first within each byte, bytes in order.
-struct BitStream {
-    label: Vec<u8>,
-    counter: u64,
-    buf: [u8; 32],
-    pos: usize,
+/// The Grain LFSR of the LowMC reference code (80 bits, all ones at the start, feedback
+/// `s_i ⊕= s_{i+13} ⊕ s_{i+23} ⊕ s_{i+38} ⊕ s_{i+51} ⊕ s_{i+62}` at a rotating index `i`,
+/// indices mod 80), run as a self-shrinking generator after discarding 160 steps: of each
+/// pair of steps, the second step's bit is output iff the first step's bit is 1.
+pub struct Grain {
+    state: [bool; 80],
+    index: usize,
 }
 
-impl BitStream {
-    fn new(label: Vec<u8>) -> Self {
-        BitStream {
-            label,
-            counter: 0,
-            buf: [0; 32],
-            pos: 256,
+impl Grain {
+    pub fn new() -> Self {
+        let mut g = Grain {
+            state: [true; 80],
+            index: 0,
+        };
+        for _ in 0..160 {
+            g.step();
         }
+        g
     }
-    fn next_bit(&mut self) -> bool {
-        if self.pos == 256 {
-            let mut h = Sha256::new();
-            h.update(&self.label);
-            h.update(self.counter.to_le_bytes());
-            self.buf = h.finalize().into();
-            self.counter += 1;
-            self.pos = 0;
+    /// Updates the bit at the index, returns it, and moves the index on.
+    fn step(&mut self) -> bool {
+        let i = self.index;
+        let s = &self.state;
+        let v = s[i]
+            ^ s[(i + 13) % 80]
+            ^ s[(i + 23) % 80]
+            ^ s[(i + 38) % 80]
+            ^ s[(i + 51) % 80]
+            ^ s[(i + 62) % 80];
+        self.state[i] = v;
+        self.index = (i + 1) % 80;
+        v
+    }
+    pub fn next_bit(&mut self) -> bool {
+        loop {
+            let choice = self.step();
+            let out = self.step();
+            if choice {
+                return out;
+            }
         }
-        let b = (self.buf[self.pos / 8] >> (self.pos % 8)) & 1 == 1;
-        self.pos += 1;
-        b
     }
     fn block(&mut self) -> Block {
         let mut x = [0u64; 3];
@@ -162,14 +169,10 @@ impl BitStream {
     }
 }
 
-/// The label of a constant stream: `CONST_TAG ‖ ":" ‖ kind ‖ u32-le(index)` with kind one
-/// byte, `L` (linear layer), `K` (round-key matrix) or `C` (round constant).
-fn label(kind: u8, index: u32) -> Vec<u8> {
-    let mut l = CONST_TAG.to_vec();
-    l.push(b':');
-    l.push(kind);
-    l.extend_from_slice(&index.to_le_bytes());
-    l
+impl Default for Grain {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// The public constants of the instance.
@@ -184,20 +187,17 @@ pub struct Constants {
 }
 
 impl Constants {
-    /// Derives the constants: `L_i` from stream `label('L', i)`, `K_i` from `label('K', i)`,
-    /// each the first invertible matrix of its stream; `C_i` the first 129 bits of
-    /// `label('C', i)`.
+    /// Derives the constants from one [`Grain`] stream: `L_1..L_4` (each the next invertible
+    /// matrix), `C_1..C_4` (129 bits each), `K_0..K_4` (each the next invertible matrix).
     pub fn generate() -> Constants {
+        let mut g = Grain::new();
+        let linear = (0..ROUNDS).map(|_| g.invertible_matrix()).collect();
+        let round_const = (0..ROUNDS).map(|_| g.block()).collect();
+        let key = (0..=ROUNDS).map(|_| g.invertible_matrix()).collect();
         Constants {
-            linear: (1..=ROUNDS as u32)
-                .map(|i| BitStream::new(label(b'L', i)).invertible_matrix())
-                .collect(),
-            key: (0..=ROUNDS as u32)
-                .map(|i| BitStream::new(label(b'K', i)).invertible_matrix())
-                .collect(),
-            round_const: (1..=ROUNDS as u32)
-                .map(|i| BitStream::new(label(b'C', i)).block())
-                .collect(),
+            linear,
+            key,
+            round_const,
         }
     }
 }
@@ -211,10 +211,10 @@ pub fn constants() -> &'static Constants {
 fn sbox_layer(x: &Block) -> Block {
     let mut y = *x;
     for j in 0..SBOXES {
-        let (a, b, c) = (bit(x, 3 * j), bit(x, 3 * j + 1), bit(x, 3 * j + 2));
-        set(&mut y, 3 * j, a ^ (b & c));
+        let (a, b, c) = (bit(x, 3 * j + 2), bit(x, 3 * j + 1), bit(x, 3 * j));
+        set(&mut y, 3 * j + 2, a ^ (b & c));
         set(&mut y, 3 * j + 1, a ^ b ^ (c & a));
-        set(&mut y, 3 * j + 2, a ^ b ^ c ^ (a & b));
+        set(&mut y, 3 * j, a ^ b ^ c ^ (a & b));
     }
     y
 }
@@ -259,15 +259,15 @@ pub fn lowmc_circuit(p: &Block) -> Circuit {
         .collect();
     for i in 0..ROUNDS {
         for j in 0..SBOXES {
-            let (a, bb, cc) = (x[3 * j], x[3 * j + 1], x[3 * j + 2]);
+            let (a, bb, cc) = (x[3 * j + 2], x[3 * j + 1], x[3 * j]);
             let bc = b.and(bb, cc);
             let ca = b.and(cc, a);
             let ab = b.and(a, bb);
             let ab_ = b.xor(a, bb);
-            x[3 * j] = b.xor(a, bc);
+            x[3 * j + 2] = b.xor(a, bc);
             x[3 * j + 1] = b.xor(ab_, ca);
             let abc = b.xor(ab_, cc);
-            x[3 * j + 2] = b.xor(abc, ab);
+            x[3 * j] = b.xor(abc, ab);
         }
         x = mul_bits(&mut b, &c.linear[i], &x);
         let rk = mul_bits(&mut b, &c.key[i + 1], &key);
@@ -284,18 +284,19 @@ pub fn lowmc_circuit(p: &Block) -> Circuit {
     b.finish()
 }
 
-/// The 17 bytes of a block.
+/// The 17 bytes of a block (most significant bit first).
 pub fn block_to_bytes(x: &Block) -> [u8; BYTES] {
     let mut out = [0u8; BYTES];
     for i in 0..N {
         if bit(x, i) {
-            out[i / 8] |= 1 << (i % 8);
+            out[i / 8] |= 0x80 >> (i % 8);
         }
     }
     out
 }
 
-/// Parses 17 bytes, refusing non-zero padding bits (so every block has one encoding).
+/// Parses 17 bytes, refusing non-zero padding bits (the 7 low bits of the last byte), so every
+/// block has one encoding.
 pub fn block_from_bytes(b: &[u8], what: &str) -> Result<Block> {
     if b.len() != BYTES {
         return Err(Error::bad(format!(
@@ -303,14 +304,14 @@ pub fn block_from_bytes(b: &[u8], what: &str) -> Result<Block> {
             b.len()
         )));
     }
-    if b[BYTES - 1] & 0xfe != 0 {
+    if b[BYTES - 1] & 0x7f != 0 {
         return Err(Error::bad(format!(
-            "{what}: bits above bit 128 must be zero"
+            "{what}: the 7 low bits of the last byte must be zero"
         )));
     }
     let mut x = [0u64; 3];
     for i in 0..N {
-        set(&mut x, i, (b[i / 8] >> (i % 8)) & 1 == 1);
+        set(&mut x, i, (b[i / 8] << (i % 8)) & 0x80 != 0);
     }
     Ok(x)
 }
@@ -425,7 +426,7 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
     };
     let proof = EngineProof::from_body(engine, &file.body, "LowMC key proof")?;
     Ok(format!(
-        "circuit: LowMC-129-129-43-4 (our constants), {AND_GATES} AND gates\nsystem: {}",
+        "circuit: LowMC-129-129-43-4 (Picnic's instance), {AND_GATES} AND gates\nsystem: {}",
         proof.system()
     ))
 }
@@ -477,16 +478,26 @@ mod tests {
             }
         }
         assert!(c.round_const.iter().all(|k| *k != [0; 3]));
-        // the generator's first block for L_1 is SHA-256(label ‖ 0)
-        let h: [u8; 32] = Sha256::new()
-            .chain_update(b"zkg:lowmc:v1:L\x01\x00\x00\x00")
-            .chain_update(0u64.to_le_bytes())
-            .finalize()
-            .into();
-        let mut s = BitStream::new(label(b'L', 1));
-        let first: Vec<bool> = (0..256).map(|_| s.next_bit()).collect();
-        let want: Vec<bool> = (0..256).map(|i| (h[i / 8] >> (i % 8)) & 1 == 1).collect();
-        assert_eq!(first, want);
+    }
+
+    /// The LowMC-129-129-4 known-answer vector of Picnic's implementation (key, plaintext,
+    /// ciphertext as Picnic's byte strings).
+    #[test]
+    fn picnic_known_answer() {
+        let key =
+            block_from_bytes(&[0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "k").unwrap();
+        let pt = block_from_bytes(
+            &[0xab, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            "p",
+        )
+        .unwrap();
+        let ct = [
+            0x2f, 0xd7, 0xd5, 0x42, 0x5e, 0xe3, 0x5e, 0x66, 0x7c, 0x97, 0x2f, 0x12, 0xfb, 0x15,
+            0x3e, 0x9d, 0x80,
+        ];
+        assert_eq!(block_to_bytes(&encrypt(&key, &pt)), ct);
+        let out = lowmc_circuit(&pt).eval(&block_bits(&key));
+        assert_eq!(out, block_bits(&block_from_bytes(&ct, "c").unwrap()));
     }
 
     #[test]
@@ -513,11 +524,11 @@ mod tests {
     fn sbox_is_the_papers_permutation() {
         let mut seen = [false; 8];
         for v in 0..8u64 {
-            let (a, b, c) = (v & 1 == 1, v & 2 == 2, v & 4 == 4);
+            let (a, b, c) = (v & 4 == 4, v & 2 == 2, v & 1 == 1);
             let y = sbox_layer(&[v, 0, 0]);
-            assert_eq!(bit(&y, 0), a ^ (b & c));
+            assert_eq!(bit(&y, 2), a ^ (b & c));
             assert_eq!(bit(&y, 1), a ^ b ^ (a & c));
-            assert_eq!(bit(&y, 2), a ^ b ^ c ^ (a & b));
+            assert_eq!(bit(&y, 0), a ^ b ^ c ^ (a & b));
             seen[(y[0] & 7) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
@@ -611,8 +622,14 @@ mod tests {
             assert_eq!(block_from_bytes(&block_to_bytes(&x), "x").unwrap(), x);
         }
         let mut b = [0u8; BYTES];
-        b[16] = 2;
-        assert!(block_from_bytes(&b, "x").is_err());
+        b[16] = 0x80;
+        assert_eq!(block_from_bytes(&b, "x").unwrap(), [0, 0, 1]);
+        b[0] = 0x80;
+        assert_eq!(block_from_bytes(&b, "x").unwrap(), [1, 0, 1]);
+        for low in 1..0x80 {
+            b[16] = 0x80 | low;
+            assert!(block_from_bytes(&b, "x").is_err());
+        }
         assert!(block_from_bytes(&[0; 16], "x").is_err());
         assert!(block_from_bytes(&[0; 18], "x").is_err());
     }

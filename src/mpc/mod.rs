@@ -10,7 +10,7 @@
 //! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
 //!   [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
-//! - [`lowmc`]: LowMC-129-129-43-4 (our own constants) as a circuit and proofs of knowledge
+//! - [`lowmc`]: LowMC-129-129-43-4 (Picnic3-L1's instance) as a circuit and proofs of knowledge
 //!   of a key.
 //!
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
