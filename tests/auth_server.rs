@@ -468,6 +468,22 @@ fn lowmc_keys_register_and_log_in_with_both_engines() {
         proof[pos] ^= 0x10;
         assert!(finish_login(&mut c1, proof).is_err(), "{engine} byte {pos}");
     }
+    // `verifier peg inspect` summarises a LowMC login proof file of either engine
+    for engine in [Engine::Zkbpp, Engine::Kkw] {
+        let f = d.join(format!("login-{engine}.proof"));
+        let p = prove_login_with(&key, "srv", "alice", &[3; 32], engine, &mut rng).unwrap();
+        std::fs::write(&f, p).unwrap();
+        let o = Command::new(VERIFIER)
+            .args(["peg", "inspect", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(
+            out.contains("LowMC key") && out.contains("516 AND gates"),
+            "{out}"
+        );
+    }
     let (code, log) = srv.stop();
     assert_eq!(code, Some(0));
     assert!(log.matches("ok (proof").count() >= 2, "{log}");
