@@ -12,16 +12,20 @@
 //!    `AUTH_BENCH_KEYGEN_BUDGET` (20,000,000 nodes), `AUTH_BENCH_KEYGEN_SEEDS` (3).
 //! 2. **Reachable positions** of one keygen-size instance, level by level from `f` forwards
 //!    and from `l` backwards (up to a cap): what a meet-in-the-middle search would face.
-//! 3. **Login proofs** at 128 bits: size, prove and verify time for `sha256` and `peg` keys;
-//!    `peg` as a ratio of `sha256` (the baseline).
+//! 3. **Login proofs** at 128 bits: size, prove and verify time for `sha256`, `peg` and
+//!    `lowmc` keys with ZKB++ (219 rounds), `peg` and `lowmc` as ratios of `sha256` (the
+//!    baseline); then KKW's size set (what logins use) and speed set, as ratios of ZKB++.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use zkgames::auth::keys::{prove_login, prove_login_with, verify_login, Kind, SecretKey};
+use zkgames::auth::keys::{
+    login_context, prove_login, prove_login_with, verify_login, Kind, SecretKey, ID_TAG,
+};
 use zkgames::auth::store::{Clock, Policy, Store};
-use zkgames::mpc::engine::Engine;
+use zkgames::mpc::engine::{Engine, System};
+use zkgames::mpc::kkw::{self, Profile};
 use zkgames::peg::instance::Instance;
 use zkgames::peg::planted::{plant, PlantParams, KEYGEN};
 use zkgames::peg::solver::{baseline, solve_with_stats, SolveOptions, SolveOutcome, Tuning};
@@ -162,6 +166,25 @@ fn levels(inst: &Instance, cap: usize, forward: bool) -> Vec<usize> {
     sizes
 }
 
+/// A login proof with KKW's speed set (logins use the size set; verifiers accept either).
+fn prove_login_speed(key: &SecretKey, nonce: &[u8; 32], rng: &mut zkgames::rng::Rng) -> Vec<u8> {
+    let params = kkw::params_for(128, Profile::Speed).unwrap();
+    let ctx = login_context("srv", "alice", nonce).unwrap();
+    match key {
+        SecretKey::Sha256(s) => {
+            let mut pre = ID_TAG.to_vec();
+            pre.extend_from_slice(s);
+            zkgames::mpc::kkw_proofs::prove_sha256(&pre, params, &ctx, rng).unwrap()
+        }
+        SecretKey::Peg {
+            instance, solution, ..
+        } => zkgames::peg::mpc::prove_peg_kkw(instance, solution, params, &ctx, rng).unwrap(),
+        SecretKey::Lowmc { key, plaintext } => {
+            zkgames::mpc::lowmc::prove_key(key, plaintext, &System::Kkw(params), &ctx, rng).unwrap()
+        }
+    }
+}
+
 fn time<T>(f: impl FnMut() -> T, reps: usize) -> f64 {
     let mut f = f;
     let t0 = Instant::now();
@@ -224,7 +247,7 @@ fn summary() {
     println!("== 3. login proofs, 128 bits (ZKB++ 219 rounds; KKW size set) ==");
     let mut rng = seeded_rng(1);
     let mut base_t = (0.0, 0.0, 0usize);
-    for kind in [Kind::Sha256, Kind::Peg] {
+    for kind in [Kind::Sha256, Kind::Peg, Kind::Lowmc] {
         let key = SecretKey::generate(kind, &mut rng).unwrap();
         let id = key.identity();
         let n = [7u8; 32];
@@ -268,13 +291,25 @@ fn summary() {
         );
         let ktv = time(|| verify_login(&id, "srv", "alice", &n, &kp).unwrap(), 5);
         println!(
-            "  {kind:<6} KKW: proof {} B ({:.2}x ZKB++), prove {:.1} ms ({:.2}x), verify {:.1} ms ({:.2}x)",
+            "  {kind:<6} KKW size set: proof {} B ({:.2}x ZKB++), prove {:.1} ms ({:.2}x), verify {:.1} ms ({:.2}x)",
             kp.len(),
             kp.len() as f64 / proof.len() as f64,
             ktp * 1e3,
             ktp / tp,
             ktv * 1e3,
             ktv / tv
+        );
+        let sp = prove_login_speed(&key, &n, &mut rng);
+        let stp = time(|| prove_login_speed(&key, &n, &mut seeded_rng(2)), 5);
+        let stv = time(|| verify_login(&id, "srv", "alice", &n, &sp).unwrap(), 5);
+        println!(
+            "  {kind:<6} KKW speed set: proof {} B ({:.2}x ZKB++), prove {:.1} ms ({:.2}x), verify {:.1} ms ({:.2}x)",
+            sp.len(),
+            sp.len() as f64 / proof.len() as f64,
+            stp * 1e3,
+            stp / tp,
+            stv * 1e3,
+            stv / tv
         );
     }
 }
@@ -283,7 +318,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("auth");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     let mut rng = seeded_rng(9);
-    for kind in [Kind::Sha256, Kind::Peg] {
+    for kind in [Kind::Sha256, Kind::Peg, Kind::Lowmc] {
         let key = SecretKey::generate(kind, &mut rng).unwrap();
         let id = key.identity();
         let n = [1u8; 32];

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -46,6 +46,10 @@ pub enum ProtocolId {
     Sha256Kkw = 6,
     /// A Wall Game move proven legal (sealed) through the KKW engine.
     WallMoveKkw = 7,
+    /// Knowledge of a LowMC key (a `lowmc` login identity) through the ZKB++ engine.
+    LowmcMpc = 8,
+    /// Knowledge of a LowMC key through the KKW engine.
+    LowmcKkw = 9,
 }
 
 impl ProtocolId {
@@ -59,6 +63,8 @@ impl ProtocolId {
             5 => Some(ProtocolId::PegKkw),
             6 => Some(ProtocolId::Sha256Kkw),
             7 => Some(ProtocolId::WallMoveKkw),
+            8 => Some(ProtocolId::LowmcMpc),
+            9 => Some(ProtocolId::LowmcKkw),
             _ => None,
         }
     }
@@ -74,6 +80,8 @@ impl ProtocolId {
             ProtocolId::WallMoveKkw => {
                 "Wall Game sealed move, KKW (MPC-in-the-head with preprocessing)"
             }
+            ProtocolId::LowmcMpc => "LowMC key, ZKB++ (MPC-in-the-head)",
+            ProtocolId::LowmcKkw => "LowMC key, KKW (MPC-in-the-head with preprocessing)",
         }
     }
 }

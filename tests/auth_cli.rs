@@ -54,7 +54,7 @@ fn bad(c: &mut Command, what: &str) -> String {
 #[test]
 fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     let d = dir("keygen");
-    for kind in ["sha256", "peg"] {
+    for kind in ["sha256", "peg", "lowmc"] {
         let key = d.join(format!("{kind}-user.key"));
         let pubf = d.join(format!("{kind}-user.pub"));
         let (c, out, err) = run(prover().args(["auth", "keygen", "--kind", kind, "-o", s(&key)]));

@@ -399,3 +399,97 @@ fn kkw_logins_and_servers_that_require_one_system() {
         assert!(log.contains("only") || log.contains("fail"), "{log}");
     }
 }
+
+/// `lowmc` keys through the binaries: keygen, register, login with both engines (the KKW
+/// proof at most 25 KB), a wrong key refused, tampered proofs refused, the demo.
+#[test]
+fn lowmc_keys_register_and_log_in_with_both_engines() {
+    use zkgames::auth::keys::{prove_login_with, read_key};
+    use zkgames::mpc::engine::Engine;
+    let d = dir("lowmc");
+    let srv = Server::start(&d.join("u.db"), &[]);
+    let a = srv.addr.clone();
+    let size_of = |e: &str| -> usize {
+        let w = e.split("-byte").next().unwrap();
+        w.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let (k, m) = (d.join("alice.key"), d.join("mallory.key"));
+    for p in [&k, &m] {
+        let (c, out, e) = run(&[
+            "auth",
+            "keygen",
+            "--kind",
+            "lowmc",
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{e}");
+        assert!(out.starts_with("zkgames-auth-id-v1 lowmc "), "{out}");
+    }
+    let kp = k.to_str().unwrap();
+    let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &a]);
+    assert_eq!(c, 0, "{e}");
+    let (c, tz, ez) = run(&["auth", "login", "alice", "--key", kp, &a]);
+    assert_eq!(c, 0, "{ez}");
+    assert_eq!(tz.trim().len(), 64);
+    let (c, _, ek) = run(&["auth", "login", "alice", "--key", kp, &a, "--system", "kkw"]);
+    assert_eq!(c, 0, "{ek}");
+    let (zs, ks) = (size_of(&ez), size_of(&ek));
+    println!("login proof, lowmc key: ZKB++ {zs} bytes, KKW {ks} bytes");
+    assert!(ks <= 25_000, "KKW lowmc login proof of {ks} bytes");
+    assert!(ks < zs, "KKW {ks}, ZKB++ {zs}");
+    // another lowmc key: refused with exit 1 and one line, with either engine
+    for sys in ["zkbpp", "kkw"] {
+        let (c, _, e) = run(&[
+            "auth",
+            "login",
+            "alice",
+            "--key",
+            m.to_str().unwrap(),
+            &a,
+            "--system",
+            sys,
+        ]);
+        assert_eq!(c, 1, "{sys}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    // tampered proofs (a header byte, body bytes): refused by the server
+    let key = read_key(kp).unwrap();
+    let mut rng = seeded_rng(77);
+    for (engine, pos) in [
+        (Engine::Kkw, 11usize),
+        (Engine::Kkw, 500),
+        (Engine::Zkbpp, 3000),
+    ] {
+        let mut c1 = ch(&a);
+        let (server, nonce) = begin_login(&mut c1, "alice").unwrap();
+        let mut proof = prove_login_with(&key, &server, "alice", &nonce, engine, &mut rng).unwrap();
+        let pos = pos.min(proof.len() - 1);
+        proof[pos] ^= 0x10;
+        assert!(finish_login(&mut c1, proof).is_err(), "{engine} byte {pos}");
+    }
+    // `verifier peg inspect` summarises a LowMC login proof file of either engine
+    for engine in [Engine::Zkbpp, Engine::Kkw] {
+        let f = d.join(format!("login-{engine}.proof"));
+        let p = prove_login_with(&key, "srv", "alice", &[3; 32], engine, &mut rng).unwrap();
+        std::fs::write(&f, p).unwrap();
+        let o = Command::new(VERIFIER)
+            .args(["peg", "inspect", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(
+            out.contains("LowMC key") && out.contains("516 AND gates"),
+            "{out}"
+        );
+    }
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0));
+    assert!(log.matches("ok (proof").count() >= 2, "{log}");
+    // the demo with a lowmc key
+    let (c, out, e) = run(&["auth", "demo", "--kind", "lowmc"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("ok: login by zero-knowledge proof"), "{out}");
+    assert!(out.contains("lowmc"), "{out}");
+}

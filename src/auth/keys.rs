@@ -9,22 +9,33 @@
 //!   solution with ZKB++ ([`crate::peg::mpc`]). Puzzle hardness is *not* a standard
 //!   cryptographic assumption: use `sha256` for real security.
 //!
+//! * `lowmc`: the secret is a 129-bit LowMC key `k`, with a random public 129-bit plaintext
+//!   `p`; the identity is `(p, c = LowMC_k(p))` ([`crate::mpc::lowmc`]: LowMC-129-129-43-4
+//!   Picnic3-L1's instance, 516 AND gates). Logging in proves knowledge of `k` (Picnic's
+//!   construction): the smallest login proofs.
+//!
 //! Text formats (one line each, fields separated by spaces, hex in lowercase):
 //!
 //! ```text
 //! zkgames-auth-key-v1 sha256 <secret: 64 hex>
 //! zkgames-auth-key-v1 peg <instance: hex of its canonical bytes> <moves: hex, u32-le per move>
 //! zkgames-auth-id-v1 sha256 <digest: 64 hex>
+//! zkgames-auth-key-v1 lowmc <k: 34 hex> <p: 34 hex>
 //! zkgames-auth-id-v1 peg <instance: hex of its canonical bytes>
+//! zkgames-auth-id-v1 lowmc <p: 34 hex> <c: 34 hex>
 //! ```
+//!
+//! A 129-bit `lowmc` value is 17 bytes as Picnic writes them, most significant bit first, the
+//! 7 low bits of the last byte zero ([`crate::mpc::lowmc::block_to_bytes`]).
 //!
 //! A login proof is bound to [`login_context`]: a domain tag, the server's name, the user
 //! name and the server's 256-bit nonce, each length-prefixed.
 
 use sha2::{Digest as _, Sha256};
 
-use crate::mpc::engine::{Engine, Required};
+use crate::mpc::engine::{Engine, Required, System};
 use crate::mpc::kkw::{self, Params, Profile};
+use crate::mpc::lowmc::{self, Block};
 use crate::mpc::{self, zkbpp};
 use crate::peg::instance::{unpack_bits, Goal, Instance, Matrix, MAX_N, MAX_T};
 use crate::peg::planted::{self, PlantParams};
@@ -58,6 +69,7 @@ pub const MAX_FILE_BYTES: u64 = 2 << 20;
 pub enum Kind {
     Sha256,
     Peg,
+    Lowmc,
 }
 
 impl Kind {
@@ -66,15 +78,17 @@ impl Kind {
         match self {
             Kind::Sha256 => "sha256",
             Kind::Peg => "peg",
+            Kind::Lowmc => "lowmc",
         }
     }
-    /// Parses `sha256` or `peg`.
+    /// Parses `sha256`, `peg` or `lowmc`.
     pub fn parse(s: &str) -> Result<Kind> {
         match s {
             "sha256" => Ok(Kind::Sha256),
             "peg" => Ok(Kind::Peg),
+            "lowmc" => Ok(Kind::Lowmc),
             _ => Err(Error::bad(format!(
-                "unknown key kind '{}' (expected sha256 or peg)",
+                "unknown key kind '{}' (expected sha256, peg or lowmc)",
                 clip(s)
             ))),
         }
@@ -86,6 +100,7 @@ impl Kind {
             (Kind::Peg, Engine::Zkbpp) => ProtocolId::PegMpc,
             (Kind::Sha256, Engine::Kkw) => ProtocolId::Sha256Kkw,
             (Kind::Peg, Engine::Kkw) => ProtocolId::PegKkw,
+            (Kind::Lowmc, e) => lowmc::protocol(e),
         }
     }
 }
@@ -103,6 +118,8 @@ pub enum Identity {
     Sha256([u8; 32]),
     /// A peg solitaire instance whose solution is the secret.
     Peg(Instance),
+    /// A LowMC plaintext and its ciphertext under the secret key.
+    Lowmc { plaintext: Block, ciphertext: Block },
 }
 
 /// A secret key. Its `Debug` output hides the secret.
@@ -115,6 +132,11 @@ pub enum SecretKey {
         moves: Vec<u32>,
         /// The solution matrix the moves play (derived, checked).
         solution: Matrix,
+    },
+    /// A LowMC key and the public plaintext of its identity.
+    Lowmc {
+        key: Block,
+        plaintext: Block,
     },
 }
 
@@ -145,6 +167,10 @@ fn parse_hex(s: &str, what: &str) -> Result<Vec<u8>> {
         )));
     }
     hex::decode(s).map_err(|_| Error::bad(format!("{what}: not hexadecimal")))
+}
+
+fn parse_block(s: &str, what: &str) -> Result<Block> {
+    lowmc::block_from_bytes(&parse_hex(s, what)?, what)
 }
 
 fn parse_hex32(s: &str, what: &str) -> Result<[u8; 32]> {
@@ -196,6 +222,7 @@ fn check_header(f: &[&str], header: &str, what: &str) -> Result<Kind> {
     let want = match (header == KEY_HEADER, kind) {
         (true, Kind::Sha256) => 3,
         (true, Kind::Peg) => 4,
+        (_, Kind::Lowmc) => 4,
         (false, _) => 3,
     };
     if f.len() != want {
@@ -276,6 +303,7 @@ impl Identity {
         match self {
             Identity::Sha256(_) => Kind::Sha256,
             Identity::Peg(_) => Kind::Peg,
+            Identity::Lowmc { .. } => Kind::Lowmc,
         }
     }
 
@@ -284,6 +312,14 @@ impl Identity {
         match self {
             Identity::Sha256(d) => format!("{ID_HEADER} sha256 {}\n", hex::encode(d)),
             Identity::Peg(i) => format!("{ID_HEADER} peg {}\n", hex::encode(i.canonical_bytes())),
+            Identity::Lowmc {
+                plaintext,
+                ciphertext,
+            } => format!(
+                "{ID_HEADER} lowmc {} {}\n",
+                hex::encode(lowmc::block_to_bytes(plaintext)),
+                hex::encode(lowmc::block_to_bytes(ciphertext))
+            ),
         }
     }
 
@@ -299,6 +335,10 @@ impl Identity {
                 check_peg_size(&inst)?;
                 Ok(Identity::Peg(inst))
             }
+            Kind::Lowmc => Ok(Identity::Lowmc {
+                plaintext: parse_block(f[2], "identity plaintext")?,
+                ciphertext: parse_block(f[3], "identity ciphertext")?,
+            }),
         }
     }
 
@@ -314,15 +354,21 @@ impl SecretKey {
         match self {
             SecretKey::Sha256(_) => Kind::Sha256,
             SecretKey::Peg { .. } => Kind::Peg,
+            SecretKey::Lowmc { .. } => Kind::Lowmc,
         }
     }
 
     /// Draws a fresh key: 32 bytes for `sha256`, a planted instance of size
-    /// [`planted::KEYGEN`] for `peg`. Use [`crate::rng::os_rng`].
+    /// [`planted::KEYGEN`] for `peg`, a 129-bit key and plaintext for `lowmc`. Use
+    /// [`crate::rng::os_rng`].
     pub fn generate(kind: Kind, rng: &mut Rng) -> Result<SecretKey> {
         match kind {
             Kind::Sha256 => Ok(SecretKey::Sha256(random_32(rng))),
             Kind::Peg => Self::generate_peg(&planted::KEYGEN, rng),
+            Kind::Lowmc => Ok(SecretKey::Lowmc {
+                key: lowmc::random_block(rng),
+                plaintext: lowmc::random_block(rng),
+            }),
         }
     }
 
@@ -342,6 +388,10 @@ impl SecretKey {
         match self {
             SecretKey::Sha256(s) => Identity::Sha256(sha256_identity(s)),
             SecretKey::Peg { instance, .. } => Identity::Peg(instance.clone()),
+            SecretKey::Lowmc { key, plaintext } => Identity::Lowmc {
+                plaintext: *plaintext,
+                ciphertext: lowmc::encrypt(key, plaintext),
+            },
         }
     }
 
@@ -359,6 +409,11 @@ impl SecretKey {
                     hex::encode(m)
                 )
             }
+            SecretKey::Lowmc { key, plaintext } => format!(
+                "{KEY_HEADER} lowmc {} {}\n",
+                hex::encode(lowmc::block_to_bytes(key)),
+                hex::encode(lowmc::block_to_bytes(plaintext))
+            ),
         }
     }
 
@@ -396,6 +451,10 @@ impl SecretKey {
                     solution,
                 })
             }
+            Kind::Lowmc => Ok(SecretKey::Lowmc {
+                key: parse_block(f[2], "key file secret")?,
+                plaintext: parse_block(f[3], "key file plaintext")?,
+            }),
         }
     }
 }
@@ -505,6 +564,15 @@ pub fn prove_login_with(
             },
             Engine::Kkw,
         ) => crate::peg::mpc::prove_peg_kkw(instance, solution, login_kkw_params(), &ctx, rng),
+        (SecretKey::Lowmc { key, plaintext }, _) => {
+            let system = match engine {
+                Engine::Zkbpp => System::Zkbpp {
+                    rounds: login_rounds(),
+                },
+                Engine::Kkw => System::Kkw(login_kkw_params()),
+            };
+            lowmc::prove_key(key, plaintext, &system, &ctx, rng)
+        }
     }
 }
 
@@ -562,6 +630,21 @@ pub fn verify_login_accepting(
         }
         (Identity::Peg(inst), Engine::Kkw) => {
             crate::peg::mpc::verify_peg_kkw(inst, &file, bits, &ctx)?;
+        }
+        (
+            Identity::Lowmc {
+                plaintext,
+                ciphertext,
+            },
+            _,
+        ) => {
+            lowmc::verify_key(
+                plaintext,
+                ciphertext,
+                &file,
+                &Required::bits(LOGIN_SECURITY_BITS).only(only),
+                &ctx,
+            )?;
         }
     }
     Ok(())
@@ -712,6 +795,7 @@ mod tests {
             SecretKey::generate(Kind::Sha256, &mut rng).unwrap(),
             SecretKey::generate_peg(&PlantParams::scaled(6), &mut rng).unwrap(),
             SecretKey::generate(Kind::Peg, &mut rng).unwrap(),
+            SecretKey::generate(Kind::Lowmc, &mut rng).unwrap(),
         ] {
             let t = k.to_text();
             assert_eq!(SecretKey::parse(&t).unwrap(), k);
@@ -721,6 +805,79 @@ mod tests {
             assert!(Identity::parse(&t).is_err());
             assert!(SecretKey::parse(&id.to_text()).is_err());
             assert!(!format!("{k:?}").contains(&t[25..40]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod lowmc_tests {
+    use super::*;
+    use crate::rng::seeded_rng;
+
+    #[test]
+    fn lowmc_text_is_strict() {
+        let k = SecretKey::generate(Kind::Lowmc, &mut seeded_rng(7)).unwrap();
+        let t = k.to_text();
+        let id = k.identity().to_text();
+        assert_eq!(t.split(' ').count(), 4);
+        assert_eq!(t.trim_end().len(), KEY_HEADER.len() + 7 + 2 * 34 + 1);
+        let f: Vec<&str> = t.trim_end().split(' ').collect();
+        let g: Vec<&str> = id.trim_end().split(' ').collect();
+        let bad = [
+            format!("{} {} {}", f[0], f[1], f[2]),
+            format!("{} {} {} {} 00", f[0], f[1], f[2], f[3]),
+            format!("{} {} {}00 {}", f[0], f[1], f[2], f[3]),
+            format!("{} {} {} {}", f[0], f[1], &f[2][2..], f[3]),
+            format!("{} {} {} {}", f[0], f[1], f[2].to_uppercase(), f[3]),
+            format!("{} {} {}02 {}", f[0], f[1], &f[2][..32], f[3]),
+            format!("{} {} {} {}81", f[0], f[1], f[2], &f[3][..32]),
+            format!("{} {} {}  {}", f[0], f[1], f[2], f[3]),
+            format!("{} sha256 {} {}", f[0], f[2], f[3]),
+        ];
+        for b in &bad {
+            let e = SecretKey::parse(b).unwrap_err().to_string();
+            assert!(!e.contains('\n') && e.len() < 200, "{e}");
+        }
+        let bad_id = [
+            format!("{} {} {}", g[0], g[1], g[2]),
+            format!("{} {} {}02 {}", g[0], g[1], &g[2][..32], g[3]),
+            format!("{} {} {} {}ff", g[0], g[1], g[2], &g[3][..32]),
+            format!("{} {} {} {}0", g[0], g[1], g[2], g[3]),
+        ];
+        for b in &bad_id {
+            assert!(Identity::parse(b).is_err(), "{b}");
+        }
+        assert_eq!(Identity::parse(&id).unwrap(), k.identity());
+        // the top bit of the last byte is x_128: both values are valid, distinct keys
+        for last in ["00", "80"] {
+            let t = format!("{} {} {}{last} {}", f[0], f[1], &f[2][..32], f[3]);
+            assert_eq!(SecretKey::parse(&t).unwrap().to_text().trim_end(), t);
+        }
+    }
+
+    #[test]
+    fn lowmc_logins_with_both_engines() {
+        let mut rng = seeded_rng(8);
+        let k = SecretKey::generate(Kind::Lowmc, &mut rng).unwrap();
+        let id = k.identity();
+        let n = [5u8; 32];
+        for e in Engine::ALL {
+            let p = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
+            verify_login(&id, "srv", "bob", &n, &p).unwrap();
+            verify_login_accepting(&id, "srv", "bob", &n, &p, Some(e)).unwrap();
+            let other = Engine::ALL.into_iter().find(|&o| o != e);
+            assert!(verify_login_accepting(&id, "srv", "bob", &n, &p, other).is_err());
+            if e == Engine::Kkw {
+                assert!(p.len() <= 25_000, "KKW lowmc login is {} bytes", p.len());
+            }
+            // randomised, and the key's bytes appear nowhere in the proof
+            let q = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
+            assert_ne!(p, q);
+            let SecretKey::Lowmc { key, .. } = &k else {
+                unreachable!()
+            };
+            let kb = lowmc::block_to_bytes(key);
+            assert!(!p.windows(8).any(|w| w == &kb[..8] || w == &kb[8..16]));
         }
     }
 }

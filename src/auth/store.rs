@@ -6,10 +6,12 @@
 //! time comes from the store's [`Clock`], in Unix seconds, so expiry is testable with
 //! [`Clock::fake`].
 //!
-//! Schema version 1 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"):
+//! Schema version 2 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"); version 1 differs only
+//! in the `users.kind` check (`sha256`, `peg`; version 2 adds `lowmc`) and is migrated in
+//! place when opened ([`migrate_v1`]):
 //!
 //! ```sql
-//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 1
+//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 2
 //! CREATE TABLE users (name TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
 //!                     identity TEXT NOT NULL, created INTEGER NOT NULL);
 //! CREATE TABLE challenges (nonce BLOB PRIMARY KEY NOT NULL, user TEXT NOT NULL,
@@ -37,7 +39,7 @@ use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
 /// The schema version this build reads and writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 /// `PRAGMA application_id` of a user database ("zkg1").
 pub const APPLICATION_ID: i32 = 0x7A6B_6731;
 /// Domain tag of token hashes: the database holds `SHA-256(TOKEN_TAG ‖ token)`.
@@ -47,10 +49,10 @@ pub const MAX_PEER: usize = 64;
 
 const SCHEMA: &str = "
 CREATE TABLE schema_version (version INTEGER NOT NULL);
-INSERT INTO schema_version VALUES (1);
+INSERT INTO schema_version VALUES (2);
 CREATE TABLE users (
     name TEXT PRIMARY KEY NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('sha256', 'peg')),
+    kind TEXT NOT NULL CHECK (kind IN ('sha256', 'peg', 'lowmc')),
     identity TEXT NOT NULL,
     created INTEGER NOT NULL
 );
@@ -79,6 +81,37 @@ CREATE TABLE audit (
 CREATE INDEX audit_user ON audit (event, user, time);
 CREATE INDEX audit_peer ON audit (event, peer, time);
 ";
+
+/// Migrates a version 1 database to version 2 (the `users` table rebuilt with the wider kind
+/// check, rows copied, the version row set to 2), in one immediate transaction; a database
+/// already migrated by another process is left alone.
+const MIGRATE_V1: &str = "
+CREATE TABLE users_v2 (
+    name TEXT PRIMARY KEY NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('sha256', 'peg', 'lowmc')),
+    identity TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+INSERT INTO users_v2 (name, kind, identity, created) SELECT name, kind, identity, created FROM users;
+DROP TABLE users;
+ALTER TABLE users_v2 RENAME TO users;
+UPDATE schema_version SET version = 2;
+";
+
+fn migrate_v1(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let r = (|| {
+        let v: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0))?;
+        if v == 1 {
+            conn.execute_batch(MIGRATE_V1)?;
+        }
+        conn.execute_batch("COMMIT")
+    })();
+    if r.is_err() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    r
+}
 
 /// Where the store reads the time (Unix seconds).
 #[derive(Clone, Debug)]
@@ -351,6 +384,7 @@ impl Store {
                 .map_err(|_| not_ours())?;
             match v {
                 Some(SCHEMA_VERSION) => {}
+                Some(1) => migrate_v1(&self.conn).map_err(|e| self.err(e))?,
                 Some(v) => {
                     return Err(Error::bad(format!(
                         "{}: user database schema version {v}, this build reads version {SCHEMA_VERSION}",
@@ -715,7 +749,7 @@ impl Store {
     /// Users of each kind (for status lines).
     pub fn kind_counts(&self) -> Result<Vec<(Kind, usize)>> {
         let mut out = Vec::new();
-        for k in [Kind::Sha256, Kind::Peg] {
+        for k in [Kind::Sha256, Kind::Peg, Kind::Lowmc] {
             let n: i64 = self
                 .conn
                 .query_row(
@@ -762,6 +796,64 @@ mod tests {
         let mut b = TOKEN_TAG.to_vec();
         b.extend_from_slice(&t);
         assert_eq!(token_hash(&t).as_slice(), Sha256::digest(&b).as_slice());
+    }
+
+    /// A version 1 database (the old kind check) is migrated on open: its users kept, `lowmc`
+    /// users accepted, the version row 2; a version 3 database is refused.
+    #[test]
+    fn version_1_databases_are_migrated() {
+        use crate::auth::keys::SecretKey;
+        let d = std::env::temp_dir().join(format!("zkg-store-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let path = d.join("v1.db");
+        let mut rng = crate::rng::seeded_rng(3);
+        let old = SecretKey::generate(Kind::Sha256, &mut rng)
+            .unwrap()
+            .identity();
+        {
+            let c = Connection::open(&path).unwrap();
+            c.pragma_update(None, "application_id", APPLICATION_ID)
+                .unwrap();
+            let v1 = SCHEMA
+                .replace("VALUES (2)", "VALUES (1)")
+                .replace("'sha256', 'peg', 'lowmc'", "'sha256', 'peg'");
+            c.execute_batch(&v1).unwrap();
+            c.execute(
+                "INSERT INTO users VALUES ('old', 'sha256', ?1, 5)",
+                [old.to_text()],
+            )
+            .unwrap();
+            assert!(c
+                .execute("INSERT INTO users VALUES ('x', 'lowmc', 'y', 5)", [])
+                .is_err());
+        }
+        let st = Store::open(&path, Clock::fake(100), Policy::default()).unwrap();
+        assert_eq!(st.user("old").unwrap().unwrap().identity, old);
+        let id = SecretKey::generate(Kind::Lowmc, &mut rng)
+            .unwrap()
+            .identity();
+        st.add_user("new", &id).unwrap();
+        assert_eq!(st.user("new").unwrap().unwrap().identity, id);
+        let v: i64 = st
+            .conn
+            .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+        drop(st);
+        // reopening a migrated database changes nothing
+        let st = Store::open(&path, Clock::fake(100), Policy::default()).unwrap();
+        assert_eq!(st.users().unwrap().len(), 2);
+        st.conn
+            .execute("UPDATE schema_version SET version = 3", [])
+            .unwrap();
+        drop(st);
+        let e = Store::open(&path, Clock::fake(100), Policy::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("schema version 3"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub enum KindArg {
     /// A peg solitaire puzzle with a planted solution (puzzle hardness is not a standard
     /// cryptographic assumption: a demonstration, use sha256 for real security).
     Peg,
+    /// A 129-bit LowMC key; identity = a random plaintext and its ciphertext (LowMC-129-129-43-4
+    /// as in Picnic3-L1; the smallest login proofs).
+    Lowmc,
 }
 
 impl From<KindArg> for Kind {
@@ -25,6 +28,7 @@ impl From<KindArg> for Kind {
         match k {
             KindArg::Sha256 => Kind::Sha256,
             KindArg::Peg => Kind::Peg,
+            KindArg::Lowmc => Kind::Lowmc,
         }
     }
 }

@@ -761,6 +761,10 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
         }
+        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw, _) => {
+            o += &crate::mpc::lowmc::inspect(f)?;
+            o.push('\n');
+        }
         (ProtocolId::PegKkw | ProtocolId::Sha256Kkw, _) => {
             o += &crate::mpc::kkw_proofs::inspect(f)?;
             o.push('\n');

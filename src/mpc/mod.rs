@@ -10,6 +10,8 @@
 //! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
 //!   [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
+//! - [`lowmc`]: LowMC-129-129-43-4 (Picnic3-L1's instance) as a circuit and proofs of knowledge
+//!   of a key.
 //!
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
@@ -19,6 +21,7 @@ pub mod engine;
 pub mod kkw;
 pub mod kkw_proofs;
 pub mod kkw_session;
+pub mod lowmc;
 pub mod seal;
 pub mod seedtree;
 pub mod session;
