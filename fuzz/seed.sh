@@ -122,6 +122,9 @@ put auth_keys sha256.pub "$T/k1.pub"
 $P auth keygen --kind peg --seed 1 -o "$T/k2" >/dev/null 2>&1
 put auth_keys peg.key "$T/k2"
 put auth_keys peg.pub "$T/k2.pub"
+$P auth keygen --kind lowmc --seed 1 -o "$T/k3" >/dev/null 2>&1
+put auth_keys lowmc.key "$T/k3"
+put auth_keys lowmc.pub "$T/k3.pub"
 
 # --- live exchanges (library-made, see examples/fuzz_seeds.rs)
 "$ROOT/target/release/examples/fuzz_seeds" "$C"
