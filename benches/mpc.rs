@@ -99,6 +99,7 @@ fn bench(c: &mut Criterion) {
     let sets: Vec<(&str, Params)> = vec![
         ("KKW size", params_for(128, Profile::Size).unwrap()),
         ("KKW speed", params_for(128, Profile::Speed).unwrap()),
+        ("KKW smallest", params_for(128, Profile::Smallest).unwrap()),
     ];
     let mut sha_rows = vec![("ZKB++".to_string(), bytes.len(), p_ms, v_ms)];
     for (name, kp) in &sets {

@@ -141,16 +141,25 @@ fn attack_cost_is_the_best_strategy_by_exhaustive_count() {
 fn both_parameter_sets_reach_128_bits_and_m_is_minimal() {
     let size = params_for(128, Profile::Size).unwrap();
     let speed = params_for(128, Profile::Speed).unwrap();
+    let smallest = params_for(128, Profile::Smallest).unwrap();
     assert_eq!(size, Params::new(462, 27, 32));
     assert_eq!(speed, Params::new(250, 36, 16));
-    for p in [size, speed] {
+    assert_eq!(smallest, Params::new(842, 22, 64));
+    for p in [size, speed, smallest] {
         p.check().unwrap();
         assert!(attack_cost_bits(&p) >= 128.0, "{p}");
         // the split (two-hash) transform would be far weaker: that is why one hash is used
         assert!(split_attack_cost_bits(&p) < 70.0, "{p}");
     }
-    for prof in [Profile::Size, Profile::Speed] {
+    for prof in Profile::ALL {
         for bits in 1..=256u32 {
+            if prof == Profile::Smallest && bits > 128 {
+                // 64 parties need more executions than the engine allows beyond 128 bits
+                if let Ok(p) = params_for(bits, prof) {
+                    assert!(attack_cost_bits(&p) >= bits as f64);
+                }
+                continue;
+            }
             let p = params_for(bits, prof).unwrap();
             p.check().unwrap();
             assert!(attack_cost_bits(&p) >= bits as f64, "{bits} {p}");
@@ -555,7 +564,8 @@ fn sha256_and_peg_proof_files_of_both_sets() {
     let pre = b"The quick brown fox jumps over the lazy dog";
     let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
     let (inst, z) = zkgames::peg::catalog::solved("english").unwrap();
-    for prof in [Profile::Size, Profile::Speed] {
+    let mut sha_sizes = Vec::new();
+    for prof in Profile::ALL {
         let p = params_for(128, prof).unwrap();
         let bytes = kkw_proofs::prove_sha256(pre, p, b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
@@ -581,5 +591,13 @@ fn sha256_and_peg_proof_files_of_both_sets() {
             bytes.len(),
             pbytes.len()
         );
+        sha_sizes.push(bytes.len());
     }
+    // the smallest set is the smallest: below the size set, and near the 133 KB floor of
+    // PROTOCOLS.md §6.8 for SHA-256
+    assert!(
+        sha_sizes[2] < sha_sizes[0] && sha_sizes[0] < sha_sizes[1],
+        "{sha_sizes:?}"
+    );
+    assert!(sha_sizes[2] < 140_000, "{sha_sizes:?}");
 }

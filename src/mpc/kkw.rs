@@ -189,13 +189,21 @@ pub fn split_attack_cost_bits(p: &Params) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The two offered trade-offs.
+/// The offered trade-offs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// Smaller proofs: more parties, fewer online executions, more preprocessing work.
     Size,
     /// Faster proving and verifying: Picnic3-L1's shape (16 parties).
     Speed,
+    /// The smallest proofs within the engine's limits (64 parties, the most allowed), at
+    /// about 3.6 times the size set's work: for when bytes cost far more than time.
+    Smallest,
+}
+
+impl Profile {
+    /// Every offered set, in the order a verifier replaying a session tries them.
+    pub const ALL: [Profile; 3] = [Profile::Size, Profile::Speed, Profile::Smallest];
 }
 
 impl Profile {
@@ -204,6 +212,8 @@ impl Profile {
         match self {
             Profile::Size => (32, 27),
             Profile::Speed => (16, 36),
+            // 64^22 = 2^132 ≥ 2^128: the fewest online executions any N ≤ 64 allows
+            Profile::Smallest => (64, 22),
         }
     }
 
@@ -211,13 +221,15 @@ impl Profile {
         match self {
             Profile::Size => "size",
             Profile::Speed => "speed",
+            Profile::Smallest => "smallest",
         }
     }
 }
 
 /// The parameters of `profile` for `bits` bits (`1 ≤ bits ≤ 256`): `N` fixed by the profile,
 /// `τ = ⌈τ₁₂₈ · bits / 128⌉`, and `M` the smallest value with [`attack_cost_bits`] `≥ bits`.
-/// At 128 bits: size `(M, τ, N) = (462, 27, 32)`, speed `(250, 36, 16)`.
+/// At 128 bits: size `(M, τ, N) = (462, 27, 32)`, speed `(250, 36, 16)`, smallest
+/// `(842, 22, 64)`.
 pub fn params_for(bits: u32, profile: Profile) -> Result<Params> {
     if !(1..=256).contains(&bits) {
         return Err(Error::bad(format!(

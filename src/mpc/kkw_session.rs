@@ -228,7 +228,7 @@ pub fn replay(
 }
 
 /// Re-checks a recorded KKW session whose parameters are one of the offered sets
-/// ([`kkw::params_for`], size or speed) at `min_bits` bits, the one its Hello names;
+/// ([`kkw::params_for`], size, speed or smallest) at `min_bits` bits, the one its Hello names;
 /// returns those parameters. Rejected if neither set matches.
 pub fn replay_offered(
     st: OwnedStatement,
@@ -237,7 +237,7 @@ pub fn replay_offered(
     rec: &SessionRecord,
 ) -> Result<Params> {
     let bits = min_bits.ceil().clamp(1.0, 256.0) as u32;
-    for profile in [kkw::Profile::Size, kkw::Profile::Speed] {
+    for profile in kkw::Profile::ALL {
         let p = kkw::params_for(bits, profile)?;
         if rec.hello.rounds == p.executions
             && rec.hello.statement == session_statement(&st.as_ref(), &p)
@@ -247,7 +247,7 @@ pub fn replay_offered(
         }
     }
     Err(Error::rejected(format!(
-        "the session's statement or KKW parameters are not this statement with the size or speed set at {bits} bits"
+        "the session's statement or KKW parameters are not this statement with an offered set (size, speed, smallest) at {bits} bits"
     )))
 }
 
