@@ -314,6 +314,56 @@ fn summary() {
     }
 }
 
+/// Section 4: how long a refused login takes for a registered user (a proof made with
+/// another key) and for an unknown user (checked against a decoy identity first), per kind:
+/// equal times mean the refusal does not tell whether a name is registered.
+fn refusal_times() {
+    use zkgames::auth::{Authenticator, Denied};
+    println!("== 4. refused logins: registered user with a wrong key vs unknown user (ZKB++, 128 bits) ==");
+    let path = std::env::temp_dir().join(format!("zkg-auth-refusal-{}.db", std::process::id()));
+    let policy = Policy {
+        max_failures: usize::MAX / 2,
+        max_pending_per_peer: usize::MAX / 2,
+        ..Policy::default()
+    };
+    let st = Store::open(&path, Clock::System, policy).unwrap();
+    let auth = Authenticator::new(&st, "srv").unwrap();
+    let mut rng = seeded_rng(12);
+    for (i, kind) in [Kind::Sha256, Kind::Peg, Kind::Lowmc]
+        .into_iter()
+        .enumerate()
+    {
+        let owner = SecretKey::generate(kind, &mut rng).unwrap();
+        let other = SecretKey::generate(kind, &mut rng).unwrap();
+        let user = format!("user{i}");
+        auth.register(&user, "1.1.1.1", &owner.identity()).unwrap();
+        let mut t = [0.0f64; 2];
+        for (j, name) in [user.as_str(), "nobody"].into_iter().enumerate() {
+            let mut times = Vec::new();
+            for _ in 0..7 {
+                let c = auth.begin(name, "1.1.1.1").unwrap().unwrap();
+                let p = prove_login(&other, "srv", name, &c.nonce, &mut rng).unwrap();
+                let t0 = Instant::now();
+                let r = auth.finish(name, "1.1.1.1", &c.nonce, &p).unwrap();
+                times.push(t0.elapsed().as_secs_f64());
+                assert_eq!(r, Err(Denied::Failed));
+            }
+            times.sort_by(f64::total_cmp);
+            t[j] = times[times.len() / 2];
+        }
+        println!(
+            "  {kind:<6}: registered {:.2} ms, unknown {:.2} ms (ratio {:.2})",
+            t[0] * 1e3,
+            t[1] * 1e3,
+            t[1] / t[0]
+        );
+    }
+    drop(st);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("auth");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
@@ -350,6 +400,7 @@ fn bench(c: &mut Criterion) {
 
 fn main() {
     summary();
+    refusal_times();
     if std::env::var_os("AUTH_SUMMARY_ONLY").is_some() {
         return;
     }

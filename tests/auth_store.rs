@@ -614,3 +614,41 @@ fn names_and_context_checks() {
     assert!(Authenticator::new(&st, "").is_err());
     assert!(login_context("s", "u", &[0; 32]).is_ok());
 }
+
+/// An unknown user's proof is verified against a decoy identity of its kind before it is
+/// refused (so the refusal takes a registered user's time; `cargo bench --bench auth` prints
+/// both times). The decoys' secret keys come from a public seed: a proof made with one,
+/// for the very nonce the server issued, still gets the unknown user's refusal.
+#[test]
+fn decoy_identities_never_let_an_unknown_user_in() {
+    use zkgames::auth::login::decoys;
+    let mut rng = seeded_rng(u64::from_be_bytes(*b"zkgdecoy"));
+    let decoy_keys: Vec<SecretKey> = Kind::ALL
+        .iter()
+        .map(|&k| SecretKey::generate(k, &mut rng).unwrap())
+        .collect();
+    assert_eq!(decoys().len(), Kind::ALL.len());
+    for (k, d) in decoy_keys.iter().zip(decoys()) {
+        assert_eq!(
+            k.identity().to_text(),
+            d.to_text(),
+            "the decoys are these keys'"
+        );
+    }
+    let clock = Clock::fake(1_000);
+    let st = store("decoy.db", &clock);
+    let auth = Authenticator::new(&st, "srv").unwrap();
+    let mut rng = seeded_rng(5);
+    for k in &decoy_keys {
+        let c = auth.begin("ghost", "2.2.2.2").unwrap().unwrap();
+        let p = prove_login(k, "srv", "ghost", &c.nonce, &mut rng).unwrap();
+        // the proof is a good one for the decoy identity...
+        verify_login(&k.identity(), "srv", "ghost", &c.nonce, &p).unwrap();
+        // ...and the unknown user is refused all the same
+        assert_eq!(
+            auth.finish("ghost", "2.2.2.2", &c.nonce, &p).unwrap(),
+            Err(Denied::Failed)
+        );
+        clock.advance(3_600);
+    }
+}

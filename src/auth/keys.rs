@@ -73,6 +73,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 3] = [Kind::Sha256, Kind::Peg, Kind::Lowmc];
+
     /// The name used in files and on the command line.
     pub fn name(self) -> &'static str {
         match self {

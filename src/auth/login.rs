@@ -13,7 +13,11 @@
 //! same [`Denied::Failed`]; the reason goes to the audit log only. Failures count towards the
 //! rate limit of both the user name and the peer address.
 
-use super::keys::{check_server_name, check_user_name, verify_login_accepting, Identity};
+use std::sync::OnceLock;
+
+use super::keys::{
+    check_server_name, check_user_name, verify_login_accepting, Identity, Kind, SecretKey,
+};
 use super::store::{Challenge, Event, Store, Token};
 use crate::mpc::engine::Engine;
 use crate::Result;
@@ -35,6 +39,26 @@ impl std::fmt::Display for Denied {
             Denied::Failed => f.write_str("authentication failed"),
         }
     }
+}
+
+/// One identity of every kind (keygen's sizes), against which the proof of a login for an
+/// unknown user is verified before it is refused: the work, hence the time of the refusal,
+/// is that of a registered user's failed login (a proof of one kind fails at once against
+/// the identities of the others). Their secret keys come from a fixed seed and are public
+/// knowledge, which is harmless: an unknown user's login is refused whatever the verdict.
+pub fn decoys() -> &'static [Identity] {
+    static DECOYS: OnceLock<Vec<Identity>> = OnceLock::new();
+    DECOYS.get_or_init(|| {
+        let mut rng = crate::rng::seeded_rng(u64::from_be_bytes(*b"zkgdecoy"));
+        Kind::ALL
+            .iter()
+            .map(|&k| {
+                SecretKey::generate(k, &mut rng)
+                    .expect("keygen of a fixed seed")
+                    .identity()
+            })
+            .collect()
+    })
 }
 
 /// Registration and login against a [`Store`], for one server name.
@@ -115,7 +139,15 @@ impl<'a> Authenticator<'a> {
             Err("unknown, expired or used challenge".to_string())
         } else {
             match self.store.user(user)? {
-                None => Err("unknown user".to_string()),
+                None => {
+                    // The same work as for a registered user whose proof is of this kind, so
+                    // that the time a refusal takes does not tell whether the name exists.
+                    for d in decoys() {
+                        let _ =
+                            verify_login_accepting(d, &self.server, user, nonce, proof, self.only);
+                    }
+                    Err("unknown user".to_string())
+                }
                 Some(u) => {
                     verify_login_accepting(&u.identity, &self.server, user, nonce, proof, self.only)
                 }
