@@ -32,6 +32,7 @@ fn main() {
     let policy = Policy {
         max_pending_per_peer: 1024,
         max_failures: 1_000_000,
+        max_registrations_per_peer: 1_000_000,
         ..Policy::default()
     };
     drop(Store::open(&db, Clock::System, policy.clone()).unwrap());

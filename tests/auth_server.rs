@@ -247,7 +247,14 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
     let d = dir("load");
     let srv = Server::start(
         &d.join("u.db"),
-        &["--max-pending-per-peer", "64", "--max-sessions", "48"],
+        &[
+            "--max-pending-per-peer",
+            "64",
+            "--max-sessions",
+            "48",
+            "--max-registrations-per-hour",
+            "64",
+        ],
     );
     let a = srv.addr.clone();
     let keys: Vec<SecretKey> = (0..32).map(|i| key(100 + i)).collect();

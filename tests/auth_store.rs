@@ -652,3 +652,38 @@ fn decoy_identities_never_let_an_unknown_user_in() {
         clock.advance(3_600);
     }
 }
+
+/// Registrations are limited per peer address within a window (the audit log counts them);
+/// other addresses are unaffected, and the limit lifts as old registrations leave the window.
+#[test]
+fn registrations_are_rate_limited_per_peer() {
+    let clock = Clock::fake(10_000);
+    let pol = Policy {
+        max_registrations_per_peer: 3,
+        registration_window: 100,
+        ..Policy::default()
+    };
+    let st = Store::open(&tmp_db("reglimit.db"), clock.clone(), pol).unwrap();
+    let auth = Authenticator::new(&st, "srv").unwrap();
+    let mut rng = seeded_rng(21);
+    let mut id = || {
+        SecretKey::generate(Kind::Sha256, &mut rng)
+            .unwrap()
+            .identity()
+    };
+    for (i, t) in [0, 10, 20].into_iter().enumerate() {
+        clock.advance(t - if i == 0 { 0 } else { [0, 10, 20][i - 1] });
+        auth.register(&format!("u{i}"), "6.6.6.6", &id()).unwrap();
+    }
+    // the fourth from the same address, 20 s after the first: wait until the first leaves
+    let e = auth.register("u3", "6.6.6.6", &id()).unwrap_err();
+    assert_eq!(e.exit_code(), 1, "{e}");
+    assert!(e.to_string().contains("retry after 80 s"), "{e}");
+    assert!(st.user("u3").unwrap().is_none(), "nothing registered");
+    // another address is not affected
+    auth.register("v0", "7.7.7.7", &id()).unwrap();
+    // once the first registration is out of the window, one more is allowed
+    clock.advance(81);
+    auth.register("u3", "6.6.6.6", &id()).unwrap();
+    assert!(auth.register("u4", "6.6.6.6", &id()).is_err());
+}

@@ -90,7 +90,16 @@ impl<'a> Authenticator<'a> {
     }
 
     /// Registers `user` (first come, first served; a taken name is an error).
+    /// A peer over [`super::store::Policy::max_registrations_per_peer`] is refused
+    /// ([`crate::Error::Rejected`], "retry after N s").
     pub fn register(&self, user: &str, peer: &str, id: &Identity) -> Result<()> {
+        if let Some(s) = self.store.registration_retry_after(peer)? {
+            self.store
+                .record(Event::Refused, user, peer, "registration rate limit")?;
+            return Err(crate::Error::rejected(format!(
+                "too many registrations from this address: retry after {s} s"
+            )));
+        }
         self.store.add_user(user, id)?;
         self.store.record(
             Event::Register,

@@ -157,6 +157,11 @@ pub struct Policy {
     pub failure_window: i64,
     /// Unexpired challenges one peer may hold at once (8).
     pub max_pending_per_peer: usize,
+    /// Registrations one peer address may make within `registration_window` (20): bounds how
+    /// fast one client can fill the user table.
+    pub max_registrations_per_peer: usize,
+    /// Seconds over which registrations are counted (1 hour).
+    pub registration_window: i64,
     /// Seconds audit entries are kept by [`Store::purge`] (90 days).
     pub audit_retention: i64,
     /// Most audit entries kept by [`Store::purge`] (the newest; 1,000,000).
@@ -171,6 +176,8 @@ impl Default for Policy {
             max_failures: 5,
             failure_window: 60,
             max_pending_per_peer: 8,
+            max_registrations_per_peer: 20,
+            registration_window: 3600,
             audit_retention: 90 * 86_400,
             audit_max_rows: 1_000_000,
         }
@@ -558,6 +565,36 @@ impl Store {
                 wait = wait.max(oldest + self.policy.failure_window - now);
             }
         }
+        Ok((wait > 0).then_some(wait as u64))
+    }
+
+    /// Seconds `peer` must wait before registering again: `Some` once it has made
+    /// [`Policy::max_registrations_per_peer`] registrations within the last
+    /// [`Policy::registration_window`] seconds (counted in the audit log).
+    pub fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>> {
+        let now = self.now();
+        let max = self.policy.max_registrations_per_peer;
+        if max == 0 {
+            return Ok(Some(1));
+        }
+        let times: Vec<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT time FROM audit WHERE event = 'register' AND peer = ?1 AND time > ?2
+                 ORDER BY time DESC LIMIT ?3",
+            )
+            .and_then(|mut st| {
+                st.query_map(
+                    params![peer, now - self.policy.registration_window, max as i64],
+                    |r| r.get(0),
+                )?
+                .collect()
+            })
+            .map_err(|e| self.err(e))?;
+        if times.len() < max {
+            return Ok(None);
+        }
+        let wait = times[max - 1] + self.policy.registration_window - now;
         Ok((wait > 0).then_some(wait as u64))
     }
 

@@ -150,6 +150,9 @@ pub enum VerifierCmd {
         /// Unexpired login nonces one peer address may hold at once.
         #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
         max_pending_per_peer: u32,
+        /// Registrations one peer address may make per hour.
+        #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+        max_registrations_per_hour: u32,
         /// No log lines.
         #[arg(long, conflicts_with = "json")]
         quiet: bool,
@@ -433,6 +436,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             challenge_ttl,
             max_sessions,
             max_pending_per_peer,
+            max_registrations_per_hour,
             quiet,
             json,
             require_system,
@@ -444,6 +448,8 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 token_ttl,
                 challenge_ttl,
                 max_pending_per_peer: max_pending_per_peer as usize,
+                max_registrations_per_peer: max_registrations_per_hour as usize,
+                registration_window: 3600,
                 ..Policy::default()
             };
             // creates and checks the database before listening: a bad file is exit 2 now
