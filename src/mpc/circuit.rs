@@ -431,6 +431,34 @@ impl Builder {
     }
 }
 
+/// A seeded random circuit for the engines' tests: `n_gates` XOR, AND and NOT gates over the
+/// inputs and earlier gates, `n_out` outputs among the gates, then the constant outputs 1
+/// and 0.
+#[cfg(test)]
+pub(crate) fn random_circuit(seed: u64, n_in: usize, n_gates: usize, n_out: usize) -> Circuit {
+    use rand::Rng as _;
+    let mut rng = crate::rng::seeded_rng(seed);
+    let mut b = Builder::new(n_in);
+    let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
+    for _ in 0..n_gates {
+        let x = wires[rng.gen_range(0..wires.len())];
+        let y = wires[rng.gen_range(0..wires.len())];
+        let z = match rng.gen_range(0..3) {
+            0 => b.xor(x, y),
+            1 => b.and(x, y),
+            _ => b.not(x),
+        };
+        wires.push(z);
+    }
+    for _ in 0..n_out {
+        let w = wires[rng.gen_range(n_in..wires.len())];
+        b.output(w);
+    }
+    b.output(Bit::Const(true));
+    b.output(Bit::Const(false));
+    b.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

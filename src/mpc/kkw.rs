@@ -1793,31 +1793,11 @@ pub fn simulate(
 #[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
-    use crate::mpc::circuit::Builder;
     use crate::rng::seeded_rng;
     use rand::Rng as _;
 
     fn random_circuit(seed: u64, n_in: usize, n_gates: usize) -> Circuit {
-        let mut rng = seeded_rng(seed);
-        let mut b = Builder::new(n_in);
-        let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
-        for _ in 0..n_gates {
-            let x = wires[rng.gen_range(0..wires.len())];
-            let y = wires[rng.gen_range(0..wires.len())];
-            let z = match rng.gen_range(0..3) {
-                0 => b.xor(x, y),
-                1 => b.and(x, y),
-                _ => b.not(x),
-            };
-            wires.push(z);
-        }
-        for _ in 0..12 {
-            let w = wires[rng.gen_range(n_in..wires.len())];
-            b.output(w);
-        }
-        b.output(Bit::Const(true));
-        b.output(Bit::Const(false));
-        b.finish()
+        crate::mpc::circuit::random_circuit(seed, n_in, n_gates, 12)
     }
 
     /// One execution with one bool per (wire, party), straight from the definitions.
