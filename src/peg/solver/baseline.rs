@@ -14,6 +14,7 @@ use std::hash::Hash;
 use std::io::IsTerminal as _;
 use std::time::Instant;
 
+use super::compiled::distances;
 use super::invariants::{impossible_up_front, pagodas, weigh};
 use super::symmetry::valid_symmetries;
 use super::{
@@ -175,45 +176,6 @@ impl Bits for Big {
         }
         Big(w.into())
     }
-}
-
-/// Breadth-first distance of every vertex to the goal's pegs in the graph joining the
-/// vertices of each triplet (for a peg-count goal: to the vertices of largest degree).
-/// Unreachable vertices get distance `n`.
-fn distances(inst: &Instance) -> Vec<u32> {
-    let n = inst.n();
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for t in inst.triplets() {
-        for &x in t {
-            for &y in t {
-                if x != y {
-                    adj[x as usize].push(y);
-                }
-            }
-        }
-    }
-    let sources: Vec<usize> = match inst.last() {
-        Some(l) => (0..n).filter(|&v| l[v]).collect(),
-        None => {
-            let m = adj.iter().map(|a| a.len()).max().unwrap_or(0);
-            (0..n).filter(|&v| adj[v].len() == m).collect()
-        }
-    };
-    let mut d = vec![n as u32; n];
-    let mut q = std::collections::VecDeque::new();
-    for s in sources {
-        d[s] = 0;
-        q.push_back(s);
-    }
-    while let Some(v) = q.pop_front() {
-        for &y in &adj[v] {
-            if d[y as usize] == n as u32 {
-                d[y as usize] = d[v] + 1;
-                q.push_back(y as usize);
-            }
-        }
-    }
-    d
 }
 
 /// A fast non-cryptographic hasher for the dead-position table (keys are positions chosen by

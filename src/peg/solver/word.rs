@@ -63,83 +63,41 @@ pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-impl Word for u32 {
-    const BITS: usize = 32;
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
+/// `Word` for a primitive unsigned integer; `$hash` maps the value to its 64-bit hash.
+macro_rules! impl_word {
+    ($t:ty, $hash:expr) => {
+        impl Word for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn pop_lowest(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    return None;
+                }
+                let i = self.trailing_zeros() as usize;
+                *self &= *self - 1;
+                Some(i)
+            }
+            #[inline(always)]
+            fn bit(i: u32) -> Self {
+                1 << i
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn hash64(self) -> u64 {
+                let h: fn($t) -> u64 = $hash;
+                h(self)
+            }
         }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
-    #[inline(always)]
-    fn bit(i: u32) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn hash64(self) -> u64 {
-        mix64(self as u64)
-    }
+    };
 }
 
-impl Word for u64 {
-    const BITS: usize = 64;
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
-        }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
-    #[inline(always)]
-    fn bit(i: u32) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn hash64(self) -> u64 {
-        mix64(self)
-    }
-}
-
-impl Word for u128 {
-    const BITS: usize = 128;
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
-        }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
-    #[inline(always)]
-    fn bit(i: u32) -> Self {
-        1 << i
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn hash64(self) -> u64 {
-        mix64(self as u64 ^ mix64((self >> 64) as u64))
-    }
-}
+impl_word!(u32, |x| mix64(x as u64));
+impl_word!(u64, mix64);
+impl_word!(u128, |x| mix64(x as u64 ^ mix64((x >> 64) as u64)));
 
 #[cfg(test)]
 mod tests {
