@@ -63,9 +63,9 @@ pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// `Word` for a primitive unsigned integer; `$hash` maps the value to its 64-bit hash.
+/// `Word` for a primitive unsigned integer; `$x => $hash` maps the value to its 64-bit hash.
 macro_rules! impl_word {
-    ($t:ty, $hash:expr) => {
+    ($t:ty, $x:ident => $hash:expr) => {
         impl Word for $t {
             const BITS: usize = <$t>::BITS as usize;
             const ZERO: Self = 0;
@@ -88,16 +88,16 @@ macro_rules! impl_word {
             }
             #[inline(always)]
             fn hash64(self) -> u64 {
-                let h: fn($t) -> u64 = $hash;
-                h(self)
+                let $x = self;
+                $hash
             }
         }
     };
 }
 
-impl_word!(u32, |x| mix64(x as u64));
-impl_word!(u64, mix64);
-impl_word!(u128, |x| mix64(x as u64 ^ mix64((x >> 64) as u64)));
+impl_word!(u32, x => mix64(x as u64));
+impl_word!(u64, x => mix64(x));
+impl_word!(u128, x => mix64(x as u64 ^ mix64((x >> 64) as u64)));
 
 #[cfg(test)]
 mod tests {
