@@ -7,16 +7,22 @@
 //! which the goal position can be reached (the goal included). Both are counted as numbers of
 //! `G`-orbits, level by level (a level is a peg count).
 //!
-//! **Reachable positions.** A breadth-first search by levels on canonical forms (the smallest
-//! image under `G`, see `compiled.rs`). A position's images come from one 256-entry
-//! table per symmetry and byte, a child's from its parent's by one XOR per symmetry (`G` is
-//! padded with identities to 1, 2, 4, 8 or 16 lanes, so these loops unroll). Each level is a
-//! set split into 512 buckets by a hash: children are first appended to their bucket's list
-//! (sequential writes), then each list goes into its bucket's table, small enough to stay in
-//! cache; inserting straight into one table of millions of positions would be a cache miss
-//! per child. Parents are expanded in parallel (rayon), in chunks that bound the memory of the
-//! lists. A board of at most 33 holes stores positions as 32-bit words (the 33rd bit follows
-//! from the level's peg count), which halves the memory of the levels.
+//! **Reachable positions.** A breadth-first search by levels on canonical forms. A position's
+//! images under `G` are kept as lanes (`G` is padded with identities to 1, 2, 4, 8 or 16 lanes,
+//! so these loops unroll and vectorise), each truncated to the stored word (below); the
+//! canonical form is the smallest lane. The lanes come from one table row per byte of the
+//! position (the lanes of a byte value side by side, one OR per byte), a child's from its
+//! parent's by one XOR with the move's lanes. The expansion is compiled three times, for
+//! AVX-512, AVX2 and the baseline instruction set, and the widest the processor has is used.
+//!
+//! Each level is a set split into 512 buckets by a hash: children are first appended to their
+//! bucket's list, through one open cache line per bucket that is copied whole when full, then
+//! each list goes into its bucket's table, small enough to stay in cache; inserting straight
+//! into one table of millions of positions would be a cache miss per child. Parents are
+//! expanded in parallel (rayon), in chunks that bound the memory of the lists. A board of at
+//! most 33 holes stores positions as 32-bit words (the 33rd bit follows from the level's peg
+//! count, so truncation is one-to-one within a level), which halves the memory of the levels
+//! and of the lanes.
 //!
 //! **Solvable positions.** A move `a` over `b` into `c` from `P` to `Q` is, in the
 //! complements, the move `c` over `b` into `a` from `Q̄` to `P̄`. So `P` reaches the goal `L`
@@ -83,6 +89,17 @@ pub fn count(
     cells: Option<&[(i32, i32)]>,
     max_positions: u64,
 ) -> Result<Counts> {
+    count_on(Isa::detect(), inst, symmetries, cells, max_positions)
+}
+
+/// [`count`] with the expansion compiled for `isa`, which the processor must have.
+fn count_on(
+    isa: Isa,
+    inst: &Instance,
+    symmetries: &[Vec<u32>],
+    cells: Option<&[(i32, i32)]>,
+    max_positions: u64,
+) -> Result<Counts> {
     let n = inst.n();
     if n > 64 {
         return Err(Error::bad(format!(
@@ -106,16 +123,16 @@ pub fn count(
     })?;
     let lanes = group.len().next_power_of_two();
     match (n <= 33, lanes) {
-        (true, 1) => run::<u32, 1>(inst, &group, cells, max_positions),
-        (true, 2) => run::<u32, 2>(inst, &group, cells, max_positions),
-        (true, 4) => run::<u32, 4>(inst, &group, cells, max_positions),
-        (true, 8) => run::<u32, 8>(inst, &group, cells, max_positions),
-        (true, _) => run::<u32, 16>(inst, &group, cells, max_positions),
-        (false, 1) => run::<u64, 1>(inst, &group, cells, max_positions),
-        (false, 2) => run::<u64, 2>(inst, &group, cells, max_positions),
-        (false, 4) => run::<u64, 4>(inst, &group, cells, max_positions),
-        (false, 8) => run::<u64, 8>(inst, &group, cells, max_positions),
-        (false, _) => run::<u64, 16>(inst, &group, cells, max_positions),
+        (true, 1) => run::<u32, 1>(isa, inst, &group, cells, max_positions),
+        (true, 2) => run::<u32, 2>(isa, inst, &group, cells, max_positions),
+        (true, 4) => run::<u32, 4>(isa, inst, &group, cells, max_positions),
+        (true, 8) => run::<u32, 8>(isa, inst, &group, cells, max_positions),
+        (true, _) => run::<u32, 16>(isa, inst, &group, cells, max_positions),
+        (false, 1) => run::<u64, 1>(isa, inst, &group, cells, max_positions),
+        (false, 2) => run::<u64, 2>(isa, inst, &group, cells, max_positions),
+        (false, 4) => run::<u64, 4>(isa, inst, &group, cells, max_positions),
+        (false, 8) => run::<u64, 8>(isa, inst, &group, cells, max_positions),
+        (false, _) => run::<u64, 16>(isa, inst, &group, cells, max_positions),
     }
 }
 
@@ -199,23 +216,29 @@ fn slot_hash<K: Key>(k: K) -> u64 {
     hash(k) << BUCKET_BITS
 }
 
-/// Entries per bucket in a [`Stage`] before they are moved to the bucket's list.
-const STAGE: usize = 32;
+/// Entries of a [`Stage`] line: one 64-byte cache line of 32-bit positions.
+const LINE: usize = 16;
 
-/// Per-bucket lists, filled through small per-bucket buffers that stay in the first-level
-/// cache (software write combining): one store per entry, one copy per [`STAGE`] entries.
+/// A bucket's line being filled, aligned to a cache line.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct Open<K>([K; LINE]);
+
+/// Per-bucket lists, filled through one open line per bucket (software write combining): a
+/// push is one store into a line that stays in the first-level cache, and a full line is
+/// copied to its list as one unit.
 struct Stage<K> {
-    buf: Vec<K>,
-    fill: Vec<u8>,
-    lists: Vec<Vec<K>>,
+    open: Vec<Open<K>>,
+    fill: Vec<u32>,
+    full: Vec<Vec<[K; LINE]>>,
 }
 
 impl<K: Key> Stage<K> {
     fn new() -> Self {
         Stage {
-            buf: vec![K::ZERO; BUCKETS * STAGE],
+            open: vec![Open([K::ZERO; LINE]); BUCKETS],
             fill: vec![0; BUCKETS],
-            lists: vec![Vec::new(); BUCKETS],
+            full: vec![Vec::new(); BUCKETS],
         }
     }
 
@@ -223,45 +246,63 @@ impl<K: Key> Stage<K> {
     fn push(&mut self, x: K) {
         let b = bucket(x);
         let f = self.fill[b] as usize;
-        self.buf[b * STAGE + f] = x;
-        if f + 1 == STAGE {
-            self.lists[b].extend_from_slice(&self.buf[b * STAGE..b * STAGE + STAGE]);
+        if f + 1 == LINE {
+            // the last entry goes straight into the copy: loading the line right after a
+            // store into it would stall (no store-to-load forwarding from a narrow store to
+            // a wide load)
+            let mut line = self.open[b].0;
+            line[LINE - 1] = x;
+            self.full[b].push(line);
             self.fill[b] = 0;
         } else {
-            self.fill[b] = (f + 1) as u8;
+            self.open[b].0[f] = x;
+            self.fill[b] = f as u32 + 1;
         }
     }
 
-    /// Moves every buffered entry to its list.
-    fn flush(&mut self) {
-        for b in 0..BUCKETS {
-            let f = self.fill[b] as usize;
-            self.lists[b].extend_from_slice(&self.buf[b * STAGE..b * STAGE + f]);
-            self.fill[b] = 0;
-        }
+    /// The entries of bucket `b`: its full lines, then its open line.
+    fn entries(&self, b: usize) -> [&[K]; 2] {
+        [
+            self.full[b].as_flattened(),
+            &self.open[b].0[..self.fill[b] as usize],
+        ]
     }
 
     fn clear(&mut self) {
-        self.lists.iter_mut().for_each(Vec::clear);
+        self.full.iter_mut().for_each(Vec::clear);
+        self.fill.fill(0);
     }
 }
 
-/// Moves and symmetries as `L`-lane masks.
-struct Engine<const L: usize> {
+/// Moves and symmetries as `L`-lane masks of stored words (`K`): each lane holds a position's
+/// image under one symmetry, truncated to the stored word. Truncation commutes with XOR and
+/// OR, so a child's lanes are its parent's XOR the move's, and the smallest lane is a
+/// canonical form: the set of lanes depends only on the orbit, and two positions with the same
+/// peg count and the same truncated word are equal (see [`Key`]). Narrow lanes halve the
+/// tables and let 8 lanes fit one 256-bit vector.
+struct Engine<K, const L: usize> {
     c: Compiled<u64>,
     /// `x[m][k]`: the image of move `m`'s three holes under lane `k`'s symmetry.
-    x: Vec<[u64; L]>,
-    /// `t[k][i][v]`: image under lane `k` of byte `i` of a position with value `v`.
-    t: Vec<[[u64; 256]; 8]>,
+    x: Vec<[K; L]>,
+    /// `t[i][v][k]`: the image under lane `k` of byte `i` of a position with value `v`. The
+    /// lanes of one byte value are adjacent (32 or 64 bytes for 8 lanes), so a position's
+    /// images are one OR of rows per byte, which the compiler vectorises.
+    t: Vec<Vec<[K; L]>>,
+    /// The full position, truncated: XOR with it maps a lane to its complement's, reversing
+    /// the order of lanes.
+    full: K,
     grid: Option<Grid>,
+    /// The instruction set the expansion runs on.
+    isa: Isa,
 }
 
 /// Bit-parallel move generation on a lattice board: vertex `v` also has a bit `g(v)` in a
 /// grid word (`x + width · y`), where the moves of one direction `a → a + d → a + 2d` are
 /// found all at once as `G & G >> d & !G >> 2d & starts_d` (shifts the other way for `d < 0`).
 struct Grid {
-    /// `to_grid[i][v]`: the grid word of byte `i` of a position with value `v`.
-    to_grid: [[u64; 256]; 8],
+    /// `to_grid[i][v]`: the grid word of byte `i` of a position with value `v` (as many bytes
+    /// as the board needs).
+    to_grid: Vec<[u64; 256]>,
     /// Per direction: the step `d`, the grid bits where a move of that direction starts, and
     /// the move starting at each grid bit.
     dirs: Vec<(i32, u64, [u16; 64])>,
@@ -279,7 +320,7 @@ impl Grid {
             return None;
         }
         let gb: Vec<i32> = cells.iter().map(|&(y, x)| x + width * y).collect();
-        let mut to_grid = [[0u64; 256]; 8];
+        let mut to_grid = vec![[0u64; 256]; c.n.div_ceil(8)];
         for (i, ti) in to_grid.iter_mut().enumerate() {
             for (v, e) in ti.iter_mut().enumerate() {
                 for bit in (0..8).filter(|&b| v >> b & 1 == 1 && 8 * i + b < c.n) {
@@ -330,50 +371,58 @@ impl Grid {
     }
 }
 
-impl<const L: usize> Engine<L> {
-    fn new(inst: &Instance, group: &[Vec<u32>], cells: Option<&[(i32, i32)]>) -> Self {
+impl<K: Key, const L: usize> Engine<K, L> {
+    fn new(inst: &Instance, group: &[Vec<u32>], cells: Option<&[(i32, i32)]>, isa: Isa) -> Self {
         let c: Compiled<u64> = Compiled::new(inst, group, &[]);
         assert!(c.moves() <= u16::MAX as usize + 1);
         let n = c.n;
         let g = c.g;
         let x = (0..c.moves())
-            .map(|m| std::array::from_fn(|k| c.img[m * g + if k < g { k } else { 0 }]))
+            .map(|m| std::array::from_fn(|k| K::pack(c.img[m * g + if k < g { k } else { 0 }])))
             .collect();
-        let t = (0..L)
-            .map(|k| {
-                let p = &group[if k < g { k } else { 0 }];
-                let mut t = [[0u64; 256]; 8];
-                for (i, ti) in t.iter_mut().enumerate() {
-                    for (v, e) in ti.iter_mut().enumerate() {
-                        for bit in (0..8).filter(|&b| v >> b & 1 == 1 && 8 * i + b < n) {
-                            *e |= 1 << p[8 * i + bit];
-                        }
+        let t = (0..n.div_ceil(8))
+            .map(|i| {
+                let mut ti = vec![[K::ZERO; L]; 256];
+                for (v, row) in ti.iter_mut().enumerate() {
+                    for (k, e) in row.iter_mut().enumerate() {
+                        let p = &group[if k < g { k } else { 0 }];
+                        let img = (0..8)
+                            .filter(|&b| v >> b & 1 == 1 && 8 * i + b < n)
+                            .fold(0u64, |acc, b| acc | 1 << p[8 * i + b]);
+                        *e = K::pack(img);
                     }
                 }
-                t
+                ti
             })
             .collect();
         let grid = cells.and_then(|cs| Grid::new(&c, cs));
-        Engine { c, x, t, grid }
+        let full = K::pack(c.full);
+        Engine {
+            c,
+            x,
+            t,
+            full,
+            grid,
+            isa,
+        }
     }
 
     #[inline(always)]
-    fn images(&self, s: u64) -> [u64; L] {
-        std::array::from_fn(|k| {
-            let mut img = 0;
-            for (i, ti) in self.t[k].iter().enumerate() {
-                img |= ti[(s >> (8 * i)) as u8 as usize];
+    fn images(&self, s: u64) -> [K; L] {
+        let mut img = [K::ZERO; L];
+        for (i, ti) in self.t.iter().enumerate() {
+            let row = &ti[(s >> (8 * i)) as u8 as usize];
+            for k in 0..L {
+                img[k] = img[k] | row[k];
             }
-            img
-        })
+        }
+        img
     }
 
-    /// The canonical form of the child by move `m`, from the parent's images: a tree of
-    /// minima, which compiles to conditional moves (no branch to mispredict).
+    /// The smallest of `L` lanes: a tree of minima, which compiles to vector minima or to
+    /// conditional moves (no branch to mispredict).
     #[inline(always)]
-    fn child_canon(&self, imgs: &[u64; L], m: usize) -> u64 {
-        let x = &self.x[m];
-        let mut v: [u64; L] = std::array::from_fn(|k| imgs[k] ^ x[k]);
+    fn smallest(mut v: [K; L]) -> K {
         let mut w = L;
         while w > 1 {
             w /= 2;
@@ -384,14 +433,27 @@ impl<const L: usize> Engine<L> {
         v[0]
     }
 
+    /// The canonical form (the smallest lane) of the position `s`.
+    fn canon(&self, s: u64) -> K {
+        Self::smallest(self.images(s))
+    }
+
+    /// The canonical form of the child by move `m`, from the parent's images.
+    #[inline(always)]
+    fn child_canon(&self, imgs: &[K; L], m: usize) -> K {
+        let x = &self.x[m];
+        Self::smallest(std::array::from_fn(|k| imgs[k] ^ x[k]))
+    }
+
     /// Expands the parent `p` (with `pegs` pegs): the canonical form of every child into
     /// `kids`, and with `ask` the canonical form of the complement into `queries`.
     #[inline(always)]
-    fn expand<K: Key>(&self, p: u64, pegs: u32, ask: bool, l: &mut Lists<K>) {
+    fn expand(&self, p: u64, pegs: u32, ask: bool, l: &mut Lists<K>) {
         let imgs = self.images(p);
         if ask {
-            let max = imgs.iter().copied().fold(p, u64::max);
-            l.queries.push(K::pack(self.c.full ^ max));
+            // the complement's smallest lane is the complement of the largest
+            let max = imgs.iter().copied().fold(K::ZERO, K::max);
+            l.queries.push(self.full ^ max);
         }
         match &self.grid {
             Some(gr) => {
@@ -401,7 +463,7 @@ impl<const L: usize> Engine<L> {
                     while a != 0 {
                         let m = mv[a.trailing_zeros() as usize] as usize;
                         a &= a - 1;
-                        l.kids.push(K::pack(self.child_canon(&imgs, m)));
+                        l.kids.push(self.child_canon(&imgs, m));
                     }
                 }
             }
@@ -409,7 +471,7 @@ impl<const L: usize> Engine<L> {
                 l.moves.clear();
                 self.c.for_each_legal(p, pegs, |m| l.moves.push(m as u16));
                 for &m in &l.moves {
-                    l.kids.push(K::pack(self.child_canon(&imgs, m as usize)));
+                    l.kids.push(self.child_canon(&imgs, m as usize));
                 }
             }
         }
@@ -428,12 +490,13 @@ struct Level<K: Key> {
 }
 
 fn run<K: Key, const L: usize>(
+    isa: Isa,
     inst: &Instance,
     group: &[Vec<u32>],
     cells: Option<&[(i32, i32)]>,
     max_positions: u64,
 ) -> Result<Counts> {
-    let e = Engine::<L>::new(inst, group, cells);
+    let e = Engine::<K, L>::new(inst, group, cells, isa);
     let c = &e.c;
     let n = c.n;
     let first = c.first;
@@ -482,7 +545,7 @@ struct Lists<K> {
 /// levels are dropped once no longer needed (their sizes stay); otherwise every level is kept.
 /// `None` once more than `max` positions are stored.
 fn bfs<K: Key, const L: usize>(
-    e: &Engine<L>,
+    e: &Engine<K, L>,
     start: u64,
     self_dual: bool,
     max: u64,
@@ -495,7 +558,7 @@ fn bfs<K: Key, const L: usize>(
         buckets: (0..BUCKETS).map(|_| Table::with_capacity(4)).collect(),
         solvable: 0,
     };
-    let s0 = K::pack(c.canon(start));
+    let s0 = e.canon(start);
     first.buckets[bucket(s0)].insert_hashed(s0, slot_hash(s0));
     let mut levels = vec![first];
     let threads = rayon::current_num_threads().max(1);
@@ -577,10 +640,101 @@ fn bfs<K: Key, const L: usize>(
     Some(levels)
 }
 
-/// Expands every parent of `buckets` into the lists of one thread.
-#[inline(never)]
+/// The instruction sets the expansion is compiled for. The canonical form of a child is a
+/// minimum over lanes, which AVX-512 and AVX2 compute in a few vector instructions and the
+/// baseline set only lane by lane (for 64-bit lanes, AVX2 has no unsigned minimum either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum Isa {
+    Avx512,
+    Avx2,
+    Baseline,
+}
+
+impl Isa {
+    /// The widest set this processor has.
+    fn detect() -> Isa {
+        Isa::available()[0]
+    }
+
+    /// Every set this processor has, widest first.
+    fn available() -> Vec<Isa> {
+        let mut out = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx2")
+            {
+                out.push(Isa::Avx512);
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                out.push(Isa::Avx2);
+            }
+        }
+        out.push(Isa::Baseline);
+        out
+    }
+}
+
+/// Expands every parent of `buckets` into the lists of one thread, on the engine's
+/// instruction set.
 fn expand_buckets<K: Key, const L: usize>(
-    e: &Engine<L>,
+    e: &Engine<K, L>,
+    buckets: &[Table<K>],
+    pegs: u32,
+    ask: bool,
+    l: &mut Lists<K>,
+) {
+    match e.isa {
+        // SAFETY: `Isa::available` found the features `expand_avx512` is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { expand_avx512(e, buckets, pegs, ask, l) },
+        // SAFETY: as above, for `expand_avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { expand_avx2(e, buckets, pegs, ask, l) },
+        _ => expand_plain(e, buckets, pegs, ask, l),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn expand_avx512<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    buckets: &[Table<K>],
+    pegs: u32,
+    ask: bool,
+    l: &mut Lists<K>,
+) {
+    expand_body(e, buckets, pegs, ask, l)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn expand_avx2<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    buckets: &[Table<K>],
+    pegs: u32,
+    ask: bool,
+    l: &mut Lists<K>,
+) {
+    expand_body(e, buckets, pegs, ask, l)
+}
+
+#[inline(never)]
+fn expand_plain<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    buckets: &[Table<K>],
+    pegs: u32,
+    ask: bool,
+    l: &mut Lists<K>,
+) {
+    expand_body(e, buckets, pegs, ask, l)
+}
+
+#[inline(always)]
+fn expand_body<K: Key, const L: usize>(
+    e: &Engine<K, L>,
     buckets: &[Table<K>],
     pegs: u32,
     ask: bool,
@@ -592,9 +746,10 @@ fn expand_buckets<K: Key, const L: usize>(
             e.expand(k.unpack(pegs, n), pegs, ask, l);
         }
     }
-    l.kids.flush();
-    l.queries.flush();
 }
+
+/// How many entries ahead the merge prefetches table slots.
+const AHEAD: usize = 16;
 
 /// Inserts bucket `b`'s children from every thread's lists into `tb`, and returns how many
 /// of the bucket's complement queries are in the partner level.
@@ -607,15 +762,24 @@ fn merge_bucket<K: Key>(
 ) -> u64 {
     let mut hits = 0u64;
     for l in lists {
-        for &x in &l.kids.lists[b] {
-            tb.insert_growing_with(x, usize::MAX, slot_hash);
+        for kids in l.kids.entries(b) {
+            for (i, &x) in kids.iter().enumerate() {
+                if let Some(&y) = kids.get(i + AHEAD) {
+                    tb.prefetch_hashed(slot_hash(y));
+                }
+                tb.insert_growing_with(x, usize::MAX, slot_hash);
+            }
         }
         if let Some(pl) = partner {
             let pt = &pl.buckets[b];
-            hits += l.queries.lists[b]
-                .iter()
-                .filter(|&&d| pt.contains_hashed(d, slot_hash(d)))
-                .count() as u64;
+            for qs in l.queries.entries(b) {
+                for (i, &d) in qs.iter().enumerate() {
+                    if let Some(&y) = qs.get(i + AHEAD) {
+                        pt.prefetch_hashed(slot_hash(y));
+                    }
+                    hits += pt.contains_hashed(d, slot_hash(d)) as u64;
+                }
+            }
         }
     }
     hits
@@ -624,7 +788,7 @@ fn merge_bucket<K: Key>(
 /// The number of solvable positions of each level of `levels` (the reachable set `R`, every
 /// level kept): level by level up from the goal, the parents (positions before an undone
 /// move) of the solvable positions of the level below that are in `R`.
-fn solvable_backwards<K: Key, const L: usize>(e: &Engine<L>, levels: &[Level<K>]) -> Vec<u64> {
+fn solvable_backwards<K: Key, const L: usize>(e: &Engine<K, L>, levels: &[Level<K>]) -> Vec<u64> {
     let c = &e.c;
     let n = c.n;
     let mut out = vec![0u64; levels.len()];
@@ -632,7 +796,7 @@ fn solvable_backwards<K: Key, const L: usize>(e: &Engine<L>, levels: &[Level<K>]
     let Some(gi) = levels.iter().position(|l| l.pegs == c.goal_count) else {
         return out;
     };
-    let gk = K::pack(c.canon(goal));
+    let gk = e.canon(goal);
     if !levels[gi].buckets[bucket(gk)].contains_hashed(gk, slot_hash(gk)) {
         return out;
     }
@@ -650,7 +814,7 @@ fn solvable_backwards<K: Key, const L: usize>(e: &Engine<L>, levels: &[Level<K>]
             undo.clear();
             c.for_each_undoable(x, |m| undo.push(m));
             for &m in &undo {
-                let y = K::pack(e.child_canon(&imgs, m));
+                let y = e.child_canon(&imgs, m);
                 let (b, h) = (bucket(y), slot_hash(y));
                 if up.buckets[b].contains_hashed(y, h)
                     && seen[b].insert_growing_with(y, usize::MAX, slot_hash)
@@ -663,4 +827,57 @@ fn solvable_backwards<K: Key, const L: usize>(e: &Engine<L>, levels: &[Level<K>]
         cur = next;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::peg::board::Puzzle;
+
+    /// Every instruction set this processor has gives the same counts, on boards stored as
+    /// 32-bit words (16 and 33 holes, self-dual or counted backwards) and as 64-bit words
+    /// (41 holes). The counts themselves are checked against a plain search in
+    /// `tests/peg_solver.rs`, on whichever set the processor has.
+    #[test]
+    fn every_instruction_set_counts_alike() {
+        let boards = [
+            // 16 holes, a corner game: self-dual
+            "geometry: square-diagonal\nstart:\n. o o o\no o o o\no o o o\no o o o\n\
+             finish:\no . . .\n. . . .\n. . . .\n. . . .\n",
+            // 33 holes (the 33rd bit is implied), counted backwards from the finish
+            "geometry: square\nstart:\n    o . o\n    . o .\no . o o o . o\n. o o . o o .\n\
+             o . o o o . o\n    . o .\n    o . o\nfinish-pegs: 1\n",
+            // 41 holes: 64-bit words
+            "geometry: square\nstart:\n        .\n      . . .\n    . o o o .\n  . o o . o o .\n\
+             . o o o . o o o .\n  . o . . . o .\n    . o o o .\n      . . .\n        .\n\
+             finish-pegs: 1\n",
+        ];
+        for text in boards {
+            let mut p = Puzzle::parse(text).unwrap();
+            if !matches!(p.instance().goal(), Goal::Position(_)) {
+                // a finish four legal moves from the start (the first legal one each time;
+                // a triplet is a move either way)
+                let mut l = p.instance().first().to_vec();
+                for _ in 0..4 {
+                    let [a, b, c] = p
+                        .instance()
+                        .triplets()
+                        .iter()
+                        .map(|t| t.map(|v| v as usize))
+                        .flat_map(|[a, b, c]| [[a, b, c], [c, b, a]])
+                        .find(|&[a, b, c]| l[a] && l[b] && !l[c])
+                        .unwrap();
+                    (l[a], l[b], l[c]) = (false, false, true);
+                }
+                let t = text.replace("finish-pegs: 1\n", &format!("finish:\n{}", p.render(&l)));
+                p = Puzzle::parse(&t).unwrap();
+            }
+            let run = |isa| count_on(isa, p.instance(), &p.symmetries(), p.cells(), 1 << 24);
+            let want = run(Isa::Baseline).unwrap();
+            assert!(want.reachable > 100 && want.solvable > 0, "{want:?}");
+            for isa in Isa::available() {
+                assert_eq!(run(isa).unwrap(), want, "{isa:?}\n{text}");
+            }
+        }
+    }
 }
