@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
-use zkgames::peg::solver::count::count;
+use zkgames::peg::solver::count::{count, count_mode, Mode};
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
@@ -436,6 +436,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: "puzzles/peg/english.txt".into(),
         output: Some(out.to_str().unwrap().into()),
         count_all: false,
+        solvable_only: false,
         out: Default::default(),
         search: SearchArgs {
             budget: Some(1 << 22),
@@ -461,6 +462,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: imp.to_str().unwrap().into(),
         output: None,
         count_all: false,
+        solvable_only: false,
         out: Default::default(),
         search: SearchArgs {
             budget: Some(1000),
@@ -479,6 +481,7 @@ fn cli_writes_a_valid_solution_and_refuses_impossible_puzzles() {
         puzzle: dir.join("missing.txt").to_str().unwrap().into(),
         output: None,
         count_all: false,
+        solvable_only: false,
         out: Default::default(),
         search: SearchArgs {
             budget: Some(1),
@@ -711,14 +714,32 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         };
         let c = count(p.instance(), &syms, cells, 1 << 26).unwrap();
         assert_eq!(c.symmetries, g, "{what}");
-        let got: Vec<(u32, u64, u64)> = c
+        let got: Vec<(u32, Option<u64>, u64)> = c
             .levels
             .iter()
             .map(|l| (l.pegs, l.reachable, l.solvable))
             .collect();
-        assert_eq!(got, want, "{what}");
-        assert_eq!(c.reachable, want.iter().map(|l| l.1).sum::<u64>());
+        let full: Vec<(u32, Option<u64>, u64)> =
+            want.iter().map(|&(p, r, s)| (p, Some(r), s)).collect();
+        assert_eq!(got, full, "{what}");
+        assert_eq!(c.reachable, Some(want.iter().map(|l| l.1).sum::<u64>()));
         assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
+        // solvable positions only: the same solvable counts per level, and the reachable
+        // counts it made (all of them unless the game is central) are right
+        let s = count_mode(Mode::Solvable, p.instance(), &syms, cells, 1 << 26).unwrap();
+        assert_eq!(s.solvable, c.solvable, "{what}");
+        for &(pegs, r, sv) in &want {
+            let l = s.levels.iter().find(|l| l.pegs == pegs);
+            assert_eq!(l.map_or(0, |l| l.solvable), sv, "{what}: {pegs} pegs");
+            if let Some(x) = l.and_then(|l| l.reachable) {
+                assert_eq!(x, r, "{what}: {pegs} pegs");
+            }
+        }
+        for l in &s.levels {
+            if !want.iter().any(|w| w.0 == l.pegs) {
+                assert_eq!((l.reachable, l.solvable), (None, 0), "{what}");
+            }
+        }
     }
     want.iter().map(|l| l.1).sum()
 }
@@ -845,16 +866,32 @@ fn english_counts_are_the_published_ones() {
     let p = zkgames::peg::catalog::get("english").unwrap();
     let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap();
     assert_eq!(c.symmetries, 8);
-    assert_eq!(c.reachable, 23_475_688);
+    assert_eq!(c.reachable, Some(23_475_688));
     assert_eq!(c.solvable, 1_679_072);
     assert_eq!(
         c.levels.first().map(|l| (l.pegs, l.reachable, l.solvable)),
-        Some((32, 1, 1))
+        Some((32, Some(1), 1))
     );
     assert_eq!(
         c.levels.last().map(|l| (l.pegs, l.reachable, l.solvable)),
-        Some((1, 2, 1))
+        Some((1, Some(2), 1))
     );
+    // the solvable positions alone: the same per level; reachable ones down to 16 pegs
+    let s = count_mode(
+        Mode::Solvable,
+        p.instance(),
+        &p.symmetries(),
+        p.cells(),
+        1 << 26,
+    )
+    .unwrap();
+    assert_eq!((s.reachable, s.solvable), (None, 1_679_072));
+    for (a, b) in c.levels.iter().zip(&s.levels) {
+        assert_eq!((a.pegs, a.solvable), (b.pegs, b.solvable));
+        let expect = if a.pegs >= 16 { a.reachable } else { None };
+        assert_eq!(b.reachable, expect, "{} pegs", a.pegs);
+    }
+    assert_eq!(c.levels.len(), s.levels.len());
     // solvable positions pair up with their complements: p pegs ↔ 33 - p pegs
     for l in &c.levels {
         let partner = c
@@ -926,6 +963,44 @@ fn cli_counts_positions() {
         err.starts_with("plus: ") && err.contains("positions reachable"),
         "{err}"
     );
+    // --solvable-only: the same solvable column; reachable counts down to half the holes
+    // (n / 2 pegs), `-` below
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args([
+            "peg",
+            "solve",
+            f.to_str().unwrap(),
+            "--count-all",
+            "--solvable-only",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let n = p.instance().n() as u32;
+    // one line per peg count from the start's down to the finish's (1 peg)
+    assert_eq!(lines.len(), want[0].0 as usize + 1, "{text}");
+    for (pegs, l) in (1..=want[0].0).rev().zip(&lines) {
+        let w = want.iter().find(|w| w.0 == pegs);
+        let r = match w {
+            Some(w) if pegs >= n / 2 => w.1.to_string(),
+            _ => "-".into(),
+        };
+        assert_eq!(*l, format!("{pegs} {r} {}", w.map_or(0, |w| w.2)), "{text}");
+    }
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("total - {}", want.iter().map(|l| l.2).sum::<u64>())
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("positions solvable"), "{err}");
+    // --solvable-only needs --count-all: a usage error, exit code 2
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
+        .args(["peg", "solve", "english", "--solvable-only"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
     // the limit through --budget: exit code 1
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_prover"))
         .args([

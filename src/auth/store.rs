@@ -8,7 +8,7 @@
 //!
 //! Schema version 2 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"); version 1 differs only
 //! in the `users.kind` check (`sha256`, `peg`; version 2 adds `lowmc`) and is migrated in
-//! place when opened ([`migrate_v1`]):
+//! place when opened (`migrate_v1`):
 //!
 //! ```sql
 //! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 2

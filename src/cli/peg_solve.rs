@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::cli::report::{self, JsonArg};
 use crate::peg::board::Puzzle;
-use crate::peg::solver::count::{count, Counts, DEFAULT_MAX_POSITIONS};
+use crate::peg::solver::count::{count_mode, Counts, Mode, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
 use crate::{Error, Result};
 
@@ -24,6 +24,11 @@ pub struct SolveArgs {
     /// start and the finish (boards of at most 64 holes with a finish position).
     #[arg(long)]
     pub count_all: bool,
+    /// With `--count-all`: count only the solvable positions. On a central game the reachable
+    /// positions are then enumerated only down to half the holes (their counts stop there),
+    /// which is about 3 times faster on the English board.
+    #[arg(long, requires = "count_all")]
+    pub solvable_only: bool,
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
@@ -92,21 +97,18 @@ pub fn solve_text(
     }
 }
 
-/// Counts the puzzle's reachable and solvable positions, storing at most `max_positions`;
-/// returns the table (one line per peg count, then the totals) and a one-line summary.
-pub fn count_text(p: &Puzzle, symmetry: bool, max_positions: u64) -> Result<(String, String)> {
-    count_report(p, symmetry, max_positions).map(|(t, s, _)| (t, s))
-}
-
-/// [`count_text`], with the counts themselves.
+/// Counts the puzzle's reachable and solvable positions ([`Mode`]), storing at most
+/// `max_positions`; returns the table (one line per peg count, then the totals; `-` for a
+/// count not made), a one-line summary, and the counts themselves.
 pub fn count_report(
     p: &Puzzle,
+    mode: Mode,
     symmetry: bool,
     max_positions: u64,
 ) -> Result<(String, String, Counts)> {
     let t0 = Instant::now();
     let syms = if symmetry { p.symmetries() } else { Vec::new() };
-    let c: Counts = count(p.instance(), &syms, p.cells(), max_positions)?;
+    let c: Counts = count_mode(mode, p.instance(), &syms, p.cells(), max_positions)?;
     let mut out = format!(
         "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
          # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\
@@ -114,15 +116,18 @@ pub fn count_report(
         p.name(),
         c.symmetries
     );
+    let opt = |x: Option<u64>| x.map_or("-".to_string(), |v| v.to_string());
     for l in &c.levels {
-        let _ = writeln!(out, "{} {} {}", l.pegs, l.reachable, l.solvable);
+        let _ = writeln!(out, "{} {} {}", l.pegs, opt(l.reachable), l.solvable);
     }
-    let _ = writeln!(out, "total {} {}", c.reachable, c.solvable);
+    let _ = writeln!(out, "total {} {}", opt(c.reachable), c.solvable);
+    let what = match c.reachable {
+        Some(r) => format!("{r} positions reachable, {} of them solvable", c.solvable),
+        None => format!("{} positions solvable", c.solvable),
+    };
     let summary = format!(
-        "{}: {} positions reachable, {} of them solvable (up to {} symmetries), {:.3} s",
+        "{}: {what} (up to {} symmetries), {:.3} s",
         p.name(),
-        c.reachable,
-        c.solvable,
         c.symmetries,
         t0.elapsed().as_secs_f64()
     );
@@ -136,8 +141,14 @@ pub fn run(a: SolveArgs) -> Result<()> {
     let s = &a.search;
     // JSON mode: no progress line (it is stderr, but one object per run keeps stderr quiet too)
     let (text, summary, obj) = if a.count_all {
+        let mode = if a.solvable_only {
+            Mode::Solvable
+        } else {
+            Mode::All
+        };
         let (text, summary, c) = count_report(
             &p,
+            mode,
             !s.no_symmetry,
             s.budget.unwrap_or(DEFAULT_MAX_POSITIONS),
         )?;

@@ -296,7 +296,7 @@ pub fn seal_mixed_for_tests(
 // ---------------------------------------------------------------------------------------
 // KKW seals
 
-/// Domain tag of the generator a KKW seal's randomness comes from ([`kkw_master_rng`]).
+/// Domain tag of the generator a KKW seal's randomness comes from (`kkw_master_rng`).
 pub const KKW_MASTER_TAG: &[u8] = b"zkg:kkw:seal-rng:v1";
 /// Domain tag of [`seal_digest_kkw`].
 pub const KKW_SEAL_DIGEST_TAG: &[u8] = b"zkg:kkw:seal:v1";

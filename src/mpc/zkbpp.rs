@@ -495,7 +495,7 @@ pub(crate) fn commit_phase(
     commit_with(c, &[witness], salt, seeds, cheats)
 }
 
-/// The domain tag of seeds derived from a master seed ([`master_seeds`]).
+/// The domain tag of seeds derived from a master seed (`master_seeds`).
 pub const MASTER_SEED_TAG: &[u8] = b"zkg:zkb++:seed-from-master:v1";
 
 /// Per-round, per-party seeds derived from one secret 256-bit master seed:
