@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::catalog;
 use zkgames::peg::instance::Instance;
-use zkgames::peg::solver::count::{count_mode, Mode};
+use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::{baseline, solve_tuned, SolveOptions, SolveOutcome, Tuning};
 
 fn load(name: &str) -> (Puzzle, SolveOptions) {
@@ -146,8 +146,7 @@ fn count_summary() {
         .unwrap_or_default();
     for name in ["square5-diagonal", "english"] {
         let p = catalog::get(name).unwrap();
-        let run =
-            |mode| count_mode(mode, p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap();
+        let run = |mode| count(p.instance(), &p.symmetries(), p.cells(), 1 << 26, mode).unwrap();
         let (ours, c) = best(3, || run(Mode::All));
         let (solvable_only, s) = best(3, || run(Mode::Solvable));
         assert_eq!(s.solvable, c.solvable, "{name}: solvable counts differ");

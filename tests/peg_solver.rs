@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
-use zkgames::peg::solver::count::{count, count_mode, Mode};
+use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
@@ -712,7 +712,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             want.clone()
         };
-        let c = count(p.instance(), &syms, cells, 1 << 26).unwrap();
+        let c = count(p.instance(), &syms, cells, 1 << 26, Mode::All).unwrap();
         assert_eq!(c.symmetries, g, "{what}");
         let got: Vec<(u32, Option<u64>, u64)> = c
             .levels
@@ -726,7 +726,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
         // solvable positions only: the same solvable counts per level, and the reachable
         // counts it made (all of them unless the game is central) are right
-        let s = count_mode(Mode::Solvable, p.instance(), &syms, cells, 1 << 26).unwrap();
+        let s = count(p.instance(), &syms, cells, 1 << 26, Mode::Solvable).unwrap();
         assert_eq!(s.solvable, c.solvable, "{what}");
         for &(pegs, r, sv) in &want {
             let l = s.levels.iter().find(|l| l.pegs == pegs);
@@ -864,7 +864,7 @@ fn counts_on_a_hexagon_with_twelve_symmetries() {
 #[cfg_attr(debug_assertions, ignore)]
 fn english_counts_are_the_published_ones() {
     let p = zkgames::peg::catalog::get("english").unwrap();
-    let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26).unwrap();
+    let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All).unwrap();
     assert_eq!(c.symmetries, 8);
     assert_eq!(c.reachable, Some(23_475_688));
     assert_eq!(c.solvable, 1_679_072);
@@ -877,12 +877,12 @@ fn english_counts_are_the_published_ones() {
         Some((1, Some(2), 1))
     );
     // the solvable positions alone: the same per level; reachable ones down to 16 pegs
-    let s = count_mode(
-        Mode::Solvable,
+    let s = count(
         p.instance(),
         &p.symmetries(),
         p.cells(),
         1 << 26,
+        Mode::Solvable,
     )
     .unwrap();
     assert_eq!((s.reachable, s.solvable), (None, 1_679_072));
@@ -906,7 +906,14 @@ fn english_counts_are_the_published_ones() {
 #[test]
 fn counting_refuses_what_it_cannot_count() {
     let tri = zkgames::peg::catalog::get("triangle15").unwrap();
-    let e = count(tri.instance(), &tri.symmetries(), tri.cells(), 1 << 26).unwrap_err();
+    let e = count(
+        tri.instance(),
+        &tri.symmetries(),
+        tri.cells(),
+        1 << 26,
+        Mode::All,
+    )
+    .unwrap_err();
     assert_eq!(e.exit_code(), 2, "{e}");
     let row: String = ["o"; 70].join(" ");
     let big = Puzzle::parse(&format!(
@@ -914,11 +921,18 @@ fn counting_refuses_what_it_cannot_count() {
         row[..row.len() - 1].replace('o', ".")
     ))
     .unwrap();
-    let e = count(big.instance(), &[], None, 1 << 26).unwrap_err();
+    let e = count(big.instance(), &[], None, 1 << 26, Mode::All).unwrap_err();
     assert!(e.to_string().contains("at most 64 holes"), "{e}");
     // a limit on the positions stored bounds time and memory: a rejection, exit code 1
     let eng = zkgames::peg::catalog::get("english").unwrap();
-    let e = count(eng.instance(), &eng.symmetries(), eng.cells(), 100_000).unwrap_err();
+    let e = count(
+        eng.instance(),
+        &eng.symmetries(),
+        eng.cells(),
+        100_000,
+        Mode::All,
+    )
+    .unwrap_err();
     assert_eq!(e.exit_code(), 1, "{e}");
     assert!(e.to_string().contains("more than 100000 positions"), "{e}");
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::cli::report::{self, JsonArg};
 use crate::peg::board::Puzzle;
-use crate::peg::solver::count::{count_mode, Counts, Mode, DEFAULT_MAX_POSITIONS};
+use crate::peg::solver::count::{count, Counts, Mode, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
 use crate::{Error, Result};
 
@@ -108,7 +108,7 @@ pub fn count_report(
 ) -> Result<(String, String, Counts)> {
     let t0 = Instant::now();
     let syms = if symmetry { p.symmetries() } else { Vec::new() };
-    let c: Counts = count_mode(mode, p.instance(), &syms, p.cells(), max_positions)?;
+    let c: Counts = count(p.instance(), &syms, p.cells(), max_positions, mode)?;
     let mut out = format!(
         "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
          # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\
