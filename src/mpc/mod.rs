@@ -16,6 +16,7 @@
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
+mod bitmatrix;
 pub mod circuit;
 pub mod engine;
 pub mod kkw;

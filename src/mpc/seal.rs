@@ -171,12 +171,17 @@ impl SealOpening {
 /// proof file bodies. An opening carries it, so it cannot be presented against another
 /// seal, statement or context.
 pub fn seal_digest(st: &Statement, proof: &Proof) -> Digest {
+    named_digest(SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
+}
+
+/// `SHA-256(tag ‖ statement digest ‖ u64le(|context|) ‖ context ‖ proof bytes)`.
+fn named_digest(tag: &[u8], st: &Statement, proof: &[u8]) -> Digest {
     let mut h = Sha256::new();
-    h.update(SEAL_DIGEST_TAG);
+    h.update(tag);
     h.update(st.digest());
     h.update((st.context.len() as u64).to_le_bytes());
     h.update(st.context);
-    h.update(crate::proof_file::encode(proof));
+    h.update(proof);
     h.finalize().into()
 }
 
@@ -315,13 +320,7 @@ fn kkw_master_rng(master: &Seed) -> rand_chacha::ChaCha20Rng {
 /// The digest that names a KKW seal: as [`seal_digest`] with [`KKW_SEAL_DIGEST_TAG`] and
 /// the KKW proof's bytes (a ZKB++ opening cannot be presented against a KKW seal).
 pub fn seal_digest_kkw(st: &Statement, proof: &kkw::Proof) -> Digest {
-    let mut h = Sha256::new();
-    h.update(KKW_SEAL_DIGEST_TAG);
-    h.update(st.digest());
-    h.update((st.context.len() as u64).to_le_bytes());
-    h.update(st.context);
-    h.update(crate::proof_file::encode(proof));
-    h.finalize().into()
+    named_digest(KKW_SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
 }
 
 /// Seals `witness` with KKW: an ordinary KKW proof (accepted by [`kkw::verify`]) whose salt,

@@ -37,6 +37,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
+use super::bitmatrix::transpose64;
 use super::circuit::{Bit, Circuit, Gate};
 use crate::commit::Digest;
 use crate::transcript::Transcript;
@@ -188,24 +189,6 @@ fn bytes_to_words(b: &[u8], nwords: usize) -> Vec<u64> {
 /// True if the bits of `b` at positions `≥ nbits` are all zero and the length is right.
 pub(crate) fn canonical_bits(b: &[u8], nbits: usize) -> bool {
     b.len() == nbits.div_ceil(8) && (nbits.is_multiple_of(8) || b[nbits / 8] >> (nbits % 8) == 0)
-}
-
-/// In-place transpose of a 64×64 bit matrix: afterwards bit `r` of `a[c]` is what bit `c`
-/// of `a[r]` was.
-pub(crate) fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
-        }
-        j >>= 1;
-        m ^= m << j;
-    }
 }
 
 /// Rows (one per lane, `words` words each) to columns: `out[64w + j]` has bit `lane` equal
@@ -956,21 +939,6 @@ mod tests {
     use crate::mpc::circuit::Builder;
     use crate::rng::seeded_rng;
     use rand::Rng as _;
-
-    #[test]
-    fn transpose_matches_naive() {
-        let mut rng = seeded_rng(3);
-        for _ in 0..20 {
-            let a: [u64; 64] = std::array::from_fn(|_| rng.gen());
-            let mut b = a;
-            transpose64(&mut b);
-            for r in 0..64 {
-                for c in 0..64 {
-                    assert_eq!(b[c] >> r & 1, a[r] >> c & 1);
-                }
-            }
-        }
-    }
 
     #[test]
     fn rounds_formula() {
