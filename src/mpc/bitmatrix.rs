@@ -36,6 +36,7 @@ mod tests {
 
     /// Against the definition, bit by bit, on random matrices and on single bits.
     #[test]
+    #[allow(clippy::needless_range_loop)] // the definition reads best with indices
     fn transpose_matches_the_definition() {
         let mut rng = seeded_rng(3);
         let mut cases: Vec<[u64; 64]> = (0..20)
