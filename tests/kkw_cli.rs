@@ -2,28 +2,10 @@
 //! verifiers reading both engines' files, exit statuses (0 accepted, 1 rejected, 2 bad
 //! input), `inspect`, and the `zkbpp`/`mpc` names of ZKB++.
 
-use std::process::Command;
-
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkg-kkw-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-/// Exit code, stdout, stderr.
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+mod common;
+use common::{pipe_session, run, tmp, PROVER, VERIFIER};
 
 fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -378,22 +360,7 @@ fn wall_seals_with_kkw() {
 /// A live session through the binaries over pipes: verifier `serve --stdio` with its
 /// system, prover `connect -` with its own; returns both exit codes and the verifier's log.
 fn session(verifier: &[String], prover: &[String]) -> (Option<i32>, Option<i32>, String) {
-    use std::process::Stdio;
-    let mut v = Command::new(VERIFIER)
-        .args(verifier)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args(prover)
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+    let (pr, vo) = pipe_session(verifier, prover);
     (
         pr.status.code(),
         vo.status.code(),

@@ -1,33 +1,10 @@
 //! The peg CLI as a user runs it: exit codes, proof files, interactive sessions over TCP
 //! and pipes, bad input.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-fn p(rel: &str) -> String {
-    root().join(rel).to_string_lossy().into_owned()
-}
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkgames-peg-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{p, pipe_session, run, tmp, Server, PROVER, VERIFIER};
 
 const TEE: &str = "puzzles/raw/tee.txt";
 const TEE_SOL: &str = "puzzles/raw/tee.solution";
@@ -182,31 +159,22 @@ fn bad_puzzles_and_solutions_exit_2() {
     assert_eq!(run(VERIFIER, &["peg", "verify"]).0, 2);
 }
 
-fn spawn_server(extra: &[&str]) -> (std::process::Child, String) {
-    let mut child = Command::new(VERIFIER)
-        .args([
-            "peg",
-            "serve",
-            &p(TEE),
-            "--listen",
-            "127.0.0.1:0",
-            "--security",
-            "64",
-        ])
-        .args(extra)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut r = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    std::thread::spawn(move || std::io::copy(&mut r, &mut std::io::sink()));
-    (child, addr)
+/// `verifier peg serve` of the tee board at security 64 on a free local port, with `extra`.
+fn spawn_server(extra: &[&str]) -> (Server, String) {
+    let tee = p(TEE);
+    let mut args = vec![
+        "peg",
+        "serve",
+        &tee,
+        "--listen",
+        "127.0.0.1:0",
+        "--security",
+        "64",
+    ];
+    args.extend_from_slice(extra);
+    let server = Server::spawn(&args);
+    let addr = server.addr.clone();
+    (server, addr)
 }
 
 #[test]
@@ -227,7 +195,7 @@ fn interactive_session_over_tcp_with_saved_transcript() {
         ],
     );
     assert_eq!(c, 0, "{err}");
-    assert_eq!(server.wait().unwrap().code(), Some(0));
+    assert_eq!(server.child.wait().unwrap().code(), Some(0));
     // a session transcript is not evidence: refused unless asked for explicitly
     let (c, _, err) = run(
         VERIFIER,
@@ -268,7 +236,7 @@ fn interactive_session_over_tcp_with_saved_transcript() {
         ],
     );
     assert_eq!(c, 1, "{err}");
-    assert_eq!(server.wait().unwrap().code(), Some(1));
+    assert_eq!(server.child.wait().unwrap().code(), Some(1));
 }
 
 #[test]
@@ -295,29 +263,6 @@ fn interactive_session_over_pipes() {
     );
     assert_eq!(vo.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&vo.stderr).contains("ACCEPTED"));
-}
-
-/// Runs `verifier ARGS` and `prover ARGS` wired stdout-to-stdin both ways; returns both outputs.
-fn pipe_session(
-    verifier: &[&str],
-    prover: &[&str],
-) -> (std::process::Output, std::process::Output) {
-    let mut v = Command::new(VERIFIER)
-        .args(verifier)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args(prover)
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    (pr, v.wait_with_output().unwrap())
 }
 
 #[test]

@@ -1,33 +1,8 @@
 //! Sealed moves through the binaries: seal, verify, open, inspect, live sessions over TCP
 //! and pipes, the demo, and bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn p(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkgames-wall-seal-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{p, pipe_session, run, tmp, Server, PROVER, VERIFIER};
 
 const POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
 
@@ -286,16 +261,9 @@ fn illegal_and_malformed_moves_write_nothing() {
 fn live_sessions_over_tcp_and_pipes() {
     let pos = p(POS);
     // pipes
-    let mut v = Command::new(VERIFIER)
-        .args(["wall", "serve", &pos, "--stdio", "--security", "40"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args([
+    let (pr, vo) = pipe_session(
+        &["wall", "serve", &pos, "--stdio", "--security", "40"],
+        &[
             "wall",
             "connect",
             &pos,
@@ -304,12 +272,8 @@ fn live_sessions_over_tcp_and_pipes() {
             "-",
             "--security",
             "40",
-        ])
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+        ],
+    );
     assert_eq!(
         pr.status.code(),
         Some(0),
@@ -320,24 +284,13 @@ fn live_sessions_over_tcp_and_pipes() {
     let log = String::from_utf8_lossy(&vo.stderr);
     assert!(log.contains("ACCEPTED") && !log.contains("Cb8"), "{log}");
     // TCP, --once, and an illegal move never reaches the wire
-    let mut srv = Command::new(VERIFIER)
-        .args(["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut r = std::io::BufReader::new(srv.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut r, &mut line).unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("127.0.0.1:"))
-        .unwrap()
-        .to_string();
+    let mut srv = Server::spawn(&["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"]);
+    let addr = srv.addr.clone();
     let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", "^h2", &addr]);
     assert_eq!(c, 1, "{e}");
     let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", ">d5", &addr]);
     assert_eq!(c, 0, "{e}");
-    assert_eq!(srv.wait().unwrap().code(), Some(0));
+    assert_eq!(srv.child.wait().unwrap().code(), Some(0));
 }
 
 #[test]
