@@ -8,33 +8,16 @@ use zkgames::auth::keys::{prove_login, read_identity, read_key, verify_login};
 use zkgames::auth::store::{Clock, Policy, Store};
 use zkgames::rng::seeded_rng;
 
-fn prover() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_prover"))
-}
-fn verifier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_verifier"))
-}
+mod common;
+use common::{prover, run_cmd as run, verifier};
 
 /// A fresh directory per test.
 fn dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("zkg-auth-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir("auth-cli", name)
 }
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// Exit code, stdout, stderr.
-fn run(c: &mut Command) -> (i32, String, String) {
-    let o = c.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 /// Asserts exit status 2 and a single error line.

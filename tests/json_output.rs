@@ -6,10 +6,12 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn bin(name: &str) -> &'static str {
     match name {
-        "prover" => env!("CARGO_BIN_EXE_prover"),
-        _ => env!("CARGO_BIN_EXE_verifier"),
+        "prover" => common::PROVER,
+        _ => common::VERIFIER,
     }
 }
 
@@ -49,9 +51,7 @@ fn run(b: &str, args: &[&str]) -> (i32, Value) {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zkg_json_{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    PathBuf::from(common::tmp(name))
 }
 
 fn s(p: &Path) -> &str {

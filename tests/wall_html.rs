@@ -16,29 +16,11 @@ use zkgames::wall::graph::Bfs;
 use zkgames::wall::html::{self, slot_number};
 use zkgames::wall::moves::MoveOracle;
 
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-
-fn p(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
+mod common;
+use common::{p, run, PROVER, VERIFIER};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zkgames-wall-html-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    PathBuf::from(common::tmp(name))
 }
 
 /// The JSON a page embeds, parsed.

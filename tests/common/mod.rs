@@ -166,6 +166,16 @@ pub const PROVER: &str = env!("CARGO_BIN_EXE_prover");
 /// The built `verifier` binary.
 pub const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
 
+/// A `prover` command to configure and run.
+pub fn prover() -> std::process::Command {
+    std::process::Command::new(PROVER)
+}
+
+/// A `verifier` command to configure and run.
+pub fn verifier() -> std::process::Command {
+    std::process::Command::new(VERIFIER)
+}
+
 /// A path inside the crate's source tree, given relative to its root.
 pub fn p(rel: &str) -> String {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
