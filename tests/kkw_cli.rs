@@ -5,7 +5,7 @@
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 mod common;
-use common::{pipe_session, run, tmp, PROVER, VERIFIER};
+use common::{pipe_session, prover_peg, run, tmp, PROVER, VERIFIER};
 
 fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -159,20 +159,7 @@ fn peg_kkw_proofs_through_the_binaries() {
         0
     );
     let kkw = tmp("english-kkw.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "-o",
-            &kkw,
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", "kkw", "-o", &kkw]);
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("KKW"), "{err}");
     let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);
@@ -192,20 +179,7 @@ fn peg_kkw_proofs_through_the_binaries() {
     // the ZKB++ proof of the same solution, under its new name and its old one
     let zk = tmp("english-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &english,
-                "--solution",
-                &sol,
-                "--system",
-                name,
-                "-o",
-                &zk,
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", name, "-o", &zk]);
         assert_eq!(c, 0, "{err}");
         let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &zk]);
         assert_eq!(c, 0, "{err}");
@@ -218,37 +192,19 @@ fn peg_kkw_proofs_through_the_binaries() {
     assert!(a * 3 < b, "KKW {a} bytes vs ZKB++ {b} bytes");
     assert!(a <= 40_000, "KKW English proof {a} bytes");
     // --rounds is for the round-based systems only
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "--rounds",
-            "9",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &english,
+        &sol,
+        &["--system", "kkw", "--rounds", "9"],
     );
     assert_eq!(c, 2, "{err}");
     // the speed set and the demo
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "--kkw-params",
-            "speed",
-            "-o",
-            &kkw,
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &english,
+        &sol,
+        &["--system", "kkw", "--kkw-params", "speed", "-o", &kkw],
     );
     assert_eq!(c, 0, "{err}");
     let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);

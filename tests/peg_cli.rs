@@ -4,16 +4,14 @@
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{p, pipe_session, run, tmp, Server, PROVER, VERIFIER};
+use common::{p, pipe_session, prover_peg, run, tmp, Server, PROVER, VERIFIER};
 
 const TEE: &str = "puzzles/raw/tee.txt";
 const TEE_SOL: &str = "puzzles/raw/tee.solution";
 
 fn prove_tee(extra: &[&str], out: &str) {
-    let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-    let mut args = vec!["peg", "prove", &puzzle, "--solution", &sol, "-o", out];
-    args.extend_from_slice(extra);
-    let (code, _, err) = run(PROVER, &args);
+    let rest = [&["-o", out][..], extra].concat();
+    let (code, _, err) = prover_peg("prove", &p(TEE), &p(TEE_SOL), &rest);
     assert_eq!(code, 0, "{err}");
 }
 
@@ -123,39 +121,18 @@ fn bad_puzzles_and_solutions_exit_2() {
         "",
     ] {
         std::fs::write(&bad, text).unwrap();
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &bad,
-                "--solution",
-                &p(TEE_SOL),
-                "-o",
-                &tmp("x"),
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &bad, &p(TEE_SOL), &["-o", &tmp("x")]);
         assert_eq!(c, 2, "{text:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     // an invalid solution: refused, naming the step
     let sol = tmp("bad.solution");
     std::fs::write(&sol, "1 1 0 1 1\n0 0 1 1 1\n1 1 0 0 0\n1 0 0 0 0\n").unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &["peg", "prove", &p(TEE), "--solution", &sol, "-o", &tmp("x")],
-    );
+    let (c, _, err) = prover_peg("prove", &p(TEE), &sol, &["-o", &tmp("x")]);
     assert_eq!(c, 2);
     assert!(err.contains("step 2"), "{err}");
     // missing file, usage error
-    assert_eq!(
-        run(
-            PROVER,
-            &["peg", "prove", "/nonexistent", "--solution", &sol]
-        )
-        .0,
-        2
-    );
+    assert_eq!(prover_peg("prove", "/nonexistent", &sol, &[]).0, 2);
     assert_eq!(run(VERIFIER, &["peg", "verify"]).0, 2);
 }
 
@@ -181,18 +158,11 @@ fn spawn_server(extra: &[&str]) -> (Server, String) {
 fn interactive_session_over_tcp_with_saved_transcript() {
     let tr = tmp("session.zkp");
     let (mut server, addr) = spawn_server(&["--once", "--transcript", &tr]);
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "connect",
-            &p(TEE),
-            "--solution",
-            &p(TEE_SOL),
-            &addr,
-            "--security",
-            "64",
-        ],
+    let (c, _, err) = prover_peg(
+        "connect",
+        &p(TEE),
+        &p(TEE_SOL),
+        &[&addr, "--security", "64"],
     );
     assert_eq!(c, 0, "{err}");
     assert_eq!(server.child.wait().unwrap().code(), Some(0));
@@ -222,18 +192,11 @@ fn interactive_session_over_tcp_with_saved_transcript() {
 
     // a prover asking for less security than the verifier requires is refused
     let (mut server, addr) = spawn_server(&["--once"]);
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "connect",
-            &p(TEE),
-            "--solution",
-            &p(TEE_SOL),
-            &addr,
-            "--security",
-            "20",
-        ],
+    let (c, _, err) = prover_peg(
+        "connect",
+        &p(TEE),
+        &p(TEE_SOL),
+        &[&addr, "--security", "20"],
     );
     assert_eq!(c, 1, "{err}");
     assert_eq!(server.child.wait().unwrap().code(), Some(1));
@@ -316,19 +279,11 @@ fn solve_prove_verify_english_board_end_to_end() {
     let text = std::fs::read_to_string(&sol).unwrap();
     assert_eq!(text.split_whitespace().count(), 31, "{text}");
     let proof = tmp("english.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &p("puzzles/peg/english.txt"),
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--context",
-            "hello",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &p("puzzles/peg/english.txt"),
+        &sol,
+        &["-o", &proof, "--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
     let (c, out, err) = run(
@@ -360,17 +315,11 @@ fn solve_prove_verify_english_board_end_to_end() {
     // move 5 repeats move 4, whose starting hole is empty by then
     moves[4] = moves[3];
     std::fs::write(&bad, moves.join("\n")).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &p("puzzles/peg/english.txt"),
-            "--solution",
-            &bad,
-            "-o",
-            &proof,
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &p("puzzles/peg/english.txt"),
+        &bad,
+        &["-o", &proof],
     );
     assert_eq!(c, 2);
     assert!(err.contains("move 4") || err.contains("move 5"), "{err}");
@@ -393,20 +342,7 @@ fn mpc_system_proofs_and_sessions() {
         0
     );
     let proof = tmp("english-mpc.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--system",
-            "mpc",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &english, &sol, &["-o", &proof, "--system", "mpc"]);
     assert_eq!(c, 0, "{err}");
     let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &proof]);
     assert_eq!(c, 0, "{err}");
@@ -416,14 +352,7 @@ fn mpc_system_proofs_and_sessions() {
     assert!(out.contains("ZKB++"), "{out}");
     // the iso proof of the same solution is ~10x larger
     let iso = tmp("english-iso.proof");
-    assert_eq!(
-        run(
-            PROVER,
-            &["peg", "prove", &english, "--solution", &sol, "-o", &iso]
-        )
-        .0,
-        0
-    );
+    assert_eq!(prover_peg("prove", &english, &sol, &["-o", &iso]).0, 0);
     let (a, b) = (
         std::fs::metadata(&proof).unwrap().len(),
         std::fs::metadata(&iso).unwrap().len(),
@@ -523,20 +452,7 @@ fn output_files_devices_fifos_symlinks_directories() {
         .spawn()
         .unwrap();
     let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &puzzle,
-            "--solution",
-            &sol,
-            "-o",
-            &fifo,
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &fifo, "--security", "8"]);
     let t0 = std::time::Instant::now();
     while cat.try_wait().unwrap().is_none() {
         if t0.elapsed().as_secs() > 20 {
@@ -552,18 +468,7 @@ fn output_files_devices_fifos_symlinks_directories() {
     // a directory: exit 2, one clear line, nothing left behind
     std::fs::create_dir(d("adir")).unwrap();
     let before = listing();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &puzzle,
-            "--solution",
-            &sol,
-            "-o",
-            &d("adir"),
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &d("adir")]);
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("is a directory"), "{err}");
     assert_eq!(listing(), before);
@@ -724,20 +629,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let moves = std::fs::read_to_string(&sol).unwrap();
     std::fs::write(&sol, format!("{BOM}{moves}")).unwrap();
     let proof = tmp("bom.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &board,
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &board, &sol, &["-o", &proof, "--security", "8"]);
     assert_eq!(c, 0, "{err}");
     let (c, _, err) = run(
         VERIFIER,
@@ -750,19 +642,11 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let matrix = tmp("bom-matrix.sol");
     let m = std::fs::read_to_string(p(TEE_SOL)).unwrap();
     std::fs::write(&matrix, format!("{BOM}{m}")).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &raw,
-            "--solution",
-            &matrix,
-            "-o",
-            "/dev/null",
-            "--security",
-            "8",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &raw,
+        &matrix,
+        &["-o", "/dev/null", "--security", "8"],
     );
     assert_eq!(c, 0, "{err}");
     let wall = tmp("bom-wall.txt");
@@ -806,18 +690,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     // a 2 MB solution line, a 2 MB unknown key: short messages
     let long = tmp("long.sol");
     std::fs::write(&long, "z".repeat(2 << 20)).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            "english",
-            "--solution",
-            &long,
-            "-o",
-            "/dev/null",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", "english", &long, &["-o", "/dev/null"]);
     assert_eq!(c, 2, "{}", &err[..err.len().min(300)]);
     assert!(err.len() < 300, "{} bytes of error", err.len());
     std::fs::write(&raw, format!("{} 5\n", "k".repeat(2 << 20))).unwrap();
@@ -880,20 +753,7 @@ fn help_names_security_completions_and_man_pages() {
     let proof = tmp("names.proof");
     for (system, name) in [("iso", "isomorphism protocol"), ("mpc", "ZKB++")] {
         let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &puzzle,
-                "--solution",
-                &sol,
-                "-o",
-                &proof,
-                "--system",
-                system,
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &proof, "--system", system]);
         assert_eq!(c, 0, "{err}");
         assert!(
             err.contains(name) && err.contains("bits of security"),

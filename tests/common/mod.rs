@@ -337,3 +337,10 @@ where
         .unwrap();
     (pr, v.wait_with_output().unwrap())
 }
+
+/// Runs `prover peg CMD PUZZLE --solution SOL REST…` (CMD: prove, connect); returns (exit code, stdout, stderr).
+pub fn prover_peg(cmd: &str, puzzle: &str, sol: &str, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["peg", cmd, puzzle, "--solution", sol];
+    args.extend_from_slice(rest);
+    run(PROVER, &args)
+}
