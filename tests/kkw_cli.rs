@@ -7,6 +7,22 @@ const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f2001
 mod common;
 use common::{pipe_session, prover_peg, run, tmp, PROVER, VERIFIER};
 
+/// Runs `prover sha256 prove --preimage-hex HEX REST…`; returns (exit code, stdout, stderr).
+fn sha256_prove(hex: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        PROVER,
+        &[&["sha256", "prove", "--preimage-hex", hex][..], rest].concat(),
+    )
+}
+
+/// Runs `verifier sha256 verify --digest DIGEST PROOF REST…`; returns (exit code, stdout, stderr).
+fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["sha256", "verify", "--digest", digest, proof][..], rest].concat(),
+    )
+}
+
 fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -15,13 +31,9 @@ fn puzzle(name: &str) -> String {
 fn sha256_kkw_proofs_with_both_parameter_sets() {
     for (set, n) in [("size", "N = 32"), ("speed", "N = 16")] {
         let p = tmp(&format!("abc-{set}.proof"));
-        let (c, _, err) = run(
-            PROVER,
+        let (c, _, err) = sha256_prove(
+            "616263",
             &[
-                "sha256",
-                "prove",
-                "--preimage-hex",
-                "616263",
                 "--system",
                 "kkw",
                 "--kkw-params",
@@ -34,52 +46,17 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
         );
         assert_eq!(c, 0, "{err}");
         assert!(err.contains("KKW") && err.contains(n), "{err}");
-        let (c, out, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &p,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "login 42"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.starts_with("ACCEPTED") && out.contains(n), "{out}");
         // wrong context, wrong digest, more security than the parameters give: rejected
-        let (c, _, err) = run(VERIFIER, &["sha256", "verify", "--digest", ABC, &p]);
+        let (c, _, err) = sha256_verify(ABC, &p, &[]);
         assert_eq!(c, 1, "{err}");
         assert!(err.contains("REJECTED"), "{err}");
         let wrong = format!("{}0", &ABC[..63]);
-        let (c, _, _) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                &wrong,
-                &p,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, _, _) = sha256_verify(&wrong, &p, &["--context", "login 42"]);
         assert_eq!(c, 1);
-        let (c, _, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &p,
-                "--context",
-                "login 42",
-                "--security",
-                "129",
-            ],
-        );
+        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "login 42", "--security", "129"]);
         assert_eq!(c, 1, "{err}");
         assert!(err.contains("bits of security"), "{err}");
         // inspect names the engine and the parameters
@@ -92,18 +69,7 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
         b[i] ^= 0x10;
         let q = tmp(&format!("abc-{set}-bad.proof"));
         std::fs::write(&q, &b).unwrap();
-        let (c, _, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &q,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, _, err) = sha256_verify(ABC, &q, &["--context", "login 42"]);
         assert!(c == 1 || c == 2, "{c} {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
@@ -113,40 +79,13 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
 fn sha256_verifier_reads_both_engines_and_zkbpp_names() {
     let z = tmp("abc-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "sha256",
-                "prove",
-                "--preimage-hex",
-                "616263",
-                "--system",
-                name,
-                "--security",
-                "40",
-                "-o",
-                &z,
-            ],
-        );
+        let (c, _, err) = sha256_prove("616263", &["--system", name, "--security", "40", "-o", &z]);
         assert_eq!(c, 0, "{err}");
-        let (c, out, err) = run(
-            VERIFIER,
-            &["sha256", "verify", "--digest", ABC, &z, "--security", "40"],
-        );
+        let (c, out, err) = sha256_verify(ABC, &z, &["--security", "40"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.contains("rounds") && !out.contains("KKW"), "{out}");
     }
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "sha256",
-            "prove",
-            "--preimage-hex",
-            "616263",
-            "--system",
-            "picnic",
-        ],
-    );
+    let (c, _, err) = sha256_prove("616263", &["--system", "picnic"]);
     assert_eq!(c, 2, "{err}");
 }
 
@@ -475,10 +414,7 @@ fn sha256_seals_with_kkw() {
     );
     assert_eq!(c, 0, "{e}");
     assert!(e.contains("KKW"), "{e}");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["sha256", "verify", "--digest", ABC, &s, "--context", "c1"],
-    );
+    let (c, out, e) = sha256_verify(ABC, &s, &["--context", "c1"]);
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("KKW"), "{out}");
     let (c, out, e) = run(
