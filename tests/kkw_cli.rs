@@ -5,7 +5,7 @@
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 mod common;
-use common::{pipe_session, prover_peg, run, tmp, PROVER, VERIFIER};
+use common::{pipe_session, prover_peg, run, tmp, wall_verify, PROVER, VERIFIER};
 
 /// Runs `prover sha256 prove --preimage-hex HEX REST…`; returns (exit code, stdout, stderr).
 fn sha256_prove(hex: &str, rest: &[&str]) -> (i32, String, String) {
@@ -201,25 +201,13 @@ fn wall_seals_with_kkw() {
         if set == "size" {
             assert!(n <= 25_000, "{n} bytes");
         }
-        let (c, out, e) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g1"]);
+        let (c, out, e) = wall_verify(&pos, &s, &["--context", "g1"]);
         assert_eq!(c, 0, "{e}");
         assert!(out.contains("ACCEPTED") && !out.contains("Cb8"), "{out}");
-        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g2"]);
+        let (c, _, _) = wall_verify(&pos, &s, &["--context", "g2"]);
         assert_eq!(c, 1);
         // more security than the parameters give
-        let (c, _, _) = run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &s,
-                "--context",
-                "g1",
-                "--security",
-                "200",
-            ],
-        );
+        let (c, _, _) = wall_verify(&pos, &s, &["--context", "g1", "--security", "200"]);
         assert_eq!(c, 1);
         let (c, out, e) = run(VERIFIER, &["wall", "open", &pos, &s, &o, "--context", "g1"]);
         assert_eq!(c, 0, "{e}");
@@ -244,7 +232,7 @@ fn wall_seals_with_kkw() {
         b[i] ^= 1;
         let t = tmp(&format!("{set}-tampered.seal"));
         std::fs::write(&t, &b).unwrap();
-        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]);
+        let (c, _, _) = wall_verify(&pos, &t, &["--context", "g1"]);
         assert_ne!(c, 0);
     }
     let (c, out, _) = run(VERIFIER, &["wall", "inspect", &zs]);

@@ -17,7 +17,7 @@ use zkgames::wall::html::{self, slot_number};
 use zkgames::wall::moves::MoveOracle;
 
 mod common;
-use common::{p, run, PROVER, VERIFIER};
+use common::{p, run, wall_seal, VERIFIER};
 
 fn tmp(name: &str) -> PathBuf {
     PathBuf::from(common::tmp(name))
@@ -560,20 +560,7 @@ fn sealed_moves_show_sealed_until_opened() {
     std::fs::write(&game, format!("{head}1. Cb8 Cg8\n")).unwrap();
     let f = |n: &str| d.join("seals").join(n).to_string_lossy().into_owned();
     let seal = |mv: &str, k: u32, open: &str| {
-        let (c, _, e) = run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                g,
-                "--move",
-                mv,
-                "-o",
-                &f(&format!("{k}.seal")),
-                "--opening",
-                open,
-            ],
-        );
+        let (c, _, e) = wall_seal(g, mv, &["-o", &f(&format!("{k}.seal")), "--opening", open]);
         assert_eq!(c, 0, "{e}");
     };
     seal("Cc8", 3, &f("3.open"));

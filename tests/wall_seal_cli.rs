@@ -2,28 +2,17 @@
 //! and pipes, the demo, and bad input.
 
 mod common;
-use common::{p, pipe_session, run, tmp, Server, PROVER, VERIFIER};
+use common::{p, pipe_session, run, tmp, wall_seal, wall_verify, Server, PROVER, VERIFIER};
 
 const POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
 
 #[test]
 fn seal_verify_open_inspect() {
     let (pos, seal, open) = (p(POS), tmp("a.seal"), tmp("a.open"));
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            &pos,
-            "--move",
-            "Cb8.>a7",
-            "-o",
-            &seal,
-            "--opening",
-            &open,
-            "--context",
-            "g1",
-        ],
+    let (c, _, e) = wall_seal(
+        &pos,
+        "Cb8.>a7",
+        &["-o", &seal, "--opening", &open, "--context", "g1"],
     );
     assert_eq!(c, 0, "{e}");
     #[cfg(unix)]
@@ -34,10 +23,7 @@ fn seal_verify_open_inspect() {
     }
     let size = std::fs::metadata(&seal).unwrap().len();
     assert!(size < 100_000, "{size} bytes");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["wall", "verify", &pos, &seal, "--context", "g1"],
-    );
+    let (c, out, e) = wall_verify(&pos, &seal, &["--context", "g1"]);
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("ACCEPTED") && out.contains("seal "), "{out}");
     assert!(
@@ -75,14 +61,7 @@ fn seal_verify_open_inspect() {
     assert_eq!(c, 0);
     assert!(out.contains("219 (128.1 bits of security)"), "{out}");
     // another context, another player, fewer rounds than required
-    assert_eq!(
-        run(
-            VERIFIER,
-            &["wall", "verify", &pos, &seal, "--context", "g2"]
-        )
-        .0,
-        1
-    );
+    assert_eq!(wall_verify(&pos, &seal, &["--context", "g2"]).0, 1);
     assert_eq!(
         run(
             VERIFIER,
@@ -92,57 +71,20 @@ fn seal_verify_open_inspect() {
         1
     );
     assert_ne!(
-        run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &seal,
-                "--context",
-                "g1",
-                "--player",
-                "2"
-            ]
-        )
-        .0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--player", "2"]).0,
         0
     );
     assert_eq!(
-        run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &seal,
-                "--context",
-                "g1",
-                "--security",
-                "129"
-            ]
-        )
-        .0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--security", "129"]).0,
         1
     );
     // an opening of another seal
     let (seal2, open2) = (tmp("b.seal"), tmp("b.open"));
     assert_eq!(
-        run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                &pos,
-                "--move",
-                ">d5",
-                "-o",
-                &seal2,
-                "--opening",
-                &open2,
-                "--context",
-                "g1"
-            ]
+        wall_seal(
+            &pos,
+            ">d5",
+            &["-o", &seal2, "--opening", &open2, "--context", "g1"]
         )
         .0,
         0
@@ -163,7 +105,7 @@ fn seal_verify_open_inspect() {
         let mut b = s.clone();
         b[i] ^= 0x10;
         std::fs::write(&t, &b).unwrap();
-        let c = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]).0;
+        let c = wall_verify(&pos, &t, &["--context", "g1"]).0;
         assert!(c == 1 || c == 2, "seal byte {i}: exit {c}");
     }
     for i in 0..o.len() {
@@ -184,38 +126,12 @@ fn illegal_and_malformed_moves_write_nothing() {
     let pos = p(POS);
     let (seal, open) = (tmp("x.seal"), tmp("x.open"));
     // the pocket's only opening: a wall there cuts player 2's mouse off
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            &pos,
-            "--move",
-            "^h2",
-            "-o",
-            &seal,
-            "--opening",
-            &open,
-        ],
-    );
+    let (c, _, e) = wall_seal(&pos, "^h2", &["-o", &seal, "--opening", &open]);
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("illegal move") && e.lines().count() == 1, "{e}");
     assert!(!std::path::Path::new(&seal).exists() && !std::path::Path::new(&open).exists());
     for bad in ["Cb8.>a7.>b7", "Zz9", "Ci1", "^a8", ""] {
-        let (c, _, e) = run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                &pos,
-                "--move",
-                bad,
-                "-o",
-                &seal,
-                "--opening",
-                &open,
-            ],
-        );
+        let (c, _, e) = wall_seal(&pos, bad, &["-o", &seal, "--opening", &open]);
         assert!(c == 1 || c == 2, "{bad}: {c} {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }
@@ -318,37 +234,11 @@ fn records_with_sealed_moves() {
     let sd = d.join("seals");
     let f = |n: &str| sd.join(n).to_string_lossy().into_owned();
     // ply 3, player 1: sealed, then opened and recorded
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            g,
-            "--move",
-            "Cc8",
-            "-o",
-            &f("3.seal"),
-            "--opening",
-            &f("3.open"),
-        ],
-    );
+    let (c, _, e) = wall_seal(g, "Cc8", &["-o", &f("3.seal"), "--opening", &f("3.open")]);
     assert_eq!(c, 0, "{e}");
     std::fs::write(&game, format!("{head}1. Cb8 Cg8\n2. Cc8\n")).unwrap();
     // ply 4, player 2: sealed, not yet opened
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            g,
-            "--move",
-            "Cf8",
-            "-o",
-            &f("4.seal"),
-            "--opening",
-            &tmp("4.open"),
-        ],
-    );
+    let (c, _, e) = wall_seal(g, "Cf8", &["-o", &f("4.seal"), "--opening", &tmp("4.open")]);
     assert_eq!(c, 0, "{e}");
     let (c, out, e) = run(VERIFIER, &["wall", "replay", g]);
     assert_eq!(c, 0, "{e}");

@@ -344,3 +344,19 @@ pub fn prover_peg(cmd: &str, puzzle: &str, sol: &str, rest: &[&str]) -> (i32, St
     args.extend_from_slice(rest);
     run(PROVER, &args)
 }
+
+/// Runs `prover wall seal POS --move MOVE REST…`; returns (exit code, stdout, stderr).
+pub fn wall_seal(pos: &str, mv: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        PROVER,
+        &[&["wall", "seal", pos, "--move", mv][..], rest].concat(),
+    )
+}
+
+/// Runs `verifier wall verify POS SEAL REST…`; returns (exit code, stdout, stderr).
+pub fn wall_verify(pos: &str, seal: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["wall", "verify", pos, seal][..], rest].concat(),
+    )
+}
