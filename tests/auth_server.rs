@@ -51,6 +51,11 @@ fn run(args: &[&str]) -> (i32, String, String) {
     common::run(PROVER, args)
 }
 
+/// Runs `prover auth keygen --kind KIND -o PATH`; returns (exit code, stdout, stderr).
+fn keygen(kind: &str, path: &str) -> (i32, String, String) {
+    run(&["auth", "keygen", "--kind", kind, "-o", path])
+}
+
 fn key(seed: u64) -> SecretKey {
     SecretKey::generate(Kind::Sha256, &mut seeded_rng(seed)).unwrap()
 }
@@ -61,14 +66,7 @@ fn register_login_whoami_through_the_binaries_and_restart() {
     let db = d.join("users.db");
     let srv = Server::start(&db, &[]);
     let k = d.join("alice.key");
-    let (c, _, e) = run(&[
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        k.to_str().unwrap(),
-    ]);
+    let (c, _, e) = keygen("sha256", k.to_str().unwrap());
     assert_eq!(c, 0, "{e}");
     let kp = k.to_str().unwrap();
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
@@ -175,14 +173,7 @@ fn wrong_keys_and_unknown_users_look_the_same() {
     assert_eq!(e1.exit_code(), 1);
     // and through the binary: exit 1, one line
     let k = d.join("m.key");
-    run(&[
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        k.to_str().unwrap(),
-    ]);
+    keygen("sha256", k.to_str().unwrap());
     let (c, _, e) = run(&["auth", "login", "alice", "--key", k.to_str().unwrap(), a]);
     assert_eq!(c, 1, "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -369,14 +360,7 @@ fn lowmc_keys_register_and_log_in_with_both_engines() {
     };
     let (k, m) = (d.join("alice.key"), d.join("mallory.key"));
     for p in [&k, &m] {
-        let (c, out, e) = run(&[
-            "auth",
-            "keygen",
-            "--kind",
-            "lowmc",
-            "-o",
-            p.to_str().unwrap(),
-        ]);
+        let (c, out, e) = keygen("lowmc", p.to_str().unwrap());
         assert_eq!(c, 0, "{e}");
         assert!(out.starts_with("zkgames-auth-id-v1 lowmc "), "{out}");
     }

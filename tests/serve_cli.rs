@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{p, Server, PROVER, VERIFIER};
+use common::{p, prover_peg, Server, VERIFIER};
 
 impl Server {
     /// `verifier peg serve tee` on a free local port, security 32, short deadlines, with `extra`.
@@ -33,23 +33,9 @@ impl Server {
 }
 
 fn honest(addr: &str) -> (i32, String) {
-    let o = Command::new(PROVER)
-        .args([
-            "peg",
-            "connect",
-            "tee",
-            "--solution",
-            &p("puzzles/raw/tee.solution"),
-            addr,
-            "--security",
-            "32",
-        ])
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let sol = p("puzzles/raw/tee.solution");
+    let (code, _, err) = prover_peg("connect", "tee", &sol, &[addr, "--security", "32"]);
+    (code, err)
 }
 
 fn assert_honest_ok(addr: &str, after: &str) {
@@ -186,20 +172,8 @@ fn a_silent_pipe_peer_hits_the_deadline() {
 
 #[test]
 fn seeds_are_refused_for_live_sessions() {
-    let o = Command::new(PROVER)
-        .args([
-            "peg",
-            "connect",
-            "tee",
-            "--solution",
-            "x",
-            "-",
-            "--seed",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    let (c, _, _) = prover_peg("connect", "tee", "x", &["-", "--seed", "1"]);
+    assert_eq!(c, 2);
     let o = Command::new(VERIFIER)
         .args(["peg", "serve", "tee", "--stdio", "--seed", "1"])
         .output()
