@@ -9,7 +9,7 @@ use zkgames::auth::store::{Clock, Policy, Store};
 use zkgames::rng::seeded_rng;
 
 mod common;
-use common::{prover, run_cmd as run, verifier};
+use common::{keygen, prover, run_cmd as run, verifier};
 
 /// A fresh directory per test.
 fn dir(name: &str) -> std::path::PathBuf {
@@ -77,7 +77,7 @@ fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     // fresh randomness: two keys differ; a seed reproduces (and warns)
     let (a, b) = (d.join("a.key"), d.join("b.key"));
     for p in [&a, &b] {
-        let (c, _, _) = run(prover().args(["auth", "keygen", "--kind", "sha256", "-o", s(p)]));
+        let (c, _, _) = keygen("sha256", s(p));
         assert_eq!(c, 0);
     }
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
@@ -106,8 +106,7 @@ fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     assert!(e1.contains("warning: --seed"));
     assert!(d.join("s1.pub").exists());
     // usage errors (clap's own messages for unknown values)
-    let (c, _, _) =
-        run(prover().args(["auth", "keygen", "--kind", "rsa", "-o", s(&d.join("x.key"))]));
+    let (c, _, _) = keygen("rsa", s(&d.join("x.key")));
     assert_eq!(c, 2);
     bad(
         prover().args(["auth", "keygen", "--kind", "sha256", "-o", "-"]),
@@ -219,14 +218,7 @@ fn add_list_remove_and_login_against_the_database() {
 #[test]
 fn bad_databases_exit_2_with_one_line() {
     let d = dir("baddb");
-    let (c, _, _) = run(prover().args([
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        s(&d.join("u.key")),
-    ]));
+    let (c, _, _) = keygen("sha256", s(&d.join("u.key")));
     assert_eq!(c, 0);
     let pubf = d.join("u.pub");
     let junk = d.join("junk.db");
@@ -262,17 +254,9 @@ fn bad_databases_exit_2_with_one_line() {
 #[test]
 fn bad_key_and_identity_files_exit_2_with_one_line() {
     let d = dir("badfiles");
-    let (c, _, _) =
-        run(prover().args(["auth", "keygen", "--kind", "peg", "-o", s(&d.join("p.key"))]));
+    let (c, _, _) = keygen("peg", s(&d.join("p.key")));
     assert_eq!(c, 0);
-    let (c, _, _) = run(prover().args([
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        s(&d.join("s.key")),
-    ]));
+    let (c, _, _) = keygen("sha256", s(&d.join("s.key")));
     assert_eq!(c, 0);
     let pk = std::fs::read_to_string(d.join("p.key")).unwrap();
     let sp = std::fs::read_to_string(d.join("s.pub")).unwrap();

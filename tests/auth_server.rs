@@ -17,7 +17,7 @@ use zkgames::net::{Channel, Deadlines};
 use zkgames::rng::seeded_rng;
 
 mod common;
-use common::{Server, PROVER, VERIFIER};
+use common::{keygen, Server, PROVER, VERIFIER};
 
 fn dir(name: &str) -> PathBuf {
     common::fresh_dir("auth-srv", name)
@@ -49,11 +49,6 @@ fn ch(addr: &str) -> Channel {
 
 fn run(args: &[&str]) -> (i32, String, String) {
     common::run(PROVER, args)
-}
-
-/// Runs `prover auth keygen --kind KIND -o PATH`; returns (exit code, stdout, stderr).
-fn keygen(kind: &str, path: &str) -> (i32, String, String) {
-    run(&["auth", "keygen", "--kind", kind, "-o", path])
 }
 
 fn key(seed: u64) -> SecretKey {

@@ -360,3 +360,8 @@ pub fn wall_verify(pos: &str, seal: &str, rest: &[&str]) -> (i32, String, String
         &[&["wall", "verify", pos, seal][..], rest].concat(),
     )
 }
+
+/// Runs `prover auth keygen --kind KIND -o PATH`; returns (exit code, stdout, stderr).
+pub fn keygen(kind: &str, path: &str) -> (i32, String, String) {
+    run(PROVER, &["auth", "keygen", "--kind", kind, "-o", path])
+}
