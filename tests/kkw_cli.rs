@@ -5,7 +5,7 @@
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 mod common;
-use common::{pipe_session, prover_peg, run, tmp, wall_verify, PROVER, VERIFIER};
+use common::{peg_verify, pipe_session, prover_peg, run, tmp, wall_verify, PROVER, VERIFIER};
 
 /// Runs `prover sha256 prove --preimage-hex HEX REST…`; returns (exit code, stdout, stderr).
 fn sha256_prove(hex: &str, rest: &[&str]) -> (i32, String, String) {
@@ -101,26 +101,23 @@ fn peg_kkw_proofs_through_the_binaries() {
     let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", "kkw", "-o", &kkw]);
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("KKW"), "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);
+    let (c, out, err) = peg_verify(&english, &kkw, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("ACCEPTED") && out.contains("KKW"), "{out}");
-    let (c, _, _) = run(
-        VERIFIER,
-        &["peg", "verify", &english, &kkw, "--context", "x"],
-    );
+    let (c, _, _) = peg_verify(&english, &kkw, &["--context", "x"]);
     assert_eq!(c, 1);
     let (c, out, _) = run(VERIFIER, &["peg", "inspect", &kkw]);
     assert_eq!(c, 0);
     assert!(out.contains("KKW") && out.contains("N = 32"), "{out}");
     // another puzzle: rejected
-    let (c, _, _) = run(VERIFIER, &["peg", "verify", &puzzle("tee.txt"), &kkw]);
+    let (c, _, _) = peg_verify(&puzzle("tee.txt"), &kkw, &[]);
     assert!(c == 1 || c == 2);
     // the ZKB++ proof of the same solution, under its new name and its old one
     let zk = tmp("english-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
         let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", name, "-o", &zk]);
         assert_eq!(c, 0, "{err}");
-        let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &zk]);
+        let (c, out, err) = peg_verify(&english, &zk, &[]);
         assert_eq!(c, 0, "{err}");
         assert!(out.contains("ZKB++"), "{out}");
     }
@@ -146,7 +143,7 @@ fn peg_kkw_proofs_through_the_binaries() {
         &["--system", "kkw", "--kkw-params", "speed", "-o", &kkw],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);
+    let (c, out, err) = peg_verify(&english, &kkw, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("N = 16"), "{out}");
     let (c, out, err) = run(
@@ -331,36 +328,22 @@ fn peg_sessions_with_kkw() {
     let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
     assert!(log.contains("ACCEPTED") && log.contains("KKW"), "{log}");
-    let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &tr, "--context", "s1"]);
+    let (c, _, _) = peg_verify(&tee, &tr, &["--context", "s1"]);
     assert_eq!(c, 1);
-    let (c, out, e) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &tee,
-            &tr,
-            "--context",
-            "s1",
-            "--allow-session-transcript",
-        ],
+    let (c, out, e) = peg_verify(
+        &tee,
+        &tr,
+        &["--context", "s1", "--allow-session-transcript"],
     );
     assert_eq!(c, 0, "{e}");
     assert!(
         out.contains("NOT evidence") || out.contains("CONSISTENT"),
         "{out}"
     );
-    let (c, _, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &tee,
-            &tr,
-            "--context",
-            "s2",
-            "--allow-session-transcript",
-        ],
+    let (c, _, _) = peg_verify(
+        &tee,
+        &tr,
+        &["--context", "s2", "--allow-session-transcript"],
     );
     assert_eq!(c, 1);
     // the verifier fixes the system and the set
@@ -437,19 +420,12 @@ fn peg_simulate_with_both_engines() {
         let (c, _, e) = run(PROVER, &a);
         assert_eq!(c, 0, "{e}");
         assert!(e.contains("without any solution"), "{e}");
-        let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &out, "--context", "x"]);
+        let (c, _, _) = peg_verify(&tee, &out, &["--context", "x"]);
         assert_eq!(c, 1);
-        let (c, o, e) = run(
-            VERIFIER,
-            &[
-                "peg",
-                "verify",
-                &tee,
-                &out,
-                "--context",
-                "x",
-                "--allow-session-transcript",
-            ],
+        let (c, o, e) = peg_verify(
+            &tee,
+            &out,
+            &["--context", "x", "--allow-session-transcript"],
         );
         assert_eq!(c, 0, "{sys:?}: {e}");
         assert!(

@@ -4,7 +4,7 @@
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{p, pipe_session, prover_peg, run, tmp, Server, PROVER, VERIFIER};
+use common::{p, peg_verify, pipe_session, prover_peg, run, tmp, Server, PROVER, VERIFIER};
 
 const TEE: &str = "puzzles/raw/tee.txt";
 const TEE_SOL: &str = "puzzles/raw/tee.solution";
@@ -19,32 +19,14 @@ fn prove_tee(extra: &[&str], out: &str) {
 fn prove_verify_inspect_and_exit_codes() {
     let proof = tmp("tee.proof");
     prove_tee(&["--context", "msg"], &proof);
-    let (c, out, _) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--context", "msg"],
-    );
+    let (c, out, _) = peg_verify(&p(TEE), &proof, &["--context", "msg"]);
     assert_eq!(c, 0);
     assert!(out.contains("ACCEPTED"), "{out}");
     // wrong context, too much security asked: rejected (1)
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--context", "other"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--context", "other"]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("context"));
-    let (c, _, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &proof,
-            "--context",
-            "msg",
-            "--security",
-            "200",
-        ],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--context", "msg", "--security", "200"]);
     assert_eq!(c, 1);
     assert!(err.contains("too few rounds"), "{err}");
     // inspect
@@ -74,27 +56,24 @@ fn tampered_truncated_and_garbage_proofs() {
         let mut t = bytes.clone();
         t[i] ^= 0x10;
         std::fs::write(&bad, &t).unwrap();
-        let (c, _, err) = run(
-            VERIFIER,
-            &["peg", "verify", &p(TEE), &bad, "--security", "48"],
-        );
+        let (c, _, err) = peg_verify(&p(TEE), &bad, &["--security", "48"]);
         assert!(c == 1 || c == 2, "byte {i}: exit {c} {err}");
         assert_eq!(err.lines().count(), 1, "one-line error: {err}");
     }
     std::fs::write(&bad, &bytes[..bytes.len() / 3]).unwrap();
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &bad]);
+    let (c, _, err) = peg_verify(&p(TEE), &bad, &[]);
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("truncated"), "{err}");
     std::fs::write(&bad, b"hello, this is not a proof at all").unwrap();
-    assert_eq!(run(VERIFIER, &["peg", "verify", &p(TEE), &bad]).0, 2);
+    assert_eq!(peg_verify(&p(TEE), &bad, &[]).0, 2);
     // a header claiming an enormous body
     let mut huge = bytes[..21].to_vec();
     huge[13..21].copy_from_slice(&u64::MAX.to_le_bytes());
     std::fs::write(&bad, &huge).unwrap();
-    assert_eq!(run(VERIFIER, &["peg", "verify", &p(TEE), &bad]).0, 2);
+    assert_eq!(peg_verify(&p(TEE), &bad, &[]).0, 2);
     // too few rounds forced at the prover
     prove_tee(&["--rounds", "5"], &bad);
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &bad]);
+    let (c, _, err) = peg_verify(&p(TEE), &bad, &[]);
     assert_eq!(c, 1);
     assert!(err.contains("too few rounds"));
 }
@@ -106,7 +85,7 @@ fn proof_for_another_instance_is_rejected() {
     let other = tmp("other.txt");
     // same board, another final position (peg count variant)
     std::fs::write(&other, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 1\n").unwrap();
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &other, &proof]);
+    let (c, _, err) = peg_verify(&other, &proof, &[]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("another instance"), "{err}");
 }
@@ -167,23 +146,13 @@ fn interactive_session_over_tcp_with_saved_transcript() {
     assert_eq!(c, 0, "{err}");
     assert_eq!(server.child.wait().unwrap().code(), Some(0));
     // a session transcript is not evidence: refused unless asked for explicitly
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &tr, "--security", "64"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &tr, &["--security", "64"]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("not a proof"), "{err}");
-    let (c, out, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &tr,
-            "--security",
-            "64",
-            "--allow-session-transcript",
-        ],
+    let (c, out, _) = peg_verify(
+        &p(TEE),
+        &tr,
+        &["--security", "64", "--allow-session-transcript"],
     );
     assert_eq!(c, 0);
     assert!(out.contains("NOT evidence"), "{out}");
@@ -237,22 +206,12 @@ fn simulated_transcript_is_not_accepted_as_evidence() {
     );
     assert_eq!(c, 0, "{err}");
     // `verify && grant` must not accept a forgery made without any solution
-    let (c, _, e) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &out, "--security", "32"],
-    );
+    let (c, _, e) = peg_verify(&p(TEE), &out, &["--security", "32"]);
     assert_eq!(c, 1, "{e}");
-    let (c, o, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &out,
-            "--security",
-            "32",
-            "--allow-session-transcript",
-        ],
+    let (c, o, _) = peg_verify(
+        &p(TEE),
+        &out,
+        &["--security", "32", "--allow-session-transcript"],
     );
     assert_eq!(c, 0);
     assert!(
@@ -286,16 +245,10 @@ fn solve_prove_verify_english_board_end_to_end() {
         &["-o", &proof, "--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p("puzzles/peg/english.txt"),
-            &proof,
-            "--context",
-            "hello",
-        ],
+    let (c, out, err) = peg_verify(
+        &p("puzzles/peg/english.txt"),
+        &proof,
+        &["--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("2795 rounds"), "{out}");
@@ -344,7 +297,7 @@ fn mpc_system_proofs_and_sessions() {
     let proof = tmp("english-mpc.proof");
     let (c, _, err) = prover_peg("prove", &english, &sol, &["-o", &proof, "--system", "mpc"]);
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &proof]);
+    let (c, out, err) = peg_verify(&english, &proof, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("ZKB++") && out.contains("219 rounds"), "{out}");
     let (c, out, _) = run(VERIFIER, &["peg", "inspect", &proof]);
@@ -394,11 +347,8 @@ fn mpc_system_proofs_and_sessions() {
         "{}",
         String::from_utf8_lossy(&vo.stderr)
     );
-    assert_eq!(run(VERIFIER, &["peg", "verify", &english, &tr]).0, 1);
-    let (c, out, _) = run(
-        VERIFIER,
-        &["peg", "verify", &english, &tr, "--allow-session-transcript"],
-    );
+    assert_eq!(peg_verify(&english, &tr, &[]).0, 1);
+    let (c, out, _) = peg_verify(&english, &tr, &["--allow-session-transcript"]);
     assert_eq!(c, 0);
     assert!(out.contains("NOT evidence"), "{out}");
 }
@@ -496,17 +446,7 @@ fn output_files_devices_fifos_symlinks_directories() {
     // a proof replacing a regular file: no temporary left, the content is whole
     prove_tee(&["--security", "8"], &d("plain.proof"));
     prove_tee(&["--security", "8"], &d("plain.proof"));
-    let (c, _, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &puzzle,
-            &d("plain.proof"),
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = peg_verify(&puzzle, &d("plain.proof"), &["--security", "8"]);
     assert_eq!(c, 0, "{err}");
     assert!(
         listing().iter().all(|n| !n.contains(".tmp")),
@@ -713,10 +653,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let n = (bytes.len() - 21) as u64;
     bytes[13..21].copy_from_slice(&n.to_le_bytes());
     std::fs::write(&proof, &bytes).unwrap();
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--security", "8"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--security", "8"]);
     assert_eq!(c, 2, "{err}");
     assert!(
         err.contains("ends too early") && !err.contains('{'),
@@ -763,7 +700,7 @@ fn help_names_security_completions_and_man_pages() {
             !err.contains("Iso") && !err.contains("Mpc") && !err.contains("2^-"),
             "{err}"
         );
-        let (c, out, _) = run(VERIFIER, &["peg", "verify", &puzzle, &proof]);
+        let (c, out, _) = peg_verify(&puzzle, &proof, &[]);
         assert_eq!(c, 0);
         assert!(
             out.contains("bits of security") && !out.contains("soundness"),

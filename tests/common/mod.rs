@@ -365,3 +365,11 @@ pub fn wall_verify(pos: &str, seal: &str, rest: &[&str]) -> (i32, String, String
 pub fn keygen(kind: &str, path: &str) -> (i32, String, String) {
     run(PROVER, &["auth", "keygen", "--kind", kind, "-o", path])
 }
+
+/// Runs `verifier peg verify PUZZLE PROOF REST…`; returns (exit code, stdout, stderr).
+pub fn peg_verify(puzzle: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["peg", "verify", puzzle, proof][..], rest].concat(),
+    )
+}
