@@ -8,33 +8,16 @@ use zkgames::auth::keys::{prove_login, read_identity, read_key, verify_login};
 use zkgames::auth::store::{Clock, Policy, Store};
 use zkgames::rng::seeded_rng;
 
-fn prover() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_prover"))
-}
-fn verifier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_verifier"))
-}
+mod common;
+use common::{keygen, prover, run_cmd as run, verifier};
 
 /// A fresh directory per test.
 fn dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("zkg-auth-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::fresh_dir("auth-cli", name)
 }
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// Exit code, stdout, stderr.
-fn run(c: &mut Command) -> (i32, String, String) {
-    let o = c.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 /// Asserts exit status 2 and a single error line.
@@ -94,7 +77,7 @@ fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     // fresh randomness: two keys differ; a seed reproduces (and warns)
     let (a, b) = (d.join("a.key"), d.join("b.key"));
     for p in [&a, &b] {
-        let (c, _, _) = run(prover().args(["auth", "keygen", "--kind", "sha256", "-o", s(p)]));
+        let (c, _, _) = keygen("sha256", s(p));
         assert_eq!(c, 0);
     }
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
@@ -123,8 +106,7 @@ fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     assert!(e1.contains("warning: --seed"));
     assert!(d.join("s1.pub").exists());
     // usage errors (clap's own messages for unknown values)
-    let (c, _, _) =
-        run(prover().args(["auth", "keygen", "--kind", "rsa", "-o", s(&d.join("x.key"))]));
+    let (c, _, _) = keygen("rsa", s(&d.join("x.key")));
     assert_eq!(c, 2);
     bad(
         prover().args(["auth", "keygen", "--kind", "sha256", "-o", "-"]),
@@ -236,14 +218,7 @@ fn add_list_remove_and_login_against_the_database() {
 #[test]
 fn bad_databases_exit_2_with_one_line() {
     let d = dir("baddb");
-    let (c, _, _) = run(prover().args([
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        s(&d.join("u.key")),
-    ]));
+    let (c, _, _) = keygen("sha256", s(&d.join("u.key")));
     assert_eq!(c, 0);
     let pubf = d.join("u.pub");
     let junk = d.join("junk.db");
@@ -279,17 +254,9 @@ fn bad_databases_exit_2_with_one_line() {
 #[test]
 fn bad_key_and_identity_files_exit_2_with_one_line() {
     let d = dir("badfiles");
-    let (c, _, _) =
-        run(prover().args(["auth", "keygen", "--kind", "peg", "-o", s(&d.join("p.key"))]));
+    let (c, _, _) = keygen("peg", s(&d.join("p.key")));
     assert_eq!(c, 0);
-    let (c, _, _) = run(prover().args([
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        s(&d.join("s.key")),
-    ]));
+    let (c, _, _) = keygen("sha256", s(&d.join("s.key")));
     assert_eq!(c, 0);
     let pk = std::fs::read_to_string(d.join("p.key")).unwrap();
     let sp = std::fs::read_to_string(d.join("s.pub")).unwrap();

@@ -4,10 +4,10 @@
 //! unknown users (same answer); expired nonces; the rate limit; 32 concurrent logins;
 //! restart persistence; hostile clients; a file that is not a database.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use zkgames::auth::keys::{prove_login, SecretKey};
@@ -16,78 +16,30 @@ use zkgames::auth::Kind;
 use zkgames::net::{Channel, Deadlines};
 use zkgames::rng::seeded_rng;
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+mod common;
+use common::{keygen, Server, PROVER, VERIFIER};
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zkg-auth-srv-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-struct Server {
-    child: Child,
-    addr: String,
-    log: std::sync::Arc<std::sync::Mutex<String>>,
+    common::fresh_dir("auth-srv", name)
 }
 
 impl Server {
+    /// `verifier auth serve` on `db` on a free local port, with short deadlines unless `extra` sets them.
     fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(VERIFIER)
-            .args([
-                "auth",
-                "serve",
-                "--db",
-                db.to_str().unwrap(),
-                "--listen",
-                "127.0.0.1:0",
-            ])
-            .args(if extra.contains(&"--timeout") {
-                &[][..]
-            } else {
-                &["--timeout", "2"][..]
-            })
-            .args(["--session-timeout", "20"])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut r = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        r.read_line(&mut line).unwrap();
-        let addr = line
-            .split_whitespace()
-            .find(|w| w.starts_with("127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches(':')
-            .to_string();
-        let log = std::sync::Arc::new(std::sync::Mutex::new(line));
-        let l2 = log.clone();
-        std::thread::spawn(move || {
-            for l in r.lines().map_while(Result::ok) {
-                let mut g = l2.lock().unwrap();
-                g.push_str(&l);
-                g.push('\n');
-            }
-        });
-        Server { child, addr, log }
-    }
-    fn stop(mut self) -> (Option<i32>, String) {
-        Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        let c = self.child.wait().unwrap().code();
-        std::thread::sleep(Duration::from_millis(100));
-        let log = self.log.lock().unwrap().clone();
-        (c, log)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
+        let mut args = vec![
+            "auth",
+            "serve",
+            "--db",
+            db.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ];
+        if !extra.contains(&"--timeout") {
+            args.extend(["--timeout", "2"]);
+        }
+        args.extend(["--session-timeout", "20"]);
+        args.extend_from_slice(extra);
+        Server::spawn(&args)
     }
 }
 
@@ -96,12 +48,7 @@ fn ch(addr: &str) -> Channel {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(PROVER).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::run(PROVER, args)
 }
 
 fn key(seed: u64) -> SecretKey {
@@ -114,14 +61,7 @@ fn register_login_whoami_through_the_binaries_and_restart() {
     let db = d.join("users.db");
     let srv = Server::start(&db, &[]);
     let k = d.join("alice.key");
-    let (c, _, e) = run(&[
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        k.to_str().unwrap(),
-    ]);
+    let (c, _, e) = keygen("sha256", k.to_str().unwrap());
     assert_eq!(c, 0, "{e}");
     let kp = k.to_str().unwrap();
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
@@ -228,14 +168,7 @@ fn wrong_keys_and_unknown_users_look_the_same() {
     assert_eq!(e1.exit_code(), 1);
     // and through the binary: exit 1, one line
     let k = d.join("m.key");
-    run(&[
-        "auth",
-        "keygen",
-        "--kind",
-        "sha256",
-        "-o",
-        k.to_str().unwrap(),
-    ]);
+    keygen("sha256", k.to_str().unwrap());
     let (c, _, e) = run(&["auth", "login", "alice", "--key", k.to_str().unwrap(), a]);
     assert_eq!(c, 1, "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -422,14 +355,7 @@ fn lowmc_keys_register_and_log_in_with_both_engines() {
     };
     let (k, m) = (d.join("alice.key"), d.join("mallory.key"));
     for p in [&k, &m] {
-        let (c, out, e) = run(&[
-            "auth",
-            "keygen",
-            "--kind",
-            "lowmc",
-            "-o",
-            p.to_str().unwrap(),
-        ]);
+        let (c, out, e) = keygen("lowmc", p.to_str().unwrap());
         assert_eq!(c, 0, "{e}");
         assert!(out.starts_with("zkgames-auth-id-v1 lowmc "), "{out}");
     }

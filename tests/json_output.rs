@@ -6,10 +6,12 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn bin(name: &str) -> &'static str {
     match name {
-        "prover" => env!("CARGO_BIN_EXE_prover"),
-        _ => env!("CARGO_BIN_EXE_verifier"),
+        "prover" => common::PROVER,
+        _ => common::VERIFIER,
     }
 }
 
@@ -49,9 +51,7 @@ fn run(b: &str, args: &[&str]) -> (i32, Value) {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zkg_json_{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    PathBuf::from(common::tmp(name))
 }
 
 fn s(p: &Path) -> &str {
@@ -96,35 +96,16 @@ fn peg_solve_prove_verify_inspect() {
             .status()
             .unwrap();
         assert!(st.success());
-        let (_, v) = run(
-            "verifier",
-            &[
-                "peg",
-                "verify",
-                "english",
-                s(&proof),
-                "--security",
-                "40",
-                "--json",
-            ],
-        );
+        // `verifier peg verify english PROOF --security 40 EXTRA… --json`
+        let verify = |extra: &[&str]| {
+            let head = ["peg", "verify", "english", s(&proof), "--security", "40"];
+            run("verifier", &[&head[..], extra, &["--json"]].concat()).1
+        };
+        let v = verify(&[]);
         assert_eq!(v["verdict"], "accepted", "{system}: {v}");
         assert_eq!(v["evidence"], true);
         assert!(v["security_bits"].as_f64().unwrap() >= 40.0, "{v}");
-        let (_, v) = run(
-            "verifier",
-            &[
-                "peg",
-                "verify",
-                "english",
-                s(&proof),
-                "--security",
-                "40",
-                "--context",
-                "x",
-                "--json",
-            ],
-        );
+        let v = verify(&["--context", "x"]);
         assert_eq!(v["verdict"], "rejected", "{system}: another context");
         let (_, v) = run(
             "verifier",
@@ -161,36 +142,26 @@ fn sha256_verify_and_inspect() {
         .unwrap();
     assert!(st.success());
     let d = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-    let (_, v) = run(
-        "verifier",
-        &[
+    // `verifier sha256 verify --digest DIGEST PROOF --security 40 --json`
+    let verify = |digest: &str| {
+        let args = [
             "sha256",
             "verify",
             "--digest",
-            d,
+            digest,
             s(&proof),
             "--security",
             "40",
             "--json",
-        ],
-    );
+        ];
+        run("verifier", &args).1
+    };
+    let v = verify(d);
     assert_eq!(v["verdict"], "accepted");
     assert_eq!(v["system"], "ZKB++");
     assert_eq!(v["digest"], d);
     let other = "00".repeat(32);
-    let (_, v) = run(
-        "verifier",
-        &[
-            "sha256",
-            "verify",
-            "--digest",
-            &other,
-            s(&proof),
-            "--security",
-            "40",
-            "--json",
-        ],
-    );
+    let v = verify(&other);
     assert_eq!(v["verdict"], "rejected");
     let (_, v) = run("verifier", &["sha256", "inspect", s(&proof), "--json"]);
     assert_eq!(v["protocol_id"], 3);

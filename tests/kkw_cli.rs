@@ -2,28 +2,26 @@
 //! verifiers reading both engines' files, exit statuses (0 accepted, 1 rejected, 2 bad
 //! input), `inspect`, and the `zkbpp`/`mpc` names of ZKB++.
 
-use std::process::Command;
-
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkg-kkw-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
+mod common;
+use common::{peg_verify, pipe_session, prover_peg, run, tmp, wall_verify, PROVER, VERIFIER};
 
-/// Exit code, stdout, stderr.
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+/// Runs `prover sha256 prove --preimage-hex HEX REST…`; returns (exit code, stdout, stderr).
+fn sha256_prove(hex: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        PROVER,
+        &[&["sha256", "prove", "--preimage-hex", hex][..], rest].concat(),
     )
 }
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+/// Runs `verifier sha256 verify --digest DIGEST PROOF REST…`; returns (exit code, stdout, stderr).
+fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["sha256", "verify", "--digest", digest, proof][..], rest].concat(),
+    )
+}
 
 fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -33,13 +31,9 @@ fn puzzle(name: &str) -> String {
 fn sha256_kkw_proofs_with_both_parameter_sets() {
     for (set, n) in [("size", "N = 32"), ("speed", "N = 16")] {
         let p = tmp(&format!("abc-{set}.proof"));
-        let (c, _, err) = run(
-            PROVER,
+        let (c, _, err) = sha256_prove(
+            "616263",
             &[
-                "sha256",
-                "prove",
-                "--preimage-hex",
-                "616263",
                 "--system",
                 "kkw",
                 "--kkw-params",
@@ -52,52 +46,17 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
         );
         assert_eq!(c, 0, "{err}");
         assert!(err.contains("KKW") && err.contains(n), "{err}");
-        let (c, out, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &p,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "login 42"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.starts_with("ACCEPTED") && out.contains(n), "{out}");
         // wrong context, wrong digest, more security than the parameters give: rejected
-        let (c, _, err) = run(VERIFIER, &["sha256", "verify", "--digest", ABC, &p]);
+        let (c, _, err) = sha256_verify(ABC, &p, &[]);
         assert_eq!(c, 1, "{err}");
         assert!(err.contains("REJECTED"), "{err}");
         let wrong = format!("{}0", &ABC[..63]);
-        let (c, _, _) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                &wrong,
-                &p,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, _, _) = sha256_verify(&wrong, &p, &["--context", "login 42"]);
         assert_eq!(c, 1);
-        let (c, _, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &p,
-                "--context",
-                "login 42",
-                "--security",
-                "129",
-            ],
-        );
+        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "login 42", "--security", "129"]);
         assert_eq!(c, 1, "{err}");
         assert!(err.contains("bits of security"), "{err}");
         // inspect names the engine and the parameters
@@ -110,18 +69,7 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
         b[i] ^= 0x10;
         let q = tmp(&format!("abc-{set}-bad.proof"));
         std::fs::write(&q, &b).unwrap();
-        let (c, _, err) = run(
-            VERIFIER,
-            &[
-                "sha256",
-                "verify",
-                "--digest",
-                ABC,
-                &q,
-                "--context",
-                "login 42",
-            ],
-        );
+        let (c, _, err) = sha256_verify(ABC, &q, &["--context", "login 42"]);
         assert!(c == 1 || c == 2, "{c} {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
@@ -131,40 +79,13 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
 fn sha256_verifier_reads_both_engines_and_zkbpp_names() {
     let z = tmp("abc-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "sha256",
-                "prove",
-                "--preimage-hex",
-                "616263",
-                "--system",
-                name,
-                "--security",
-                "40",
-                "-o",
-                &z,
-            ],
-        );
+        let (c, _, err) = sha256_prove("616263", &["--system", name, "--security", "40", "-o", &z]);
         assert_eq!(c, 0, "{err}");
-        let (c, out, err) = run(
-            VERIFIER,
-            &["sha256", "verify", "--digest", ABC, &z, "--security", "40"],
-        );
+        let (c, out, err) = sha256_verify(ABC, &z, &["--security", "40"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.contains("rounds") && !out.contains("KKW"), "{out}");
     }
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "sha256",
-            "prove",
-            "--preimage-hex",
-            "616263",
-            "--system",
-            "picnic",
-        ],
-    );
+    let (c, _, err) = sha256_prove("616263", &["--system", "picnic"]);
     assert_eq!(c, 2, "{err}");
 }
 
@@ -177,55 +98,26 @@ fn peg_kkw_proofs_through_the_binaries() {
         0
     );
     let kkw = tmp("english-kkw.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "-o",
-            &kkw,
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", "kkw", "-o", &kkw]);
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("KKW"), "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);
+    let (c, out, err) = peg_verify(&english, &kkw, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("ACCEPTED") && out.contains("KKW"), "{out}");
-    let (c, _, _) = run(
-        VERIFIER,
-        &["peg", "verify", &english, &kkw, "--context", "x"],
-    );
+    let (c, _, _) = peg_verify(&english, &kkw, &["--context", "x"]);
     assert_eq!(c, 1);
     let (c, out, _) = run(VERIFIER, &["peg", "inspect", &kkw]);
     assert_eq!(c, 0);
     assert!(out.contains("KKW") && out.contains("N = 32"), "{out}");
     // another puzzle: rejected
-    let (c, _, _) = run(VERIFIER, &["peg", "verify", &puzzle("tee.txt"), &kkw]);
+    let (c, _, _) = peg_verify(&puzzle("tee.txt"), &kkw, &[]);
     assert!(c == 1 || c == 2);
     // the ZKB++ proof of the same solution, under its new name and its old one
     let zk = tmp("english-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &english,
-                "--solution",
-                &sol,
-                "--system",
-                name,
-                "-o",
-                &zk,
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", name, "-o", &zk]);
         assert_eq!(c, 0, "{err}");
-        let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &zk]);
+        let (c, out, err) = peg_verify(&english, &zk, &[]);
         assert_eq!(c, 0, "{err}");
         assert!(out.contains("ZKB++"), "{out}");
     }
@@ -236,40 +128,22 @@ fn peg_kkw_proofs_through_the_binaries() {
     assert!(a * 3 < b, "KKW {a} bytes vs ZKB++ {b} bytes");
     assert!(a <= 40_000, "KKW English proof {a} bytes");
     // --rounds is for the round-based systems only
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "--rounds",
-            "9",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &english,
+        &sol,
+        &["--system", "kkw", "--rounds", "9"],
     );
     assert_eq!(c, 2, "{err}");
     // the speed set and the demo
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "--system",
-            "kkw",
-            "--kkw-params",
-            "speed",
-            "-o",
-            &kkw,
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &english,
+        &sol,
+        &["--system", "kkw", "--kkw-params", "speed", "-o", &kkw],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &kkw]);
+    let (c, out, err) = peg_verify(&english, &kkw, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("N = 16"), "{out}");
     let (c, out, err) = run(
@@ -324,25 +198,13 @@ fn wall_seals_with_kkw() {
         if set == "size" {
             assert!(n <= 25_000, "{n} bytes");
         }
-        let (c, out, e) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g1"]);
+        let (c, out, e) = wall_verify(&pos, &s, &["--context", "g1"]);
         assert_eq!(c, 0, "{e}");
         assert!(out.contains("ACCEPTED") && !out.contains("Cb8"), "{out}");
-        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g2"]);
+        let (c, _, _) = wall_verify(&pos, &s, &["--context", "g2"]);
         assert_eq!(c, 1);
         // more security than the parameters give
-        let (c, _, _) = run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &s,
-                "--context",
-                "g1",
-                "--security",
-                "200",
-            ],
-        );
+        let (c, _, _) = wall_verify(&pos, &s, &["--context", "g1", "--security", "200"]);
         assert_eq!(c, 1);
         let (c, out, e) = run(VERIFIER, &["wall", "open", &pos, &s, &o, "--context", "g1"]);
         assert_eq!(c, 0, "{e}");
@@ -367,7 +229,7 @@ fn wall_seals_with_kkw() {
         b[i] ^= 1;
         let t = tmp(&format!("{set}-tampered.seal"));
         std::fs::write(&t, &b).unwrap();
-        let (c, _, _) = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]);
+        let (c, _, _) = wall_verify(&pos, &t, &["--context", "g1"]);
         assert_ne!(c, 0);
     }
     let (c, out, _) = run(VERIFIER, &["wall", "inspect", &zs]);
@@ -378,22 +240,7 @@ fn wall_seals_with_kkw() {
 /// A live session through the binaries over pipes: verifier `serve --stdio` with its
 /// system, prover `connect -` with its own; returns both exit codes and the verifier's log.
 fn session(verifier: &[String], prover: &[String]) -> (Option<i32>, Option<i32>, String) {
-    use std::process::Stdio;
-    let mut v = Command::new(VERIFIER)
-        .args(verifier)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args(prover)
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+    let (pr, vo) = pipe_session(verifier, prover);
     (
         pr.status.code(),
         vo.status.code(),
@@ -481,36 +328,22 @@ fn peg_sessions_with_kkw() {
     let (p, v, log) = session(&serve(&kkw), &connect(&kkw));
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
     assert!(log.contains("ACCEPTED") && log.contains("KKW"), "{log}");
-    let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &tr, "--context", "s1"]);
+    let (c, _, _) = peg_verify(&tee, &tr, &["--context", "s1"]);
     assert_eq!(c, 1);
-    let (c, out, e) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &tee,
-            &tr,
-            "--context",
-            "s1",
-            "--allow-session-transcript",
-        ],
+    let (c, out, e) = peg_verify(
+        &tee,
+        &tr,
+        &["--context", "s1", "--allow-session-transcript"],
     );
     assert_eq!(c, 0, "{e}");
     assert!(
         out.contains("NOT evidence") || out.contains("CONSISTENT"),
         "{out}"
     );
-    let (c, _, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &tee,
-            &tr,
-            "--context",
-            "s2",
-            "--allow-session-transcript",
-        ],
+    let (c, _, _) = peg_verify(
+        &tee,
+        &tr,
+        &["--context", "s2", "--allow-session-transcript"],
     );
     assert_eq!(c, 1);
     // the verifier fixes the system and the set
@@ -552,10 +385,7 @@ fn sha256_seals_with_kkw() {
     );
     assert_eq!(c, 0, "{e}");
     assert!(e.contains("KKW"), "{e}");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["sha256", "verify", "--digest", ABC, &s, "--context", "c1"],
-    );
+    let (c, out, e) = sha256_verify(ABC, &s, &["--context", "c1"]);
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("KKW"), "{out}");
     let (c, out, e) = run(
@@ -590,19 +420,12 @@ fn peg_simulate_with_both_engines() {
         let (c, _, e) = run(PROVER, &a);
         assert_eq!(c, 0, "{e}");
         assert!(e.contains("without any solution"), "{e}");
-        let (c, _, _) = run(VERIFIER, &["peg", "verify", &tee, &out, "--context", "x"]);
+        let (c, _, _) = peg_verify(&tee, &out, &["--context", "x"]);
         assert_eq!(c, 1);
-        let (c, o, e) = run(
-            VERIFIER,
-            &[
-                "peg",
-                "verify",
-                &tee,
-                &out,
-                "--context",
-                "x",
-                "--allow-session-transcript",
-            ],
+        let (c, o, e) = peg_verify(
+            &tee,
+            &out,
+            &["--context", "x", "--allow-session-transcript"],
         );
         assert_eq!(c, 0, "{sys:?}: {e}");
         assert!(

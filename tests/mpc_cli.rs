@@ -6,26 +6,13 @@ use std::process::{Command, Stdio};
 
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
-fn prover() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_prover"))
-}
-fn verifier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_verifier"))
-}
-
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkg-mpc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
+mod common;
+use common::{prover, tmp, verifier};
 
 /// Exit code and everything the command printed (stderr, then stdout).
 fn status(c: &mut Command) -> (i32, String) {
-    let o = c.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout),
-    )
+    let (code, out, err) = common::run_cmd(c);
+    (code, err + &out)
 }
 
 #[test]

@@ -4,8 +4,6 @@
 //! reference on small circuits; hiding (seals of two witnesses of one statement are
 //! indistinguishable in what they open, with negative controls); sizes; the CLI.
 
-use std::process::Command;
-
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::circuit::{Bit, Builder, Circuit};
@@ -680,28 +678,8 @@ fn seals_of_two_witnesses_are_indistinguishable() {
 // ---------------------------------------------------------------------------------------
 // the command line
 
-fn prover() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_prover"))
-}
-fn verifier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_verifier"))
-}
-
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkg-seal-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-/// Exit code, stdout, stderr.
-fn run(c: &mut Command) -> (i32, String, String) {
-    let o = c.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{prover, run_cmd as run, tmp, verifier};
 
 #[test]
 fn cli_seal_verify_open() {

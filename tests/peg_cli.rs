@@ -1,42 +1,17 @@
 //! The peg CLI as a user runs it: exit codes, proof files, interactive sessions over TCP
 //! and pipes, bad input.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-fn p(rel: &str) -> String {
-    root().join(rel).to_string_lossy().into_owned()
-}
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkgames-peg-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{p, peg_verify, pipe_session, prover_peg, run, tmp, Server, PROVER, VERIFIER};
 
 const TEE: &str = "puzzles/raw/tee.txt";
 const TEE_SOL: &str = "puzzles/raw/tee.solution";
 
 fn prove_tee(extra: &[&str], out: &str) {
-    let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-    let mut args = vec!["peg", "prove", &puzzle, "--solution", &sol, "-o", out];
-    args.extend_from_slice(extra);
-    let (code, _, err) = run(PROVER, &args);
+    let rest = [&["-o", out][..], extra].concat();
+    let (code, _, err) = prover_peg("prove", &p(TEE), &p(TEE_SOL), &rest);
     assert_eq!(code, 0, "{err}");
 }
 
@@ -44,32 +19,14 @@ fn prove_tee(extra: &[&str], out: &str) {
 fn prove_verify_inspect_and_exit_codes() {
     let proof = tmp("tee.proof");
     prove_tee(&["--context", "msg"], &proof);
-    let (c, out, _) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--context", "msg"],
-    );
+    let (c, out, _) = peg_verify(&p(TEE), &proof, &["--context", "msg"]);
     assert_eq!(c, 0);
     assert!(out.contains("ACCEPTED"), "{out}");
     // wrong context, too much security asked: rejected (1)
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--context", "other"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--context", "other"]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("context"));
-    let (c, _, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &proof,
-            "--context",
-            "msg",
-            "--security",
-            "200",
-        ],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--context", "msg", "--security", "200"]);
     assert_eq!(c, 1);
     assert!(err.contains("too few rounds"), "{err}");
     // inspect
@@ -99,27 +56,24 @@ fn tampered_truncated_and_garbage_proofs() {
         let mut t = bytes.clone();
         t[i] ^= 0x10;
         std::fs::write(&bad, &t).unwrap();
-        let (c, _, err) = run(
-            VERIFIER,
-            &["peg", "verify", &p(TEE), &bad, "--security", "48"],
-        );
+        let (c, _, err) = peg_verify(&p(TEE), &bad, &["--security", "48"]);
         assert!(c == 1 || c == 2, "byte {i}: exit {c} {err}");
         assert_eq!(err.lines().count(), 1, "one-line error: {err}");
     }
     std::fs::write(&bad, &bytes[..bytes.len() / 3]).unwrap();
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &bad]);
+    let (c, _, err) = peg_verify(&p(TEE), &bad, &[]);
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("truncated"), "{err}");
     std::fs::write(&bad, b"hello, this is not a proof at all").unwrap();
-    assert_eq!(run(VERIFIER, &["peg", "verify", &p(TEE), &bad]).0, 2);
+    assert_eq!(peg_verify(&p(TEE), &bad, &[]).0, 2);
     // a header claiming an enormous body
     let mut huge = bytes[..21].to_vec();
     huge[13..21].copy_from_slice(&u64::MAX.to_le_bytes());
     std::fs::write(&bad, &huge).unwrap();
-    assert_eq!(run(VERIFIER, &["peg", "verify", &p(TEE), &bad]).0, 2);
+    assert_eq!(peg_verify(&p(TEE), &bad, &[]).0, 2);
     // too few rounds forced at the prover
     prove_tee(&["--rounds", "5"], &bad);
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &p(TEE), &bad]);
+    let (c, _, err) = peg_verify(&p(TEE), &bad, &[]);
     assert_eq!(c, 1);
     assert!(err.contains("too few rounds"));
 }
@@ -131,7 +85,7 @@ fn proof_for_another_instance_is_rejected() {
     let other = tmp("other.txt");
     // same board, another final position (peg count variant)
     std::fs::write(&other, "N 5\nt 1 2 3\nt 2 4 5\nf 1 1 0 1 1\npegs 1\n").unwrap();
-    let (c, _, err) = run(VERIFIER, &["peg", "verify", &other, &proof]);
+    let (c, _, err) = peg_verify(&other, &proof, &[]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("another instance"), "{err}");
 }
@@ -146,106 +100,59 @@ fn bad_puzzles_and_solutions_exit_2() {
         "",
     ] {
         std::fs::write(&bad, text).unwrap();
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &bad,
-                "--solution",
-                &p(TEE_SOL),
-                "-o",
-                &tmp("x"),
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &bad, &p(TEE_SOL), &["-o", &tmp("x")]);
         assert_eq!(c, 2, "{text:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     // an invalid solution: refused, naming the step
     let sol = tmp("bad.solution");
     std::fs::write(&sol, "1 1 0 1 1\n0 0 1 1 1\n1 1 0 0 0\n1 0 0 0 0\n").unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &["peg", "prove", &p(TEE), "--solution", &sol, "-o", &tmp("x")],
-    );
+    let (c, _, err) = prover_peg("prove", &p(TEE), &sol, &["-o", &tmp("x")]);
     assert_eq!(c, 2);
     assert!(err.contains("step 2"), "{err}");
     // missing file, usage error
-    assert_eq!(
-        run(
-            PROVER,
-            &["peg", "prove", "/nonexistent", "--solution", &sol]
-        )
-        .0,
-        2
-    );
+    assert_eq!(prover_peg("prove", "/nonexistent", &sol, &[]).0, 2);
     assert_eq!(run(VERIFIER, &["peg", "verify"]).0, 2);
 }
 
-fn spawn_server(extra: &[&str]) -> (std::process::Child, String) {
-    let mut child = Command::new(VERIFIER)
-        .args([
-            "peg",
-            "serve",
-            &p(TEE),
-            "--listen",
-            "127.0.0.1:0",
-            "--security",
-            "64",
-        ])
-        .args(extra)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut r = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    std::thread::spawn(move || std::io::copy(&mut r, &mut std::io::sink()));
-    (child, addr)
+/// `verifier peg serve` of the tee board at security 64 on a free local port, with `extra`.
+fn spawn_server(extra: &[&str]) -> (Server, String) {
+    let tee = p(TEE);
+    let mut args = vec![
+        "peg",
+        "serve",
+        &tee,
+        "--listen",
+        "127.0.0.1:0",
+        "--security",
+        "64",
+    ];
+    args.extend_from_slice(extra);
+    let server = Server::spawn(&args);
+    let addr = server.addr.clone();
+    (server, addr)
 }
 
 #[test]
 fn interactive_session_over_tcp_with_saved_transcript() {
     let tr = tmp("session.zkp");
     let (mut server, addr) = spawn_server(&["--once", "--transcript", &tr]);
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "connect",
-            &p(TEE),
-            "--solution",
-            &p(TEE_SOL),
-            &addr,
-            "--security",
-            "64",
-        ],
+    let (c, _, err) = prover_peg(
+        "connect",
+        &p(TEE),
+        &p(TEE_SOL),
+        &[&addr, "--security", "64"],
     );
     assert_eq!(c, 0, "{err}");
-    assert_eq!(server.wait().unwrap().code(), Some(0));
+    assert_eq!(server.child.wait().unwrap().code(), Some(0));
     // a session transcript is not evidence: refused unless asked for explicitly
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &tr, "--security", "64"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &tr, &["--security", "64"]);
     assert_eq!(c, 1, "{err}");
     assert!(err.contains("not a proof"), "{err}");
-    let (c, out, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &tr,
-            "--security",
-            "64",
-            "--allow-session-transcript",
-        ],
+    let (c, out, _) = peg_verify(
+        &p(TEE),
+        &tr,
+        &["--security", "64", "--allow-session-transcript"],
     );
     assert_eq!(c, 0);
     assert!(out.contains("NOT evidence"), "{out}");
@@ -254,21 +161,14 @@ fn interactive_session_over_tcp_with_saved_transcript() {
 
     // a prover asking for less security than the verifier requires is refused
     let (mut server, addr) = spawn_server(&["--once"]);
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "connect",
-            &p(TEE),
-            "--solution",
-            &p(TEE_SOL),
-            &addr,
-            "--security",
-            "20",
-        ],
+    let (c, _, err) = prover_peg(
+        "connect",
+        &p(TEE),
+        &p(TEE_SOL),
+        &[&addr, "--security", "20"],
     );
     assert_eq!(c, 1, "{err}");
-    assert_eq!(server.wait().unwrap().code(), Some(1));
+    assert_eq!(server.child.wait().unwrap().code(), Some(1));
 }
 
 #[test]
@@ -297,29 +197,6 @@ fn interactive_session_over_pipes() {
     assert!(String::from_utf8_lossy(&vo.stderr).contains("ACCEPTED"));
 }
 
-/// Runs `verifier ARGS` and `prover ARGS` wired stdout-to-stdin both ways; returns both outputs.
-fn pipe_session(
-    verifier: &[&str],
-    prover: &[&str],
-) -> (std::process::Output, std::process::Output) {
-    let mut v = Command::new(VERIFIER)
-        .args(verifier)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args(prover)
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    (pr, v.wait_with_output().unwrap())
-}
-
 #[test]
 fn simulated_transcript_is_not_accepted_as_evidence() {
     let out = tmp("sim.zkp");
@@ -329,22 +206,12 @@ fn simulated_transcript_is_not_accepted_as_evidence() {
     );
     assert_eq!(c, 0, "{err}");
     // `verify && grant` must not accept a forgery made without any solution
-    let (c, _, e) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &out, "--security", "32"],
-    );
+    let (c, _, e) = peg_verify(&p(TEE), &out, &["--security", "32"]);
     assert_eq!(c, 1, "{e}");
-    let (c, o, _) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p(TEE),
-            &out,
-            "--security",
-            "32",
-            "--allow-session-transcript",
-        ],
+    let (c, o, _) = peg_verify(
+        &p(TEE),
+        &out,
+        &["--security", "32", "--allow-session-transcript"],
     );
     assert_eq!(c, 0);
     assert!(
@@ -371,31 +238,17 @@ fn solve_prove_verify_english_board_end_to_end() {
     let text = std::fs::read_to_string(&sol).unwrap();
     assert_eq!(text.split_whitespace().count(), 31, "{text}");
     let proof = tmp("english.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &p("puzzles/peg/english.txt"),
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--context",
-            "hello",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &p("puzzles/peg/english.txt"),
+        &sol,
+        &["-o", &proof, "--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &p("puzzles/peg/english.txt"),
-            &proof,
-            "--context",
-            "hello",
-        ],
+    let (c, out, err) = peg_verify(
+        &p("puzzles/peg/english.txt"),
+        &proof,
+        &["--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("2795 rounds"), "{out}");
@@ -415,17 +268,11 @@ fn solve_prove_verify_english_board_end_to_end() {
     // move 5 repeats move 4, whose starting hole is empty by then
     moves[4] = moves[3];
     std::fs::write(&bad, moves.join("\n")).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &p("puzzles/peg/english.txt"),
-            "--solution",
-            &bad,
-            "-o",
-            &proof,
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &p("puzzles/peg/english.txt"),
+        &bad,
+        &["-o", &proof],
     );
     assert_eq!(c, 2);
     assert!(err.contains("move 4") || err.contains("move 5"), "{err}");
@@ -448,22 +295,9 @@ fn mpc_system_proofs_and_sessions() {
         0
     );
     let proof = tmp("english-mpc.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &english,
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--system",
-            "mpc",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &english, &sol, &["-o", &proof, "--system", "mpc"]);
     assert_eq!(c, 0, "{err}");
-    let (c, out, err) = run(VERIFIER, &["peg", "verify", &english, &proof]);
+    let (c, out, err) = peg_verify(&english, &proof, &[]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("ZKB++") && out.contains("219 rounds"), "{out}");
     let (c, out, _) = run(VERIFIER, &["peg", "inspect", &proof]);
@@ -471,14 +305,7 @@ fn mpc_system_proofs_and_sessions() {
     assert!(out.contains("ZKB++"), "{out}");
     // the iso proof of the same solution is ~10x larger
     let iso = tmp("english-iso.proof");
-    assert_eq!(
-        run(
-            PROVER,
-            &["peg", "prove", &english, "--solution", &sol, "-o", &iso]
-        )
-        .0,
-        0
-    );
+    assert_eq!(prover_peg("prove", &english, &sol, &["-o", &iso]).0, 0);
     let (a, b) = (
         std::fs::metadata(&proof).unwrap().len(),
         std::fs::metadata(&iso).unwrap().len(),
@@ -520,11 +347,8 @@ fn mpc_system_proofs_and_sessions() {
         "{}",
         String::from_utf8_lossy(&vo.stderr)
     );
-    assert_eq!(run(VERIFIER, &["peg", "verify", &english, &tr]).0, 1);
-    let (c, out, _) = run(
-        VERIFIER,
-        &["peg", "verify", &english, &tr, "--allow-session-transcript"],
-    );
+    assert_eq!(peg_verify(&english, &tr, &[]).0, 1);
+    let (c, out, _) = peg_verify(&english, &tr, &["--allow-session-transcript"]);
     assert_eq!(c, 0);
     assert!(out.contains("NOT evidence"), "{out}");
 }
@@ -578,20 +402,7 @@ fn output_files_devices_fifos_symlinks_directories() {
         .spawn()
         .unwrap();
     let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &puzzle,
-            "--solution",
-            &sol,
-            "-o",
-            &fifo,
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &fifo, "--security", "8"]);
     let t0 = std::time::Instant::now();
     while cat.try_wait().unwrap().is_none() {
         if t0.elapsed().as_secs() > 20 {
@@ -607,18 +418,7 @@ fn output_files_devices_fifos_symlinks_directories() {
     // a directory: exit 2, one clear line, nothing left behind
     std::fs::create_dir(d("adir")).unwrap();
     let before = listing();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &puzzle,
-            "--solution",
-            &sol,
-            "-o",
-            &d("adir"),
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &d("adir")]);
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("is a directory"), "{err}");
     assert_eq!(listing(), before);
@@ -646,17 +446,7 @@ fn output_files_devices_fifos_symlinks_directories() {
     // a proof replacing a regular file: no temporary left, the content is whole
     prove_tee(&["--security", "8"], &d("plain.proof"));
     prove_tee(&["--security", "8"], &d("plain.proof"));
-    let (c, _, err) = run(
-        VERIFIER,
-        &[
-            "peg",
-            "verify",
-            &puzzle,
-            &d("plain.proof"),
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = peg_verify(&puzzle, &d("plain.proof"), &["--security", "8"]);
     assert_eq!(c, 0, "{err}");
     assert!(
         listing().iter().all(|n| !n.contains(".tmp")),
@@ -779,20 +569,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let moves = std::fs::read_to_string(&sol).unwrap();
     std::fs::write(&sol, format!("{BOM}{moves}")).unwrap();
     let proof = tmp("bom.proof");
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &board,
-            "--solution",
-            &sol,
-            "-o",
-            &proof,
-            "--security",
-            "8",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", &board, &sol, &["-o", &proof, "--security", "8"]);
     assert_eq!(c, 0, "{err}");
     let (c, _, err) = run(
         VERIFIER,
@@ -805,19 +582,11 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let matrix = tmp("bom-matrix.sol");
     let m = std::fs::read_to_string(p(TEE_SOL)).unwrap();
     std::fs::write(&matrix, format!("{BOM}{m}")).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            &raw,
-            "--solution",
-            &matrix,
-            "-o",
-            "/dev/null",
-            "--security",
-            "8",
-        ],
+    let (c, _, err) = prover_peg(
+        "prove",
+        &raw,
+        &matrix,
+        &["-o", "/dev/null", "--security", "8"],
     );
     assert_eq!(c, 0, "{err}");
     let wall = tmp("bom-wall.txt");
@@ -861,18 +630,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     // a 2 MB solution line, a 2 MB unknown key: short messages
     let long = tmp("long.sol");
     std::fs::write(&long, "z".repeat(2 << 20)).unwrap();
-    let (c, _, err) = run(
-        PROVER,
-        &[
-            "peg",
-            "prove",
-            "english",
-            "--solution",
-            &long,
-            "-o",
-            "/dev/null",
-        ],
-    );
+    let (c, _, err) = prover_peg("prove", "english", &long, &["-o", "/dev/null"]);
     assert_eq!(c, 2, "{}", &err[..err.len().min(300)]);
     assert!(err.len() < 300, "{} bytes of error", err.len());
     std::fs::write(&raw, format!("{} 5\n", "k".repeat(2 << 20))).unwrap();
@@ -895,10 +653,7 @@ fn parsers_bom_duplicates_stdin_and_short_errors() {
     let n = (bytes.len() - 21) as u64;
     bytes[13..21].copy_from_slice(&n.to_le_bytes());
     std::fs::write(&proof, &bytes).unwrap();
-    let (c, _, err) = run(
-        VERIFIER,
-        &["peg", "verify", &p(TEE), &proof, "--security", "8"],
-    );
+    let (c, _, err) = peg_verify(&p(TEE), &proof, &["--security", "8"]);
     assert_eq!(c, 2, "{err}");
     assert!(
         err.contains("ends too early") && !err.contains('{'),
@@ -935,20 +690,7 @@ fn help_names_security_completions_and_man_pages() {
     let proof = tmp("names.proof");
     for (system, name) in [("iso", "isomorphism protocol"), ("mpc", "ZKB++")] {
         let (puzzle, sol) = (p(TEE), p(TEE_SOL));
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "peg",
-                "prove",
-                &puzzle,
-                "--solution",
-                &sol,
-                "-o",
-                &proof,
-                "--system",
-                system,
-            ],
-        );
+        let (c, _, err) = prover_peg("prove", &puzzle, &sol, &["-o", &proof, "--system", system]);
         assert_eq!(c, 0, "{err}");
         assert!(
             err.contains(name) && err.contains("bits of security"),
@@ -958,7 +700,7 @@ fn help_names_security_completions_and_man_pages() {
             !err.contains("Iso") && !err.contains("Mpc") && !err.contains("2^-"),
             "{err}"
         );
-        let (c, out, _) = run(VERIFIER, &["peg", "verify", &puzzle, &proof]);
+        let (c, out, _) = peg_verify(&puzzle, &proof, &[]);
         assert_eq!(c, 0);
         assert!(
             out.contains("bits of security") && !out.contains("soundness"),

@@ -3,111 +3,39 @@
 //! once, refuses (not queues) beyond its limit, and stops cleanly on SIGTERM. Pipes have
 //! deadlines too.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn p(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// A running server, its address and everything it has logged so far.
-struct Server {
-    child: Child,
-    addr: String,
-    log: Arc<Mutex<String>>,
-}
+mod common;
+use common::{p, prover_peg, Server, VERIFIER};
 
 impl Server {
+    /// `verifier peg serve tee` on a free local port, security 32, short deadlines, with `extra`.
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(VERIFIER)
-            .args([
-                "peg",
-                "serve",
-                "tee",
-                "--listen",
-                "127.0.0.1:0",
-                "--security",
-                "32",
-                "--timeout",
-                "1",
-                "--session-timeout",
-                "4",
-            ])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut r = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        r.read_line(&mut line).unwrap();
-        let addr = line
-            .split_whitespace()
-            .find(|w| w.starts_with("127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        let log = Arc::new(Mutex::new(line));
-        let l2 = log.clone();
-        std::thread::spawn(move || {
-            for line in r.lines().map_while(Result::ok) {
-                let mut l = l2.lock().unwrap();
-                l.push_str(&line);
-                l.push('\n');
-            }
-        });
-        Server { child, addr, log }
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
-    }
-
-    /// SIGTERM, then the exit code and the whole log.
-    fn stop(mut self) -> (Option<i32>, String) {
-        let ok = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(ok.success());
-        let code = self.child.wait().unwrap().code();
-        std::thread::sleep(Duration::from_millis(100));
-        (code, self.log())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
+        let mut args = vec![
+            "peg",
+            "serve",
+            "tee",
+            "--listen",
+            "127.0.0.1:0",
+            "--security",
+            "32",
+            "--timeout",
+            "1",
+            "--session-timeout",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        Server::spawn(&args)
     }
 }
 
 fn honest(addr: &str) -> (i32, String) {
-    let o = Command::new(PROVER)
-        .args([
-            "peg",
-            "connect",
-            "tee",
-            "--solution",
-            &p("puzzles/raw/tee.solution"),
-            addr,
-            "--security",
-            "32",
-        ])
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let sol = p("puzzles/raw/tee.solution");
+    let (code, _, err) = prover_peg("connect", "tee", &sol, &[addr, "--security", "32"]);
+    (code, err)
 }
 
 fn assert_honest_ok(addr: &str, after: &str) {
@@ -244,20 +172,8 @@ fn a_silent_pipe_peer_hits_the_deadline() {
 
 #[test]
 fn seeds_are_refused_for_live_sessions() {
-    let o = Command::new(PROVER)
-        .args([
-            "peg",
-            "connect",
-            "tee",
-            "--solution",
-            "x",
-            "-",
-            "--seed",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    let (c, _, _) = prover_peg("connect", "tee", "x", &["-", "--seed", "1"]);
+    assert_eq!(c, 2);
     let o = Command::new(VERIFIER)
         .args(["peg", "serve", "tee", "--stdio", "--seed", "1"])
         .output()

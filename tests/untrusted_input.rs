@@ -74,13 +74,7 @@ fn huge_length_prefixes_are_refused_before_allocating() {
 
 // ---------------------------------------------------------------- through the binaries
 
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn scratch(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkgames-untrusted-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
+use common::{tmp as scratch, VERIFIER};
 
 /// Runs the verifier on a file holding `bytes`; returns (exit code, stdout, stderr).
 fn verifier_on(bytes: &[u8], name: &str, args: &[&str]) -> (i32, String, String) {
@@ -90,15 +84,7 @@ fn verifier_on(bytes: &[u8], name: &str, args: &[&str]) -> (i32, String, String)
         .iter()
         .map(|&a| if a == "FILE" { path.as_str() } else { a })
         .collect();
-    let o = std::process::Command::new(VERIFIER)
-        .args(&args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::run(VERIFIER, &args)
 }
 
 fn tee_file() -> String {

@@ -5,8 +5,6 @@
 //! through the binary, with bad input.
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -15,43 +13,16 @@ use zkgames::wall::game::{Checker, Game, Move, Outcome, Rule, Status};
 use zkgames::wall::notation::{move_to_json, parse_move_json, Notation};
 use zkgames::wall::record::{self, Record};
 
-const BIN: &str = env!("CARGO_BIN_EXE_verifier");
+mod common;
+use common::{tmp, VERIFIER as BIN};
 
 fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/wall/{name}", env!("CARGO_MANIFEST_DIR"))
+    common::p(&format!("puzzles/wall/{name}"))
 }
 
 /// Runs `verifier ARGS` with optional stdin; returns (exit code, stdout, stderr).
 fn run(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run verifier");
-    if let Some(input) = stdin {
-        // The child may exit before reading everything (e.g. on an oversized input).
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn tmp(name: &str) -> String {
-    format!(
-        "{}/wall_game_{}_{name}",
-        env!("CARGO_TARGET_TMPDIR"),
-        std::process::id()
-    )
+    common::run_stdin(BIN, args, stdin)
 }
 
 // ------------------------------------------------------------------ independent brute force

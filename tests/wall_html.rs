@@ -16,29 +16,11 @@ use zkgames::wall::graph::Bfs;
 use zkgames::wall::html::{self, slot_number};
 use zkgames::wall::moves::MoveOracle;
 
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-
-fn p(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
+mod common;
+use common::{p, run, wall_seal, VERIFIER};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zkgames-wall-html-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    PathBuf::from(common::tmp(name))
 }
 
 /// The JSON a page embeds, parsed.
@@ -578,20 +560,7 @@ fn sealed_moves_show_sealed_until_opened() {
     std::fs::write(&game, format!("{head}1. Cb8 Cg8\n")).unwrap();
     let f = |n: &str| d.join("seals").join(n).to_string_lossy().into_owned();
     let seal = |mv: &str, k: u32, open: &str| {
-        let (c, _, e) = run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                g,
-                "--move",
-                mv,
-                "-o",
-                &f(&format!("{k}.seal")),
-                "--opening",
-                open,
-            ],
-        );
+        let (c, _, e) = wall_seal(g, mv, &["-o", &f(&format!("{k}.seal")), "--opening", open]);
         assert_eq!(c, 0, "{e}");
     };
     seal("Cc8", 3, &f("3.open"));

@@ -1,54 +1,18 @@
 //! Sealed moves through the binaries: seal, verify, open, inspect, live sessions over TCP
 //! and pipes, the demo, and bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
-
-fn p(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("zkgames-wall-seal-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
-}
-
-fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(bin).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{p, pipe_session, run, tmp, wall_seal, wall_verify, Server, PROVER, VERIFIER};
 
 const POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
 
 #[test]
 fn seal_verify_open_inspect() {
     let (pos, seal, open) = (p(POS), tmp("a.seal"), tmp("a.open"));
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            &pos,
-            "--move",
-            "Cb8.>a7",
-            "-o",
-            &seal,
-            "--opening",
-            &open,
-            "--context",
-            "g1",
-        ],
+    let (c, _, e) = wall_seal(
+        &pos,
+        "Cb8.>a7",
+        &["-o", &seal, "--opening", &open, "--context", "g1"],
     );
     assert_eq!(c, 0, "{e}");
     #[cfg(unix)]
@@ -59,10 +23,7 @@ fn seal_verify_open_inspect() {
     }
     let size = std::fs::metadata(&seal).unwrap().len();
     assert!(size < 100_000, "{size} bytes");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["wall", "verify", &pos, &seal, "--context", "g1"],
-    );
+    let (c, out, e) = wall_verify(&pos, &seal, &["--context", "g1"]);
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("ACCEPTED") && out.contains("seal "), "{out}");
     assert!(
@@ -100,14 +61,7 @@ fn seal_verify_open_inspect() {
     assert_eq!(c, 0);
     assert!(out.contains("219 (128.1 bits of security)"), "{out}");
     // another context, another player, fewer rounds than required
-    assert_eq!(
-        run(
-            VERIFIER,
-            &["wall", "verify", &pos, &seal, "--context", "g2"]
-        )
-        .0,
-        1
-    );
+    assert_eq!(wall_verify(&pos, &seal, &["--context", "g2"]).0, 1);
     assert_eq!(
         run(
             VERIFIER,
@@ -117,57 +71,20 @@ fn seal_verify_open_inspect() {
         1
     );
     assert_ne!(
-        run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &seal,
-                "--context",
-                "g1",
-                "--player",
-                "2"
-            ]
-        )
-        .0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--player", "2"]).0,
         0
     );
     assert_eq!(
-        run(
-            VERIFIER,
-            &[
-                "wall",
-                "verify",
-                &pos,
-                &seal,
-                "--context",
-                "g1",
-                "--security",
-                "129"
-            ]
-        )
-        .0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--security", "129"]).0,
         1
     );
     // an opening of another seal
     let (seal2, open2) = (tmp("b.seal"), tmp("b.open"));
     assert_eq!(
-        run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                &pos,
-                "--move",
-                ">d5",
-                "-o",
-                &seal2,
-                "--opening",
-                &open2,
-                "--context",
-                "g1"
-            ]
+        wall_seal(
+            &pos,
+            ">d5",
+            &["-o", &seal2, "--opening", &open2, "--context", "g1"]
         )
         .0,
         0
@@ -188,7 +105,7 @@ fn seal_verify_open_inspect() {
         let mut b = s.clone();
         b[i] ^= 0x10;
         std::fs::write(&t, &b).unwrap();
-        let c = run(VERIFIER, &["wall", "verify", &pos, &t, "--context", "g1"]).0;
+        let c = wall_verify(&pos, &t, &["--context", "g1"]).0;
         assert!(c == 1 || c == 2, "seal byte {i}: exit {c}");
     }
     for i in 0..o.len() {
@@ -209,38 +126,12 @@ fn illegal_and_malformed_moves_write_nothing() {
     let pos = p(POS);
     let (seal, open) = (tmp("x.seal"), tmp("x.open"));
     // the pocket's only opening: a wall there cuts player 2's mouse off
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            &pos,
-            "--move",
-            "^h2",
-            "-o",
-            &seal,
-            "--opening",
-            &open,
-        ],
-    );
+    let (c, _, e) = wall_seal(&pos, "^h2", &["-o", &seal, "--opening", &open]);
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("illegal move") && e.lines().count() == 1, "{e}");
     assert!(!std::path::Path::new(&seal).exists() && !std::path::Path::new(&open).exists());
     for bad in ["Cb8.>a7.>b7", "Zz9", "Ci1", "^a8", ""] {
-        let (c, _, e) = run(
-            PROVER,
-            &[
-                "wall",
-                "seal",
-                &pos,
-                "--move",
-                bad,
-                "-o",
-                &seal,
-                "--opening",
-                &open,
-            ],
-        );
+        let (c, _, e) = wall_seal(&pos, bad, &["-o", &seal, "--opening", &open]);
         assert!(c == 1 || c == 2, "{bad}: {c} {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }
@@ -286,16 +177,9 @@ fn illegal_and_malformed_moves_write_nothing() {
 fn live_sessions_over_tcp_and_pipes() {
     let pos = p(POS);
     // pipes
-    let mut v = Command::new(VERIFIER)
-        .args(["wall", "serve", &pos, "--stdio", "--security", "40"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
-    let pr = Command::new(PROVER)
-        .args([
+    let (pr, vo) = pipe_session(
+        &["wall", "serve", &pos, "--stdio", "--security", "40"],
+        &[
             "wall",
             "connect",
             &pos,
@@ -304,12 +188,8 @@ fn live_sessions_over_tcp_and_pipes() {
             "-",
             "--security",
             "40",
-        ])
-        .stdin(Stdio::from(from_v))
-        .stdout(Stdio::from(to_v))
-        .output()
-        .unwrap();
-    let vo = v.wait_with_output().unwrap();
+        ],
+    );
     assert_eq!(
         pr.status.code(),
         Some(0),
@@ -320,24 +200,13 @@ fn live_sessions_over_tcp_and_pipes() {
     let log = String::from_utf8_lossy(&vo.stderr);
     assert!(log.contains("ACCEPTED") && !log.contains("Cb8"), "{log}");
     // TCP, --once, and an illegal move never reaches the wire
-    let mut srv = Command::new(VERIFIER)
-        .args(["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut r = std::io::BufReader::new(srv.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut r, &mut line).unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("127.0.0.1:"))
-        .unwrap()
-        .to_string();
+    let mut srv = Server::spawn(&["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"]);
+    let addr = srv.addr.clone();
     let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", "^h2", &addr]);
     assert_eq!(c, 1, "{e}");
     let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", ">d5", &addr]);
     assert_eq!(c, 0, "{e}");
-    assert_eq!(srv.wait().unwrap().code(), Some(0));
+    assert_eq!(srv.child.wait().unwrap().code(), Some(0));
 }
 
 #[test]
@@ -365,37 +234,11 @@ fn records_with_sealed_moves() {
     let sd = d.join("seals");
     let f = |n: &str| sd.join(n).to_string_lossy().into_owned();
     // ply 3, player 1: sealed, then opened and recorded
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            g,
-            "--move",
-            "Cc8",
-            "-o",
-            &f("3.seal"),
-            "--opening",
-            &f("3.open"),
-        ],
-    );
+    let (c, _, e) = wall_seal(g, "Cc8", &["-o", &f("3.seal"), "--opening", &f("3.open")]);
     assert_eq!(c, 0, "{e}");
     std::fs::write(&game, format!("{head}1. Cb8 Cg8\n2. Cc8\n")).unwrap();
     // ply 4, player 2: sealed, not yet opened
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            g,
-            "--move",
-            "Cf8",
-            "-o",
-            &f("4.seal"),
-            "--opening",
-            &tmp("4.open"),
-        ],
-    );
+    let (c, _, e) = wall_seal(g, "Cf8", &["-o", &f("4.seal"), "--opening", &tmp("4.open")]);
     assert_eq!(c, 0, "{e}");
     let (c, out, e) = run(VERIFIER, &["wall", "replay", g]);
     assert_eq!(c, 0, "{e}");

@@ -158,3 +158,218 @@ impl XorShift {
         (self.next() % n as u64) as usize
     }
 }
+
+// ------------------------------------------------------------- running the built binaries
+
+/// The built `prover` binary.
+pub const PROVER: &str = env!("CARGO_BIN_EXE_prover");
+/// The built `verifier` binary.
+pub const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+
+/// A `prover` command to configure and run.
+pub fn prover() -> std::process::Command {
+    std::process::Command::new(PROVER)
+}
+
+/// A `verifier` command to configure and run.
+pub fn verifier() -> std::process::Command {
+    std::process::Command::new(VERIFIER)
+}
+
+/// A path inside the crate's source tree, given relative to its root.
+pub fn p(rel: &str) -> String {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A scratch path `name` in a directory of this test process (created if missing).
+pub fn tmp(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("zkgames-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name).to_string_lossy().into_owned()
+}
+
+/// A fresh, empty scratch directory `name` of this test process.
+pub fn fresh_dir(tag: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("zkg-{tag}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Exit code (-1 when killed by a signal), stdout and stderr (decoded lossily) of a finished run.
+pub fn outcome(o: std::process::Output) -> (i32, String, String) {
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Runs a prepared command to the end; returns (exit code, stdout, stderr) as [`outcome`].
+pub fn run_cmd(c: &mut std::process::Command) -> (i32, String, String) {
+    outcome(c.output().unwrap())
+}
+
+/// Runs `bin ARGS` with no stdin redirection; returns (exit code, stdout, stderr) as [`outcome`].
+pub fn run(bin: &str, args: &[&str]) -> (i32, String, String) {
+    run_cmd(std::process::Command::new(bin).args(args))
+}
+
+/// Runs `bin ARGS` with `stdin` (or no stdin at all); returns (exit code, stdout, stderr),
+/// requiring a real exit code and UTF-8 output.
+pub fn run_stdin(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the binary");
+    if let Some(input) = stdin {
+        // The child may exit before reading everything (e.g. on an oversized input).
+        let _ = child.stdin.take().unwrap().write_all(input);
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+// ------------------------------------------------------------------------ servers
+
+/// A running server (`verifier … --listen 127.0.0.1:0`), its address and all it has logged.
+pub struct Server {
+    pub child: std::process::Child,
+    pub addr: String,
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Server {
+    /// Spawns `verifier ARGS`, takes the address from its first stderr line, keeps logging the rest.
+    pub fn spawn(args: &[&str]) -> Server {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(VERIFIER)
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut r = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        let addr = line
+            .split_whitespace()
+            .find(|w| w.starts_with("127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches(':')
+            .to_string();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(line));
+        let l2 = log.clone();
+        std::thread::spawn(move || {
+            for line in r.lines().map_while(Result::ok) {
+                let mut l = l2.lock().unwrap();
+                l.push_str(&line);
+                l.push('\n');
+            }
+        });
+        Server { child, addr, log }
+    }
+
+    /// Everything logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// SIGTERM, then the exit code and the whole log.
+    pub fn stop(mut self) -> (Option<i32>, String) {
+        let ok = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let code = self.child.wait().unwrap().code();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        (code, self.log())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// Runs `verifier V` and `prover P` wired stdout-to-stdin both ways; returns (prover, verifier) outputs.
+pub fn pipe_session<V, P>(
+    verifier: &[V],
+    prover: &[P],
+) -> (std::process::Output, std::process::Output)
+where
+    V: AsRef<std::ffi::OsStr>,
+    P: AsRef<std::ffi::OsStr>,
+{
+    use std::process::{Command, Stdio};
+    let mut v = Command::new(VERIFIER)
+        .args(verifier)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (to_v, from_v) = (v.stdin.take().unwrap(), v.stdout.take().unwrap());
+    let pr = Command::new(PROVER)
+        .args(prover)
+        .stdin(Stdio::from(from_v))
+        .stdout(Stdio::from(to_v))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (pr, v.wait_with_output().unwrap())
+}
+
+/// Runs `prover peg CMD PUZZLE --solution SOL REST…` (CMD: prove, connect); returns (exit code, stdout, stderr).
+pub fn prover_peg(cmd: &str, puzzle: &str, sol: &str, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["peg", cmd, puzzle, "--solution", sol];
+    args.extend_from_slice(rest);
+    run(PROVER, &args)
+}
+
+/// Runs `prover wall seal POS --move MOVE REST…`; returns (exit code, stdout, stderr).
+pub fn wall_seal(pos: &str, mv: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        PROVER,
+        &[&["wall", "seal", pos, "--move", mv][..], rest].concat(),
+    )
+}
+
+/// Runs `verifier wall verify POS SEAL REST…`; returns (exit code, stdout, stderr).
+pub fn wall_verify(pos: &str, seal: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["wall", "verify", pos, seal][..], rest].concat(),
+    )
+}
+
+/// Runs `prover auth keygen --kind KIND -o PATH`; returns (exit code, stdout, stderr).
+pub fn keygen(kind: &str, path: &str) -> (i32, String, String) {
+    run(PROVER, &["auth", "keygen", "--kind", kind, "-o", path])
+}
+
+/// Runs `verifier peg verify PUZZLE PROOF REST…`; returns (exit code, stdout, stderr).
+pub fn peg_verify(puzzle: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
+    run(
+        VERIFIER,
+        &[&["peg", "verify", puzzle, proof][..], rest].concat(),
+    )
+}
