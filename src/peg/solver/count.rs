@@ -111,12 +111,24 @@ pub fn count(
     max_positions: u64,
     mode: Mode,
 ) -> Result<Counts> {
-    count_on(Isa::detect(), mode, inst, symmetries, cells, max_positions)
+    let how = How {
+        isa: Isa::detect(),
+        chunk: CHUNK_CHILDREN,
+    };
+    count_on(how, mode, inst, symmetries, cells, max_positions)
 }
 
-/// [`count`] with the expansion compiled for `isa`, which the processor must have.
-fn count_on(
+/// How a count runs: the instruction set of the expansion (one the processor has) and the
+/// children per chunk (tests make it small, to go through many chunks).
+#[derive(Clone, Copy, Debug)]
+struct How {
     isa: Isa,
+    chunk: usize,
+}
+
+/// [`count`], run as `how` says.
+fn count_on(
+    how: How,
     mode: Mode,
     inst: &Instance,
     symmetries: &[Vec<u32>],
@@ -146,16 +158,16 @@ fn count_on(
     })?;
     let lanes = group.len().next_power_of_two();
     match (n <= 33, lanes) {
-        (true, 1) => run::<u32, 1>(isa, mode, inst, &group, cells, max_positions),
-        (true, 2) => run::<u32, 2>(isa, mode, inst, &group, cells, max_positions),
-        (true, 4) => run::<u32, 4>(isa, mode, inst, &group, cells, max_positions),
-        (true, 8) => run::<u32, 8>(isa, mode, inst, &group, cells, max_positions),
-        (true, _) => run::<u32, 16>(isa, mode, inst, &group, cells, max_positions),
-        (false, 1) => run::<u64, 1>(isa, mode, inst, &group, cells, max_positions),
-        (false, 2) => run::<u64, 2>(isa, mode, inst, &group, cells, max_positions),
-        (false, 4) => run::<u64, 4>(isa, mode, inst, &group, cells, max_positions),
-        (false, 8) => run::<u64, 8>(isa, mode, inst, &group, cells, max_positions),
-        (false, _) => run::<u64, 16>(isa, mode, inst, &group, cells, max_positions),
+        (true, 1) => run::<u32, 1>(how, mode, inst, &group, cells, max_positions),
+        (true, 2) => run::<u32, 2>(how, mode, inst, &group, cells, max_positions),
+        (true, 4) => run::<u32, 4>(how, mode, inst, &group, cells, max_positions),
+        (true, 8) => run::<u32, 8>(how, mode, inst, &group, cells, max_positions),
+        (true, _) => run::<u32, 16>(how, mode, inst, &group, cells, max_positions),
+        (false, 1) => run::<u64, 1>(how, mode, inst, &group, cells, max_positions),
+        (false, 2) => run::<u64, 2>(how, mode, inst, &group, cells, max_positions),
+        (false, 4) => run::<u64, 4>(how, mode, inst, &group, cells, max_positions),
+        (false, 8) => run::<u64, 8>(how, mode, inst, &group, cells, max_positions),
+        (false, _) => run::<u64, 16>(how, mode, inst, &group, cells, max_positions),
     }
 }
 
@@ -317,6 +329,8 @@ struct Engine<K, const L: usize> {
     grid: Option<Grid>,
     /// The instruction set the expansion runs on.
     isa: Isa,
+    /// Children listed per chunk at most.
+    chunk: usize,
 }
 
 /// Bit-parallel move generation on a lattice board: vertex `v` also has a bit `g(v)` in a
@@ -395,7 +409,7 @@ impl Grid {
 }
 
 impl<K: Key, const L: usize> Engine<K, L> {
-    fn new(inst: &Instance, group: &[Vec<u32>], cells: Option<&[(i32, i32)]>, isa: Isa) -> Self {
+    fn new(inst: &Instance, group: &[Vec<u32>], cells: Option<&[(i32, i32)]>, how: How) -> Self {
         let c: Compiled<u64> = Compiled::new(inst, group, &[]);
         assert!(c.moves() <= u16::MAX as usize + 1);
         let n = c.n;
@@ -426,7 +440,8 @@ impl<K: Key, const L: usize> Engine<K, L> {
             t,
             full,
             grid,
-            isa,
+            isa: how.isa,
+            chunk: how.chunk,
         }
     }
 
@@ -539,14 +554,14 @@ struct Level<K: Key> {
 }
 
 fn run<K: Key, const L: usize>(
-    isa: Isa,
+    how: How,
     mode: Mode,
     inst: &Instance,
     group: &[Vec<u32>],
     cells: Option<&[(i32, i32)]>,
     max_positions: u64,
 ) -> Result<Counts> {
-    let e = Engine::<K, L>::new(inst, group, cells, isa);
+    let e = Engine::<K, L>::new(inst, group, cells, how);
     let c = &e.c;
     let n = c.n;
     let first = c.first;
@@ -657,29 +672,36 @@ fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        // the children of the solvable positions of `q` pegs that are solvable, then
-        // without repeats
-        let mut next: Vec<K> = cur
-            .par_chunks(2048)
-            .flat_map_iter(|ch| {
-                let mut moves = Vec::new();
-                let mut pairs = Vec::new();
-                for &k in ch {
-                    let x = k.unpack(q, n as usize);
-                    let imgs = e.images(x);
-                    e.for_each_move(x, q, &mut moves, |mv| {
-                        let xm = &e.x[mv];
-                        let lanes: [K; L] = std::array::from_fn(|i| imgs[i] ^ xm[i]);
-                        pairs.push((Engine::<K, L>::smallest(lanes), dual(&lanes)));
-                    });
-                }
-                let mut out = Vec::new();
-                keep(&pairs, partner, &mut out);
-                out
-            })
-            .collect();
-        next.par_sort_unstable();
-        next.dedup();
+        // the children of the solvable positions of `q` pegs that are solvable, without
+        // repeats; in batches of parents whose children fit a chunk, so that the repeats
+        // never take more memory than a chunk (what is kept is at most the partner level's
+        // size: the solvable positions of `q - 1` and `n - q + 1` pegs pair up)
+        let batch = (e.chunk / e.c.moves().max(1)).max(1);
+        let mut next: Vec<K> = Vec::new();
+        for parents in cur.chunks(batch) {
+            let kept: Vec<K> = parents
+                .par_chunks(2048)
+                .flat_map_iter(|ch| {
+                    let mut moves = Vec::new();
+                    let mut pairs = Vec::new();
+                    for &k in ch {
+                        let x = k.unpack(q, n as usize);
+                        let imgs = e.images(x);
+                        e.for_each_move(x, q, &mut moves, |mv| {
+                            let xm = &e.x[mv];
+                            let lanes: [K; L] = std::array::from_fn(|i| imgs[i] ^ xm[i]);
+                            pairs.push((Engine::<K, L>::smallest(lanes), dual(&lanes)));
+                        });
+                    }
+                    let mut out = Vec::new();
+                    keep(&pairs, partner, &mut out);
+                    out
+                })
+                .collect();
+            next.extend(kept);
+            next.par_sort_unstable();
+            next.dedup();
+        }
         cur = next;
         q -= 1;
         out.push((q, cur.len() as u64));
@@ -720,7 +742,7 @@ fn bfs<K: Key, const L: usize>(
     let threads = rayon::current_num_threads().max(1);
     let mut ratio = 4.0;
     let mut stored = 1u64;
-    let chunk_parents = (CHUNK_CHILDREN / c.moves().max(1)).max(1);
+    let chunk_parents = (e.chunk / c.moves().max(1)).max(1);
     let mut lists: Vec<Lists<K>> = (0..threads)
         .map(|_| Lists {
             kids: Stage::new(),
@@ -981,7 +1003,8 @@ mod tests {
     use super::*;
     use crate::peg::board::Puzzle;
 
-    /// Every instruction set this processor has gives the same counts, on boards stored as
+    /// Every instruction set this processor has gives the same counts, in large chunks and in
+    /// small ones, on boards stored as
     /// 32-bit words (16 and 33 holes, self-dual or counted backwards) and as 64-bit words
     /// (41 holes). The counts themselves are checked against a plain search in
     /// `tests/peg_solver.rs`, on whichever set the processor has.
@@ -1019,15 +1042,20 @@ mod tests {
                 let t = text.replace("finish-pegs: 1\n", &format!("finish:\n{}", p.render(&l)));
                 p = Puzzle::parse(&t).unwrap();
             }
-            let run = |isa, mode| {
-                count_on(isa, mode, p.instance(), &p.symmetries(), p.cells(), 1 << 24).unwrap()
+            let run = |isa, chunk, mode| {
+                let how = How { isa, chunk };
+                count_on(how, mode, p.instance(), &p.symmetries(), p.cells(), 1 << 24).unwrap()
             };
-            let want = run(Isa::Baseline, Mode::All);
+            let want = run(Isa::Baseline, CHUNK_CHILDREN, Mode::All);
             assert!(want.reachable > Some(100) && want.solvable > 0, "{want:?}");
-            for isa in Isa::available() {
-                assert_eq!(run(isa, Mode::All), want, "{isa:?}\n{text}");
+            // chunks of 256 children: many chunks per level, many batches of solvable parents
+            for (isa, chunk) in Isa::available()
+                .into_iter()
+                .flat_map(|i| [(i, CHUNK_CHILDREN), (i, 256)])
+            {
+                assert_eq!(run(isa, chunk, Mode::All), want, "{isa:?} {chunk}\n{text}");
                 // the solvable counts alone: the same per level
-                let s = run(isa, Mode::Solvable);
+                let s = run(isa, chunk, Mode::Solvable);
                 assert_eq!(s.solvable, want.solvable, "{isa:?}\n{text}");
                 for l in &want.levels {
                     let got = s.levels.iter().find(|m| m.pegs == l.pegs);
