@@ -568,7 +568,9 @@ fn run<K: Key, const L: usize>(
     let dual_start = c.full ^ c.goal_state.expect("a position goal");
     let self_dual = c.canon(dual_start) == c.canon(first);
     // solvable only: the levels of more than n / 2 pegs, and the middle one
-    let middle = (mode == Mode::Solvable && self_dual).then_some(n as u32 / 2);
+    // (a start of at most n / 2 + 1 pegs has nothing to leave out)
+    let middle = (mode == Mode::Solvable && self_dual && first.count_ones() > n as u32 / 2 + 1)
+        .then_some(n as u32 / 2);
     let forward = bfs::<K, L>(&e, first, self_dual, max_positions, middle).ok_or_else(|| {
         Error::rejected(format!(
             "more than {max_positions} positions reachable; raise the limit (--budget)"
