@@ -4,7 +4,7 @@
 //! ZKB++ on hundreds of random circuits, hostile proofs, and the SHA-256 / peg proof files.
 
 use rand::{Rng as _, RngCore};
-use zkgames::mpc::circuit::{Bit, Builder, Circuit};
+use zkgames::mpc::circuit::{Builder, Circuit};
 use zkgames::mpc::kkw::{
     self, attack_cost_bits, params_for, split_attack_cost_bits, Challenge, Cheat, Params, Profile,
 };
@@ -12,27 +12,10 @@ use zkgames::mpc::zkbpp::{self, Statement};
 use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
 use zkgames::rng::seeded_rng;
 
-/// A random circuit mixing every gate type, with a few outputs and two constant outputs.
+/// A random circuit mixing every gate type, with 1 to 11 outputs and two constant outputs.
 fn random_circuit(rng: &mut impl RngCore, n_in: usize, n_gates: usize) -> Circuit {
-    let mut b = Builder::new(n_in);
-    let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
-    for _ in 0..n_gates {
-        let x = wires[rng.gen_range(0..wires.len())];
-        let y = wires[rng.gen_range(0..wires.len())];
-        let z = match rng.gen_range(0..3) {
-            0 => b.xor(x, y),
-            1 => b.and(x, y),
-            _ => b.not(x),
-        };
-        wires.push(z);
-    }
-    for _ in 0..rng.gen_range(1..12) {
-        let w = wires[rng.gen_range(0..wires.len())];
-        b.output(w);
-    }
-    b.output(Bit::Const(true));
-    b.output(Bit::Const(false));
-    b.finish()
+    let n_out = rng.gen_range(1..12);
+    zkgames::mpc::circuit::random_circuit(rng, n_in, n_gates, n_out)
 }
 
 fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {

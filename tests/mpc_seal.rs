@@ -6,7 +6,7 @@
 
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
-use zkgames::mpc::circuit::{Bit, Builder, Circuit};
+use zkgames::mpc::circuit::{random_circuit, Circuit};
 use zkgames::mpc::engine::{Proof, Required, System};
 use zkgames::mpc::kkw::{self, Params};
 use zkgames::mpc::seal::seal_kkw_cheating_for_tests;
@@ -19,30 +19,6 @@ use zkgames::mpc::sha256::{
 use zkgames::mpc::zkbpp::{unpack_trits, Proof as ZkProof, Statement};
 use zkgames::proof_file::{decode, ProofFile, HEADER_LEN};
 use zkgames::rng::seeded_rng;
-
-/// A random circuit mixing every gate type, `n_out` outputs on random gate wires plus two
-/// constants.
-fn random_circuit(rng: &mut impl RngCore, n_in: usize, n_gates: usize, n_out: usize) -> Circuit {
-    let mut b = Builder::new(n_in);
-    let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
-    for _ in 0..n_gates {
-        let x = wires[rng.gen_range(0..wires.len())];
-        let y = wires[rng.gen_range(0..wires.len())];
-        let z = match rng.gen_range(0..3) {
-            0 => b.xor(x, y),
-            1 => b.and(x, y),
-            _ => b.not(x),
-        };
-        wires.push(z);
-    }
-    for _ in 0..n_out {
-        let w = wires[rng.gen_range(0..wires.len())];
-        b.output(w);
-    }
-    b.output(Bit::Const(true));
-    b.output(Bit::Const(false));
-    b.finish()
-}
 
 fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
     Statement {

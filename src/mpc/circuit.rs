@@ -431,13 +431,16 @@ impl Builder {
     }
 }
 
-/// A seeded random circuit for the engines' tests: `n_gates` XOR, AND and NOT gates over the
-/// inputs and earlier gates, `n_out` outputs among the gates, then the constant outputs 1
-/// and 0.
-#[cfg(test)]
-pub(crate) fn random_circuit(seed: u64, n_in: usize, n_gates: usize, n_out: usize) -> Circuit {
+/// A random circuit, for the engines' tests and benchmarks: `n_gates` XOR, AND and NOT
+/// gates over the inputs and earlier gates, `n_out` outputs on random wires (inputs
+/// included), then the constant outputs 1 and 0. Needs `n_in + n_gates ≥ 1`.
+pub fn random_circuit(
+    rng: &mut impl rand::RngCore,
+    n_in: usize,
+    n_gates: usize,
+    n_out: usize,
+) -> Circuit {
     use rand::Rng as _;
-    let mut rng = crate::rng::seeded_rng(seed);
     let mut b = Builder::new(n_in);
     let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
     for _ in 0..n_gates {
@@ -451,7 +454,7 @@ pub(crate) fn random_circuit(seed: u64, n_in: usize, n_gates: usize, n_out: usiz
         wires.push(z);
     }
     for _ in 0..n_out {
-        let w = wires[rng.gen_range(n_in..wires.len())];
+        let w = wires[rng.gen_range(0..wires.len())];
         b.output(w);
     }
     b.output(Bit::Const(true));

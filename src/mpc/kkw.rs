@@ -1773,7 +1773,7 @@ mod tests {
     use rand::Rng as _;
 
     fn random_circuit(seed: u64, n_in: usize, n_gates: usize) -> Circuit {
-        crate::mpc::circuit::random_circuit(seed, n_in, n_gates, 12)
+        crate::mpc::circuit::random_circuit(&mut seeded_rng(seed), n_in, n_gates, 12)
     }
 
     /// One execution with one bool per (wire, party), straight from the definitions.

@@ -964,7 +964,7 @@ mod tests {
 
     /// A random circuit mixing every gate type and constant outputs.
     fn random_circuit(seed: u64, n_in: usize, n_gates: usize) -> Circuit {
-        crate::mpc::circuit::random_circuit(seed, n_in, n_gates, 20)
+        crate::mpc::circuit::random_circuit(&mut seeded_rng(seed), n_in, n_gates, 20)
     }
 
     /// Scalar reference: one round, three parties, bool vectors; returns (views, outs, x2).
