@@ -165,6 +165,32 @@ impl SealOpening {
     }
 }
 
+/// The opening's witness, once the statement's output has the circuit's width and the
+/// witness has its input width and satisfies the statement (checks common to both engines).
+fn opened_witness<'a>(st: &Statement, opening: &'a SealOpening) -> Result<&'a [bool]> {
+    if st.output.len() != st.circuit.n_outputs() {
+        return Err(Error::bad(format!(
+            "the public output has {} bits, the circuit produces {}",
+            st.output.len(),
+            st.circuit.n_outputs()
+        )));
+    }
+    let w = &opening.witness;
+    if w.len() != st.circuit.n_inputs() {
+        return Err(Error::rejected(format!(
+            "the opened witness has {} bits, the circuit takes {}",
+            w.len(),
+            st.circuit.n_inputs()
+        )));
+    }
+    if st.circuit.eval(w) != st.output {
+        return Err(Error::rejected(
+            "the opened witness does not satisfy the statement",
+        ));
+    }
+    Ok(w)
+}
+
 /// The digest that names a seal: `SHA-256(SEAL_DIGEST_TAG ‖ statement digest ‖
 /// u64le(|context|) ‖ context ‖ bincode(proof))`, the statement digest being
 /// [`Statement::digest`] (tag, circuit, public bytes, output) and the proof encoded as in
@@ -225,31 +251,12 @@ pub fn open(st: &Statement, proof: &Proof, opening: &SealOpening) -> Result<Vec<
     }
     let rounds = proof.rounds.len();
     zkbpp::check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the public output has {} bits, the circuit produces {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
-    let w = &opening.witness;
-    if w.len() != st.circuit.n_inputs() {
-        return Err(Error::rejected(format!(
-            "the opened witness has {} bits, the circuit takes {}",
-            w.len(),
-            st.circuit.n_inputs()
-        )));
-    }
+    let w = opened_witness(st, opening)?;
     let es = zkbpp::unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
         Error::rejected(format!(
             "the seal's challenge field is not {rounds} well-formed trits"
         ))
     })?;
-    if st.circuit.eval(w) != st.output {
-        return Err(Error::rejected(
-            "the opened witness does not satisfy the statement",
-        ));
-    }
     let seeds = zkbpp::master_seeds(&opening.master, &proof.salt, rounds);
     let cm = zkbpp::commit_with(st.circuit, &[w], proof.salt, seeds, &[]);
     // round by round under the seal's own challenges, so the message names the first round
@@ -268,7 +275,7 @@ pub fn open(st: &Statement, proof: &Proof, opening: &SealOpening) -> Result<Vec<
             "the seal's challenges are not the ones this witness and master seed produce (the seal does not verify)",
         ));
     }
-    Ok(w.clone())
+    Ok(w.to_vec())
 }
 
 /// Proves from a master seed; `witnesses` is one witness, or one per round.
@@ -356,26 +363,7 @@ pub fn open_kkw(st: &Statement, proof: &kkw::Proof, opening: &SealOpening) -> Re
         .params
         .check()
         .map_err(|e| Error::rejected(e.to_string()))?;
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the public output has {} bits, the circuit produces {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
-    let w = &opening.witness;
-    if w.len() != st.circuit.n_inputs() {
-        return Err(Error::rejected(format!(
-            "the opened witness has {} bits, the circuit takes {}",
-            w.len(),
-            st.circuit.n_inputs()
-        )));
-    }
-    if st.circuit.eval(w) != st.output {
-        return Err(Error::rejected(
-            "the opened witness does not satisfy the statement",
-        ));
-    }
+    let w = opened_witness(st, opening)?;
     let again = kkw::prove_unchecked(
         st,
         w,
@@ -393,7 +381,7 @@ pub fn open_kkw(st: &Statement, proof: &kkw::Proof, opening: &SealOpening) -> Re
             "the seal is not what this witness and master seed produce (its commitments or responses differ)",
         ));
     }
-    Ok(w.clone())
+    Ok(w.to_vec())
 }
 
 /// A cheating KKW sealer for tests: runs with `cheats` (e.g. [`kkw::Cheat::Input`] to change
