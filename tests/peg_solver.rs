@@ -13,6 +13,22 @@ use zkgames::Error;
 
 use common::XorShift as Rng;
 
+/// Plays `steps` random triplets of `ts` on `row`, each one (either way) where it is a legal
+/// move; a random finish reached this way is often reachable.
+fn random_moves(row: &mut [bool], ts: &[[u32; 3]], steps: usize, rng: &mut Rng) {
+    for _ in 0..steps {
+        let Some(&t) = ts.get(rng.below(ts.len().max(1))) else {
+            continue;
+        };
+        let [a, b, c] = t.map(|x| x as usize);
+        if row[a] && row[b] && !row[c] {
+            (row[a], row[b], row[c]) = (false, false, true);
+        } else if row[c] && row[b] && !row[a] {
+            (row[a], row[b], row[c]) = (true, false, false);
+        }
+    }
+}
+
 /// Reference: the set of positions reachable from `f`, explored with plain vectors and the
 /// move rule of Definition 6 written out directly, then a goal test on each.
 fn brute_force_solvable(inst: &Instance) -> bool {
@@ -81,16 +97,8 @@ fn random_instance(rng: &mut Rng) -> Instance {
             // often a position reached by a few random legal moves, so many are solvable
             let mut l = f.clone();
             if rng.below(3) > 0 {
-                for _ in 0..1 + rng.below(n) {
-                    let t = ts.get(rng.below(ts.len().max(1))).copied();
-                    if let Some([a, b, c]) = t.map(|t| t.map(|x| x as usize)) {
-                        if l[a] && l[b] && !l[c] {
-                            (l[a], l[b], l[c]) = (false, false, true);
-                        } else if l[c] && l[b] && !l[a] {
-                            (l[a], l[b], l[c]) = (true, false, false);
-                        }
-                    }
-                }
+                let steps = 1 + rng.below(n);
+                random_moves(&mut l, &ts, steps, rng);
             } else {
                 l = (0..n).map(|_| rng.below(3) == 0).collect();
             }
@@ -279,15 +287,8 @@ fn solver_agrees_with_brute_force_on_random_boards() {
                 continue;
             };
             let mut l = p0.instance().first().to_vec();
-            for _ in 0..1 + rng.below(8) {
-                let ts = p0.instance().triplets();
-                let [a, b, c] = ts[rng.below(ts.len())].map(|x| x as usize);
-                if l[a] && l[b] && !l[c] {
-                    (l[a], l[b], l[c]) = (false, false, true);
-                } else if l[c] && l[b] && !l[a] {
-                    (l[a], l[b], l[c]) = (true, false, false);
-                }
-            }
+            let steps = 1 + rng.below(8);
+            random_moves(&mut l, p0.instance().triplets(), steps, &mut rng);
             text = format!(
                 "geometry: {geometry}\nstart:\n{start}finish:\n{}",
                 p0.render(&l)
@@ -814,15 +815,8 @@ fn counts_agree_with_a_plain_breadth_first_search_on_random_boards() {
                 continue;
             };
             let mut l = p0.instance().first().to_vec();
-            for _ in 0..1 + rng.below(6) {
-                let ts = p0.instance().triplets();
-                let [a, b, c] = ts[rng.below(ts.len())].map(|x| x as usize);
-                if l[a] && l[b] && !l[c] {
-                    (l[a], l[b], l[c]) = (false, false, true);
-                } else if l[c] && l[b] && !l[a] {
-                    (l[a], l[b], l[c]) = (true, false, false);
-                }
-            }
+            let steps = 1 + rng.below(6);
+            random_moves(&mut l, p0.instance().triplets(), steps, &mut rng);
             format!(
                 "geometry: {geometry}\nstart:\n{start_text}finish:\n{}",
                 p0.render(&l)
