@@ -8,11 +8,19 @@
 //! allocated at their largest size: on this project's machine the first touch of a page costs
 //! about 2 µs per 4 KiB, so a large table filled sparsely costs a page fault per insert.
 //! Callers may pass their own hash ([`Table::insert_hashed`]), consistently for one table.
+//!
+//! A table may also keep a value per position (`V`, nothing by default): values live in an
+//! array of their own beside the slots, so a set (`V = ()`) costs no memory for them, and a
+//! lookup that ignores them never loads them.
 
 use super::word::Word;
 
-pub(crate) struct Table<W: Word> {
+pub(crate) struct Table<W: Word, V: Copy + Default = ()> {
     slots: Vec<W>,
+    /// `vals[i]`: the value of the position in `slots[i]`.
+    vals: Vec<V>,
+    /// The value of the empty position (which has no slot).
+    zero_val: V,
     mask: usize,
     /// `64 - log2(capacity)`: the top bits of the hash pick the slot.
     shift: u32,
@@ -21,12 +29,14 @@ pub(crate) struct Table<W: Word> {
     has_zero: bool,
 }
 
-impl<W: Word> Table<W> {
+impl<W: Word, V: Copy + Default> Table<W, V> {
     /// A table of `cap` slots, rounded up to a power of two (at least 16).
     pub fn with_capacity(cap: usize) -> Self {
         let cap = cap.max(16).next_power_of_two();
         Table {
             slots: vec![W::ZERO; cap],
+            vals: vec![V::default(); cap],
+            zero_val: V::default(),
             mask: cap - 1,
             shift: 64 - cap.trailing_zeros(),
             len: 0,
@@ -63,13 +73,16 @@ impl<W: Word> Table<W> {
     pub fn prefetch_hashed(&self, h: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.slots.as_ptr().wrapping_add(self.home(h));
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let i = self.home(h);
+            let p = self.slots.as_ptr().wrapping_add(i);
             // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    p as *const i8,
-                )
-            };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+            if std::mem::size_of::<V>() > 0 {
+                let v = self.vals.as_ptr().wrapping_add(i);
+                // SAFETY: as above.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(v as *const i8) };
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = h;
@@ -149,13 +162,65 @@ impl<W: Word> Table<W> {
         self.insert_hashed(x, hash(x))
     }
 
+    /// Inserts `x` if it is not there (with the default value), growing as
+    /// [`Table::insert_growing_with`] does, then applies `f` to its value. True if `x` was not
+    /// there. A full table at `max_cap` slots stores nothing and applies nothing (false).
+    #[inline(always)]
+    pub fn update_growing_with(
+        &mut self,
+        x: W,
+        max_cap: usize,
+        hash: impl Fn(W) -> u64,
+        f: impl FnOnce(&mut V),
+    ) -> bool {
+        if self.is_full() && self.slots.len() < max_cap {
+            self.grow(self.slots.len() * 2, &hash);
+        }
+        if x == W::ZERO {
+            f(&mut self.zero_val);
+            return !std::mem::replace(&mut self.has_zero, true);
+        }
+        match self.place(x, hash(x)) {
+            Some((i, new)) => {
+                f(&mut self.vals[i]);
+                new
+            }
+            None => false,
+        }
+    }
+
+    /// The slot of the non-zero `x`, stored there if it was not in the table, and whether it
+    /// was not; `None` if it was not and the table is full.
+    #[inline(always)]
+    fn place(&mut self, x: W, h: u64) -> Option<(usize, bool)> {
+        let full = self.len >= self.limit;
+        let mut i = self.home(h);
+        loop {
+            let s = self.slots[i];
+            if s == x {
+                return Some((i, false));
+            }
+            if s == W::ZERO {
+                if full {
+                    return None;
+                }
+                self.slots[i] = x;
+                self.len += 1;
+                return Some((i, true));
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
     #[cold]
     fn grow(&mut self, cap: usize, hash: &impl Fn(W) -> u64) {
         let mut t = Table::with_capacity(cap);
         t.has_zero = self.has_zero;
-        for &s in &self.slots {
+        t.zero_val = self.zero_val;
+        for (&s, &v) in self.slots.iter().zip(&self.vals) {
             if s != W::ZERO {
-                t.insert_hashed(s, hash(s));
+                let (i, _) = t.place(s, hash(s)).expect("room in the doubled table");
+                t.vals[i] = v;
             }
         }
         *self = t;
@@ -165,9 +230,11 @@ impl<W: Word> Table<W> {
     pub fn clear(&mut self) {
         if self.len > 0 {
             self.slots.fill(W::ZERO);
+            self.vals.fill(V::default());
         }
         self.len = 0;
         self.has_zero = false;
+        self.zero_val = V::default();
     }
 
     /// Grows to at least `cap` slots (a power of two), keeping every entry.
@@ -183,6 +250,22 @@ impl<W: Word> Table<W> {
         let zero = self.has_zero.then_some(W::ZERO);
         zero.into_iter()
             .chain(self.slots.iter().copied().filter(|&s| s != W::ZERO))
+    }
+
+    /// Every stored position with its value, in slot order, into `out` (replacing what it
+    /// held); without a branch per slot, which the occupancy would make unpredictable.
+    pub fn values_into(&self, out: &mut Vec<(W, V)>) {
+        out.clear();
+        if self.has_zero {
+            out.push((W::ZERO, self.zero_val));
+        }
+        let mut n = out.len();
+        out.resize(n + self.slots.len(), (W::ZERO, V::default()));
+        for (&s, &v) in self.slots.iter().zip(&self.vals) {
+            out[n] = (s, v);
+            n += (s != W::ZERO) as usize;
+        }
+        out.truncate(n);
     }
 }
 
@@ -219,6 +302,45 @@ mod tests {
         let mut want: Vec<u64> = r.into_iter().collect();
         want.sort();
         assert_eq!(all, want);
+    }
+
+    /// Values against a hash map: each update ORs a bit into the value; zero is a key too,
+    /// and the table grows from its smallest size on the way.
+    #[test]
+    fn values_agree_with_a_hash_map() {
+        use std::collections::HashMap;
+        let mut t: Table<u32, u32> = Table::with_capacity(16);
+        let mut r: HashMap<u32, u32> = HashMap::new();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let hash = |k: u32| k.hash64();
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = (x % 3000) as u32;
+            let bit = 1u32 << ((x >> 40) % 32);
+            let fresh = t.update_growing_with(k, usize::MAX, hash, |v| *v |= bit);
+            let old = r.insert(k, r.get(&k).copied().unwrap_or(0) | bit);
+            assert_eq!(fresh, old.is_none(), "{k}");
+            assert_eq!(t.len(), r.len());
+        }
+        let mut got = Vec::new();
+        t.values_into(&mut got);
+        got.sort();
+        let mut want: Vec<(u32, u32)> = r.into_iter().collect();
+        want.sort();
+        assert_eq!(got, want);
+        // a full table at its cap stores nothing new and changes nothing
+        let mut small: Table<u32, u32> = Table::with_capacity(16);
+        for k in 1..=12 {
+            assert!(small.update_growing_with(k, 16, hash, |v| *v = k));
+        }
+        assert!(!small.update_growing_with(99, 16, hash, |v| *v = 7));
+        assert!(!small.contains(99));
+        assert!(!small.update_growing_with(5, 16, hash, |v| *v += 1));
+        let mut got = Vec::new();
+        small.values_into(&mut got);
+        assert!(got.contains(&(5, 6)) && got.len() == 12);
     }
 
     #[test]
