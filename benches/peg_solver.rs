@@ -8,7 +8,9 @@
 //!   those that can still reach the finish, up to symmetry, against a plain breadth-first count
 //!   (one `std` hash set per level, canonical forms by applying each symmetry bit by bit). The
 //!   plain count runs on the 25-hole diagonal board by default (a few seconds); set
-//!   `PEG_COUNT_BASELINE=english` to run it on the English board too (about a minute).
+//!   `PEG_COUNT_BASELINE=english` to run it on the English board too (about a minute). Also
+//!   against the same count without sleep sets (`count_without_sleep_sets`): children listed
+//!   and time.
 //!
 //! `PEG_SOLVER_SUMMARY_ONLY=1` skips criterion's own statistics.
 
@@ -18,7 +20,7 @@ use std::time::{Duration, Instant};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::catalog;
 use zkgames::peg::instance::Instance;
-use zkgames::peg::solver::count::{count, Mode};
+use zkgames::peg::solver::count::{count, count_without_sleep_sets, Mode};
 use zkgames::peg::solver::{baseline, solve_tuned, SolveOptions, SolveOutcome, Tuning};
 
 fn load(name: &str) -> (Puzzle, SolveOptions) {
@@ -140,7 +142,7 @@ fn plain_count(inst: &Instance, group: &[Vec<u32>]) -> (u64, u64) {
 }
 
 fn count_summary() {
-    println!("peg solver --count-all: reachable and solvable positions up to symmetry, ours (all; solvable only) vs a plain BFS (same run)");
+    println!("peg solver --count-all: reachable and solvable positions up to symmetry, ours (all; solvable only) vs a plain BFS, and ours without sleep sets (same run)");
     let baseline_on: Vec<String> = std::env::var("PEG_COUNT_BASELINE")
         .map(|s| s.split(',').map(str::to_string).collect())
         .unwrap_or_default();
@@ -150,6 +152,14 @@ fn count_summary() {
         let (ours, c) = best(3, || run(Mode::All));
         let (solvable_only, s) = best(3, || run(Mode::Solvable));
         assert_eq!(s.solvable, c.solvable, "{name}: solvable counts differ");
+        let (awake, a) = best(3, || {
+            count_without_sleep_sets(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All)
+                .unwrap()
+        });
+        assert_eq!(
+            a.levels, c.levels,
+            "{name}: counts without sleep sets differ"
+        );
         let reachable = c.reachable.expect("every level counted");
         let mut line = format!(
             "  {name:<17} reachable {:>9} solvable {:>8} (up to {} symmetries)   ours {:>8.1} ms   solvable only {:>7.1} ms",
@@ -180,6 +190,15 @@ fn count_summary() {
             );
         }
         println!("{line}");
+        println!(
+            "  {:<17} sleep sets: {:.1} M children listed, {:.1} ms; without: {:.1} M, {:.1} ms ({:.2}x)",
+            "",
+            c.children as f64 / 1e6,
+            ms(ours),
+            a.children as f64 / 1e6,
+            ms(awake),
+            awake.as_secs_f64() / ours.as_secs_f64()
+        );
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
-use zkgames::peg::solver::count::{count, Mode};
+use zkgames::peg::solver::count::{count, count_without_sleep_sets, Mode};
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
@@ -620,8 +620,10 @@ fn every_catalog_puzzle_is_solved_and_the_baseline_agrees() {
 /// Reference for [`count`]: a plain breadth-first search over positions as bit masks with a
 /// `std` hash set per level, canonical forms by applying every permutation bit by bit, and the
 /// solvable positions found backwards (a position is solvable if it is the goal or one of its
-/// children is), with no use of complements. Returns `(pegs, reachable, solvable)` per level.
-fn reference_counts(inst: &Instance, group: &[Vec<u32>]) -> Vec<(u32, u64, u64)> {
+/// children is), with no use of complements. Returns `(pegs, reachable, solvable)` per level,
+/// and the number of pairs (reachable position, legal move), which is how many children a
+/// search without sleep sets lists.
+fn reference_counts(inst: &Instance, group: &[Vec<u32>]) -> (Vec<(u32, u64, u64)>, u64) {
     let enc = |s: &[bool]| {
         s.iter()
             .enumerate()
@@ -670,7 +672,12 @@ fn reference_counts(inst: &Instance, group: &[Vec<u32>]) -> Vec<(u32, u64, u64)>
         solvable[i] = s;
     }
     let pegs0 = inst.first().iter().filter(|&&b| b).count() as u32;
-    (0..levels.len())
+    let pairs = levels
+        .iter()
+        .flatten()
+        .map(|&x| children(x).count() as u64)
+        .sum();
+    let counts = (0..levels.len())
         .map(|i| {
             (
                 pegs0 - i as u32,
@@ -678,7 +685,8 @@ fn reference_counts(inst: &Instance, group: &[Vec<u32>]) -> Vec<(u32, u64, u64)>
                 solvable[i].len() as u64,
             )
         })
-        .collect()
+        .collect();
+    (counts, pairs)
 }
 
 /// The symmetries the counts are up to, found independently: permutations from the board
@@ -702,18 +710,32 @@ fn stabiliser(p: &Puzzle) -> Vec<Vec<u32>> {
 
 fn check_counts(p: &Puzzle, what: &str) -> u64 {
     let group = stabiliser(p);
-    let want = reference_counts(p.instance(), &group);
+    let (want, pairs) = reference_counts(p.instance(), &group);
     for (syms, cells, g) in [
         (p.symmetries(), p.cells(), group.len()),
         (p.symmetries(), None, group.len()),
         (Vec::new(), p.cells(), 1),
     ] {
-        let want = if g == 1 && group.len() > 1 {
+        let (want, pairs) = if g == 1 && group.len() > 1 {
             reference_counts(p.instance(), &group[..1])
         } else {
-            want.clone()
+            (want.clone(), pairs)
         };
         let c = count(p.instance(), &syms, cells, 1 << 26, Mode::All).unwrap();
+        // sleep sets skip children only with the grid's move generation; without them, every
+        // pair (position, legal move) is a child, and the counts are the same
+        if cells.is_some() {
+            assert!(c.children <= pairs, "{what}");
+        } else {
+            assert_eq!(c.children, pairs, "{what}");
+        }
+        let plain = count_without_sleep_sets(p.instance(), &syms, cells, 1 << 26, Mode::All);
+        let plain = plain.unwrap();
+        assert_eq!(
+            (&plain.levels, plain.children),
+            (&c.levels, pairs),
+            "{what}"
+        );
         assert_eq!(c.symmetries, g, "{what}");
         let got: Vec<(u32, Option<u64>, u64)> = c
             .levels
@@ -862,6 +884,12 @@ fn english_counts_are_the_published_ones() {
     assert_eq!(c.symmetries, 8);
     assert_eq!(c.reachable, Some(23_475_688));
     assert_eq!(c.solvable, 1_679_072);
+    // sleep sets: of the 186,020,935 pairs (position, legal move), under 60 M are listed
+    assert!(c.children < 60_000_000, "{}", c.children);
+    let plain =
+        count_without_sleep_sets(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All);
+    let plain = plain.unwrap();
+    assert_eq!((&plain.levels, plain.children), (&c.levels, 186_020_935));
     assert_eq!(
         c.levels.first().map(|l| (l.pegs, l.reachable, l.solvable)),
         Some((32, Some(1), 1))
@@ -954,7 +982,7 @@ fn cli_counts_positions() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     let p = Puzzle::load(f.to_str().unwrap()).unwrap();
-    let want = reference_counts(p.instance(), &stabiliser(&p));
+    let (want, _) = reference_counts(p.instance(), &stabiliser(&p));
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), want.len() + 1, "{text}");
     for (l, w) in lines.iter().zip(&want) {
