@@ -10,8 +10,8 @@
 //! **Reachable positions.** A breadth-first search by levels on canonical forms. A position's
 //! images under `G` are kept as lanes (`G` is padded with identities to 1, 2, 4, 8 or 16 lanes,
 //! so these loops unroll and vectorise), each truncated to the stored word (below); the
-//! canonical form is the smallest lane. The lanes come from one table row per byte of the
-//! position (the lanes of a byte value side by side, one OR per byte), a child's from its
+//! canonical form is the smallest lane. The lanes come from one table row per nibble of the
+//! position (the lanes of a nibble value side by side, one OR per nibble), a child's from its
 //! parent's by one XOR with the move's lanes. The expansion is compiled three times, for
 //! AVX-512, AVX2 and the baseline instruction set, and the widest the processor has is used.
 //!
@@ -371,10 +371,12 @@ struct Engine<K, const L: usize> {
     c: Compiled<u64>,
     /// `x[m][k]`: the image of move `m`'s three holes under lane `k`'s symmetry.
     x: Vec<[K; L]>,
-    /// `t[i][v][k]`: the image under lane `k` of byte `i` of a position with value `v`. The
-    /// lanes of one byte value are adjacent (32 or 64 bytes for 8 lanes), so a position's
-    /// images are one OR of rows per byte, which the compiler vectorises.
-    t: Vec<[[K; L]; 256]>,
+    /// `t[i][v][k]`: the image under lane `k` of nibble `i` of a position with value `v`. The
+    /// lanes of one nibble value are adjacent (32 or 64 bytes for 8 lanes), so a position's
+    /// images are one OR of rows per nibble, which the compiler vectorises. Nibbles rather
+    /// than bytes: 9 rows instead of 5 for 33 holes, but 4.5 KiB of tables instead of 40,
+    /// which stay in the first-level cache (measured 2–6 % faster).
+    t: Vec<[[K; L]; 16]>,
     /// The full position, truncated: XOR with it maps a lane to its complement's, reversing
     /// the order of lanes.
     full: K,
@@ -395,9 +397,9 @@ struct Engine<K, const L: usize> {
 /// grid word (`x + width · y`), where the moves of one direction `a → a + d → a + 2d` are
 /// found all at once as `G & G >> d & !G >> 2d & starts_d` (shifts the other way for `d < 0`).
 struct Grid {
-    /// `to_grid[i][v]`: the grid word of byte `i` of a position with value `v` (as many bytes
-    /// as the board needs).
-    to_grid: Vec<[u64; 256]>,
+    /// `to_grid[i][v]`: the grid word of nibble `i` of a position with value `v` (as many
+    /// nibbles as the board needs; nibbles keep the tables in the first-level cache).
+    to_grid: Vec<[u64; 16]>,
     /// Per direction: the step `d`, the grid bits where a move of that direction starts, and
     /// the move starting at each grid bit.
     dirs: Vec<(i32, u64, [u16; 64])>,
@@ -415,11 +417,11 @@ impl Grid {
             return None;
         }
         let gb: Vec<i32> = cells.iter().map(|&(y, x)| x + width * y).collect();
-        let mut to_grid = vec![[0u64; 256]; c.n.div_ceil(8)];
+        let mut to_grid = vec![[0u64; 16]; c.n.div_ceil(4)];
         for (i, ti) in to_grid.iter_mut().enumerate() {
             for (v, e) in ti.iter_mut().enumerate() {
-                for bit in (0..8).filter(|&b| v >> b & 1 == 1 && 8 * i + b < c.n) {
-                    *e |= 1 << gb[8 * i + bit];
+                for bit in (0..4).filter(|&b| v >> b & 1 == 1 && 4 * i + b < c.n) {
+                    *e |= 1 << gb[4 * i + bit];
                 }
             }
         }
@@ -447,8 +449,10 @@ impl Grid {
     #[inline(always)]
     fn word(&self, s: u64) -> u64 {
         let mut gw = 0u64;
-        for (i, ti) in self.to_grid.iter().enumerate() {
-            gw |= ti[(s >> (8 * i)) as u8 as usize];
+        let mut s = s;
+        for ti in &self.to_grid {
+            gw |= ti[(s & 15) as usize];
+            s >>= 4;
         }
         gw
     }
@@ -475,15 +479,15 @@ impl<K: Key, const L: usize> Engine<K, L> {
         let x = (0..c.moves())
             .map(|m| std::array::from_fn(|k| K::pack(c.img[m * g + if k < g { k } else { 0 }])))
             .collect();
-        let t = (0..n.div_ceil(8))
+        let t = (0..n.div_ceil(4))
             .map(|i| {
-                let mut ti = [[K::ZERO; L]; 256];
+                let mut ti = [[K::ZERO; L]; 16];
                 for (v, row) in ti.iter_mut().enumerate() {
                     for (k, e) in row.iter_mut().enumerate() {
                         let p = &group[if k < g { k } else { 0 }];
-                        let img = (0..8)
-                            .filter(|&b| v >> b & 1 == 1 && 8 * i + b < n)
-                            .fold(0u64, |acc, b| acc | 1 << p[8 * i + b]);
+                        let img = (0..4)
+                            .filter(|&b| v >> b & 1 == 1 && 4 * i + b < n)
+                            .fold(0u64, |acc, b| acc | 1 << p[4 * i + b]);
                         *e = K::pack(img);
                     }
                 }
@@ -584,11 +588,11 @@ impl<K: Key, const L: usize> Engine<K, L> {
         let mut img = [K::ZERO; L];
         let mut s = s;
         for ti in &self.t {
-            let row = &ti[s as u8 as usize];
+            let row = &ti[(s & 15) as usize];
             for k in 0..L {
                 img[k] = img[k] | row[k];
             }
-            s >>= 8;
+            s >>= 4;
         }
         img
     }
