@@ -1209,8 +1209,9 @@ mod simd {
     }
 }
 
-/// How many entries ahead the merge prefetches table slots.
-const AHEAD: usize = 16;
+/// How many entries ahead the merge and the solvable walk prefetch table slots (64 measured
+/// 8-11 % faster than 16 on the English counts: the partner levels' lookups miss the caches).
+const AHEAD: usize = 64;
 
 /// Inserts bucket `b`'s children from every thread's lists into `tb`, and returns how many
 /// of the bucket's complement queries are in the partner level.
