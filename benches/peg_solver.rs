@@ -9,7 +9,7 @@
 //!   (one `std` hash set per level, canonical forms by applying each symmetry bit by bit). The
 //!   plain count runs on the 25-hole diagonal board by default (a few seconds); set
 //!   `PEG_COUNT_BASELINE=english` to run it on the English board too (about a minute). Also
-//!   against the same count without sleep sets (`count_without_sleep_sets`): children listed
+//!   against the same count without sleep sets (`sleep_sets: false`): children listed
 //!   and time.
 //!
 //! `PEG_SOLVER_SUMMARY_ONLY=1` skips criterion's own statistics.
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::catalog;
 use zkgames::peg::instance::Instance;
-use zkgames::peg::solver::count::{count, count_without_sleep_sets, Mode};
+use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::{baseline, solve_tuned, SolveOptions, SolveOutcome, Tuning};
 
 fn load(name: &str) -> (Puzzle, SolveOptions) {
@@ -148,14 +148,14 @@ fn count_summary() {
         .unwrap_or_default();
     for name in ["square5-diagonal", "english"] {
         let p = catalog::get(name).unwrap();
-        let run = |mode| count(p.instance(), &p.symmetries(), p.cells(), 1 << 26, mode).unwrap();
-        let (ours, c) = best(3, || run(Mode::All));
-        let (solvable_only, s) = best(3, || run(Mode::Solvable));
+        let syms = p.symmetries();
+        let run = |mode, sleep_sets| {
+            count(p.instance(), &syms, p.cells(), 1 << 26, mode, sleep_sets).unwrap()
+        };
+        let (ours, c) = best(3, || run(Mode::All, true));
+        let (solvable_only, s) = best(3, || run(Mode::Solvable, true));
         assert_eq!(s.solvable, c.solvable, "{name}: solvable counts differ");
-        let (awake, a) = best(3, || {
-            count_without_sleep_sets(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All)
-                .unwrap()
-        });
+        let (awake, a) = best(3, || run(Mode::All, false));
         assert_eq!(
             a.levels, c.levels,
             "{name}: counts without sleep sets differ"

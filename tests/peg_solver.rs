@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
-use zkgames::peg::solver::count::{count, count_without_sleep_sets, Mode};
+use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::*;
 use zkgames::Error;
 
@@ -721,7 +721,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             (want.clone(), pairs)
         };
-        let c = count(p.instance(), &syms, cells, 1 << 26, Mode::All).unwrap();
+        let c = count(p.instance(), &syms, cells, 1 << 26, Mode::All, true).unwrap();
         // sleep sets skip children only with the grid's move generation; without them, every
         // pair (position, legal move) is a child, and the counts are the same
         if cells.is_some() {
@@ -729,7 +729,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             assert_eq!(c.children, pairs, "{what}");
         }
-        let plain = count_without_sleep_sets(p.instance(), &syms, cells, 1 << 26, Mode::All);
+        let plain = count(p.instance(), &syms, cells, 1 << 26, Mode::All, false);
         let plain = plain.unwrap();
         assert_eq!(
             (&plain.levels, plain.children),
@@ -749,7 +749,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
         // solvable positions only: the same solvable counts per level, and the reachable
         // counts it made (all of them unless the game is central) are right
-        let s = count(p.instance(), &syms, cells, 1 << 26, Mode::Solvable).unwrap();
+        let s = count(p.instance(), &syms, cells, 1 << 26, Mode::Solvable, true).unwrap();
         assert_eq!(s.solvable, c.solvable, "{what}");
         for &(pegs, r, sv) in &want {
             let l = s.levels.iter().find(|l| l.pegs == pegs);
@@ -880,14 +880,28 @@ fn counts_on_a_hexagon_with_twelve_symmetries() {
 #[cfg_attr(debug_assertions, ignore)]
 fn english_counts_are_the_published_ones() {
     let p = zkgames::peg::catalog::get("english").unwrap();
-    let c = count(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All).unwrap();
+    let c = count(
+        p.instance(),
+        &p.symmetries(),
+        p.cells(),
+        1 << 26,
+        Mode::All,
+        true,
+    )
+    .unwrap();
     assert_eq!(c.symmetries, 8);
     assert_eq!(c.reachable, Some(23_475_688));
     assert_eq!(c.solvable, 1_679_072);
     // sleep sets: of the 186,020,935 pairs (position, legal move), under 60 M are listed
     assert!(c.children < 60_000_000, "{}", c.children);
-    let plain =
-        count_without_sleep_sets(p.instance(), &p.symmetries(), p.cells(), 1 << 26, Mode::All);
+    let plain = count(
+        p.instance(),
+        &p.symmetries(),
+        p.cells(),
+        1 << 26,
+        Mode::All,
+        false,
+    );
     let plain = plain.unwrap();
     assert_eq!((&plain.levels, plain.children), (&c.levels, 186_020_935));
     assert_eq!(
@@ -905,6 +919,7 @@ fn english_counts_are_the_published_ones() {
         p.cells(),
         1 << 26,
         Mode::Solvable,
+        true,
     )
     .unwrap();
     assert_eq!((s.reachable, s.solvable), (None, 1_679_072));
@@ -934,6 +949,7 @@ fn counting_refuses_what_it_cannot_count() {
         tri.cells(),
         1 << 26,
         Mode::All,
+        true,
     )
     .unwrap_err();
     assert_eq!(e.exit_code(), 2, "{e}");
@@ -943,7 +959,7 @@ fn counting_refuses_what_it_cannot_count() {
         row[..row.len() - 1].replace('o', ".")
     ))
     .unwrap();
-    let e = count(big.instance(), &[], None, 1 << 26, Mode::All).unwrap_err();
+    let e = count(big.instance(), &[], None, 1 << 26, Mode::All, true).unwrap_err();
     assert!(e.to_string().contains("at most 64 holes"), "{e}");
     // a limit on the positions stored bounds time and memory: a rejection, exit code 1
     let eng = zkgames::peg::catalog::get("english").unwrap();
@@ -953,6 +969,7 @@ fn counting_refuses_what_it_cannot_count() {
         eng.cells(),
         100_000,
         Mode::All,
+        true,
     )
     .unwrap_err();
     assert_eq!(e.exit_code(), 1, "{e}");

@@ -113,35 +113,22 @@ const CHUNK_CHILDREN: usize = 1 << 25;
 /// moves and fix the start and the goal; [`Mode::Solvable`] leaves out reachable positions
 /// where it can. `cells`, the lattice coordinates of the vertices
 /// ([`crate::peg::board::Puzzle::cells`]), only speed up the move generation. Gives up (a
-/// rejection) once more than `max_positions` positions are stored.
+/// rejection) once more than `max_positions` positions are stored. With `sleep_sets`, moves
+/// made redundant by the moves that led to a position are skipped ([`Engine::sleep`]): the
+/// same counts from fewer children ([`Counts::children`]); without, every legal move of every
+/// position is expanded (the benchmark's baseline for them).
 pub fn count(
     inst: &Instance,
     symmetries: &[Vec<u32>],
     cells: Option<&[(i32, i32)]>,
     max_positions: u64,
     mode: Mode,
+    sleep_sets: bool,
 ) -> Result<Counts> {
     let how = How {
         isa: Isa::detect(),
         chunk: CHUNK_CHILDREN,
-        sleep: true,
-    };
-    count_on(how, mode, inst, symmetries, cells, max_positions)
-}
-
-/// [`count`] without sleep sets: every legal move of every position is expanded. The same
-/// counts, more children ([`Counts::children`]); the benchmark's baseline for them.
-pub fn count_without_sleep_sets(
-    inst: &Instance,
-    symmetries: &[Vec<u32>],
-    cells: Option<&[(i32, i32)]>,
-    max_positions: u64,
-    mode: Mode,
-) -> Result<Counts> {
-    let how = How {
-        isa: Isa::detect(),
-        chunk: CHUNK_CHILDREN,
-        sleep: false,
+        sleep: sleep_sets,
     };
     count_on(how, mode, inst, symmetries, cells, max_positions)
 }
