@@ -17,7 +17,7 @@
 //!
 //! **Sleep sets.** Most children are repeats: 186 M children make the 23.5 M positions of the
 //! English board. A position keeps the ranks of two moves that led to it and skips the moves
-//! that those make redundant (independent moves of a lower class, see [`Engine::sleep`]):
+//! that those make redundant (independent moves of a lower class, see `Engine::sleep`):
 //! 59 M children instead, with the same counts.
 //!
 //! Each level is a set split into 256 buckets by a hash: children are first appended to their
@@ -25,7 +25,7 @@
 //! each list goes into its bucket's table, small enough to stay in cache; inserting straight
 //! into one table of millions of positions would be a cache miss per child. Parents are
 //! expanded in parallel (rayon), each thread its share of the buckets, in rounds that stop
-//! when the lists hold [`CHUNK_CHILDREN`] entries, which bounds their memory. A board of at
+//! when the lists hold `CHUNK_CHILDREN` entries, which bounds their memory. A board of at
 //! most 33 holes stores positions as 32-bit words (the 33rd bit follows from the level's peg
 //! count, so truncation is one-to-one within a level), which halves the memory of the levels
 //! and of the lanes.
@@ -114,7 +114,7 @@ const CHUNK_CHILDREN: usize = 1 << 25;
 /// where it can. `cells`, the lattice coordinates of the vertices
 /// ([`crate::peg::board::Puzzle::cells`]), only speed up the move generation. Gives up (a
 /// rejection) once more than `max_positions` positions are stored. With `sleep_sets`, moves
-/// made redundant by the moves that led to a position are skipped ([`Engine::sleep`]): the
+/// made redundant by the moves that led to a position are skipped (`Engine::sleep`): the
 /// same counts from fewer children ([`Counts::children`]); without, every legal move of every
 /// position is expanded (the benchmark's baseline for them).
 pub fn count(
