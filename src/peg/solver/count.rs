@@ -635,10 +635,8 @@ impl<K: Key, const L: usize> Engine<K, L> {
             Some(gr) => {
                 let gw = gr.word(p);
                 let nd = gr.dirs.len();
-                let sa = &self.asleep[(sleep >> 8) as usize * nd..][..nd];
-                let sb = &self.asleep[(sleep & 0xff) as usize * nd..][..nd];
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
-                    let mut a = Grid::starts(gw, *d, *starts) & !(sa[i] | sb[i]);
+                    let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
                     while a != 0 {
                         let m = mv[a.trailing_zeros() as usize] as usize;
                         a &= a - 1;
@@ -657,6 +655,13 @@ impl<K: Key, const L: usize> Engine<K, L> {
             }
         }
         pushed
+    }
+
+    /// The grid bits where the moves of direction `i` (of `nd`) start that a position skips,
+    /// given the ranks `sleep` of two moves that led to it ([`Engine::sleep`]).
+    #[inline(always)]
+    fn skipped(&self, sleep: u16, nd: usize, i: usize) -> u64 {
+        self.asleep[(sleep >> 8) as usize * nd + i] | self.asleep[(sleep & 0xff) as usize * nd + i]
     }
 
     /// Appends the child by move `m` of the parent with lanes `imgs` to its bucket: its
@@ -702,10 +707,8 @@ impl<K: Key, const L: usize> Engine<K, L> {
             Some(gr) => {
                 let gw = gr.word(p);
                 let nd = gr.dirs.len();
-                let sa = &self.asleep[(sleep >> 8) as usize * nd..][..nd];
-                let sb = &self.asleep[(sleep & 0xff) as usize * nd..][..nd];
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
-                    let mut a = Grid::starts(gw, *d, *starts) & !(sa[i] | sb[i]);
+                    let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
                     while a != 0 {
                         f(mv[a.trailing_zeros() as usize] as usize);
                         a &= a - 1;
