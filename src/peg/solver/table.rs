@@ -125,22 +125,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         if x == W::ZERO {
             return !std::mem::replace(&mut self.has_zero, true);
         }
-        if self.len >= self.limit {
-            return false;
-        }
-        let mut i = self.home(h);
-        loop {
-            let s = self.slots[i];
-            if s == x {
-                return false;
-            }
-            if s == W::ZERO {
-                self.slots[i] = x;
-                self.len += 1;
-                return true;
-            }
-            i = (i + 1) & self.mask;
-        }
+        self.place(x, h).is_some_and(|(_, new)| new)
     }
 
     /// Inserts `x`, doubling the capacity first if the table is full and has fewer than
