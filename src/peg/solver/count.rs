@@ -42,13 +42,15 @@
 //! up from the goal, the parents (by undoing a move) of solvable positions that are in `R`.
 //!
 //! **Solvable positions only** ([`Mode::Solvable`], central games). The levels of more than
-//! `n / 2` pegs and the middle level are enumerated as above; below, `S` goes down level by
-//! level on its own: a solvable position's predecessor on a winning path is solvable, so the
-//! solvable positions of `q - 1` pegs are the children of those of `q` pegs whose
-//! complement's canonical form is reachable, at a level of more than `n / 2` pegs that is at
-//! hand. The levels of more than `n / 2` pegs have as many solvable positions as their
-//! partners. On the English board this enumerates 6.3 M of the 23.5 M reachable positions. The
-//! walk down skips moves by the same sleep sets.
+//! `n / 2` pegs (and the middle level if `n` is even) are enumerated as above; below, `S`
+//! goes down level by level on its own: a solvable position's predecessor on a winning path
+//! is solvable, so the solvable positions of `q - 1` pegs are the children of those of `q`
+//! pegs whose complement's canonical form is reachable, at a level of more than `n / 2` pegs
+//! that is at hand. For an odd `n` the walk starts from every position of `(n + 1) / 2` pegs,
+//! so the largest level is never built. The levels of more than `n / 2` pegs have as many
+//! solvable positions as their partners. On the English board this enumerates the 6.3 M
+//! reachable positions of 17 pegs and more, of 23.5 M. The walk down skips moves by the same
+//! sleep sets.
 
 use rayon::prelude::*;
 
@@ -754,11 +756,12 @@ fn run<K: Key, const L: usize>(
     let first = c.first;
     let dual_start = c.full ^ c.goal_state.expect("a position goal");
     let self_dual = c.canon(dual_start) == c.canon(first);
-    // solvable only: the levels of more than n / 2 pegs, and the middle one
-    // (a start of at most n / 2 + 1 pegs has nothing to leave out)
-    let middle = (mode == Mode::Solvable && self_dual && first.count_ones() > n as u32 / 2 + 1)
-        .then_some(n as u32 / 2);
-    let forward = bfs::<K, L>(&e, first, self_dual, max_positions, middle).ok_or_else(|| {
+    // solvable only: the levels of more than n / 2 pegs, and on a board of an even number
+    // of holes the middle one (a start of at most n / 2 + 1 pegs has nothing to leave out)
+    let half = n as u32 / 2;
+    let lowest = (mode == Mode::Solvable && self_dual && first.count_ones() > half + 1)
+        .then_some(if n % 2 == 1 { half + 1 } else { half });
+    let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest).ok_or_else(|| {
         Error::rejected(format!(
             "more than {max_positions} positions reachable; raise the limit (--budget)"
         ))
@@ -767,10 +770,11 @@ fn run<K: Key, const L: usize>(
     // without the pairing of complements: a backward search from the goal inside `R`
     let backward = (!self_dual).then(|| solvable_backwards::<K, L>(&e, &forward));
     let mut levels = Vec::new();
-    if let Some(mid) = middle {
-        // solvable positions of at most `mid` pegs, from the middle level down; those of
-        // `p > mid` pegs are as many as those of `n - p`
-        let low = solvable_down::<K, L>(&e, &forward, mid);
+    if let Some(lowest) = lowest {
+        // solvable positions of at most `half` pegs, level by level down; those of
+        // `p > half` pegs are as many as those of `n - p`
+        let low = solvable_down::<K, L>(&e, &forward, lowest);
+        let mid = half;
         let solvable = |pegs: u32| {
             let q = if pegs > mid { n as u32 - pegs } else { pegs };
             low.iter().find(|l| l.0 == q).map_or(0, |l| l.1)
@@ -810,23 +814,28 @@ fn run<K: Key, const L: usize>(
     })
 }
 
-/// The solvable positions of `mid` pegs and fewer (a central game, `forward` holding every
-/// level of more than `mid` pegs and the level of `mid`), as (pegs, count) from `mid` down.
+/// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
+/// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
+/// `(n + 1) / 2` for an odd `n` and `n / 2` for an even one.
 ///
 /// A solvable position `P` lies on a path from the start to the finish, so the position
 /// before it on that path is solvable too: the solvable positions of `q - 1` pegs are the
 /// children of those of `q` pegs from which the finish can be reached, which is the case iff
-/// the canonical form of the complement is reachable (it has `n - q + 1 > mid` pegs: its
-/// level is at hand). The middle level itself is tested position by position.
+/// the canonical form of the complement is reachable (it has `n - q + 1` pegs: its level is
+/// at hand). For an odd `n` the walk starts from every position of `(n + 1) / 2` pegs (the
+/// parent of a solvable position on its path is reachable, which is all the first step
+/// needs), so the level of `(n - 1) / 2` pegs, the largest one, is never built: its solvable
+/// positions are the children whose complement is in the level of `(n + 1) / 2` pegs. For an
+/// even `n` the middle level, its own partner, is built and tested position by position.
 fn solvable_down<K: Key, const L: usize>(
     e: &Engine<K, L>,
     forward: &[Level<K>],
-    mid: u32,
+    lowest: u32,
 ) -> Vec<(u32, u64)> {
     let n = e.c.n as u32;
     let level = |pegs: u32| forward.iter().find(|l| l.pegs == pegs);
     let dual = |v: &[K; L]| e.full ^ v.iter().copied().fold(K::ZERO, K::max);
-    let (Some(m), Some(pm)) = (level(mid), level(n - mid)) else {
+    let Some(m) = level(lowest) else {
         return Vec::new();
     };
     // the positions of `pairs` (position, ranks of moves that led to it, canonical form of
@@ -847,23 +856,40 @@ fn solvable_down<K: Key, const L: usize>(
     // still a way into `P` from a reachable position `R`, and if the child `P + u` skipped
     // for `t` is solvable, so is `R + u` (it reaches `P + u`), the parent of the pair that
     // makes the child instead
-    let mut cur: Vec<(K, u16)> = m
-        .buckets
-        .par_iter()
-        .flat_map_iter(|t| {
-            let mut pairs = Vec::new();
-            t.values_into(&mut pairs);
-            let pairs: Vec<(K, u16, K)> = pairs
-                .into_iter()
-                .map(|(k, v)| (k, v, dual(&e.images(k.unpack(mid, n as usize)))))
-                .collect();
-            let mut out = Vec::new();
-            keep(&pairs, pm, &mut out);
-            out
-        })
-        .collect();
-    let mut out = vec![(mid, cur.len() as u64)];
-    let mut q = mid;
+    let mut out = Vec::new();
+    let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
+        // every position of the level: the first step keeps the solvable children
+        m.buckets
+            .par_iter()
+            .flat_map_iter(|t| {
+                let mut v = Vec::new();
+                t.values_into(&mut v);
+                v
+            })
+            .collect()
+    } else {
+        let Some(pm) = level(n - lowest) else {
+            return Vec::new();
+        };
+        let cur: Vec<(K, u16)> = m
+            .buckets
+            .par_iter()
+            .flat_map_iter(|t| {
+                let mut pairs = Vec::new();
+                t.values_into(&mut pairs);
+                let pairs: Vec<(K, u16, K)> = pairs
+                    .into_iter()
+                    .map(|(k, v)| (k, v, dual(&e.images(k.unpack(lowest, n as usize)))))
+                    .collect();
+                let mut out = Vec::new();
+                keep(&pairs, pm, &mut out);
+                out
+            })
+            .collect();
+        out.push((lowest, cur.len() as u64));
+        cur
+    };
+    let mut q = lowest;
     while !cur.is_empty() && q > 1 {
         let Some(partner) = level(n - q + 1) else {
             break;
