@@ -774,15 +774,14 @@ fn run<K: Key, const L: usize>(
         // solvable positions of at most `half` pegs, level by level down; those of
         // `p > half` pegs are as many as those of `n - p`
         let low = solvable_down::<K, L>(&e, &forward, lowest);
-        let mid = half;
         let solvable = |pegs: u32| {
-            let q = if pegs > mid { n as u32 - pegs } else { pegs };
+            let q = if pegs > half { n as u32 - pegs } else { pegs };
             low.iter().find(|l| l.0 == q).map_or(0, |l| l.1)
         };
-        // down to the finish's peg count (the solvable positions of fewer pegs than `mid`
+        // down to the finish's peg count (the solvable positions of fewer pegs than `half`
         // are found level by level; below the last one found there are none)
         let top = forward[0].pegs;
-        let bottom = c.goal_count.min(mid);
+        let bottom = c.goal_count.min(half);
         for pegs in (bottom..=top).rev() {
             levels.push(LevelCount {
                 pegs,
