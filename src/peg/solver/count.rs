@@ -21,8 +21,9 @@
 //! 59 M children instead, with the same counts.
 //!
 //! Each level is a set split into 256 buckets by a hash: children are first appended to their
-//! bucket's list, through one open cache line per bucket that is copied whole when full, then
-//! each list goes into its bucket's table, small enough to stay in cache; inserting straight
+//! bucket's list, through one open cache line per bucket that is copied whole when full (by
+//! streaming stores, which skip reading the destination), then each list goes into its
+//! bucket's table, small enough to stay in cache; inserting straight
 //! into one table of millions of positions would be a cache miss per child. Parents are
 //! expanded in parallel (rayon), each thread its share of the buckets, in rounds that stop
 //! when the lists hold `CHUNK_CHILDREN` entries, which bounds their memory. A board of at
@@ -303,15 +304,23 @@ struct Open<E>([E; LINE]);
 
 /// Per-bucket lists, filled through one open line per bucket (software write combining): a
 /// push is one store into a line that stays in the first-level cache, and a full line is
-/// copied to its list as one unit.
+/// copied to its list as one unit, by streaming stores ([`stream_push`]).
 struct Stage<E> {
     open: Vec<Open<E>>,
     fill: Vec<u32>,
-    full: Vec<Vec<[E; LINE]>>,
+    full: Vec<Vec<Open<E>>>,
 }
 
 impl<E: Copy + Default> Stage<E> {
+    /// Entries are words without padding, so a line is exactly `LINE` of them, whole 16-byte
+    /// units that [`stream_push`] copies and [`Stage::entries`] reads as entries.
+    const WHOLE: () = assert!(
+        std::mem::size_of::<Open<E>>() == LINE * std::mem::size_of::<E>()
+            && std::mem::size_of::<Open<E>>().is_multiple_of(16)
+    );
+
     fn new() -> Self {
+        let () = Self::WHOLE;
         Stage {
             open: vec![Open([E::default(); LINE]); BUCKETS],
             fill: vec![0; BUCKETS],
@@ -327,9 +336,9 @@ impl<E: Copy + Default> Stage<E> {
             // the last entry goes straight into the copy: loading the line right after a
             // store into it would stall (no store-to-load forwarding from a narrow store to
             // a wide load)
-            let mut line = self.open[b].0;
-            line[LINE - 1] = x;
-            self.full[b].push(line);
+            let mut line = self.open[b];
+            line.0[LINE - 1] = x;
+            stream_push(&mut self.full[b], &line);
             self.fill[b] = 0;
         } else {
             self.open[b].0[f] = x;
@@ -339,16 +348,58 @@ impl<E: Copy + Default> Stage<E> {
 
     /// The entries of bucket `b`: its full lines, then its open line.
     fn entries(&self, b: usize) -> [&[E]; 2] {
-        [
-            self.full[b].as_flattened(),
-            &self.open[b].0[..self.fill[b] as usize],
-        ]
+        let full = &self.full[b];
+        // SAFETY: `full` holds `full.len()` initialised lines, each exactly `LINE` entries
+        // with no padding (`Stage::WHOLE`), so they are `full.len() * LINE` entries in a row.
+        let flat =
+            unsafe { std::slice::from_raw_parts(full.as_ptr().cast::<E>(), full.len() * LINE) };
+        [flat, &self.open[b].0[..self.fill[b] as usize]]
+    }
+
+    /// Makes the streamed lines visible in order before the lists are handed to other
+    /// threads: streaming stores are weakly ordered, so every thread that filled lists calls
+    /// this before it finishes its part.
+    fn publish(&self) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            std::arch::x86_64::_mm_sfence()
+        };
     }
 
     fn clear(&mut self) {
         self.full.iter_mut().for_each(Vec::clear);
         self.fill.fill(0);
     }
+}
+
+/// Appends `line` to `v`, on x86-64 by non-temporal stores: the lists are far larger than
+/// the caches and are next read by the merge, so a plain store would first read each
+/// destination line from memory only to overwrite it, and 256 lists filled at once defeat the
+/// processor's prefetching of those reads. Measured in isolation, a push (one in 16 of which
+/// copies a line) took 6.2 ns with plain copies and 3.1 ns with streaming ones. The caller
+/// must [`Stage::publish`] before another thread reads `v`.
+#[inline(always)]
+fn stream_push<E: Copy>(v: &mut Vec<Open<E>>, line: &Open<E>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
+        v.reserve(1);
+        let n = v.len();
+        // SAFETY: `reserve` left room for the element at `n`, aligned to 64 bytes like every
+        // `Open`; a line is whole 16-byte units of initialised entries (`Stage::WHOLE`), read
+        // from `line` (aligned too) and all written before `set_len` counts the element.
+        unsafe {
+            let dst = v.as_mut_ptr().add(n).cast::<__m128i>();
+            let src = (line as *const Open<E>).cast::<__m128i>();
+            for k in 0..std::mem::size_of::<Open<E>>() / 16 {
+                _mm_stream_si128(dst.add(k), _mm_load_si128(src.add(k)));
+            }
+            v.set_len(n + 1);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    v.push(*line);
 }
 
 /// Moves and symmetries as `L`-lane masks of stored words (`K`): each lane holds a position's
@@ -1136,6 +1187,8 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
             Isa::Avx2 => unsafe { expand_avx2(self, l, at) },
             _ => expand_plain(self, l, at),
         }
+        // one fence orders every streamed line of this thread, children and queries alike
+        l.kids.publish();
     }
 
     /// The expansion itself, inlined into each compiled version (`SIMD`: with AVX2).
