@@ -108,7 +108,7 @@ pub const DEFAULT_MAX_POSITIONS: u64 = 1 << 26;
 const BUCKET_BITS: u32 = 8;
 const BUCKETS: usize = 1 << BUCKET_BITS;
 /// Entries (children and complement queries) listed per round of a level's expansion at most,
-/// over all threads: bounds the memory of the lists (256 MiB of 64-bit entries).
+/// over all threads: bounds the memory of the lists (128 MiB of 32-bit entries, 256 of 64-bit ones).
 const CHUNK_CHILDREN: usize = 1 << 25;
 
 /// Counts the reachable and the solvable positions of `inst` (a board of at most 64 holes
@@ -213,26 +213,48 @@ fn closure(gens: &[Vec<u32>]) -> Option<Vec<Vec<u32>>> {
 
 /// A stored position: the canonical form, as a 32-bit word for boards of at most 33 holes
 /// (the bit of vertex 32 follows from the peg count) or as is.
+///
+/// Positions are placed by [`Key::mix`], a bijection of the word: its top [`BUCKET_BITS`]
+/// bits pick the bucket, the next ones the slot in the bucket's table ([`slot_hash`]). A
+/// child in a bucket's list is one word of the same width ([`Key::tag`]): the mixed word
+/// without its bucket bits, which the list implies, and the rank of the move that made it in
+/// the 8 bits so freed. That halves the lists against a word and a rank side by side, and
+/// the lists are written and read once per child, through memory.
 trait Key: Word {
-    /// A child in a bucket's list: its canonical form and the rank of the move that made it.
-    type Tagged: Copy + Default + Send + Sync + 'static;
     fn pack(x: u64) -> Self;
     fn wide(self) -> u64;
     fn unpack(self, pegs: u32, n: usize) -> u64;
-    fn tag(self, rank: u8) -> Self::Tagged;
-    fn untag(t: Self::Tagged) -> (Self, u8);
+    /// A bijection of the word whose top bits depend on every bit.
+    fn mix(self) -> Self;
+    /// The inverse of [`Key::mix`].
+    fn unmix(self) -> Self;
+    /// `self`'s mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
+    fn tag(self, rank: u8) -> Self;
+    /// The position and rank of the entry `t` of bucket `b`'s list.
+    fn untag(t: Self, b: usize) -> (Self, u8);
+    /// The mixed word of `self`'s position without its bucket bits, at the top of a `u64`:
+    /// the hash of its slot in the bucket's table.
+    fn slot_hash(self) -> u64;
+    /// [`Key::slot_hash`] of the position of the entry `t`, from the entry alone.
+    fn slot_hash_tagged(t: Self) -> u64;
 }
 
+/// The inverse of an odd `m` modulo 2⁶⁴ (Newton's iteration doubles the correct low bits;
+/// `m` itself is right to 3 bits).
+const fn inverse(m: u64) -> u64 {
+    let mut x = m;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+const MIX_MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_XOR: u64 = 0x5851_F42D_4C95_7F2D;
+
 impl Key for u32 {
-    type Tagged = u64;
-    #[inline(always)]
-    fn tag(self, rank: u8) -> u64 {
-        (rank as u64) << 32 | self as u64
-    }
-    #[inline(always)]
-    fn untag(t: u64) -> (u32, u8) {
-        (t as u32, (t >> 32) as u8)
-    }
     #[inline(always)]
     fn pack(x: u64) -> Self {
         x as u32
@@ -250,18 +272,38 @@ impl Key for u32 {
             lo
         }
     }
+    #[inline(always)]
+    fn mix(self) -> u32 {
+        // the top bits of a product depend on every bit of the factor; the shift brings
+        // them down to the slot's bits too (and is its own inverse)
+        let h = (self ^ MIX_XOR as u32).wrapping_mul(MIX_MUL as u32);
+        h ^ h >> 16
+    }
+    #[inline(always)]
+    fn unmix(self) -> u32 {
+        const INV: u32 = inverse(MIX_MUL) as u32;
+        (self ^ self >> 16).wrapping_mul(INV) ^ MIX_XOR as u32
+    }
+    #[inline(always)]
+    fn tag(self, rank: u8) -> u32 {
+        self.mix() << BUCKET_BITS | rank as u32
+    }
+    #[inline(always)]
+    fn untag(t: u32, b: usize) -> (u32, u8) {
+        let h = (b as u32) << (32 - BUCKET_BITS) | t >> BUCKET_BITS;
+        (h.unmix(), t as u8)
+    }
+    #[inline(always)]
+    fn slot_hash(self) -> u64 {
+        (self.mix() as u64) << (32 + BUCKET_BITS)
+    }
+    #[inline(always)]
+    fn slot_hash_tagged(t: u32) -> u64 {
+        ((t >> BUCKET_BITS) as u64) << (32 + BUCKET_BITS)
+    }
 }
 
 impl Key for u64 {
-    type Tagged = u128;
-    #[inline(always)]
-    fn tag(self, rank: u8) -> u128 {
-        (rank as u128) << 64 | self as u128
-    }
-    #[inline(always)]
-    fn untag(t: u128) -> (u64, u8) {
-        (t as u64, (t >> 64) as u8)
-    }
     #[inline(always)]
     fn pack(x: u64) -> Self {
         x
@@ -274,27 +316,49 @@ impl Key for u64 {
     fn unpack(self, _: u32, _: usize) -> u64 {
         self
     }
+    #[inline(always)]
+    fn mix(self) -> u64 {
+        let h = (self ^ MIX_XOR).wrapping_mul(MIX_MUL);
+        h ^ h >> 32
+    }
+    #[inline(always)]
+    fn unmix(self) -> u64 {
+        const INV: u64 = inverse(MIX_MUL);
+        (self ^ self >> 32).wrapping_mul(INV) ^ MIX_XOR
+    }
+    #[inline(always)]
+    fn tag(self, rank: u8) -> u64 {
+        self.mix() << BUCKET_BITS | rank as u64
+    }
+    #[inline(always)]
+    fn untag(t: u64, b: usize) -> (u64, u8) {
+        let h = (b as u64) << (64 - BUCKET_BITS) | t >> BUCKET_BITS;
+        (h.unmix(), t as u8)
+    }
+    #[inline(always)]
+    fn slot_hash(self) -> u64 {
+        self.mix() << BUCKET_BITS
+    }
+    #[inline(always)]
+    fn slot_hash_tagged(t: u64) -> u64 {
+        t >> BUCKET_BITS << BUCKET_BITS
+    }
 }
 
-/// A multiplicative hash: its top [`BUCKET_BITS`] bits pick the bucket, the next ones the
-/// slot in the bucket's table (see [`slot_hash`]).
-#[inline(always)]
-fn hash<K: Key>(k: K) -> u64 {
-    (k.wide() ^ 0x5851_F42D_4C95_7F2D).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
+/// The bucket of a position: the top [`BUCKET_BITS`] bits of its mixed word.
 #[inline(always)]
 fn bucket<K: Key>(k: K) -> usize {
-    (hash(k) >> (64 - BUCKET_BITS)) as usize
+    (k.mix().wide() >> (K::BITS as u32 - BUCKET_BITS)) as usize
 }
 
+/// The hash that places a position in its bucket's table (every table of a count uses it).
 #[inline(always)]
 fn slot_hash<K: Key>(k: K) -> u64 {
-    hash(k) << BUCKET_BITS
+    k.slot_hash()
 }
 
-/// Entries of a [`Stage`] line: one 64-byte cache line of 32-bit entries (complement queries
-/// on boards of at most 33 holes), two of 64-bit ones (children tagged with their move).
+/// Entries of a [`Stage`] line: one 64-byte cache line of 32-bit entries (children and
+/// complement queries on boards of at most 33 holes), two of 64-bit ones.
 const LINE: usize = 16;
 
 /// A bucket's line being filled, aligned to a cache line.
@@ -721,7 +785,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
     /// canonical form, tagged with the rank of `m` seen from the child's canonical frame
     /// (the first lane that holds the canonical form). `SIMD`: the processor has AVX2.
     #[inline(always)]
-    fn push_child<const SIMD: bool>(&self, imgs: &[K; L], m: usize, kids: &mut Stage<K::Tagged>) {
+    fn push_child<const SIMD: bool>(&self, imgs: &[K; L], m: usize, kids: &mut Stage<K>) {
         let xm = &self.x[m];
         let (key, lane) = match simd::as_u32x8(imgs, xm) {
             // SAFETY: `SIMD` is only set where the processor has AVX2.
@@ -993,7 +1057,7 @@ fn solvable_down<K: Key, const L: usize>(
 
 /// Per thread: children and complement queries by bucket.
 struct Lists<K: Key> {
-    kids: Stage<K::Tagged>,
+    kids: Stage<K>,
     queries: Stage<K>,
     /// Scratch: the legal moves of one parent.
     moves: Vec<u16>,
@@ -1296,9 +1360,9 @@ fn merge_bucket<K: Key>(
         for kids in l.kids.entries(b) {
             for (i, &e) in kids.iter().enumerate() {
                 if let Some(&y) = kids.get(i + AHEAD) {
-                    tb.prefetch_hashed(slot_hash(K::untag(y).0));
+                    tb.prefetch_hashed(K::slot_hash_tagged(y));
                 }
-                let (x, rank) = K::untag(e);
+                let (x, rank) = K::untag(e, b);
                 tb.update_growing_with(x, usize::MAX, slot_hash, |v| keep_two(v, rank));
             }
         }
@@ -1375,6 +1439,37 @@ fn solvable_backwards<K: Key, const L: usize>(e: &Engine<K, L>, levels: &[Level<
 mod tests {
     use super::*;
     use crate::peg::board::Puzzle;
+
+    /// A child's list entry gives back its position and rank in its bucket, the mixed word is
+    /// a bijection, and the slot hash of an entry is its position's: for both widths of word,
+    /// on random words and on the extremes.
+    #[test]
+    fn list_entries_round_trip() {
+        fn check<K: Key>(k: K, rank: u8) {
+            assert_eq!(k.mix().unmix(), k);
+            let t = k.tag(rank);
+            assert_eq!(K::untag(t, bucket(k)), (k, rank));
+            assert_eq!(K::slot_hash_tagged(t), slot_hash(k));
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..100_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check::<u32>(x as u32, i as u8);
+            check::<u64>(x, (i >> 8) as u8);
+        }
+        for k in [0, 1, u64::MAX, 1 << 63] {
+            check::<u32>(k as u32, 255);
+            check::<u64>(k, 0);
+        }
+        // the buckets are evenly used by consecutive words too
+        let mut per = [0u32; BUCKETS];
+        for k in 0..(BUCKETS as u32 * 1000) {
+            per[bucket(k)] += 1;
+        }
+        assert!(per.iter().all(|&c| (800..1200).contains(&c)), "{per:?}");
+    }
 
     /// `keep_two` keeps the two highest distinct ranks of everything it was given, in any order
     /// (against the sorted set of the ranks given).
