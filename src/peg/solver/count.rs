@@ -254,6 +254,41 @@ const fn inverse(m: u64) -> u64 {
 const MIX_MUL: u64 = 0x9E37_79B9_7F4A_7C15;
 const MIX_XOR: u64 = 0x5851_F42D_4C95_7F2D;
 
+/// [`Key`]'s mixing and list entries for the word type `$t`.
+macro_rules! mixing {
+    ($t:ty) => {
+        #[inline(always)]
+        fn mix(self) -> $t {
+            // the top bits of a product depend on every bit of the factor; the shift by half
+            // the width brings them down to the slot's bits too (and is its own inverse)
+            let h = (self ^ MIX_XOR as $t).wrapping_mul(MIX_MUL as $t);
+            h ^ h >> (<$t>::BITS / 2)
+        }
+        #[inline(always)]
+        fn unmix(self) -> $t {
+            const INV: $t = inverse(MIX_MUL) as $t;
+            (self ^ self >> (<$t>::BITS / 2)).wrapping_mul(INV) ^ MIX_XOR as $t
+        }
+        #[inline(always)]
+        fn tag(self, rank: u8) -> $t {
+            self.mix() << BUCKET_BITS | rank as $t
+        }
+        #[inline(always)]
+        fn untag(t: $t, b: usize) -> ($t, u8) {
+            let h = (b as $t) << (<$t>::BITS - BUCKET_BITS) | t >> BUCKET_BITS;
+            (h.unmix(), t as u8)
+        }
+        #[inline(always)]
+        fn slot_hash(self) -> u64 {
+            (self.mix() as u64) << (64 - <$t>::BITS + BUCKET_BITS)
+        }
+        #[inline(always)]
+        fn slot_hash_tagged(t: $t) -> u64 {
+            ((t >> BUCKET_BITS) as u64) << (64 - <$t>::BITS + BUCKET_BITS)
+        }
+    };
+}
+
 impl Key for u32 {
     #[inline(always)]
     fn pack(x: u64) -> Self {
@@ -272,35 +307,7 @@ impl Key for u32 {
             lo
         }
     }
-    #[inline(always)]
-    fn mix(self) -> u32 {
-        // the top bits of a product depend on every bit of the factor; the shift brings
-        // them down to the slot's bits too (and is its own inverse)
-        let h = (self ^ MIX_XOR as u32).wrapping_mul(MIX_MUL as u32);
-        h ^ h >> 16
-    }
-    #[inline(always)]
-    fn unmix(self) -> u32 {
-        const INV: u32 = inverse(MIX_MUL) as u32;
-        (self ^ self >> 16).wrapping_mul(INV) ^ MIX_XOR as u32
-    }
-    #[inline(always)]
-    fn tag(self, rank: u8) -> u32 {
-        self.mix() << BUCKET_BITS | rank as u32
-    }
-    #[inline(always)]
-    fn untag(t: u32, b: usize) -> (u32, u8) {
-        let h = (b as u32) << (32 - BUCKET_BITS) | t >> BUCKET_BITS;
-        (h.unmix(), t as u8)
-    }
-    #[inline(always)]
-    fn slot_hash(self) -> u64 {
-        (self.mix() as u64) << (32 + BUCKET_BITS)
-    }
-    #[inline(always)]
-    fn slot_hash_tagged(t: u32) -> u64 {
-        ((t >> BUCKET_BITS) as u64) << (32 + BUCKET_BITS)
-    }
+    mixing!(u32);
 }
 
 impl Key for u64 {
@@ -316,33 +323,7 @@ impl Key for u64 {
     fn unpack(self, _: u32, _: usize) -> u64 {
         self
     }
-    #[inline(always)]
-    fn mix(self) -> u64 {
-        let h = (self ^ MIX_XOR).wrapping_mul(MIX_MUL);
-        h ^ h >> 32
-    }
-    #[inline(always)]
-    fn unmix(self) -> u64 {
-        const INV: u64 = inverse(MIX_MUL);
-        (self ^ self >> 32).wrapping_mul(INV) ^ MIX_XOR
-    }
-    #[inline(always)]
-    fn tag(self, rank: u8) -> u64 {
-        self.mix() << BUCKET_BITS | rank as u64
-    }
-    #[inline(always)]
-    fn untag(t: u64, b: usize) -> (u64, u8) {
-        let h = (b as u64) << (64 - BUCKET_BITS) | t >> BUCKET_BITS;
-        (h.unmix(), t as u8)
-    }
-    #[inline(always)]
-    fn slot_hash(self) -> u64 {
-        self.mix() << BUCKET_BITS
-    }
-    #[inline(always)]
-    fn slot_hash_tagged(t: u64) -> u64 {
-        t >> BUCKET_BITS << BUCKET_BITS
-    }
+    mixing!(u64);
 }
 
 /// The bucket of a position: the top [`BUCKET_BITS`] bits of its mixed word.
