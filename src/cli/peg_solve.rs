@@ -26,7 +26,7 @@ pub struct SolveArgs {
     pub count_all: bool,
     /// With `--count-all`: count only the solvable positions. On a central game the reachable
     /// positions are then enumerated only down to half the holes (their counts stop there),
-    /// which is 2.3 to 2.7 times faster on the English board, and uses less memory (on the
+    /// which is more than twice as fast on the English board, and uses less memory (on the
     /// 5 × 5 diagonal board, where two thirds of the positions are solvable, it is slower).
     #[arg(long, requires = "count_all")]
     pub solvable_only: bool,
