@@ -150,6 +150,10 @@ pub enum VerifierCmd {
         /// Unexpired login nonces one peer address may hold at once.
         #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
         max_pending_per_peer: u32,
+        /// Failed logins one peer address may make per minute; then its logins are refused
+        /// with a retry-after (before any proof is verified). Never counted per user name.
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_failures_per_minute: u32,
         /// Registrations one peer address may make per hour.
         #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
         max_registrations_per_hour: u32,
@@ -164,6 +168,8 @@ pub enum VerifierCmd {
         require_system: Option<crate::cli::engine::MpcSystem>,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
+        #[command(flatten)]
+        limits: crate::cli::ConnLimitArgs,
     },
     /// Remove a user, their session tokens and pending challenges.
     Remove {
@@ -328,6 +334,7 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     // the demo narrates each step itself; the server's own log lines would interleave
     let opts = ServerOptions {
         log: LogFormat::Quiet,
+        refuse: server::refuse,
         ..ServerOptions::default()
     };
     let r = std::thread::scope(|sc| -> Result<()> {
@@ -436,11 +443,13 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             challenge_ttl,
             max_sessions,
             max_pending_per_peer,
+            max_failures_per_minute,
             max_registrations_per_hour,
             quiet,
             json,
             require_system,
             deadlines,
+            limits,
         } => {
             use crate::net::server::{self as srv, LogFormat, ServerOptions};
             crate::auth::keys::check_server_name(&name)?;
@@ -448,10 +457,14 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 token_ttl,
                 challenge_ttl,
                 max_pending_per_peer: max_pending_per_peer as usize,
+                max_failures: max_failures_per_minute as usize,
+                failure_window: 60,
                 max_registrations_per_peer: max_registrations_per_hour as usize,
                 registration_window: 3600,
                 ..Policy::default()
             };
+            // the decoys' keys are made now, not on the first refusal (whose time would show)
+            crate::auth::login::decoys();
             // creates and checks the database before listening: a bad file is exit 2 now
             let store = Store::open(&db, Clock::System, policy.clone())?;
             let purged = store.purge()?;
@@ -484,16 +497,15 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             };
             srv::install_stop_signals();
             let opts = ServerOptions {
-                max_sessions: max_sessions as usize,
-                deadlines: deadlines.deadlines(),
-                log,
+                refuse: server::refuse,
+                ..limits.server_options(max_sessions, &deadlines, log)
             };
             let st = srv::serve(&l, &opts, &srv::STOP, |ch, peer| {
                 server::handle(&cfg, ch, peer)
             })?;
             eprintln!(
-                "stopped: {} accepted, {} refused, {} failed connections, {} turned away while busy",
-                st.accepted, st.rejected, st.failed, st.busy
+                "stopped: {} accepted, {} refused, {} failed connections, {} turned away, {} evicted before their first message",
+                st.accepted, st.rejected, st.failed, st.busy, st.evicted
             );
             Ok(())
         }
