@@ -169,7 +169,7 @@ impl<'a> Authenticator<'a> {
     /// the proof; a session token on success.
     ///
     /// Every proof that gets past the rate limit is verified exactly once, against the
-    /// identity [`Authenticator::target`] picks from the proof's claimed kind, even when the
+    /// identity picked from the kind the proof claims (`target`), even when the
     /// challenge is unknown or expired or the name unknown: the refusal costs the same work
     /// whatever the name and its key. Only a fresh challenge, a registered user and a proof
     /// verified against that user's own identity let anyone in.
@@ -188,14 +188,15 @@ impl<'a> Authenticator<'a> {
             return Ok(Err(Denied::RetryAfter(s)));
         }
         let registered = self.store.user(user)?;
-        let (target, own) = Self::target(registered.as_ref().map(|u| &u.identity), proof);
+        let claimed = claimed_kind(proof);
+        let (target, own) = Self::target(registered.as_ref().map(|u| &u.identity), claimed);
         let checked = verify_login_accepting(target, &self.server, user, nonce, proof, self.only);
         let verdict = match (&registered, own) {
             _ if !fresh => Err("unknown, expired or used challenge".to_string()),
             (None, _) => Err("unknown user".to_string()),
             (Some(u), false) => Err(format!(
                 "a {} proof for a {} key",
-                claimed_kind(proof).map_or("malformed", Kind::name),
+                claimed.map_or("malformed", Kind::name),
                 u.identity.kind()
             )),
             (Some(_), true) => checked.map_err(|e| e.to_string()),
@@ -217,8 +218,7 @@ impl<'a> Authenticator<'a> {
     /// user's identity if it is of the kind the proof claims, else the decoy of that kind (a
     /// proof that names no kind fails to parse whatever it is checked against: the user's
     /// identity or the first decoy, at equal cost).
-    fn target<'i>(registered: Option<&'i Identity>, proof: &[u8]) -> (&'i Identity, bool) {
-        let claimed = claimed_kind(proof);
+    fn target(registered: Option<&Identity>, claimed: Option<Kind>) -> (&Identity, bool) {
         match (registered, claimed) {
             (Some(id), Some(k)) if id.kind() == k => (id, true),
             (Some(id), None) => (id, true),
