@@ -242,7 +242,11 @@ fn inspect_answers_every_saved_proof_input() {
         "{} inputs × {} inspect commands (overflow checks {})",
         inputs.len(),
         commands.len(),
-        if cfg!(debug_assertions) { "on" } else { "off: release profile" }
+        if cfg!(debug_assertions) {
+            "on"
+        } else {
+            "off: release profile"
+        }
     );
 }
 
@@ -251,8 +255,8 @@ fn inspect_answers_every_saved_proof_input() {
 /// panicked, a release build printed "γ = 0").
 #[test]
 fn inspect_shows_the_largest_gamma_in_full() {
-    let f = Path::new(ROOT)
-        .join("tests/fuzz_regressions/proof_peg_iso/gamma-u32-max-inspect-overflow");
+    let f =
+        Path::new(ROOT).join("tests/fuzz_regressions/proof_peg_iso/gamma-u32-max-inspect-overflow");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_verifier"))
         .args(["peg", "inspect", "--all"])
         .arg(&f)
@@ -262,4 +266,24 @@ fn inspect_shows_the_largest_gamma_in_full() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("γ = 4294967296,"), "{stdout}");
     assert!(!stdout.contains("γ = 0,"), "{stdout}");
+}
+
+/// A LowMC KKW proof file whose parameters say τ = u32::MAX: `inspect` names the parameters
+/// invalid instead of allocating τ + 1 terms of the security formula (32 GiB: the process
+/// aborted).
+#[test]
+fn inspect_does_not_compute_on_invalid_kkw_parameters() {
+    let f = Path::new(ROOT)
+        .join("tests/fuzz_regressions/proof_peg_kkw/lowmc-kkw-online-u32-max-inspect-alloc");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verifier"))
+        .args(["peg", "inspect"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("τ = 4294967295") && stdout.contains("invalid parameters"),
+        "{stdout}"
+    );
 }

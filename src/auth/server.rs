@@ -219,12 +219,18 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
 }
 
 fn expect_reply(ch: &mut Channel) -> Result<Reply> {
-    match ch.recv::<Reply>("reply from the server")? {
+    match ch.recv_reply::<Reply>("reply from the server")? {
         Reply::Denied {
             reason,
             retry_after: Some(s),
-        } => Err(Error::rejected(format!("{reason}: retry after {s} s"))),
-        Reply::Denied { reason, .. } => Err(Error::rejected(reason)),
+        } => Err(Error::try_later(
+            reason,
+            Some(std::time::Duration::from_secs(s)),
+        )),
+        // a rate limit said in words only ("too many …: retry after N s") is not a verdict
+        Reply::Denied { reason, .. } => {
+            Err(crate::net::try_later_of(&reason).unwrap_or_else(|| Error::rejected(reason)))
+        }
         r => Ok(r),
     }
 }

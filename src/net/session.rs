@@ -171,9 +171,10 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
-            return Err(Error::rejected(format!(
-                "the verifier refused the session: {reason}"
-            )))
+            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict
+            return Err(super::try_later_of(&reason).unwrap_or_else(|| {
+                Error::rejected(format!("the verifier refused the session: {reason}"))
+            }));
         }
         m => return Err(unexpected("Ready", &m)),
     };
