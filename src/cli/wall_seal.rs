@@ -398,7 +398,7 @@ pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
             Mode::Interactive => "interactive session transcript: NOT evidence",
         },
         bytes.len(),
-        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes))
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes))
     );
     Ok((f, text))
 }
