@@ -12,6 +12,10 @@
 # stable Rust; the script then exits 1. FUZZ_SANITIZER picks the sanitizer (default none:
 # the crate is safe Rust, so the overflow checks and panics are what matter; `address` is
 # slower). FUZZ_BUILD_FLAGS adds cargo-fuzz build flags. Logs: fuzz/work/<target>.log.
+#
+# The targets are built with debug assertions and overflow checks (`--debug-assertions`),
+# always: without them an overflow in arithmetic on a decoded integer wraps silently (a
+# release build printed "γ = 0" for γ = u32::MAX, issue 25) and the fuzzer sees nothing.
 set -uo pipefail
 cd "$(dirname "$0")"
 SECS=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -19,6 +23,7 @@ shift
 SAN=${FUZZ_SANITIZER:-none}
 # extra cargo-fuzz build flags, e.g. "--codegen-units 16" (faster build, slower runs; CI)
 read -r -a FLAGS <<<"${FUZZ_BUILD_FLAGS:-}"
+FLAGS=(--debug-assertions "${FLAGS[@]}")
 if [ $# -gt 0 ]; then
   TARGETS=("$@")
 else

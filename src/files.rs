@@ -53,6 +53,129 @@ pub fn excerpt(s: &str) -> String {
     }
 }
 
+/// `c` as a message shows it: the character itself in single quotes (`'о'`, `'"'`), or, for
+/// a control or invisible character, its code point (`U+0007`). Never Rust's escapes
+/// (`'\u{43e}'`), which users cannot read.
+pub fn quote_char(c: char) -> String {
+    if c.is_control() || c.is_whitespace() && c != ' ' || c == '\u{feff}' {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{c}'")
+    }
+}
+
+/// Untrusted text as a message quotes it: an [`excerpt`] in double quotes, inner quotes and
+/// backslashes as they are (no Rust escapes such as `\"R\"` or `\u{43e}`), control
+/// characters as their code points.
+pub fn quote(s: &str) -> String {
+    let n = s.chars().count();
+    let mut out = String::from("\"");
+    for c in s.chars().take(EXCERPT_CHARS) {
+        if c.is_control() {
+            out.push_str(&format!("U+{:04X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    if n > EXCERPT_CHARS {
+        out.push_str(&format!("… ({n} characters)"));
+    }
+    out
+}
+
+/// A JSON parser's error in the user's terms: serde's type names and backticks become
+/// words ("invalid type: integer `-3`, expected u64" reads "found the number -3, expected a
+/// whole number from 0"), the position stays.
+pub fn json_error(e: &serde_json::Error) -> String {
+    let mut m = e.to_string().replace('`', "\"");
+    for (rust, words) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u64", "expected a whole number from 0"),
+        ("expected usize", "expected a whole number from 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("invalid type: integer", "found the number"),
+        ("invalid type: floating point", "found the number"),
+        ("invalid type: string", "found the text"),
+        ("invalid type: map", "found an object"),
+        ("invalid type: sequence", "found a list"),
+        ("invalid type: boolean", "found"),
+        ("invalid type: null", "found null"),
+        ("invalid value: integer", "the number"),
+        ("invalid length", "wrong number of items:"),
+        ("a sequence", "a list"),
+        ("a map", "an object"),
+        ("a borrowed string", "a string"),
+    ] {
+        m = m.replace(rust, words);
+    }
+    // "expected struct RawPosition", "expected tuple of 3 elements"
+    for (k, words) in [
+        ("expected struct ", "expected an object"),
+        ("expected a tuple of ", "expected a list of "),
+    ] {
+        if let Some(i) = m.find(k) {
+            let rest = &m[i + k.len()..];
+            if words.ends_with("object") {
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                m = format!("{}{words}{}", &m[..i], &rest[end..]);
+            } else {
+                m = format!(
+                    "{}{words}{}",
+                    &m[..i],
+                    rest.replacen("elements", "items", 1)
+                );
+            }
+        }
+    }
+    m = m
+        .replace("tuple of ", "list of ")
+        .replace(" elements", " items");
+    m
+}
+
+/// Two digests that differ, shown so that they visibly differ: the same number of hex digits
+/// of each, at least 16 and up to the first digit where they differ (a crafted digest that
+/// shares its first 8 bytes with the expected one is not shown as "abcd… vs abcd…"); a
+/// shortened form ends in `…`.
+pub fn two_digests(a: &[u8], b: &[u8]) -> (String, String) {
+    let (ha, hb) = (hex::encode(a), hex::encode(b));
+    let first_diff = ha
+        .bytes()
+        .zip(hb.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(ha.len().min(hb.len()));
+    let n = (first_diff + 1).max(16);
+    let cut = |h: &str| {
+        if n >= h.len() {
+            h.to_string()
+        } else {
+            format!("{}…", &h[..n])
+        }
+    };
+    (cut(&ha), cut(&hb))
+}
+
+/// `n` and a noun, in the plural unless `n` is 1: `count(1, "move")` is "1 move",
+/// `count(3, "move")` "3 moves" (nouns with a regular plural only).
+pub fn count(n: impl Into<u128>, noun: &str) -> String {
+    let n: u128 = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A whole message kept under `max` characters: its beginning and its end (where parsers
 /// put "at line L column C"), joined by `…`.
 pub fn shorten(msg: &str, max: usize) -> String {

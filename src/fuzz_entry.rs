@@ -299,6 +299,7 @@ pub fn proof_wall_move(data: &[u8]) {
     let data = cap(data, MAX_INPUT);
     let st = fixtures::wall_statement();
     let _ = crate::wall::seal::verify_seal(st, data, &crate::mpc::engine::Required::bits(MIN_BITS));
+    let _ = crate::cli::wall_seal::inspect_seal(data);
 }
 
 /// Peg KKW proof files against the tee.

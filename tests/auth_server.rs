@@ -150,7 +150,7 @@ fn replays_expired_nonces_and_the_rate_limit() {
         .err()
         .unwrap_or_else(|| panic!("not rate-limited:\n{log}"))
         .to_string();
-    assert!(e.contains("retry after"), "{e}");
+    assert!(e.contains("try again in"), "{e}");
     assert_eq!(code, Some(0));
     assert!(log.matches("REJECTED").count() >= 6, "{log}");
 }

@@ -185,3 +185,105 @@ fn a_refused_registration_clips_the_user_name() {
     assert!(m.len() < 300 && m.starts_with("registration of"), "{m}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every saved input of every proof kind (the seed corpora and the saved crashes of the
+/// `proof_*` and `seal_open` targets) through every `inspect` of the binary, text and JSON:
+/// an answer (exit 0) or a refusal (exit 2), never a panic. Under `cargo test` (debug
+/// profile, as `.ci/run` runs this file a second time) the spawned binary has overflow
+/// checks on, so arithmetic on a decoded integer that would overflow panics here instead of
+/// printing a wrapped number (issue 25).
+#[test]
+fn inspect_answers_every_saved_proof_input() {
+    let verifier = env!("CARGO_BIN_EXE_verifier");
+    let mut inputs = Vec::new();
+    for base in ["fuzz/corpus", "tests/fuzz_regressions"] {
+        for &(name, _) in TARGETS {
+            if name.starts_with("proof_") || name == "seal_open" {
+                inputs.extend(files(&Path::new(ROOT).join(base).join(name)));
+            }
+        }
+    }
+    assert!(inputs.len() >= 10, "{} inputs", inputs.len());
+    let commands: [&[&str]; 6] = [
+        &["peg", "inspect", "--all"],
+        &["peg", "inspect", "--json"],
+        &["sha256", "inspect"],
+        &["sha256", "inspect", "--json"],
+        &["wall", "inspect"],
+        &["wall", "inspect", "--json"],
+    ];
+    let mut answered = 0;
+    for p in &inputs {
+        for c in commands {
+            let out = std::process::Command::new(verifier)
+                .args(c)
+                .arg(p)
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(code, Some(0 | 2)) && !stderr.contains("panicked"),
+                "verifier {} {}: exit {code:?}\n{stderr}",
+                c.join(" "),
+                p.display()
+            );
+            if c.contains(&"--json") {
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert_eq!(stdout.lines().count(), 1, "{}: {stdout}", p.display());
+                serde_json::from_str::<serde_json::Value>(&stdout).unwrap();
+            }
+            answered += (code == Some(0)) as usize;
+        }
+    }
+    // the real proofs among them are summarised, not all refused
+    assert!(answered >= inputs.len() / 2, "{answered} answers");
+    eprintln!(
+        "{} inputs × {} inspect commands (overflow checks {})",
+        inputs.len(),
+        commands.len(),
+        if cfg!(debug_assertions) {
+            "on"
+        } else {
+            "off: release profile"
+        }
+    );
+}
+
+/// The input of issue 25: an isomorphism proof whose move opening says γ = u32::MAX.
+/// `inspect` shows the 1-based γ in full; it once computed `γ + 1` in 32 bits (a debug build
+/// panicked, a release build printed "γ = 0").
+#[test]
+fn inspect_shows_the_largest_gamma_in_full() {
+    let f =
+        Path::new(ROOT).join("tests/fuzz_regressions/proof_peg_iso/gamma-u32-max-inspect-overflow");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verifier"))
+        .args(["peg", "inspect", "--all"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("γ = 4294967296,"), "{stdout}");
+    assert!(!stdout.contains("γ = 0,"), "{stdout}");
+}
+
+/// A LowMC KKW proof file whose parameters say τ = u32::MAX: `inspect` names the parameters
+/// invalid instead of allocating τ + 1 terms of the security formula (32 GiB: the process
+/// aborted).
+#[test]
+fn inspect_does_not_compute_on_invalid_kkw_parameters() {
+    let f = Path::new(ROOT)
+        .join("tests/fuzz_regressions/proof_peg_kkw/lowmc-kkw-online-u32-max-inspect-alloc");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verifier"))
+        .args(["peg", "inspect"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("τ = 4294967295") && stdout.contains("invalid parameters"),
+        "{stdout}"
+    );
+}

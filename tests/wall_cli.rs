@@ -410,9 +410,19 @@ fn render_terminal_and_svg() {
     assert!(out.contains("ring with 4 players"));
 
     let svg_path = tmp("ring.svg");
+    // writing a file prints nothing else unless asked (issue 21): --text adds the drawing
     let (code, out2, _) = run(&["wall", "render", &path, "--svg", &svg_path], None);
     assert_eq!(code, 0);
-    assert_eq!(out2, out, "terminal drawing still printed");
+    assert_eq!(
+        out2, "",
+        "the terminal drawing is not printed with --svg FILE"
+    );
+    let (code, out2, _) = run(
+        &["wall", "render", &path, "--svg", &svg_path, "--text"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out2, out, "--text prints the terminal drawing");
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert_well_formed(&svg);
     let pos = game_json(&path);

@@ -155,7 +155,15 @@ pub(crate) fn clip(s: &str) -> String {
     if s.chars().count() > 24 {
         out.push('…');
     }
-    out.escape_debug().to_string()
+    out.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("U+{:04X}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Decodes lowercase hex (the only accepted spelling, so every value has one encoding).

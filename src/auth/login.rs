@@ -112,13 +112,14 @@ impl<'a> Authenticator<'a> {
 
     /// Registers `user` (first come, first served; a taken name is an error).
     /// A peer over [`super::store::Policy::max_registrations_per_peer`] is refused
-    /// ([`crate::Error::Rejected`], "retry after N s").
+    /// ([`crate::Error::TryLater`] with the wait).
     pub fn register(&self, user: &str, peer: &str, id: &Identity) -> Result<()> {
         match self.try_register(user, peer, id)? {
             Ok(()) => Ok(()),
-            Err(Denied::RetryAfter(s)) => Err(crate::Error::rejected(format!(
-                "too many registrations from this address: retry after {s} s"
-            ))),
+            Err(Denied::RetryAfter(s)) => Err(crate::Error::try_later(
+                "too many registrations from this address",
+                Some(std::time::Duration::from_secs(s)),
+            )),
             Err(Denied::Failed) => Err(crate::Error::rejected("registration refused")),
         }
     }

@@ -244,12 +244,18 @@ pub fn refuse(ch: &mut Channel, reason: &str, retry_after: u32) {
 }
 
 fn expect_reply(ch: &mut Channel) -> Result<Reply> {
-    match ch.recv::<Reply>("reply from the server")? {
+    match ch.recv_reply::<Reply>("reply from the server")? {
         Reply::Denied {
             reason,
             retry_after: Some(s),
-        } => Err(Error::rejected(format!("{reason}: retry after {s} s"))),
-        Reply::Denied { reason, .. } => Err(Error::rejected(reason)),
+        } => Err(Error::try_later(
+            crate::files::excerpt(&reason),
+            Some(std::time::Duration::from_secs(s.min(86_400))),
+        )),
+        // a rate limit said in words only ("too many …: retry after N s") is not a verdict
+        Reply::Denied { reason, .. } => {
+            Err(crate::net::try_later_of(&reason).unwrap_or_else(|| Error::rejected(reason)))
+        }
         r => Ok(r),
     }
 }

@@ -1,7 +1,8 @@
 //! The logic of the `prover` and `verifier` binaries. The binaries only call
 //! [`prover_main`] and [`verifier_main`].
 //!
-//! Exit status: 0 accepted or done; 1 proof rejected; 2 bad input or usage.
+//! Exit status: 0 accepted or done; 1 proof rejected; 2 bad input or usage; 75 try again
+//! later (a busy server, a rate limit).
 
 use std::net::TcpListener;
 use std::time::Duration;
@@ -30,6 +31,8 @@ Exit status:
   1  proof rejected; illegal move or position (wall check); puzzle impossible or the
      solver's budget exhausted
   2  bad input or usage (a file, an argument, a limit)
+  75 try again later: the server is busy or a rate limit applies (nothing was judged; the
+     message says how long to wait when the server said)
 
 Files: `-` is stdin or stdout (stdin at most once per command). Wherever a PUZZLE file is
 taken, a built-in catalog name works too: tee, english, european, wiegleb, wiegleb-24,
@@ -54,13 +57,14 @@ pub enum ProverCmd {
     /// Peg solitaire: solve, prove (Protocol 1 of FUN 2022 or ZKB++), live sessions.
     #[command(subcommand)]
     Peg(peg::ProverCmd),
-    /// SHA-256: prove knowledge of a preimage (ZKB++).
+    /// SHA-256: prove knowledge of a preimage (ZKB++ or KKW), seal a preimage to open later.
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
-    /// Authentication keys: create a secret key and its public identity.
+    /// Authentication: create a key and its identity, register with a login server, log in
+    /// (a zero-knowledge proof of the key), whoami, and a demo of the whole exchange.
     #[command(subcommand)]
     Auth(auth::ProverCmd),
     /// Print a shell completion script for this binary.
@@ -152,10 +156,11 @@ pub enum VerifierCmd {
     /// Wall Game: check positions and moves, replay game records, analyse legal walls, render, convert.
     #[command(subcommand)]
     Wall(wall::VerifierCmd),
-    /// SHA-256: verify and inspect preimage proofs (ZKB++).
+    /// SHA-256: verify and inspect preimage proofs (ZKB++ or KKW), open sealed preimages.
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
-    /// Authentication server's user database: add, list, remove users.
+    /// Authentication: serve logins (the login server), and its user database: add, list,
+    /// remove users.
     #[command(subcommand)]
     Auth(auth::VerifierCmd),
     /// Print a shell completion script for this binary.
@@ -175,6 +180,7 @@ fn finish(r: crate::Result<()>, who: &str) -> i32 {
             let msg = crate::files::shorten(&e.to_string().replace('\n', " "), MAX_MESSAGE);
             match &e {
                 Error::Rejected(_) => eprintln!("{who}: REJECTED: {msg}"),
+                Error::TryLater { .. } => eprintln!("{who}: NOT NOW: {msg}"),
                 _ => eprintln!("{who}: error: {msg}"),
             }
             if report::json_mode() {
@@ -205,10 +211,83 @@ fn quiet_broken_pipe() {
     }));
 }
 
+/// Parses the command line. `--help` and `--version` print as usual (exit 0); a command
+/// line that cannot be parsed is an error like any other: one line on stderr with the
+/// binary's prefix and, when `--json` is among the arguments, the one error object on
+/// stdout (exit 2). Clap's own report (several lines, a usage block) is folded into that line.
+fn parse_args<C: Parser>(who: &str) -> std::result::Result<C, i32> {
+    use clap::error::ErrorKind as K;
+    let e = match C::try_parse() {
+        Ok(c) => return Ok(c),
+        Err(e) => e,
+    };
+    if matches!(e.kind(), K::DisplayHelp | K::DisplayVersion) {
+        let _ = e.print();
+        return Err(0);
+    }
+    let msg = if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+        // `prover peg`: the list of subcommands is the useful answer (stderr, exit 2)
+        let _ = e.print();
+        "a subcommand is missing; see --help".to_string()
+    } else {
+        let m = crate::files::shorten(&usage_line(&e.render().to_string()), MAX_MESSAGE);
+        eprintln!("{who}: error: {m}");
+        m
+    };
+    if std::env::args_os()
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+    {
+        println!("{}", report::usage_object(&msg));
+    }
+    Err(2)
+}
+
+/// Clap's multi-line report as one line: the message (a list of missing arguments joined
+/// on), its tips in parentheses, without the usage block and the "--help" reminder (said
+/// once at the end instead).
+fn usage_line(text: &str) -> String {
+    let mut head = String::new();
+    let mut tips = Vec::new();
+    for para in text.split(
+        "
+
+",
+    ) {
+        let lines: Vec<&str> = para
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let Some(first) = lines.first() else { continue };
+        if first.starts_with("Usage:") || first.starts_with("For more information") {
+            continue;
+        }
+        if let Some(t) = first.strip_prefix("tip:") {
+            tips.push(t.trim().to_string());
+            continue;
+        }
+        if head.is_empty() {
+            head = lines
+                .join(" ")
+                .trim_start_matches("error:")
+                .trim()
+                .to_string();
+        }
+    }
+    for t in tips {
+        head = format!("{head} ({t})");
+    }
+    format!("{head}; see --help")
+}
+
 /// Entry point of the `prover` binary; returns the exit status.
 pub fn prover_main() -> i32 {
     quiet_broken_pipe();
-    let cli = ProverCli::parse();
+    let cli = match parse_args::<ProverCli>("prover") {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
@@ -223,7 +302,10 @@ pub fn prover_main() -> i32 {
 /// Entry point of the `verifier` binary; returns the exit status.
 pub fn verifier_main() -> i32 {
     quiet_broken_pipe();
-    let cli = VerifierCli::parse();
+    let cli = match parse_args::<VerifierCli>("verifier") {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),

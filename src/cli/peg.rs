@@ -786,16 +786,24 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
         .iter()
         .filter(|r| matches!(r.opening, Opening::Iso { .. }))
         .count();
-    let path: usize = resp.iter().map(|r| r.path.len()).sum();
+    // every number below comes from the file: widened (u64) or saturating, never `+`/`*`
+    // on the decoded width (a crafted γ = u32::MAX once printed "γ = 0", or panicked)
+    let path: u64 = resp.iter().map(|r| r.path.len() as u64).sum();
     let _ = writeln!(o, "rounds:     {}", resp.len());
     if let Some(max_sigma) = resp.iter().map(|r| r.sigma).max() {
+        let moves = resp.len() - iso;
         let _ = writeln!(
             o,
-            "openings:   {iso} isomorphism (σ = S), {} moves (σ < S); largest σ seen {max_sigma}",
-            resp.len() - iso
+            "openings:   {iso} isomorphism (σ = S), {moves} {} (σ < S); largest σ seen {max_sigma}",
+            if moves == 1 { "move" } else { "moves" }
         );
     }
-    let _ = writeln!(o, "merkle:     {path} sibling hashes ({} bytes)", path * 32);
+    let _ = writeln!(
+        o,
+        "merkle:     {path} sibling {} ({} bytes)",
+        if path == 1 { "hash" } else { "hashes" },
+        path.saturating_mul(32)
+    );
     for (i, r) in resp
         .iter()
         .enumerate()
@@ -836,7 +844,7 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
                     "  round {:>5}: σ = {}, γ = {}, commit(t'_γ) = {}, commit(Z'[σ]) = {}",
                     i + 1,
                     r.sigma,
-                    gamma + 1,
+                    u64::from(*gamma) + 1,
                     hex::encode(ct),
                     hex::encode(cb)
                 );

@@ -9,6 +9,8 @@
 //! {"verdict":"accepted", ...}          exit 0: the command's own keys
 //! {"verdict":"rejected","exit":1,"error":"..."}
 //! {"verdict":"error","exit":2,"error":"..."}
+//! {"verdict":"retry","exit":75,"error":"...","retry_after_s":3}   (busy server, rate limit;
+//!                                          retry_after_s is null when no wait was announced)
 //! ```
 //!
 //! The human-readable line still goes to stderr on failure; stdout carries only the
@@ -75,13 +77,27 @@ pub fn verdict(verdict: &str, fields: Value) -> Value {
     Value::Object(m)
 }
 
-/// The object printed for a failed run: `rejected` (exit 1) or `error` (exit 2).
+/// The object printed for a failed run: `rejected` (exit 1), `retry` (exit 75, with
+/// `retry_after_s`: whole seconds, or null) or `error` (exit 2).
 pub fn error_object(e: &Error, message: &str) -> Value {
-    json!({
-        "verdict": if matches!(e, Error::Rejected(_)) { "rejected" } else { "error" },
-        "exit": e.exit_code(),
-        "error": message,
-    })
+    match e {
+        Error::TryLater { retry_after, .. } => json!({
+            "verdict": "retry",
+            "exit": e.exit_code(),
+            "error": message,
+            "retry_after_s": retry_after.map(crate::error::retry_secs),
+        }),
+        _ => json!({
+            "verdict": if matches!(e, Error::Rejected(_)) { "rejected" } else { "error" },
+            "exit": e.exit_code(),
+            "error": message,
+        }),
+    }
+}
+
+/// The object for a command line that could not be parsed (exit 2).
+pub fn usage_object(message: &str) -> Value {
+    json!({"verdict": "error", "exit": 2, "error": message})
 }
 
 /// Milliseconds with one decimal, as JSON.
@@ -168,6 +184,14 @@ mod tests {
         let v = error_object(&Error::bad("bad"), "bad");
         assert_eq!(v["verdict"], "error");
         assert_eq!(v["exit"], 2);
+        let e = Error::try_later("busy", Some(std::time::Duration::from_millis(2100)));
+        let v = error_object(&e, "busy");
+        assert_eq!(v["verdict"], "retry");
+        assert_eq!(v["exit"], 75);
+        assert_eq!(v["retry_after_s"], 3);
+        assert_eq!(e.to_string(), "busy; try again in 3 s");
+        let v = error_object(&Error::try_later("busy", None), "busy");
+        assert!(v["retry_after_s"].is_null());
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub enum ProverCmd {
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
         /// Soundness in bits (ZKB++: rounds = ceil(bits / log2(3/2)); KKW: see --kkw-params).
-        #[arg(long, default_value_t = 128)]
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
         /// Context string the proof is bound to (must be given again to verify).
         #[arg(long, default_value = "")]
@@ -59,7 +59,7 @@ pub enum VerifierCmd {
         /// The proof file (`-` for stdin).
         proof: String,
         /// Security required, in bits (knowledge error at most 2^-BITS).
-        #[arg(long, default_value_t = 128)]
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
         /// Context string the proof must be bound to.
         #[arg(long, default_value = "")]

@@ -100,6 +100,10 @@ pub enum VerifierCmd {
         /// (exit 1 when a seal or an opening does not verify).
         #[arg(long, value_name = "DIR", requires = "html")]
         seals: Option<String>,
+        /// Also print the terminal drawing when --svg or --html writes a file (without them
+        /// it is what `render` prints).
+        #[arg(long)]
+        text: bool,
     },
     /// Print the position in another text format.
     Convert {
@@ -174,6 +178,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             illegal,
             html,
             seals,
+            text,
         } => {
             if svg.as_deref() == Some("-") && html.as_deref() == Some("-") {
                 return Err(Error::bad(
@@ -195,7 +200,13 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 )?),
                 None => None,
             };
-            if svg.as_deref() != Some("-") && html.as_deref() != Some("-") {
+            let to_stdout = svg.as_deref() == Some("-") || html.as_deref() == Some("-");
+            if text && to_stdout {
+                return Err(Error::bad(
+                    "--text prints the drawing on stdout, where --svg - or --html - already writes",
+                ));
+            }
+            if text || (svg.is_none() && html.is_none()) {
                 write_output("-", render::terminal(pos, &hl).as_bytes())?;
             }
             if let Some(path) = svg {
@@ -431,8 +442,9 @@ fn translate(n: &Notation, item: &str) -> Result<String> {
     if first == '[' {
         let (r, c, d): (u32, u32, String) = serde_json::from_str(t).map_err(|e| {
             Error::bad(format!(
-                "{:?}: not a wall [r, c, \"R\"|\"D\"] ({e})",
-                short(t)
+                "{}: not a wall [ROW, COL, \"R\" or \"D\"] ({})",
+                short(t),
+                crate::files::json_error(&e)
             ))
         })?;
         let dir = match d.as_str() {
@@ -511,12 +523,12 @@ fn analysis_human(pos: &Position, a: &WallAnalysis) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}x{} board, {} walls, {} free slots, {} attached pairs",
+        "{}x{} board, {}, {}, {}",
         pos.rows(),
         pos.cols(),
-        pos.walls().len(),
-        a.free.len(),
-        pos.attached_pairs().len()
+        crate::files::count(pos.walls().len() as u64, "wall"),
+        crate::files::count(a.free.len() as u64, "free slot"),
+        crate::files::count(pos.attached_pairs().len() as u64, "attached pair")
     );
     if !a.valid {
         let _ = writeln!(s, "INVALID position:");

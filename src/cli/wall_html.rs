@@ -80,7 +80,8 @@ fn seal_marks(rec: &Record, end: &crate::wall::game::Game, dir: &Path) -> Result
                     &dir.join(format!("{k}.open")).to_string_lossy(),
                     MAX_SEAL_FILE,
                 )?;
-                let ms = MoveStatement::new(end, end.to_move(), ctx.as_bytes())
+                let ms = seal::record_context(rec, k, ctx.as_bytes())
+                    .and_then(|c| MoveStatement::new(end, end.to_move(), &c))
                     .map_err(|e| Error::bad(format!("move {k}: {e}")))?;
                 let mv = seal::open_seal(&ms, &sb, &ob)
                     .map_err(|e| Error::rejected(format!("move {k}: {e}")))?;

@@ -18,7 +18,7 @@ use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile, Protocol
 use crate::wall::format;
 use crate::wall::game::{Game, Move};
 use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
-use crate::wall::record::read_source;
+use crate::wall::record::{read_source, Source};
 use crate::wall::seal::{self, MoveStatement};
 use crate::{Error, Result};
 
@@ -43,7 +43,8 @@ pub struct StatementArgs {
 
 impl StatementArgs {
     fn load(&self) -> Result<(Game, MoveStatement)> {
-        let game = read_source(&self.position)?.game()?;
+        let src = read_source(&self.position)?;
+        let game = src.game()?;
         let n = game.players().len() as u64;
         let player = match self.player {
             None => game.to_move(),
@@ -54,7 +55,19 @@ impl StatementArgs {
                 )))
             }
         };
-        let st = MoveStatement::new(&game, player, self.context.as_bytes())?;
+        // the next move of a game record is bound to that game and ply (4.9), with the
+        // record's SealContext tag unless --context says otherwise
+        let context = match &src {
+            Source::Record { record, .. } => {
+                let ctx = match (self.context.as_str(), record.tag("SealContext")) {
+                    ("", Some(t)) => t,
+                    (c, _) => c,
+                };
+                seal::record_context(record, record.moves().len() + 1, ctx.as_bytes())?
+            }
+            Source::File(_) => self.context.as_bytes().to_vec(),
+        };
+        let st = MoveStatement::new(&game, player, &context)?;
         Ok((game, st))
     }
 }
@@ -255,7 +268,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 );
             } else {
                 println!(
-                    "ACCEPTED: player {} has sealed a legal move ({} bytes, verified in {ms_t:.1} ms); seal {}",
+                    "ACCEPTED: player {} has sealed a legal move ({} bytes, verified in {ms_t:.1} ms); seal digest {} (position, player, context and seal)",
                     ms.player() + 1,
                     bytes.len(),
                     digest_hex(&d)
@@ -273,7 +286,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let (game, ms) = st.load()?;
             let sb = read_input(&sealed, MAX_SEAL_FILE)?;
             let ob = read_input(&opening, MAX_SEAL_FILE)?;
-            let mv = seal::open_seal(&ms, &sb, &ob)?;
+            let mv = seal::open_seal_at(&ms, &sb, &ob, &Required::bits(st.security))?;
             let next = game
                 .after(ms.player(), &mv)
                 .map_err(|e| Error::rejected(format!("the opened move is illegal: {e}")))?;
@@ -307,42 +320,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Inspect { sealed, out } => {
             let json = out.enable();
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
-            let f = ProofFile::from_bytes(&bytes)?;
-            if seal::engine_of(f.protocol).is_none() {
-                f.expect_protocol(ProtocolId::WallMove)?;
-            }
-            let system = match f.mode {
-                Mode::NonInteractive => Some(seal::read_seal(&bytes)?.system()),
-                Mode::Interactive => {
-                    let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
-                    (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp {
-                        rounds: r.hello.rounds as usize,
-                    })
-                }
-            };
-            let params = match system {
-                Some(System::Zkbpp { rounds }) => format!(
-                    "rounds:    {rounds} ({:.1} bits of security)",
-                    security_bits(rounds)
-                ),
-                Some(System::Kkw(p)) => format!(
-                    "params:    KKW with {p} ({:.1} bits of security)",
-                    kkw::attack_cost_bits(&p)
-                ),
-                None => "params:    KKW session (parameters fixed by the verifier)".to_string(),
-            };
-            let text = format!(
-                "protocol:  {}\nmode:      {}\n{params}\n\
-                 size:      {} bytes\n\
-                 file hash: {} (the seal digest, printed by `verify`, also covers the position)",
-                f.protocol.name(),
-                match f.mode {
-                    Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
-                    Mode::Interactive => "interactive session transcript: NOT evidence",
-                },
-                bytes.len(),
-                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes))
-            );
+            let (f, text) = inspect_seal(&bytes)?;
             crate::cli::report::emit(
                 json,
                 &text,
@@ -375,6 +353,54 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             })
         }
     }
+}
+
+/// The text of `verifier wall inspect` for a seal file's bytes (nothing verified), and the
+/// parsed container. Every number shown comes from the file: shown as read, never computed
+/// on (the fuzz target `proof_wall_move` runs this on arbitrary bytes).
+pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
+    let f = ProofFile::from_bytes(bytes)?;
+    if seal::engine_of(f.protocol).is_none() {
+        f.expect_protocol(ProtocolId::WallMove)?;
+    }
+    let system = match f.mode {
+        Mode::NonInteractive => Some(seal::read_seal(bytes)?.system()),
+        Mode::Interactive => {
+            let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
+            (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp {
+                rounds: r.hello.rounds as usize,
+            })
+        }
+    };
+    let params = match system {
+        Some(System::Zkbpp { rounds }) => format!(
+            "rounds:    {rounds} ({:.1} bits of security)",
+            security_bits(rounds)
+        ),
+        // the parameters come from the file: checked before any arithmetic on them (the
+        // cost formula allocates τ + 1 terms)
+        Some(System::Kkw(p)) => match p.check() {
+            Ok(()) => format!(
+                "params:    KKW with {p} ({:.1} bits of security)",
+                kkw::attack_cost_bits(&p)
+            ),
+            Err(e) => format!("params:    KKW with {p}, invalid: {e}"),
+        },
+        None => "params:    KKW session (parameters fixed by the verifier)".to_string(),
+    };
+    let text = format!(
+        "protocol:  {}\nmode:      {}\n{params}\n\
+         size:      {} bytes\n\
+         file sha256: {} (of the file's bytes: not the seal digest `verify` prints, which covers the position too)",
+        f.protocol.name(),
+        match f.mode {
+            Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
+            Mode::Interactive => "interactive session transcript: NOT evidence",
+        },
+        bytes.len(),
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes))
+    );
+    Ok((f, text))
 }
 
 /// Checks the sealed moves of a record: for ply `k` (1-based), `dir/k.seal` must verify
@@ -417,7 +443,8 @@ pub fn check_record_seals(
         };
         sealed += 1;
         let p = game.to_move();
-        let ms = MoveStatement::new(&game, p, context.as_bytes())
+        let ms = seal::record_context(rec, k, context.as_bytes())
+            .and_then(|c| MoveStatement::new(&game, p, &c))
             .map_err(|e| Error::bad(format!("move {k}: {e}")))?;
         let d = seal::verify_seal(&ms, &sb, &req).map_err(|e| {
             Error::rejected(format!(
@@ -610,7 +637,8 @@ fn demo(size: u32, moves: u32, system: &System) -> Result<()> {
         None => println!("the game goes on: player {} to move", game.to_move() + 1),
     }
     println!(
-        "ok: {count} moves sealed, verified and opened; {} bytes per seal on average",
+        "ok: {} sealed, verified and opened; {} bytes per seal on average",
+        crate::files::count(count as u64, "move"),
         total_bytes / count.max(1) as usize
     );
     Ok(())

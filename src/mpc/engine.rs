@@ -173,7 +173,11 @@ impl std::fmt::Display for System {
                 "ZKB++ with {rounds} rounds ({:.1} bits)",
                 self.security_bits()
             ),
-            System::Kkw(p) => write!(f, "KKW with {p} ({:.1} bits)", self.security_bits()),
+            System::Kkw(p) => match p.check() {
+                Ok(()) => write!(f, "KKW with {p} ({:.1} bits)", self.security_bits()),
+                // parameters read from a file: said, not computed on
+                Err(_) => write!(f, "KKW with {p} (invalid parameters)"),
+            },
         }
     }
 }
@@ -269,7 +273,42 @@ impl Proof {
         })
     }
 
+    /// Whether the proof's engine and stated parameters meet `req`, without verifying it:
+    /// the same refusal [`Proof::verify`] gives a weak proof. For opening a seal, which
+    /// re-runs the prover instead of verifying, at the strength the user asked for.
+    pub fn check_strength(&self, req: &Required) -> Result<()> {
+        req.check_engine(self.engine())?;
+        match self {
+            Proof::Zkbpp(p) => {
+                let r = p.rounds.len();
+                if r < req.zkbpp_rounds {
+                    return Err(Error::rejected(format!(
+                        "the seal has {r} rounds ({:.1} bits of security); at least {} are required",
+                        zkbpp::security_bits(r),
+                        req.zkbpp_rounds
+                    )));
+                }
+            }
+            Proof::Kkw(p) => {
+                p.params
+                    .check()
+                    .map_err(|e| Error::rejected(e.to_string()))?;
+                let bits = kkw::attack_cost_bits(&p.params);
+                if bits < req.kkw_bits {
+                    return Err(Error::rejected(format!(
+                        "the seal's parameters ({}) give {bits:.1} bits of security; {} are required",
+                        p.params, req.kkw_bits
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Verifies the proof against `st` under `req`.
+    ///
+    /// A well-formed proof whose sizes do not fit the statement's circuit was made for
+    /// another statement: the rejection starts with [`crate::mpc::ANOTHER_STATEMENT`].
     pub fn verify(&self, st: &Statement, req: &Required) -> Result<()> {
         req.check_engine(self.engine())?;
         match self {

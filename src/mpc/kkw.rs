@@ -155,7 +155,15 @@ fn preprocessing_terms(p: &Params) -> Vec<f64> {
 /// evaluation gives a fresh, independent pair (online set, hidden parties): it succeeds when
 /// the `s` corrupted executions are all online (probability `C(M−s, τ−s)/C(M, τ) =
 /// C(τ, s)/C(M, s)`) and each of the other `τ − s` hides the cheating party (`N^−(τ−s)`).
+///
+/// Parameters that fail [`Params::check`] (read from a file, say) give 0: no security, and no
+/// work on them.
 pub fn attack_cost_bits(p: &Params) -> f64 {
+    // parameters read from a file may be anything: invalid ones give no security, and the
+    // τ + 1 terms below are never allocated for them (τ = u32::MAX would be 32 GiB)
+    if p.check().is_err() {
+        return 0.0;
+    }
     let ln = (p.parties as f64).log2();
     let t = p.online as usize;
     preprocessing_terms(p)
@@ -177,6 +185,9 @@ pub fn attack_cost_bits(p: &Params) -> f64 {
 /// This crate does not derive challenges that way; the figure is reported to show what the
 /// single hash buys (see `docs/PROTOCOLS.md`, 5.7).
 pub fn split_attack_cost_bits(p: &Params) -> f64 {
+    if p.check().is_err() {
+        return 0.0;
+    }
     let ln = (p.parties as f64).log2();
     let t = p.online as usize;
     preprocessing_terms(p)
@@ -1435,7 +1446,8 @@ pub fn recompute(
             return Err(rejected_at(
                 j,
                 format!(
-                    "the auxiliary bits are {} bytes, expected {} with zero padding",
+                    "{}the auxiliary bits are {} bytes, expected {} with zero padding",
+                    other_statement(o.aux.len(), want_aux.div_ceil(8)),
                     o.aux.len(),
                     want_aux.div_ceil(8)
                 ),
@@ -1445,7 +1457,8 @@ pub fn recompute(
             return Err(rejected_at(
                 j,
                 format!(
-                    "the masked input is {} bytes, expected {} with zero padding",
+                    "{}the masked input is {} bytes, expected {} with zero padding",
+                    other_statement(o.masked_input.len(), sh.in_bytes()),
                     o.masked_input.len(),
                     sh.in_bytes()
                 ),
@@ -1455,7 +1468,8 @@ pub fn recompute(
             return Err(rejected_at(
                 j,
                 format!(
-                    "the hidden party's broadcasts are {} bytes, expected {} with zero padding",
+                    "{}the hidden party's broadcasts are {} bytes, expected {} with zero padding",
+                    other_statement(o.msgs.len(), sh.and_bytes()),
                     o.msgs.len(),
                     sh.and_bytes()
                 ),
@@ -1578,6 +1592,16 @@ pub fn recompute(
         preprocessing: pre,
         online_root,
     })
+}
+
+/// `"made for another statement …: "` when a length differs from the circuit's (not a
+/// padding bit): the proof belongs to another statement, which is what the user needs to hear.
+fn other_statement(len: usize, want: usize) -> String {
+    if len != want {
+        format!("{}: ", super::ANOTHER_STATEMENT)
+    } else {
+        String::new()
+    }
 }
 
 /// Verifies a non-interactive proof; requires [`attack_cost_bits`] `≥ min_bits`.

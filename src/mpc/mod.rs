@@ -31,6 +31,12 @@ pub mod zkbpp;
 
 pub use zkbpp::{rounds_for_bits, security_bits};
 
+/// How a verifier says that a well-formed proof's sizes do not fit the statement's circuit
+/// (an input share, a view, auxiliary bits of another length): the proof, seal or session
+/// was made for another statement. Messages start with it and give the detail after a colon.
+pub const ANOTHER_STATEMENT: &str =
+    "made for another statement (another puzzle, position, player, digest or context)";
+
 use crate::proof_file::Mode;
 
 /// What a verifier reports about an accepted proof.

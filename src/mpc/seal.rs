@@ -243,10 +243,9 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
 pub fn open(st: &Statement, proof: &Proof, opening: &SealOpening) -> Result<Vec<bool>> {
     let digest = seal_digest(st, proof);
     if opening.seal != digest {
+        let (theirs, ours) = crate::files::two_digests(&opening.seal, &digest);
         return Err(Error::rejected(format!(
-            "this opening is for another seal, statement or context (it names seal {}…, this seal is {}…)",
-            hex::encode(&opening.seal[..8]),
-            hex::encode(&digest[..8])
+            "this opening is for another seal, statement or context (it names seal {theirs}; this seal is {ours})"
         )));
     }
     let rounds = proof.rounds.len();
@@ -353,10 +352,9 @@ pub fn seal_kkw(
 pub fn open_kkw(st: &Statement, proof: &kkw::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
     let digest = seal_digest_kkw(st, proof);
     if opening.seal != digest {
+        let (theirs, ours) = crate::files::two_digests(&opening.seal, &digest);
         return Err(Error::rejected(format!(
-            "this opening is for another seal, statement or context (it names seal {}…, this seal is {}…)",
-            hex::encode(&opening.seal[..8]),
-            hex::encode(&digest[..8])
+            "this opening is for another seal, statement or context (it names seal {theirs}; this seal is {ours})"
         )));
     }
     proof

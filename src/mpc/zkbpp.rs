@@ -705,7 +705,8 @@ pub(crate) fn check_opening(lay: &Layout, r: usize, e: u8, o: &Opening) -> Resul
     let want_x2 = if e == 0 { 0 } else { lay.in_bytes };
     if o.x2.len() != want_x2 {
         return Err(Error::rejected(format!(
-            "round {}: party 2's input share has {} bytes, expected {want_x2}",
+            "{}: round {}: party 2's input share has {} bytes, expected {want_x2}",
+            super::ANOTHER_STATEMENT,
             r + 1,
             o.x2.len()
         )));
@@ -717,8 +718,13 @@ pub(crate) fn check_opening(lay: &Layout, r: usize, e: u8, o: &Opening) -> Resul
         )));
     }
     if !canonical_bits(&o.view, lay.n_and) {
+        let why = if o.view.len() != lay.and_bytes {
+            format!("{}: ", super::ANOTHER_STATEMENT)
+        } else {
+            String::new()
+        };
         return Err(Error::rejected(format!(
-            "round {}: the opened view has {} bytes, expected {} with zero padding bits",
+            "{why}round {}: the opened view has {} bytes, expected {} with zero padding bits",
             r + 1,
             o.view.len(),
             lay.and_bytes

@@ -256,6 +256,51 @@ impl Channel {
         let body = self.recv_frame()?;
         crate::proof_file::decode(&body, what)
     }
+
+    /// A client's [`Channel::recv`] of a server's reply: a server that has no room for the
+    /// connection answers with the session layer's `Reject{"server busy …"}` whatever protocol
+    /// the client speaks, before reading anything; that refusal becomes [`Error::TryLater`] instead of
+    /// a reply of type `T` that does not decode ("19 trailing bytes"). Servers must not use
+    /// this on what clients send (a client could then make the server "try later").
+    pub fn recv_reply<T: DeserializeOwned + Serialize>(&mut self, what: &str) -> Result<T> {
+        let body = self.recv_frame()?;
+        if let Ok(Msg::Reject { reason }) = crate::proof_file::decode::<Msg>(&body, what) {
+            if let Some(e) = try_later_of(&reason) {
+                return Err(e);
+            }
+        }
+        crate::proof_file::decode(&body, what)
+    }
+}
+
+/// The first words of a server's refusal for lack of room (`net::server`).
+pub const BUSY: &str = "server busy";
+/// The first words of a server's refusal by a rate limit.
+pub const RATE_LIMITED: &str = "too many";
+
+/// A refusal's reason read as "try again later" ([`Error::TryLater`], with the wait a
+/// `retry after N s` in it announces): a reason starting with [`BUSY`] or [`RATE_LIMITED`]
+/// (docs/PROTOCOLS.md 1.5, "Try again later"). Any other reason is a real refusal: `None`.
+pub fn try_later_of(reason: &str) -> Option<Error> {
+    if !(reason.starts_with(BUSY) || reason.starts_with(RATE_LIMITED)) {
+        return None;
+    }
+    let wait = reason.split_once("retry after ").and_then(|(_, rest)| {
+        let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let secs: u64 = n.parse().ok()?;
+        rest[n.len()..]
+            .starts_with(" s")
+            .then(|| Duration::from_secs(secs.min(86_400)))
+    });
+    // the wait is said once, by the error itself
+    let shown = reason
+        .split_once("retry after ")
+        .map_or(reason, |(head, _)| head);
+    let shown = shown
+        .strip_suffix("; try again shortly")
+        .unwrap_or(shown)
+        .trim_end_matches([' ', ':', ';', ',']);
+    Some(Error::try_later(crate::files::excerpt(shown), wait))
 }
 
 #[cfg(test)]
@@ -381,6 +426,34 @@ mod tests {
         c.write_all(&(MAX_FRAME as u32).to_le_bytes()).unwrap();
         c.write_all(&[0u8; 10]).unwrap();
         assert!(ch.recv_frame().is_err());
+    }
+
+    #[test]
+    fn a_busy_refusal_reads_as_try_later_with_its_wait() {
+        let e = try_later_of("server busy (32 sessions running); try again shortly").unwrap();
+        assert_eq!(e.exit_code(), 75);
+        assert_eq!(
+            e.to_string(),
+            "server busy (32 sessions running); try again later"
+        );
+        match try_later_of("server busy (x); retry after 5 s").unwrap() {
+            Error::TryLater { retry_after, .. } => {
+                assert_eq!(retry_after, Some(Duration::from_secs(5)))
+            }
+            e => panic!("{e}"),
+        }
+        assert!(try_later_of("the statement is not the one served").is_none());
+        assert!(try_later_of("too many connections from 10.0.0.1; retry after 7 s").is_some());
+        // a client reading a reply of another type gets the refusal, not a decoding error
+        let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut x = Channel::new(Box::new(a.try_clone().unwrap()), Box::new(a));
+        let mut y = Channel::new(Box::new(b.try_clone().unwrap()), Box::new(b));
+        x.send(&Msg::Reject {
+            reason: "server busy (1 session running); try again shortly".into(),
+        })
+        .unwrap();
+        let e = y.recv_reply::<(u64, [u8; 32])>("reply").unwrap_err();
+        assert_eq!(e.exit_code(), 75, "{e}");
     }
 
     #[test]

@@ -178,17 +178,22 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
-            return Err(Error::rejected(format!(
-                "the verifier refused the session: {reason}"
-            )))
+            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict
+            return Err(super::try_later_of(&reason).unwrap_or_else(|| {
+                Error::rejected(format!("the verifier refused the session: {reason}"))
+            }));
         }
         Msg::TryLater {
             reason,
             retry_after,
         } => {
-            return Err(Error::rejected(format!(
-                "the verifier cannot take the session now ({reason}): retry after {retry_after} s"
-            )))
+            return Err(Error::try_later(
+                format!(
+                    "the verifier cannot take the session now ({})",
+                    crate::files::excerpt(&reason)
+                ),
+                Some(std::time::Duration::from_secs(u64::from(retry_after))),
+            ))
         }
         m => return Err(unexpected("Ready", &m)),
     };

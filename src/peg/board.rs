@@ -208,13 +208,13 @@ fn parse_block(
     for (y, (ln, r)) in rows.iter().enumerate() {
         for (pos, &c) in r.iter().enumerate() {
             let peg = match c {
-                'o' | 'O' | 'x' => true,
+                'o' | 'O' => true,
                 '.' => false,
                 ' ' | '_' => continue,
                 _ => {
                     return Err(Error::bad(format!(
-                        "line {ln}: unexpected character '{}' in a board (o = peg, . = empty hole, _ or space = no hole)",
-                        c.escape_default()
+                        "line {ln}: unexpected character {} in a board (o = peg, . = empty hole, _ or space = no hole)",
+                        crate::files::quote_char(c)
                     )))
                 }
             };
@@ -691,7 +691,8 @@ impl Puzzle {
                 let err = |m: String| Error::bad(format!("move {k} ({mv}): {m}"));
                 if k > max_moves {
                     return Err(err(format!(
-                        "too many moves: a solution has exactly S - 1 = {max_moves} moves"
+                        "too many moves: a solution has exactly S - 1 = {}",
+                        crate::files::count(max_moves as u64, "move")
                     )));
                 }
                 let mid = *ends.get(&(a, c)).ok_or_else(|| {
@@ -720,7 +721,9 @@ impl Puzzle {
         }
         if k < max_moves {
             return Err(Error::bad(format!(
-                "the solution has {k} moves; a solution has exactly S - 1 = {max_moves} moves"
+                "the solution has {}; a solution has exactly S - 1 = {}",
+                crate::files::count(k as u64, "move"),
+                crate::files::count(max_moves as u64, "move")
             )));
         }
         inst.check_solution(&z).map_err(|_| {
@@ -733,7 +736,8 @@ impl Puzzle {
             };
             let more = if wrong.len() > 8 { ", …" } else { "" };
             Error::bad(format!(
-                "after all {k} moves the position is not the finish: it differs on {}{more}",
+                "after {} the position is not the finish: it differs on {}{more}",
+                crate::files::count(k as u64, "move"),
                 wrong[..wrong.len().min(8)].join(", ")
             ))
         })?;

@@ -189,10 +189,9 @@ pub fn check_claims(
     min_bits: u32,
 ) -> Result<()> {
     if *digest != inst.digest() {
+        let (theirs, ours) = crate::files::two_digests(digest, &inst.digest());
         return Err(Error::rejected(format!(
-            "the proof is for another instance (digest {}…, this puzzle is {}…)",
-            &hex::encode(digest)[..16],
-            &hex::encode(inst.digest())[..16]
+            "the proof is for another instance: another puzzle or start position (its digest {theirs}, this puzzle's {ours})"
         )));
     }
     if context != expected_context {

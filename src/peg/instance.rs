@@ -317,8 +317,8 @@ pub fn parse_bits(s: &str) -> Result<Vec<bool>> {
             '0' => Ok(false),
             '1' => Ok(true),
             _ => Err(Error::bad(format!(
-                "expected 0 or 1, found '{}'",
-                c.escape_default()
+                "expected 0 or 1, found {}",
+                crate::files::quote_char(c)
             ))),
         })
         .collect()

@@ -131,10 +131,9 @@ pub struct PegMpcProof {
 }
 
 fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
+    let (theirs, ours) = crate::files::two_digests(claimed, &inst.digest());
     Error::rejected(format!(
-        "the proof is for another instance (digest {}…, this puzzle is {}…)",
-        &hex::encode(claimed)[..16],
-        &hex::encode(inst.digest())[..16]
+        "the proof is for another instance: another puzzle or start position (its digest {theirs}, this puzzle's {ours})"
     ))
 }
 

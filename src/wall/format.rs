@@ -200,7 +200,7 @@ pub fn parse_json_file(text: &str) -> Result<PositionFile> {
     let raw: RawPosition = serde_json::from_str(text).map_err(|e| {
         Error::bad(format!(
             "malformed position JSON: {}",
-            crate::files::shorten(&e.to_string(), 160)
+            crate::files::shorten(&crate::files::json_error(&e), 160)
         ))
     })?;
     let rows = side(raw.rows, "rows")?;
@@ -212,7 +212,7 @@ pub fn parse_json_file(text: &str) -> Result<PositionFile> {
     }
     let mut walls = Vec::with_capacity(raw.walls.len());
     for (i, (r, c, d)) in raw.walls.iter().enumerate() {
-        let what = || format!("wall {} [{r}, {c}, {d:?}]", i + 1);
+        let what = || format!("wall {} [{r}, {c}, {}]", i + 1, short(d));
         let dir = match d.as_str() {
             "R" => Dir::R,
             "D" => Dir::D,
@@ -480,12 +480,40 @@ fn parse_marker(field: &str) -> std::result::Result<(usize, usize), String> {
     }
 }
 
-/// At most 24 characters of untrusted text, for error messages.
-pub(crate) fn short(s: &str) -> String {
-    if s.chars().count() <= 24 {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(24).collect::<String>())
+/// At most 24 characters of untrusted text, for error messages, shown in double quotes as
+/// they are (control characters as `U+XXXX`) whether formatted with `{}` or `{:?}`: never
+/// Rust's escapes (`\"R\"`, `\u{43e}`).
+pub(crate) fn short(s: &str) -> Quoted {
+    let mut t: String = s
+        .chars()
+        .take(24)
+        .map(|c| {
+            if c.is_control() {
+                format!("U+{:04X}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if s.chars().count() > 24 {
+        t.push('…');
+    }
+    Quoted(t)
+}
+
+/// Text quoted for a message ([`short`]).
+pub(crate) struct Quoted(String);
+
+impl std::fmt::Display for Quoted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{}\"", self.0)
+    }
+}
+
+impl std::fmt::Debug for Quoted {
+    /// The same as Display: the messages that quote with `{:?}` show user text, not Rust's.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 

@@ -291,8 +291,12 @@ pub fn parse_move_json(s: &str) -> Result<Move> {
             s.len()
         )));
     }
-    let raw: RawMove =
-        serde_json::from_str(s).map_err(|e| Error::bad(format!("malformed move JSON: {e}")))?;
+    let raw: RawMove = serde_json::from_str(s).map_err(|e| {
+        Error::bad(format!(
+            "malformed move JSON: {}",
+            crate::files::json_error(&e)
+        ))
+    })?;
     let mut walls = Vec::with_capacity(raw.walls.len());
     for (r, c, d) in raw.walls {
         let dir = match d.as_str() {

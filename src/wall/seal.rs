@@ -315,12 +315,81 @@ pub fn verify_seal(st: &MoveStatement, bytes: &[u8], req: &Required) -> Result<D
     Ok(proof.seal_digest(&st.statement()))
 }
 
-/// Opens a seal: the move it was made for (rejected if the opening does not match).
+/// Opens a seal: the move it was made for (rejected if the opening does not match). Takes
+/// the seal at whatever strength it states: a verifier that asked for a strength opens with
+/// [`open_seal_at`].
 pub fn open_seal(st: &MoveStatement, seal_bytes: &[u8], opening: &[u8]) -> Result<Move> {
     let proof = read_seal(seal_bytes)?;
     let op = SealOpening::from_bytes(opening)?;
     let w = proof.open(&st.statement(), &op)?;
     st.decode(&w)
+}
+
+/// [`open_seal`] refusing, as [`verify_seal`] does, a seal weaker than `req` (an 8-bit seal
+/// is not opened as if it were sealed at 128).
+pub fn open_seal_at(
+    st: &MoveStatement,
+    seal_bytes: &[u8],
+    opening: &[u8],
+    req: &Required,
+) -> Result<Move> {
+    read_seal(seal_bytes)?.check_strength(req)?;
+    open_seal(st, seal_bytes, opening)
+}
+
+/// Tags a record gains or changes as the game goes on (its end, where its seals are kept,
+/// the context they name): left out of the game's identity in [`record_context`].
+pub const VOLATILE_TAGS: [&str; 4] = ["Result", "Termination", "Seals", "SealContext"];
+
+/// Domain tag of [`record_context`].
+pub const RECORD_CONTEXT_TAG: &[u8] = b"zkg:wall:record-seal:v2";
+
+/// The context a sealed move of ply `ply` (1-based; one past the last recorded move for the
+/// next, adjourned move) of the game `rec` is bound to:
+///
+/// `"zkg:wall:record-seal:v2" ‖ SHA-256(game) ‖ u64-le ply ‖ context`, where `game` is a
+/// sequence of items, each written `u32-le length ‖ bytes`: `"zkg:wall:game:v1"`; the number
+/// of tags kept (u32-le), then each kept tag's name and value in file order (every tag but
+/// [`VOLATILE_TAGS`]); the start's public bytes ([`public_bytes`], player 1); the number
+/// `k = ply − 1` (u32-le), then the `k` moves before the ply in standard notation. A seal made for one ply of one game therefore does not verify at
+/// another ply where the same position recurs, nor in another game (other tags, start or
+/// history), while the record's result and seal folder may still change.
+pub fn record_context(rec: &super::record::Record, ply: usize, context: &[u8]) -> Result<Vec<u8>> {
+    use sha2::Digest as _;
+    let n = rec.moves().len();
+    if ply == 0 || ply > n + 1 {
+        return Err(Error::bad(format!(
+            "ply {ply}: the record has plies 1 to {}",
+            n + 1
+        )));
+    }
+    let pos = rec.start().position();
+    let mut h = sha2::Sha256::new();
+    let mut put = |b: &[u8]| {
+        h.update((b.len() as u32).to_le_bytes());
+        h.update(b);
+    };
+    put(b"zkg:wall:game:v1");
+    let tags: Vec<&(String, String)> = rec
+        .tags()
+        .iter()
+        .filter(|(k, _)| !VOLATILE_TAGS.contains(&k.as_str()))
+        .collect();
+    put(&(tags.len() as u32).to_le_bytes());
+    for (k, v) in tags {
+        put(k.as_bytes());
+        put(v.as_bytes());
+    }
+    put(&public_bytes(rec.start(), 0));
+    put(&((ply - 1) as u32).to_le_bytes());
+    for mv in &rec.moves()[..ply - 1] {
+        put(super::notation::move_name(pos.rows(), pos.cols(), mv).as_bytes());
+    }
+    let mut out = RECORD_CONTEXT_TAG.to_vec();
+    out.extend_from_slice(&h.finalize());
+    out.extend_from_slice(&(ply as u64).to_le_bytes());
+    out.extend_from_slice(context);
+    Ok(out)
 }
 
 /// Rounds for `bits` of soundness (ZKB++: `ceil(bits / log2(3/2))`).
