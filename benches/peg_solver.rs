@@ -276,7 +276,10 @@ fn peer_summary() {
         c
     };
     let cmds = [
-        ("feschber calculate-all", vec![peer, "calculate-all".to_string()]),
+        (
+            "feschber calculate-all",
+            vec![peer, "calculate-all".to_string()],
+        ),
         ("ours --solvable-only", ours(&["--solvable-only"])),
         ("ours --count-all", ours(&[])),
     ];
@@ -289,7 +292,8 @@ fn peer_summary() {
             let counted = if i == 0 {
                 out.contains("1679072")
             } else {
-                out.lines().any(|l| l.starts_with("total") && l.ends_with(" 1679072"))
+                out.lines()
+                    .any(|l| l.starts_with("total") && l.ends_with(" 1679072"))
             };
             assert!(counted, "{}: unexpected output\n{out}", cmd.join(" "));
             walls[i].push(wall.as_secs_f64());
@@ -310,11 +314,7 @@ fn peer_summary() {
             ),
             _ => "peak memory n/a".to_string(),
         };
-        println!(
-            "  {label:<24} {:>8.1} ms ({:.2}x)   {mem}",
-            w * 1e3,
-            w / pw
-        );
+        println!("  {label:<24} {:>8.1} ms ({:.2}x)   {mem}", w * 1e3, w / pw);
     }
 }
 

@@ -251,7 +251,11 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
     /// Every stored position with its value, in slot order, into `out` (replacing what it
     /// held); without a branch per slot, which the occupancy would make unpredictable.
     pub fn values_into(&self, out: &mut Vec<(W, V)>) {
-        assert_eq!(self.vals.len(), self.slots.len(), "values read after drop_values");
+        assert_eq!(
+            self.vals.len(),
+            self.slots.len(),
+            "values read after drop_values"
+        );
         out.clear();
         if self.has_zero {
             out.push((W::ZERO, self.zero_val));
