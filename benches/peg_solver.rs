@@ -12,16 +12,24 @@
 //!   against the same count without sleep sets (`sleep_sets: false`): children listed
 //!   and time.
 //!
+//! - Against feschber/peg-solitaire (`PEER_FESCHBER=path/to/its/binary`, skipped when unset):
+//!   its `calculate-all` and our `prover peg solve english --count-all --solvable-only` and
+//!   `--count-all`, as whole processes taking turns (`PEER_RUNS` rounds, 7 by default), median
+//!   wall time and peak resident memory of each, and our ratios to it. Its binary is built
+//!   outside this project; nothing here fetches or builds it. `PEG_SOLVER_PEER_ONLY=1` runs
+//!   the peer comparisons alone.
+//!
 //! `PEG_SOLVER_SUMMARY_ONLY=1` skips criterion's own statistics.
 //!
 //! Peer (optional, never in CI): `PEER_MARKUSTHILL=DIR`, a directory holding `english` built
 //! from MarkusThill/solitaire-diamond's `english.cpp` (a backtracking solver of the English
 //! central game that writes `moves.txt`). It and `prover peg solve english` run as whole
 //! processes, alternately (`PEER_RUNS`, default 21), and the ratio peer / ours of the
-//! median times is printed. `PEG_SOLVER_PEER_ONLY=1` stops after the peer runs.
+//! median times is printed. 
 
 use criterion::{criterion_group, Criterion};
 use std::collections::HashSet;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::catalog;
@@ -211,6 +219,114 @@ fn count_summary() {
     }
 }
 
+/// Runs `cmd` to its end: wall time, peak resident memory in KiB (Linux: the process's
+/// `VmHWM`, read every millisecond until it exits, so growth in its last millisecond is
+/// missed; `None` elsewhere), and its standard output.
+fn run_process(cmd: &[String]) -> (Duration, Option<u64>, String) {
+    let t0 = Instant::now();
+    let mut child = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", cmd[0]));
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = None;
+    // the output is small: read after the exit, the pipe does not fill
+    let code = loop {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            let hwm = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            if hwm.is_some() {
+                peak = hwm.max(peak);
+            }
+        }
+        if let Some(code) = child.try_wait().expect("wait for the child") {
+            break code;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let wall = t0.elapsed();
+    let mut out = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().expect("piped"), &mut out)
+        .expect("read the child's output");
+    assert!(code.success(), "{} failed: {code}", cmd.join(" "));
+    (wall, peak, out)
+}
+
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).expect("comparable"));
+    v[v.len() / 2]
+}
+
+/// Ours against feschber/peg-solitaire's `calculate-all` (the English board's solvable
+/// positions up to symmetry, 1 679 072), whole processes taking turns; see the module
+/// documentation.
+fn peer_summary() {
+    let Ok(peer) = std::env::var("PEER_FESCHBER") else {
+        println!("peer comparison skipped: set PEER_FESCHBER=path/to/feschber/peg-solitaire (its binary) to run it");
+        return;
+    };
+    let rounds: usize = std::env::var("PEER_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7)
+        .max(1);
+    let prover = env!("CARGO_BIN_EXE_prover").to_string();
+    let ours = |extra: &[&str]| {
+        let mut c: Vec<String> = ["peg", "solve", "english", "--count-all"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect();
+        c.insert(0, prover.clone());
+        c
+    };
+    let cmds = [
+        (
+            "feschber calculate-all",
+            vec![peer, "calculate-all".to_string()],
+        ),
+        ("ours --solvable-only", ours(&["--solvable-only"])),
+        ("ours --count-all", ours(&[])),
+    ];
+    let mut walls = vec![Vec::new(); cmds.len()];
+    let mut peaks = vec![Vec::new(); cmds.len()];
+    for _ in 0..rounds {
+        for (i, (_, cmd)) in cmds.iter().enumerate() {
+            let (wall, peak, out) = run_process(cmd);
+            // both print the number of solvable positions: check it, not just the time
+            let counted = if i == 0 {
+                out.contains("1679072")
+            } else {
+                out.lines()
+                    .any(|l| l.starts_with("total") && l.ends_with(" 1679072"))
+            };
+            assert!(counted, "{}: unexpected output\n{out}", cmd.join(" "));
+            walls[i].push(wall.as_secs_f64());
+            peaks[i].extend(peak);
+        }
+    }
+    println!("ours vs feschber/peg-solitaire, English board, whole processes taking turns, {rounds} rounds, medians (same run):");
+    let (pw, pp) = (median(walls[0].clone()), peaks[0].clone());
+    let pp = (!pp.is_empty()).then(|| median(pp));
+    for (i, (label, _)) in cmds.iter().enumerate() {
+        let w = median(walls[i].clone());
+        let p = (!peaks[i].is_empty()).then(|| median(peaks[i].clone()));
+        let mem = match (p, pp) {
+            (Some(p), Some(q)) => format!(
+                "peak {:>6.1} MB ({:.2}x)",
+                p as f64 * 1024.0 / 1e6,
+                p as f64 / q as f64
+            ),
+            _ => "peak memory n/a".to_string(),
+        };
+        println!("  {label:<24} {:>8.1} ms ({:.2}x)   {mem}", w * 1e3, w / pw);
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("peg_solver");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
@@ -301,6 +417,7 @@ fn peer_markusthill() {
 
 fn main() {
     peer_markusthill();
+    peer_summary();
     if std::env::var("PEG_SOLVER_PEER_ONLY").is_ok() {
         return;
     }

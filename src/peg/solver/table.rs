@@ -202,13 +202,24 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         let mut t = Table::with_capacity(cap);
         t.has_zero = self.has_zero;
         t.zero_val = self.zero_val;
-        for (&s, &v) in self.slots.iter().zip(&self.vals) {
+        for (i, &s) in self.slots.iter().enumerate() {
             if s != W::ZERO {
-                let (i, _) = t.place(s, hash(s)).expect("room in the doubled table");
-                t.vals[i] = v;
+                let (j, _) = t.place(s, hash(s)).expect("room in the doubled table");
+                // after `drop_values` there are none to carry over
+                if let Some(&v) = self.vals.get(i) {
+                    t.vals[j] = v;
+                }
             }
         }
         *self = t;
+    }
+
+    /// Frees the values, keeping the positions: for a table that is only looked up from now on
+    /// ([`Table::contains_hashed`], [`Table::prefetch_hashed`], [`Table::iter`]). Misuse: an
+    /// update or [`Table::values_into`] afterwards panics (the values are gone), so call it
+    /// only once nothing will read or write a value again.
+    pub fn drop_values(&mut self) {
+        self.vals = Vec::new();
     }
 
     /// Removes every entry, keeping the capacity (and the memory).
@@ -240,6 +251,11 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
     /// Every stored position with its value, in slot order, into `out` (replacing what it
     /// held); without a branch per slot, which the occupancy would make unpredictable.
     pub fn values_into(&self, out: &mut Vec<(W, V)>) {
+        assert_eq!(
+            self.vals.len(),
+            self.slots.len(),
+            "values read after drop_values"
+        );
         out.clear();
         if self.has_zero {
             out.push((W::ZERO, self.zero_val));
@@ -258,6 +274,30 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// A table whose values were dropped still answers lookups and keeps its positions when it
+    /// grows; reading values afterwards is refused rather than answered with nothing.
+    #[test]
+    fn lookups_survive_dropping_the_values() {
+        let mut t: Table<u32, u16> = Table::with_capacity(16);
+        for v in 0..12u32 {
+            t.update_growing_with(v * 7, usize::MAX, |x| x.hash64(), |x| *x = v as u16);
+        }
+        t.drop_values();
+        for v in 0..100u32 {
+            assert_eq!(t.contains(v), v % 7 == 0 && v < 84, "{v}");
+        }
+        let read = std::panic::catch_unwind(|| {
+            let mut out = Vec::new();
+            t.values_into(&mut out);
+        });
+        assert!(read.is_err());
+        for v in 12..40u32 {
+            t.insert_growing(v * 7, usize::MAX);
+        }
+        assert_eq!(t.len(), 40);
+        assert!((0..40u32).all(|v| t.contains(v * 7)));
+    }
 
     #[test]
     fn agrees_with_a_hash_set() {

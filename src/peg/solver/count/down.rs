@@ -1,0 +1,275 @@
+//! Solvable positions only, below half the holes: the walk down from the middle level (see
+//! "Solvable positions only" in the [`super`] module's documentation).
+//!
+//! Each step lists the children of the solvable positions of `q` pegs and keeps those whose
+//! complement's canonical form is in the partner level (`n - q + 1` pegs, built by the
+//! breadth-first search). A child's canonical form and its complement's are the smallest and
+//! (complemented) the largest of its lanes, which the step computes together: with AVX2, as
+//! one vector of 8 lanes, a few instructions for both. The first step of an odd board, from
+//! every position of `(n + 1) / 2` pegs (2.6 M on the English board, the largest expansion of
+//! the walk), reads that level's tables bucket by bucket instead of copying it into a list
+//! first, which would add 8 bytes per position to the count's peak memory.
+
+use rayon::prelude::*;
+
+use super::{bucket, keep_two, slot_hash, Engine, Isa, Key, Level, Table, AHEAD};
+
+/// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
+/// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
+/// `(n + 1) / 2` for an odd `n` and `n / 2` for an even one.
+///
+/// A solvable position `P` lies on a path from the start to the finish, so the position
+/// before it on that path is solvable too: the solvable positions of `q - 1` pegs are the
+/// children of those of `q` pegs from which the finish can be reached, which is the case iff
+/// the canonical form of the complement is reachable (it has `n - q + 1` pegs: its level is
+/// at hand). For an odd `n` the walk starts from every position of `(n + 1) / 2` pegs (the
+/// parent of a solvable position on its path is reachable, which is all the first step
+/// needs), so the level of `(n - 1) / 2` pegs, the largest one, is never built: its solvable
+/// positions are the children whose complement is in the level of `(n + 1) / 2` pegs. For an
+/// even `n` the middle level, its own partner, is built and tested position by position.
+///
+/// The sleep sets of the forward search hold here too: a move `t` that led to `P` is still a
+/// way into `P` from a reachable position `R`, and if the child `P + u` skipped for `t` is
+/// solvable, so is `R + u` (it reaches `P + u`), the parent of the pair that makes the child
+/// instead.
+pub(super) fn solvable_down<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    forward: &[Level<K>],
+    lowest: u32,
+) -> Vec<(u32, u64)> {
+    let n = e.c.n as u32;
+    let level = |pegs: u32| forward.iter().find(|l| l.pegs == pegs);
+    let Some(m) = level(lowest) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut q = lowest;
+    let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
+        // every position of the level: the first step keeps the solvable children
+        let Some(partner) = level(n - q + 1) else {
+            return out;
+        };
+        let next = step(e, Parents::Tables(&m.buckets), q, partner);
+        q -= 1;
+        out.push((q, next.len() as u64));
+        next
+    } else {
+        let Some(pm) = level(n - lowest) else {
+            return Vec::new();
+        };
+        let dual = |v: &[K; L]| e.full ^ v.iter().copied().fold(K::ZERO, K::max);
+        let cur: Vec<(K, u16)> = m
+            .buckets
+            .par_iter()
+            .flat_map_iter(|t| {
+                let mut pairs = Vec::new();
+                t.values_into(&mut pairs);
+                let pairs: Vec<(K, u16, K)> = pairs
+                    .into_iter()
+                    .map(|(k, v)| (k, v, dual(&e.images(k.unpack(lowest, n as usize)))))
+                    .collect();
+                let mut out = Vec::new();
+                keep(&pairs, pm, &mut out);
+                out
+            })
+            .collect();
+        out.push((lowest, cur.len() as u64));
+        cur
+    };
+    while !cur.is_empty() && q > 1 {
+        let Some(partner) = level(n - q + 1) else {
+            break;
+        };
+        cur = step(e, Parents::List(&cur), q, partner);
+        q -= 1;
+        out.push((q, cur.len() as u64));
+    }
+    out
+}
+
+/// The parents of a step: the solvable positions found by the previous one, or a whole level
+/// of the search, read from its tables.
+enum Parents<'a, K: Key> {
+    List(&'a [(K, u16)]),
+    Tables(&'a [Table<K, u16>]),
+}
+
+/// The solvable children of `parents` (positions of `q` pegs), without repeats, each with the
+/// two highest ranks of the moves into it; `partner` is the level of `n - q + 1` pegs.
+///
+/// In batches of parents whose children fit a few chunks, so that the repeats never take
+/// more memory than that (what is kept is at most the partner level's size: the solvable
+/// positions of `q - 1` and `n - q + 1` pegs pair up).
+fn step<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    parents: Parents<K>,
+    q: u32,
+    partner: &Level<K>,
+) -> Vec<(K, u16)> {
+    // a batch's repeats are only the kept children (about a tenth of the children on the
+    // English board), so a batch may list a few chunks of children
+    let batch = (4 * e.chunk / e.c.moves().max(1)).max(1);
+    let mut next: Vec<(K, u16)> = Vec::new();
+    match parents {
+        Parents::List(cur) => {
+            for ps in cur.chunks(batch) {
+                let kept: Vec<(K, u16)> = ps
+                    .par_chunks(2048)
+                    .flat_map_iter(|ch| kept_children(e, ch, q, partner))
+                    .collect();
+                add(&mut next, kept);
+            }
+        }
+        Parents::Tables(ts) => {
+            let mut i = 0;
+            while i < ts.len() {
+                // the buckets from `i` that hold at most `batch` positions (at least one)
+                let mut j = i + 1;
+                let mut held = ts[i].len();
+                while j < ts.len() && held + ts[j].len() <= batch {
+                    held += ts[j].len();
+                    j += 1;
+                }
+                let kept: Vec<(K, u16)> = ts[i..j]
+                    .par_iter()
+                    .flat_map_iter(|t| {
+                        let mut ps = Vec::new();
+                        t.values_into(&mut ps);
+                        ps.chunks(2048)
+                            .flat_map(|ch| kept_children(e, ch, q, partner))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                add(&mut next, kept);
+                i = j;
+            }
+        }
+    }
+    next
+}
+
+/// Adds `kept` to the sorted `next`, one entry per position, keeping the two highest ranks of
+/// its entries: `kept` is sorted and deduplicated on its own, then merged (sorting `next` again
+/// each batch would cost the whole of it per batch).
+fn add<K: Key>(next: &mut Vec<(K, u16)>, mut kept: Vec<(K, u16)>) {
+    kept.par_sort_unstable_by_key(|p| p.0);
+    kept.dedup_by(|later, first| {
+        let same = later.0 == first.0;
+        if same {
+            merge_ranks(&mut first.1, later.1);
+        }
+        same
+    });
+    if next.is_empty() {
+        *next = kept;
+        return;
+    }
+    let mut merged = Vec::with_capacity(next.len() + kept.len());
+    let (mut a, mut b) = (next.iter().peekable(), kept.iter().peekable());
+    loop {
+        let x = match (a.peek(), b.peek()) {
+            (Some(&&x), Some(&&y)) if x.0 == y.0 => {
+                a.next();
+                b.next();
+                let mut r = x.1;
+                merge_ranks(&mut r, y.1);
+                (x.0, r)
+            }
+            (Some(&&x), Some(&&y)) if x.0 < y.0 => *a.next().expect("peeked"),
+            (_, Some(_)) => *b.next().expect("peeked"),
+            (Some(_), None) => *a.next().expect("peeked"),
+            (None, None) => break,
+        };
+        merged.push(x);
+    }
+    *next = merged;
+}
+
+/// Keeps in `v` the two highest of its ranks and those of `w` (both as [`keep_two`] keeps
+/// them).
+#[inline(always)]
+fn merge_ranks(v: &mut u16, w: u16) {
+    keep_two(v, (w >> 8) as u8);
+    keep_two(v, w as u8);
+}
+
+/// The children of the parents `ch` (of `q` pegs) whose complement is in `partner`, with the
+/// rank of their move (repeats included), on the engine's instruction set.
+fn kept_children<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Level<K>,
+) -> Vec<(K, u16)> {
+    let mut out = Vec::new();
+    match e.isa {
+        // SAFETY: `Isa::available` found AVX2 (AVX-512 is only listed with it).
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 | Isa::Avx2 => unsafe { kept_avx2(e, ch, q, partner, &mut out) },
+        _ => kept_plain(e, ch, q, partner, &mut out),
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn kept_avx2<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Level<K>,
+    out: &mut Vec<(K, u16)>,
+) {
+    kept_body::<K, L, true>(e, ch, q, partner, out)
+}
+
+#[inline(never)]
+fn kept_plain<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Level<K>,
+    out: &mut Vec<(K, u16)>,
+) {
+    kept_body::<K, L, false>(e, ch, q, partner, out)
+}
+
+/// [`kept_children`], inlined into each compiled version (`SIMD`: with AVX2).
+#[inline(always)]
+fn kept_body<K: Key, const L: usize, const SIMD: bool>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Level<K>,
+    out: &mut Vec<(K, u16)>,
+) {
+    let n = e.c.n;
+    let mut moves = Vec::new();
+    // (child, rank of its move in the high byte, canonical form of its complement)
+    let mut pairs: Vec<(K, u16, K)> = Vec::with_capacity(ch.len() * 4);
+    for &(k, sleep) in ch {
+        let x = k.unpack(q, n);
+        let imgs = e.images(x);
+        e.for_each_move(x, q, sleep, &mut moves, |mv| {
+            let (key, lane, dual) = e.child_and_dual::<SIMD>(&imgs, mv);
+            pairs.push((key, (e.tags[mv][lane] as u16) << 8, dual));
+        });
+    }
+    keep(&pairs, partner, out);
+}
+
+/// The positions of `pairs` (position, ranks of moves that led to it, canonical form of its
+/// complement) whose complement is in `partner`, into `out`; the lookups are prefetched, the
+/// levels being far larger than the caches.
+#[inline(always)]
+fn keep<K: Key>(pairs: &[(K, u16, K)], partner: &Level<K>, out: &mut Vec<(K, u16)>) {
+    let at = |d: K| &partner.buckets[bucket(d)];
+    for (i, &(k, sleep, d)) in pairs.iter().enumerate() {
+        if let Some(&(_, _, y)) = pairs.get(i + AHEAD) {
+            at(y).prefetch_hashed(slot_hash(y));
+        }
+        if at(d).contains_hashed(d, slot_hash(d)) {
+            out.push((k, sleep));
+        }
+    }
+}
