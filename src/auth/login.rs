@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 use super::keys::{
     check_server_name, check_user_name, verify_login_accepting, Identity, Kind, SecretKey,
 };
-use super::store::{Challenge, Event, Store, Token};
+use super::db::UserDb;
+use super::store::{Challenge, Event, Token};
 use crate::mpc::engine::Engine;
 use crate::Result;
 
@@ -41,6 +42,17 @@ impl std::fmt::Display for Denied {
     }
 }
 
+/// What became of a registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Registration {
+    /// Registered.
+    Done,
+    /// The name is taken.
+    Taken,
+    /// Too many registrations from this address: try again in this many seconds.
+    RetryAfter(u64),
+}
+
 /// One identity of every kind (keygen's sizes), against which the proof of a login for an
 /// unknown user is verified before it is refused: the work, hence the time of the refusal,
 /// is that of a registered user's failed login (a proof of one kind fails at once against
@@ -61,16 +73,16 @@ pub fn decoys() -> &'static [Identity] {
     })
 }
 
-/// Registration and login against a [`Store`], for one server name.
+/// Registration and login against a [`UserDb`] (SQLite or PostgreSQL), for one server name.
 pub struct Authenticator<'a> {
-    store: &'a Store,
+    store: &'a dyn UserDb,
     server: String,
     only: Option<Engine>,
 }
 
 impl<'a> Authenticator<'a> {
     /// `server` is the name clients bind their proofs to (see [`super::keys::login_context`]).
-    pub fn new(store: &'a Store, server: &str) -> Result<Self> {
+    pub fn new(store: &'a dyn UserDb, server: &str) -> Result<Self> {
         check_server_name(server)?;
         Ok(Authenticator {
             store,
@@ -93,20 +105,36 @@ impl<'a> Authenticator<'a> {
     /// A peer over [`super::store::Policy::max_registrations_per_peer`] is refused
     /// ([`crate::Error::Rejected`], "retry after N s").
     pub fn register(&self, user: &str, peer: &str, id: &Identity) -> Result<()> {
+        match self.try_register(user, peer, id)? {
+            Registration::Done => Ok(()),
+            Registration::Taken => Err(crate::Error::bad(format!(
+                "user name '{user}' is taken"
+            ))),
+            Registration::RetryAfter(s) => Err(crate::Error::rejected(format!(
+                "too many registrations from this address: retry after {s} s"
+            ))),
+        }
+    }
+
+    /// [`Authenticator::register`] with the outcome as a value, for transports that answer
+    /// each differently (HTTP: 201, 409, 429).
+    pub fn try_register(&self, user: &str, peer: &str, id: &Identity) -> Result<Registration> {
+        check_user_name(user)?;
         if let Some(s) = self.store.registration_retry_after(peer)? {
             self.store
                 .record(Event::Refused, user, peer, "registration rate limit")?;
-            return Err(crate::Error::rejected(format!(
-                "too many registrations from this address: retry after {s} s"
-            )));
+            return Ok(Registration::RetryAfter(s));
         }
-        self.store.add_user(user, id)?;
+        if !self.store.insert_user(user, id)? {
+            return Ok(Registration::Taken);
+        }
         self.store.record(
             Event::Register,
             user,
             peer,
             &format!("{} {}", id.kind(), id.fingerprint()),
-        )
+        )?;
+        Ok(Registration::Done)
     }
 
     /// First step of a login: a fresh nonce for `user` from `peer` (an address without its
@@ -179,5 +207,16 @@ impl<'a> Authenticator<'a> {
     /// The user a session token belongs to (for `whoami`), if valid.
     pub fn whoami(&self, token: &[u8; 32]) -> Result<Option<String>> {
         self.store.check_token(token)
+    }
+
+    /// Revokes a session token (logout); true if it was valid. Recorded in the audit log.
+    pub fn logout(&self, token: &[u8; 32], peer: &str) -> Result<bool> {
+        let user = self.store.check_token(token)?;
+        let gone = self.store.revoke_token(token)?;
+        if let (Some(u), true) = (user, gone) {
+            self.store.record(Event::Logout, &u, peer, "")?;
+            return Ok(true);
+        }
+        Ok(false)
     }
 }

@@ -9,11 +9,16 @@
 //! - [`server`]: those steps on the wire (requests, replies, the connection handler, the
 //!   client calls).
 
+pub mod db;
+pub mod http;
+pub mod http_client;
 pub mod keys;
 pub mod login;
+pub mod pg;
 pub mod server;
 pub mod store;
 
 pub use keys::{prove_login, verify_login, Identity, Kind, SecretKey};
 pub use login::{Authenticator, Denied};
+pub use db::{DbPool, DbSpec, UserDb};
 pub use store::{Clock, Policy, Store};

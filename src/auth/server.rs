@@ -18,14 +18,14 @@
 //! outside any lock, so logins are checked on every core.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::keys::{Identity, SecretKey};
 use super::login::{Authenticator, Denied};
-use super::store::{Clock, Policy, Store};
+use super::db::DbSpec;
+use super::store::{Clock, Policy};
 use crate::net::Channel;
 use crate::{Error, Result};
 
@@ -95,7 +95,8 @@ fn denied(d: Denied) -> Reply {
 /// The server's configuration.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
-    pub db: PathBuf,
+    /// The user database: an SQLite file or a PostgreSQL URL.
+    pub db: DbSpec,
     /// The name proofs are bound to.
     pub name: String,
     pub policy: Policy,
@@ -107,8 +108,8 @@ pub struct ServerConfig {
 /// error (a refused login is [`Error::Rejected`]).
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
     ch.set_max_frame(MAX_REQUEST);
-    let store = Store::open_existing(&cfg.db, Clock::System, cfg.policy.clone())?;
-    let auth = Authenticator::new(&store, &cfg.name)?.accepting(cfg.only);
+    let store = cfg.db.open(Clock::System, cfg.policy.clone(), false)?;
+    let auth = Authenticator::new(store.as_ref(), &cfg.name)?.accepting(cfg.only);
     let peer_ip = peer.ip().to_string();
     let mut done = Vec::new();
     for _ in 0..MAX_REQUESTS {
