@@ -94,7 +94,10 @@ pub fn call(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
-    if !body.is_empty() || method == "POST" {
+    let declared = headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("content-length"));
+    if !declared && (!body.is_empty() || method == "POST") {
         req.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
     req.push_str("\r\n");
