@@ -175,6 +175,10 @@ pub enum VerifierCmd {
         /// Unexpired login nonces one peer address may hold at once.
         #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
         max_pending_per_peer: u32,
+        /// Failed logins one peer address may make per minute; then its logins are refused
+        /// with a retry-after (before any proof is verified).
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_failures_per_minute: u32,
         /// Registrations one peer address may make per hour.
         #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
         max_registrations_per_hour: u32,
@@ -512,6 +516,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             challenge_ttl,
             max_sessions,
             max_pending_per_peer,
+            max_failures_per_minute,
             max_registrations_per_hour,
             quiet,
             json,
@@ -524,6 +529,8 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 token_ttl,
                 challenge_ttl,
                 max_pending_per_peer: max_pending_per_peer as usize,
+                max_failures: max_failures_per_minute as usize,
+                failure_window: 60,
                 max_registrations_per_peer: max_registrations_per_hour as usize,
                 registration_window: 3600,
                 ..Policy::default()
@@ -593,12 +600,12 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                         })
                     })
                 });
-                let h = match web {
-                    Some((l, _)) => Some(crate::auth::http::serve(l, hcfg, &srv::STOP)),
-                    None => None,
-                };
-                // the HTTP service ending (stop signal or failure) stops the TCP one too
-                srv::STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                let h = web.map(|(l, _)| {
+                    let r = crate::auth::http::serve(l, hcfg, &srv::STOP);
+                    // the HTTP service ending (stop signal or failure) stops the TCP one too
+                    srv::STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                    r
+                });
                 if let Some(t) = t {
                     let st = t
                         .join()
