@@ -314,12 +314,13 @@ fn summary() {
     }
 }
 
-/// Section 4: how long a refused login takes for a registered user (a proof made with
-/// another key) and for an unknown user (checked against a decoy identity first), per kind:
-/// equal times mean the refusal does not tell whether a name is registered.
+/// Section 4: how long a refused login takes, per kind of proof, for a registered user of
+/// that kind (a proof made with another key), an unknown name, a user registered with a key
+/// of another kind, and a registered user whose challenge was already used: equal times mean
+/// the refusal tells nothing about the name, its key kind or the challenge.
 fn refusal_times() {
     use zkgames::auth::{Authenticator, Denied};
-    println!("== 4. refused logins: registered user with a wrong key vs unknown user (ZKB++, 128 bits) ==");
+    println!("== 4. refused logins by proof kind: wrong key / unknown name / other kind / used challenge (ZKB++, 128 bits) ==");
     let path = std::env::temp_dir().join(format!("zkg-auth-refusal-{}.db", std::process::id()));
     let policy = Policy {
         max_failures: usize::MAX / 2,
@@ -329,20 +330,31 @@ fn refusal_times() {
     let st = Store::open(&path, Clock::System, policy).unwrap();
     let auth = Authenticator::new(&st, "srv").unwrap();
     let mut rng = seeded_rng(12);
-    for (i, kind) in [Kind::Sha256, Kind::Peg, Kind::Lowmc]
-        .into_iter()
-        .enumerate()
-    {
+    let kinds = [Kind::Sha256, Kind::Peg, Kind::Lowmc];
+    for (i, &kind) in kinds.iter().enumerate() {
         let owner = SecretKey::generate(kind, &mut rng).unwrap();
+        auth.register(&format!("user{i}"), "1.1.1.1", &owner.identity())
+            .unwrap();
+    }
+    for (i, &kind) in kinds.iter().enumerate() {
         let other = SecretKey::generate(kind, &mut rng).unwrap();
-        let user = format!("user{i}");
-        auth.register(&user, "1.1.1.1", &owner.identity()).unwrap();
-        let mut t = [0.0f64; 2];
-        for (j, name) in [user.as_str(), "nobody"].into_iter().enumerate() {
+        let same = format!("user{i}");
+        let other_kind = format!("user{}", (i + 1) % kinds.len());
+        let cases = [
+            (same.as_str(), false),
+            ("nobody", false),
+            (other_kind.as_str(), false),
+            (same.as_str(), true),
+        ];
+        let mut t = [0.0f64; 4];
+        for (j, &(name, used)) in cases.iter().enumerate() {
             let mut times = Vec::new();
             for _ in 0..7 {
                 let c = auth.begin(name, "1.1.1.1").unwrap().unwrap();
                 let p = prove_login(&other, "srv", name, &c.nonce, &mut rng).unwrap();
+                if used {
+                    st.consume_challenge(&c.nonce, name).unwrap();
+                }
                 let t0 = Instant::now();
                 let r = auth.finish(name, "1.1.1.1", &c.nonce, &p).unwrap();
                 times.push(t0.elapsed().as_secs_f64());
@@ -352,10 +364,15 @@ fn refusal_times() {
             t[j] = times[times.len() / 2];
         }
         println!(
-            "  {kind:<6}: registered {:.2} ms, unknown {:.2} ms (ratio {:.2})",
+            "  {kind:<6} proof: wrong key {:.2} ms, unknown name {:.2} ms ({:.2}×), {} user {:.2} ms ({:.2}×), used challenge {:.2} ms ({:.2}×)",
             t[0] * 1e3,
             t[1] * 1e3,
-            t[1] / t[0]
+            t[1] / t[0],
+            kinds[(i + 1) % kinds.len()],
+            t[2] * 1e3,
+            t[2] / t[0],
+            t[3] * 1e3,
+            t[3] / t[0]
         );
     }
     drop(st);

@@ -55,6 +55,11 @@ impl Srv {
                 "1000000",
                 "--max-sessions",
                 "64",
+                // every client of the bench is 127.0.0.1
+                "--max-per-address",
+                "256",
+                "--max-failures-per-minute",
+                "1000000",
             ])
             .stderr(Stdio::piped())
             .spawn()

@@ -47,8 +47,12 @@ fn main() {
     let stop = AtomicBool::new(false);
     let opts = ServerOptions {
         max_sessions: 64,
+        // every client of the bench is 127.0.0.1
+        max_per_address: 64,
         deadlines: Deadlines::default(),
         log: LogFormat::Quiet,
+        refuse: zkgames::auth::server::refuse,
+        ..ServerOptions::default()
     };
     let ch = || Channel::tcp(TcpStream::connect(&addr).unwrap(), Deadlines::default());
     std::thread::scope(|sc| {

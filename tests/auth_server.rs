@@ -185,6 +185,8 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
             "64",
             "--max-sessions",
             "48",
+            "--max-per-address",
+            "48",
             "--max-registrations-per-hour",
             "64",
         ],

@@ -109,7 +109,8 @@ fn keeps_serving_after_hostile_clients() {
 
 #[test]
 fn sixteen_concurrent_provers_all_succeed() {
-    let srv = Server::start(&[]);
+    // all from 127.0.0.1: over the default 8 connections per address
+    let srv = Server::start(&["--max-per-address", "16"]);
     let hs: Vec<_> = (0..16)
         .map(|_| {
             let a = srv.addr.clone();
@@ -125,20 +126,36 @@ fn sixteen_concurrent_provers_all_succeed() {
     assert!(log.contains("stopped: 16 accepted"), "{log}");
 }
 
+/// A full server closes a connection that has sent nothing to make room for a newcomer; an
+/// address over its connection limit is refused (not queued) with a retry-after, which the
+/// prover reports.
 #[test]
-fn a_full_server_refuses_instead_of_queueing() {
-    let srv = Server::start(&["--max-sessions", "1"]);
+fn a_full_server_evicts_the_idle_and_refuses_instead_of_queueing() {
+    let srv = Server::start(&["--max-sessions", "1", "--max-per-address", "1"]);
     let hold = TcpStream::connect(&srv.addr).unwrap();
     std::thread::sleep(Duration::from_millis(200));
+    // the idle connection holds the one slot and 127.0.0.1's one place: refused, retry-after
     let (c, err) = honest(&srv.addr);
     assert_eq!(c, 1, "{err}");
-    assert!(err.contains("busy"), "{err}");
+    assert!(
+        err.contains("too many connections") && err.contains("retry after 1 s"),
+        "{err}"
+    );
     drop(hold);
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(300));
+    let srv2 = Server::start(&["--max-sessions", "1"]);
+    let hold2 = TcpStream::connect(&srv2.addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // the server is full of an idle connection: it is evicted for the honest prover
+    assert_honest_ok(&srv2.addr, "an idle connection filled the server");
+    assert!(closed_within(hold2, Duration::from_secs(2)) < Duration::from_secs(2));
     assert_honest_ok(&srv.addr, "the slot was freed");
     let (code, log) = srv.stop();
     assert_eq!(code, Some(0));
-    assert!(log.contains("refused, server busy"), "{log}");
+    assert!(log.contains("turned away: too many connections"), "{log}");
+    let (code, log) = srv2.stop();
+    assert_eq!(code, Some(0));
+    assert!(log.contains("evicted:"), "{log}");
 }
 
 #[test]

@@ -38,8 +38,9 @@ pub trait UserDb: Send {
     fn user(&self, name: &str) -> Result<Option<User>>;
     /// Number of users.
     fn user_count(&self) -> Result<usize>;
-    /// Seconds to wait before `user` may try again from `peer`, if over the failure limit.
-    fn retry_after(&self, user: &str, peer: &str) -> Result<Option<u64>>;
+    /// Seconds to wait before `peer` may try a login again, if over the failure limit
+    /// (counted per address, never per user name).
+    fn retry_after(&self, peer: &str) -> Result<Option<u64>>;
     /// Seconds `peer` must wait before registering again, if over the registration limit.
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>>;
     /// A fresh nonce, or the seconds to wait when `peer` holds too many.
@@ -78,8 +79,8 @@ impl UserDb for Store {
     fn user_count(&self) -> Result<usize> {
         Store::user_count(self)
     }
-    fn retry_after(&self, user: &str, peer: &str) -> Result<Option<u64>> {
-        Store::retry_after(self, user, peer)
+    fn retry_after(&self, peer: &str) -> Result<Option<u64>> {
+        Store::retry_after(self, peer)
     }
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>> {
         Store::registration_retry_after(self, peer)

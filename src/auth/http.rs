@@ -92,6 +92,12 @@ pub struct HttpConfig {
     pub max_sessions: usize,
     /// Connections open at once; more get 503 and are closed.
     pub max_connections: usize,
+    /// Connections one address (an IPv6 client: its /64) may hold at once; more get 429
+    /// and are closed (the same limiter as the TCP service, [`crate::net::limit`]).
+    pub max_per_address: usize,
+    /// Seconds a new connection (or a kept-alive one between requests) has to send a
+    /// whole request head; at most the message deadline.
+    pub first_message: Duration,
     pub deadlines: Deadlines,
     pub log: LogFormat,
 }
@@ -142,8 +148,10 @@ struct App {
 struct Peer(SocketAddr);
 
 impl Peer {
+    /// The key limits are charged to: the address (an IPv6 client: its /64), as the TCP
+    /// service does ([`crate::net::limit::addr_key_text`]).
     fn ip(&self) -> String {
-        self.0.ip().to_string()
+        crate::net::limit::addr_key_text(self.0.ip())
     }
 }
 
@@ -330,7 +338,7 @@ async fn register(
     let out = blocking(&app, move |db| {
         check_user_name(&r.name)?;
         let id = Identity::parse(&r.identity)?;
-        let reg = auth(&a, db, None)?.try_register(&r.name, &ip, &id)?;
+        let reg = auth(&a, db, None)?.registration(&r.name, &ip, &id)?;
         Ok((reg, id.kind().name(), id.fingerprint()))
     })
     .await;
@@ -792,6 +800,9 @@ fn router(app: Arc<App>) -> Router {
 /// The canned answer to a connection beyond [`HttpConfig::max_connections`].
 const BUSY_RESPONSE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: 25\r\nconnection: close\r\n\r\n{\"error\":\"server busy\"}\r\n";
 
+/// The canned answer to a connection beyond [`HttpConfig::max_per_address`].
+const CROWDED_RESPONSE: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: 66\r\nconnection: close\r\n\r\n{\"error\":\"too many connections from this address\",\"retry_after\":1}";
+
 /// Serves HTTP on `l` until `stop` is set (checked every 20 ms); then waits up to the
 /// session deadline for requests in flight. The database schema must exist.
 pub fn serve(l: std::net::TcpListener, cfg: HttpConfig, stop: &'static AtomicBool) -> Result<HttpStats> {
@@ -833,9 +844,11 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
     use tower::ServiceExt;
     let listener = tokio::net::TcpListener::from_std(l).map_err(|e| Error::io("listener", e))?;
     let conns = Arc::new(Semaphore::new(app.cfg.max_connections));
+    let per_addr = crate::net::limit::ConnLimiter::new(app.cfg.max_per_address);
     let router = router(app.clone());
     let mut st = HttpStats::default();
     let d = app.cfg.deadlines;
+    let head_deadline = app.cfg.first_message.min(d.message);
     while !stop.load(Ordering::SeqCst) {
         let (sock, addr) = tokio::select! {
             r = listener.accept() => match r {
@@ -846,6 +859,14 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
             _ = tokio::time::sleep(Duration::from_millis(20)) => continue,
         };
         st.connections += 1;
+        let Some(slot) = per_addr.acquire(addr.ip()) else {
+            st.busy += 1;
+            tokio::spawn(async move {
+                let mut sock = sock;
+                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(CROWDED_RESPONSE)).await;
+            });
+            continue;
+        };
         let Ok(permit) = conns.clone().try_acquire_owned() else {
             st.busy += 1;
             tokio::spawn(async move {
@@ -858,7 +879,7 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
         let router = router.clone();
         let app = app.clone();
         tokio::spawn(async move {
-            let _permit = permit;
+            let _held = (permit, slot);
             let peer = Peer(addr);
             let svc = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
                 app.requests.fetch_add(1, Ordering::Relaxed);
@@ -867,7 +888,7 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
             });
             let mut b = hyper::server::conn::http1::Builder::new();
             b.timer(TokioTimer::new())
-                .header_read_timeout(d.message)
+                .header_read_timeout(head_deadline)
                 .max_buf_size(MAX_HEAD)
                 .keep_alive(true);
             let conn = b.serve_connection(TokioIo::new(sock), svc);

@@ -579,6 +579,17 @@ pub fn prove_login_with(
     }
 }
 
+/// The kind of key a login proof claims to be for, read from its file header (`None`: not a
+/// login proof). Attacker-chosen: use it to pick what to verify against, never to accept.
+pub fn claimed_kind(proof: &[u8]) -> Option<Kind> {
+    let file = ProofFile::from_bytes(proof).ok()?;
+    Kind::ALL.into_iter().find(|k| {
+        Engine::ALL
+            .into_iter()
+            .any(|e| k.protocol(e) == file.protocol)
+    })
+}
+
 /// Verifies a login proof against a registered identity. Errors: [`Error::BadInput`] for a
 /// malformed proof or one of the wrong kind, [`Error::Rejected`] for one that does not verify.
 /// Only non-interactive proofs are accepted (a recorded session can be simulated).

@@ -10,13 +10,24 @@
 //! ```
 //!
 //! Unknown users, wrong proofs, malformed proofs and bad or expired nonces all end in the
-//! same [`Denied::Failed`]; the reason goes to the audit log only. Failures count towards the
-//! rate limit of both the user name and the peer address.
+//! same [`Denied::Failed`]; the reason goes to the audit log only.
+//!
+//! Limits are per peer address, never per user name: failed logins, pending challenges and
+//! registrations are counted for the address they come from (see [`crate::net::limit`] for
+//! why). A name-keyed lockout would let anyone lock a user out by sending garbage in their
+//! name, and protects nothing, since a proof of knowledge cannot be guessed.
+//!
+//! Refusals take the same work whatever the name: [`Authenticator::finish`] verifies every
+//! proof exactly once, against an identity of the kind the proof itself claims (its file
+//! header): the user's identity when it is of that kind, otherwise the decoy of that kind
+//! ([`decoys`]). So the work depends only on the proof the client sent, never on whether the
+//! name exists, the kind of its key, or the state of the challenge.
 
 use std::sync::OnceLock;
 
 use super::keys::{
-    check_server_name, check_user_name, verify_login_accepting, Identity, Kind, SecretKey,
+    check_server_name, check_user_name, claimed_kind, verify_login_accepting, Identity, Kind,
+    SecretKey,
 };
 use super::db::UserDb;
 use super::store::{Challenge, Event, Token};
@@ -53,24 +64,34 @@ pub enum Registration {
     RetryAfter(u64),
 }
 
-/// One identity of every kind (keygen's sizes), against which the proof of a login for an
-/// unknown user is verified before it is refused: the work, hence the time of the refusal,
-/// is that of a registered user's failed login (a proof of one kind fails at once against
-/// the identities of the others). Their secret keys come from a fixed seed and are public
-/// knowledge, which is harmless: an unknown user's login is refused whatever the verdict.
+/// One identity of every kind, in [`Kind::ALL`]'s order (keygen's sizes), against which a
+/// proof is verified when the name is unknown or registered with a key of another kind: the
+/// work, hence the time of the refusal, is that of a registered user's failed login with a
+/// proof of that kind.
+///
+/// Their secret keys are drawn from the OS generator once per process and thrown away, so
+/// no one can make a proof that verifies against a decoy; a decoy's verdict is ignored all
+/// the same (only the user's own identity can let anyone in). Call it once at server start
+/// (key generation takes a moment), not on the first refusal.
 pub fn decoys() -> &'static [Identity] {
     static DECOYS: OnceLock<Vec<Identity>> = OnceLock::new();
     DECOYS.get_or_init(|| {
-        let mut rng = crate::rng::seeded_rng(u64::from_be_bytes(*b"zkgdecoy"));
+        let mut rng = crate::rng::os_rng();
         Kind::ALL
             .iter()
             .map(|&k| {
                 SecretKey::generate(k, &mut rng)
-                    .expect("keygen of a fixed seed")
+                    .expect("keygen of the built-in sizes")
                     .identity()
             })
             .collect()
     })
+}
+
+/// The decoy identity of kind `k`.
+fn decoy(k: Kind) -> &'static Identity {
+    let i = Kind::ALL.iter().position(|&x| x == k).unwrap_or(0);
+    &decoys()[i]
 }
 
 /// Registration and login against a [`UserDb`] (SQLite or PostgreSQL), for one server name.
@@ -106,19 +127,34 @@ impl<'a> Authenticator<'a> {
     /// ([`crate::Error::Rejected`], "retry after N s").
     pub fn register(&self, user: &str, peer: &str, id: &Identity) -> Result<()> {
         match self.try_register(user, peer, id)? {
-            Registration::Done => Ok(()),
+            Ok(()) => Ok(()),
+            Err(Denied::RetryAfter(s)) => Err(crate::Error::rejected(format!(
+                "too many registrations from this address: retry after {s} s"
+            ))),
+            Err(Denied::Failed) => Err(crate::Error::rejected("registration refused")),
+        }
+    }
+
+    /// [`Authenticator::register`] with the rate limit's refusal as a value
+    /// ([`Denied::RetryAfter`], for the wire), other failures (a taken or bad name) as errors.
+    pub fn try_register(
+        &self,
+        user: &str,
+        peer: &str,
+        id: &Identity,
+    ) -> Result<Result<(), Denied>> {
+        match self.registration(user, peer, id)? {
+            Registration::Done => Ok(Ok(())),
+            Registration::RetryAfter(s) => Ok(Err(Denied::RetryAfter(s))),
             Registration::Taken => Err(crate::Error::bad(format!(
                 "user name '{user}' is taken"
-            ))),
-            Registration::RetryAfter(s) => Err(crate::Error::rejected(format!(
-                "too many registrations from this address: retry after {s} s"
             ))),
         }
     }
 
-    /// [`Authenticator::register`] with the outcome as a value, for transports that answer
-    /// each differently (HTTP: 201, 409, 429).
-    pub fn try_register(&self, user: &str, peer: &str, id: &Identity) -> Result<Registration> {
+    /// A registration with every outcome as a value, for transports that answer each
+    /// differently (HTTP: 201, 409, 429).
+    pub fn registration(&self, user: &str, peer: &str, id: &Identity) -> Result<Registration> {
         check_user_name(user)?;
         if let Some(s) = self.store.registration_retry_after(peer)? {
             self.store
@@ -141,7 +177,7 @@ impl<'a> Authenticator<'a> {
     /// port), or the time to wait. Unknown users get a nonce too.
     pub fn begin(&self, user: &str, peer: &str) -> Result<Result<Challenge, Denied>> {
         check_user_name(user)?;
-        if let Some(s) = self.store.retry_after(user, peer)? {
+        if let Some(s) = self.store.retry_after(peer)? {
             self.store
                 .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
@@ -156,8 +192,14 @@ impl<'a> Authenticator<'a> {
         }
     }
 
-    /// Second step: checks the nonce (consumed whatever happens), the rate limit and the
-    /// proof; a session token on success.
+    /// Second step: checks the nonce (consumed whatever happens), the peer's rate limit and
+    /// the proof; a session token on success.
+    ///
+    /// Every proof that gets past the rate limit is verified exactly once, against the
+    /// identity picked from the kind the proof claims (`target`), even when the
+    /// challenge is unknown or expired or the name unknown: the refusal costs the same work
+    /// whatever the name and its key. Only a fresh challenge, a registered user and a proof
+    /// verified against that user's own identity let anyone in.
     pub fn finish(
         &self,
         user: &str,
@@ -167,29 +209,24 @@ impl<'a> Authenticator<'a> {
     ) -> Result<Result<Token, Denied>> {
         check_user_name(user)?;
         let fresh = self.store.consume_challenge(nonce, user)?;
-        if let Some(s) = self.store.retry_after(user, peer)? {
+        if let Some(s) = self.store.retry_after(peer)? {
             self.store
                 .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
         }
-        let verdict = if !fresh {
-            Err("unknown, expired or used challenge".to_string())
-        } else {
-            match self.store.user(user)? {
-                None => {
-                    // The same work as for a registered user whose proof is of this kind, so
-                    // that the time a refusal takes does not tell whether the name exists.
-                    for d in decoys() {
-                        let _ =
-                            verify_login_accepting(d, &self.server, user, nonce, proof, self.only);
-                    }
-                    Err("unknown user".to_string())
-                }
-                Some(u) => {
-                    verify_login_accepting(&u.identity, &self.server, user, nonce, proof, self.only)
-                }
-                .map_err(|e| e.to_string()),
-            }
+        let registered = self.store.user(user)?;
+        let claimed = claimed_kind(proof);
+        let (target, own) = Self::target(registered.as_ref().map(|u| &u.identity), claimed);
+        let checked = verify_login_accepting(target, &self.server, user, nonce, proof, self.only);
+        let verdict = match (&registered, own) {
+            _ if !fresh => Err("unknown, expired or used challenge".to_string()),
+            (None, _) => Err("unknown user".to_string()),
+            (Some(u), false) => Err(format!(
+                "a {} proof for a {} key",
+                claimed.map_or("malformed", Kind::name),
+                u.identity.kind()
+            )),
+            (Some(_), true) => checked.map_err(|e| e.to_string()),
         };
         match verdict {
             Ok(()) => {
@@ -201,6 +238,19 @@ impl<'a> Authenticator<'a> {
                 self.store.record(Event::LoginFail, user, peer, &why)?;
                 Ok(Err(Denied::Failed))
             }
+        }
+    }
+
+    /// The identity a proof is verified against, and whether it is the user's own: the
+    /// user's identity if it is of the kind the proof claims, else the decoy of that kind (a
+    /// proof that names no kind fails to parse whatever it is checked against: the user's
+    /// identity or the first decoy, at equal cost).
+    fn target(registered: Option<&Identity>, claimed: Option<Kind>) -> (&Identity, bool) {
+        match (registered, claimed) {
+            (Some(id), Some(k)) if id.kind() == k => (id, true),
+            (Some(id), None) => (id, true),
+            (_, Some(k)) => (decoy(k), false),
+            (None, None) => (&decoys()[0], false),
         }
     }
 

@@ -270,21 +270,23 @@ impl UserDb for PgStore {
         Ok(n as usize)
     }
 
-    fn retry_after(&self, user: &str, peer: &str) -> Result<Option<u64>> {
+    fn retry_after(&self, peer: &str) -> Result<Option<u64>> {
         let now = self.now();
-        let since = now - self.policy.failure_window;
         let max = self.policy.max_failures;
-        let mut wait = 0i64;
-        for (col, val) in [("username", user), ("peer", peer)] {
-            if max == 0 {
-                wait = wait.max(1);
-                continue;
-            }
-            let times = self.recent("login-fail", col, val, since, max)?;
-            if times.len() >= max {
-                wait = wait.max(times[max - 1] + self.policy.failure_window - now);
-            }
+        if max == 0 {
+            return Ok(Some(1));
         }
+        let times = self.recent(
+            "login-fail",
+            "peer",
+            peer,
+            now - self.policy.failure_window,
+            max,
+        )?;
+        if times.len() < max {
+            return Ok(None);
+        }
+        let wait = times[max - 1] + self.policy.failure_window - now;
         Ok((wait > 0).then_some(wait as u64))
     }
 

@@ -13,7 +13,9 @@
 //!
 //! Every refusal of a login is the same `Denied{"authentication failed"}` whatever the
 //! reason (unknown user, wrong proof, used or expired nonce), or a `retry_after` when the
-//! rate limit applies; the reason goes to the audit log. Each connection opens its own
+//! peer address's rate limit applies; the reason goes to the audit log. A server that is
+//! full, or an address over its connection limit, gets `Denied` with a `retry_after` too
+//! ([`refuse`], sent by the accept loop before any request is read). Each connection opens its own
 //! database connection (SQLite in WAL mode serves them in parallel), and a proof is verified
 //! outside any lock, so logins are checked on every core.
 
@@ -110,7 +112,8 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
     ch.set_max_frame(MAX_REQUEST);
     let store = cfg.db.open(Clock::System, cfg.policy.clone(), false)?;
     let auth = Authenticator::new(store.as_ref(), &cfg.name)?.accepting(cfg.only);
-    let peer_ip = peer.ip().to_string();
+    // limits are charged to the address (an IPv6 client: its /64), never to the port
+    let peer_ip = crate::net::limit::addr_key_text(peer.ip());
     let mut done = Vec::new();
     for _ in 0..MAX_REQUESTS {
         let req = match ch.recv::<Request>("request") {
@@ -135,12 +138,25 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                 identity,
             } => {
                 version_ok(version)?;
-                let r =
-                    Identity::parse(&identity).and_then(|id| auth.register(&user, &peer_ip, &id));
+                let r = Identity::parse(&identity)
+                    .and_then(|id| auth.try_register(&user, &peer_ip, &id));
                 match r {
-                    Ok(()) => {
+                    Ok(Ok(())) => {
                         ch.send(&Reply::Registered)?;
                         done.push(format!("registered {user}"));
+                    }
+                    Ok(Err(d)) => {
+                        ch.send(&Reply::Denied {
+                            reason: "too many registrations from this address".into(),
+                            retry_after: match d {
+                                Denied::RetryAfter(s) => Some(s),
+                                Denied::Failed => None,
+                            },
+                        })?;
+                        return Err(Error::rejected(format!(
+                            "registration of \"{}\" from a rate-limited address: {d}",
+                            super::keys::clip(&user)
+                        )));
                     }
                     Err(e) => {
                         ch.send(&Reply::Denied {
@@ -189,7 +205,7 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                     Err(d) => {
                         ch.send(&denied(d))?;
                         return Err(Error::rejected(format!(
-                            "login {user}: {d} (proof {} B, {ms:.1} ms)",
+                            "login {user}: {d} (proof {} B, {ms:.2} ms)",
                             proof.len()
                         )));
                     }
@@ -217,6 +233,15 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
         }
     }
     Ok(done.join("; "))
+}
+
+/// [`crate::net::server::Refuse`] for the login protocol: the accept loop's "try again
+/// later" as a [`Reply::Denied`] with its retry-after, which the client reports as such.
+pub fn refuse(ch: &mut Channel, reason: &str, retry_after: u32) {
+    let _ = ch.send(&Reply::Denied {
+        reason: reason.to_string(),
+        retry_after: Some(u64::from(retry_after)),
+    });
 }
 
 fn expect_reply(ch: &mut Channel) -> Result<Reply> {

@@ -151,7 +151,8 @@ pub struct Policy {
     pub challenge_ttl: i64,
     /// Seconds a session token stays valid (1 hour).
     pub token_ttl: i64,
-    /// Failed logins tolerated per user name and per peer within `failure_window` (5).
+    /// Failed logins tolerated per peer address within `failure_window` (5); never per user
+    /// name (anyone could lock a user out).
     pub max_failures: usize,
     /// Seconds over which failures are counted (60).
     pub failure_window: i64,
@@ -542,38 +543,39 @@ impl Store {
         Ok(n as usize)
     }
 
-    /// Seconds to wait before `user` may try again from `peer`, if either has
+    /// Seconds to wait before `peer` may try a login again, if it has made
     /// [`Policy::max_failures`] failed logins within the last [`Policy::failure_window`]
-    /// seconds; `None` if an attempt is allowed. `peer` should be the address without the
-    /// port.
-    pub fn retry_after(&self, user: &str, peer: &str) -> Result<Option<u64>> {
+    /// seconds; `None` if an attempt is allowed. `peer` is the address without the port (as
+    /// grouped by [`crate::net::limit::addr_key_text`]).
+    ///
+    /// Only the address counts, never the user name: a limit per name would let anyone lock
+    /// its owner out by failing logins in their name.
+    pub fn retry_after(&self, peer: &str) -> Result<Option<u64>> {
         let now = self.now();
-        let since = now - self.policy.failure_window;
-        let mut wait = 0i64;
-        for (col, val) in [("user", user), ("peer", peer)] {
-            let sql = format!(
-                "SELECT time FROM audit WHERE event = 'login-fail' AND {col} = ?1 AND time > ?2
-                 ORDER BY time DESC LIMIT ?3"
-            );
-            let times: Vec<i64> = self
-                .conn
-                .prepare_cached(&sql)
-                .and_then(|mut st| {
-                    st.query_map(params![val, since, self.policy.max_failures as i64], |r| {
-                        r.get(0)
-                    })?
-                    .collect()
-                })
-                .map_err(|e| self.err(e))?;
-            if self.policy.max_failures == 0 {
-                wait = wait.max(1);
-            } else if times.len() >= self.policy.max_failures {
-                // the attempt is allowed again once the oldest of the last `max_failures`
-                // failures leaves the window
-                let oldest = times[self.policy.max_failures - 1];
-                wait = wait.max(oldest + self.policy.failure_window - now);
-            }
+        let max = self.policy.max_failures;
+        if max == 0 {
+            return Ok(Some(1));
         }
+        let times: Vec<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT time FROM audit WHERE event = 'login-fail' AND peer = ?1 AND time > ?2
+                 ORDER BY time DESC LIMIT ?3",
+            )
+            .and_then(|mut st| {
+                st.query_map(
+                    params![peer, now - self.policy.failure_window, max as i64],
+                    |r| r.get(0),
+                )?
+                .collect()
+            })
+            .map_err(|e| self.err(e))?;
+        if times.len() < max {
+            return Ok(None);
+        }
+        // the attempt is allowed again once the oldest of the last `max` failures leaves the
+        // window
+        let wait = times[max - 1] + self.policy.failure_window - now;
         Ok((wait > 0).then_some(wait as u64))
     }
 

@@ -176,7 +176,7 @@ pub enum VerifierCmd {
         #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
         max_pending_per_peer: u32,
         /// Failed logins one peer address may make per minute; then its logins are refused
-        /// with a retry-after (before any proof is verified).
+        /// with a retry-after (before any proof is verified). Never counted per user name.
         #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_failures_per_minute: u32,
         /// Registrations one peer address may make per hour.
@@ -193,6 +193,8 @@ pub enum VerifierCmd {
         require_system: Option<crate::cli::engine::MpcSystem>,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
+        #[command(flatten)]
+        limits: crate::cli::ConnLimitArgs,
     },
     /// Remove a user, their session tokens and pending challenges.
     Remove {
@@ -406,6 +408,7 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     // the demo narrates each step itself; the server's own log lines would interleave
     let opts = ServerOptions {
         log: LogFormat::Quiet,
+        refuse: server::refuse,
         ..ServerOptions::default()
     };
     let r = std::thread::scope(|sc| -> Result<()> {
@@ -522,6 +525,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             json,
             require_system,
             deadlines,
+            limits,
         } => {
             use crate::net::server::{self as srv, LogFormat, ServerOptions};
             crate::auth::keys::check_server_name(&name)?;
@@ -535,6 +539,8 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 registration_window: 3600,
                 ..Policy::default()
             };
+            // the decoys' keys are made now, not on the first refusal (whose time would show)
+            crate::auth::login::decoys();
             let spec = DbSpec::parse(&db);
             // creates (or migrates) and checks the database before listening: a bad file is
             // exit 2 now
@@ -583,14 +589,15 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 only,
                 max_sessions: max_sessions as usize,
                 max_connections: max_connections as usize,
+                max_per_address: limits.max_per_address as usize,
+                first_message: std::time::Duration::from_secs(limits.first_message_timeout),
                 deadlines: deadlines.deadlines(),
                 log,
             };
             srv::install_stop_signals();
             let opts = ServerOptions {
-                max_sessions: max_sessions as usize,
-                deadlines: deadlines.deadlines(),
-                log,
+                refuse: server::refuse,
+                ..limits.server_options(max_sessions, &deadlines, log)
             };
             std::thread::scope(|sc| -> Result<()> {
                 let t = tcp.map(|(l, _)| {
@@ -611,8 +618,8 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                         .join()
                         .map_err(|_| Error::bad("the TCP service failed"))??;
                     eprintln!(
-                        "stopped: {} accepted, {} refused, {} failed connections, {} turned away while busy",
-                        st.accepted, st.rejected, st.failed, st.busy
+                        "stopped: {} accepted, {} refused, {} failed connections, {} turned away, {} evicted before their first message",
+                        st.accepted, st.rejected, st.failed, st.busy, st.evicted
                     );
                 }
                 if let Some(h) = h {

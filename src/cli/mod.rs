@@ -264,6 +264,39 @@ impl DeadlineArgs {
     }
 }
 
+/// Per-address limits and the first-message deadline of a TCP server (`peg|wall|auth serve`).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct ConnLimitArgs {
+    /// Connections one client address may hold at once (an IPv6 client: its /64); more are
+    /// told to retry later.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub max_per_address: u32,
+    /// Seconds a new connection has to send its first whole message. When the server is
+    /// full, the connection that has waited longest without one is closed for a newcomer.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub first_message_timeout: u64,
+}
+
+impl ConnLimitArgs {
+    /// The server options for these limits, `max_sessions` and `deadlines` (other fields:
+    /// the defaults, e.g. the session protocol's refusal).
+    pub fn server_options(
+        &self,
+        max_sessions: u32,
+        deadlines: &DeadlineArgs,
+        log: server::LogFormat,
+    ) -> ServerOptions {
+        ServerOptions {
+            max_sessions: max_sessions as usize,
+            max_per_address: self.max_per_address as usize,
+            first_message: Duration::from_secs(self.first_message_timeout),
+            deadlines: deadlines.deadlines(),
+            log,
+            ..ServerOptions::default()
+        }
+    }
+}
+
 /// How a verifier serves live sessions.
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -290,6 +323,8 @@ pub struct ServeArgs {
     pub transcript: Option<String>,
     #[command(flatten)]
     pub deadlines: DeadlineArgs,
+    #[command(flatten)]
+    pub limits: ConnLimitArgs,
 }
 
 /// What a verifier's session handler reports for an accepted session.
@@ -347,17 +382,15 @@ pub fn serve_sessions(
         "listening on {local} for {what} sessions (at most {} at once; Ctrl-C stops)",
         a.max_sessions
     );
-    let opts = ServerOptions {
-        max_sessions: a.max_sessions as usize,
-        deadlines: a.deadlines.deadlines(),
-        log: server::LogFormat::Plain,
-    };
+    let opts = a
+        .limits
+        .server_options(a.max_sessions, &a.deadlines, server::LogFormat::Plain);
     let st = server::serve(&l, &opts, &server::STOP, |ch, _| {
         handler(ch).map(|acc| acc.summary)
     })?;
     eprintln!(
-        "stopped: {} accepted, {} rejected, {} failed, {} refused while busy",
-        st.accepted, st.rejected, st.failed, st.busy
+        "stopped: {} accepted, {} rejected, {} failed, {} turned away, {} evicted before their first message",
+        st.accepted, st.rejected, st.failed, st.busy, st.evicted
     );
     Ok(())
 }

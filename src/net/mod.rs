@@ -13,12 +13,15 @@
 //!   time, until SIGINT/SIGTERM.
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::{Error, Result};
 
+pub mod limit;
 pub mod server;
 pub mod session;
 pub mod transport;
@@ -64,6 +67,14 @@ pub struct Channel {
     limits: Deadlines,
     session_end: Instant,
     max_frame: usize,
+    /// Until the first frame has arrived: its own deadline and the flag raised then.
+    first: Option<FirstMessage>,
+}
+
+struct FirstMessage {
+    within: Duration,
+    by: Instant,
+    arrived: Arc<AtomicBool>,
 }
 
 impl Channel {
@@ -94,7 +105,25 @@ impl Channel {
             limits: d,
             session_end: Instant::now() + d.session,
             max_frame: MAX_FRAME,
+            first: None,
         }
+    }
+
+    /// Gives the first message received its own, shorter deadline: `within` from now
+    /// (capped by the usual ones). The returned flag turns true once a whole first frame has
+    /// arrived, so a server can tell the connections that have sent nothing useful yet (silent
+    /// or trickling: candidates for eviction when it is full) from those at work.
+    ///
+    /// Use it on the side that speaks second (a server), right after accepting: a client that
+    /// computes before its first message would be cut off.
+    pub fn set_first_message_deadline(&mut self, within: Duration) -> Arc<AtomicBool> {
+        let arrived = Arc::new(AtomicBool::new(false));
+        self.first = Some(FirstMessage {
+            within,
+            by: Instant::now() + within,
+            arrived: Arc::clone(&arrived),
+        });
+        arrived
     }
 
     /// Lowers the largest frame this side accepts (a protocol whose messages are small
@@ -163,12 +192,32 @@ impl Channel {
 
     /// Receives one frame's body, refusing oversized frames, with the growing buffer.
     pub fn recv_frame(&mut self) -> Result<Vec<u8>> {
-        let (dl, session) = self.deadline();
+        let body = self.recv_frame_inner()?;
+        if let Some(f) = self.first.take() {
+            f.arrived.store(true, Ordering::SeqCst);
+        }
+        Ok(body)
+    }
+
+    fn recv_frame_inner(&mut self) -> Result<Vec<u8>> {
+        let (mut dl, session) = self.deadline();
+        let mut first = None;
+        if let Some(f) = &self.first {
+            if f.by < dl {
+                dl = f.by;
+                first = Some(f.within);
+            }
+        }
         let io_err = |ch: &Self, e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::TimedOut {
-                ch.timeout_error(session, "waiting for the peer")
-            } else {
+            if e.kind() != std::io::ErrorKind::TimedOut {
                 Error::io("cannot read from peer", e)
+            } else if let Some(w) = first {
+                Error::bad(format!(
+                    "no complete first message within the {} s first-message deadline; giving up",
+                    w.as_secs_f64()
+                ))
+            } else {
+                ch.timeout_error(session, "waiting for the peer")
             }
         };
         let mut len = [0u8; 4];
@@ -235,6 +284,37 @@ mod tests {
         let e = ch.recv::<Msg>("m").unwrap_err();
         assert!(e.to_string().contains("message deadline"), "{e}");
         assert!(t.elapsed() < Duration::from_secs(2));
+    }
+
+    /// The first message has its own deadline, counted from when it was set (not from the
+    /// read), and raises the flag once complete; later messages get the usual deadline.
+    #[test]
+    fn the_first_message_has_its_own_deadline() {
+        let d = Deadlines {
+            message: Duration::from_secs(5),
+            session: Duration::from_secs(10),
+        };
+        let (mut ch, _c) = tcp_pair(d);
+        let arrived = ch.set_first_message_deadline(Duration::from_millis(300));
+        let t = Instant::now();
+        let e = ch.recv::<Msg>("m").unwrap_err();
+        assert!(e.to_string().contains("first-message deadline"), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(2));
+        assert!(!arrived.load(Ordering::SeqCst));
+        // a timely first message raises the flag; the second may take longer than 300 ms
+        let (mut ch, c) = tcp_pair(d);
+        let arrived = ch.set_first_message_deadline(Duration::from_millis(300));
+        let w = std::thread::spawn(move || {
+            let mut peer = Channel::tcp(c, Deadlines::default());
+            peer.send(&Msg::Commitments(vec![1])).unwrap();
+            std::thread::sleep(Duration::from_millis(600));
+            peer.send(&Msg::Commitments(vec![2])).unwrap();
+            peer
+        });
+        assert_eq!(ch.recv::<Msg>("m").unwrap(), Msg::Commitments(vec![1]));
+        assert!(arrived.load(Ordering::SeqCst));
+        assert_eq!(ch.recv::<Msg>("m").unwrap(), Msg::Commitments(vec![2]));
+        drop(w.join().unwrap());
     }
 
     #[test]

@@ -1,19 +1,27 @@
 //! A TCP server that runs one session per connection until it is told to stop.
 //!
 //! Each accepted connection gets its own thread and [`Channel`] (with the server's
-//! deadlines), at most [`ServerOptions::max_sessions`] at once; a connection beyond that is
-//! told `Reject{"server busy"}` and closed at once, never queued. A failing or hostile
-//! client (a port probe, garbage, a huge length prefix, silence, a byte every minute) ends
-//! only its own session: the handler's error, or even a panic, becomes one log line.
+//! deadlines), at most [`ServerOptions::max_sessions`] at once and
+//! [`ServerOptions::max_per_address`] per address; a connection beyond those is told to try
+//! again later (with a retry-after, in its protocol's terms: [`ServerOptions::refuse`]) and
+//! closed at once, never queued. When the server is full, a connection that has not yet sent
+//! a whole first message (silent, or trickling) is closed to make room for the newcomer, the
+//! longest-waiting first, so idle connections cannot starve honest clients however many
+//! addresses they come from. A failing or hostile client (a port probe, garbage, a huge
+//! length prefix, silence, a byte every minute) ends only its own session: the handler's
+//! error, or even a panic, becomes one log line.
 //!
 //! Stopping: [`install_stop_signals`] makes SIGINT and SIGTERM set a flag; [`serve`] then
 //! stops accepting, lets the sessions in flight finish (their deadlines bound the wait) and
 //! returns its counts. A second signal exits at once.
 
-use std::net::{SocketAddr, TcpListener};
+use std::collections::HashMap;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::limit::ConnLimiter;
 use super::{Channel, Deadlines, Msg};
 use crate::{Error, Result};
 
@@ -22,6 +30,20 @@ pub static STOP: AtomicBool = AtomicBool::new(false);
 
 /// How often the accept loop looks at the stop flag.
 const POLL: Duration = Duration::from_millis(20);
+
+/// Seconds a client turned away (server full, address over its limit) is told to wait:
+/// honest sessions take well under a second, and an evictable slot frees at once.
+pub const BUSY_RETRY_AFTER: u32 = 1;
+
+/// Default [`ServerOptions::max_per_address`].
+pub const DEFAULT_MAX_PER_ADDRESS: usize = 8;
+
+/// Default [`ServerOptions::first_message`].
+pub const DEFAULT_FIRST_MESSAGE: Duration = Duration::from_secs(10);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 #[cfg(unix)]
 mod signals {
@@ -63,15 +85,23 @@ pub enum LogFormat {
     /// `TIME #N PEER: OUTCOME … (MS ms)`.
     Plain,
     /// One JSON object per line: `time`, `n`, `peer`, `outcome` (`accepted`, `rejected`,
-    /// `error`, `busy`), `detail`, `ms`.
+    /// `error`, `busy`, `evicted`), `detail`, `ms`.
     Json,
 }
 
 /// How the server runs.
 #[derive(Clone, Copy, Debug)]
 pub struct ServerOptions {
-    /// Sessions served at the same time; further connections are refused, not queued.
+    /// Sessions served at the same time; further connections are refused, not queued (after
+    /// evicting a connection that has not sent its first message, if there is one).
     pub max_sessions: usize,
+    /// Connections one address ([`super::limit::addr_key`]) may hold at once (8).
+    pub max_per_address: usize,
+    /// Deadline of the first message of a connection (10 s), shorter than the others: an
+    /// honest client speaks at once, and a silent one should not hold a slot for a minute.
+    pub first_message: Duration,
+    /// How a turned-away client is told (default: the session protocol's `TryLater`).
+    pub refuse: Refuse,
     /// Deadlines of each session.
     pub deadlines: Deadlines,
     /// One line per session on stderr, in this format.
@@ -101,7 +131,8 @@ fn log_line(f: LogFormat, n: usize, peer: SocketAddr, outcome: &str, detail: &st
             let text = match outcome {
                 "accepted" => format!("ACCEPTED{sep}{detail}"),
                 "rejected" => format!("REJECTED: {detail}"),
-                "busy" => "refused, server busy".to_string(),
+                "busy" => format!("turned away: {detail}"),
+                "evicted" => format!("evicted: {detail}"),
                 _ => format!("error: {detail}"),
             };
             eprintln!("{} #{n} {peer}: {text} ({ms:.0} ms)", utc_now());
@@ -119,6 +150,9 @@ impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
             max_sessions: 32,
+            max_per_address: DEFAULT_MAX_PER_ADDRESS,
+            first_message: DEFAULT_FIRST_MESSAGE,
+            refuse: refuse_session,
             deadlines: Deadlines::default(),
             log: LogFormat::Plain,
         }
@@ -132,6 +166,8 @@ pub struct ServeStats {
     pub rejected: usize,
     pub failed: usize,
     pub busy: usize,
+    /// Connections closed before their first message to make room for a newcomer.
+    pub evicted: usize,
 }
 
 /// Seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (UTC), for log lines.
@@ -158,8 +194,44 @@ pub fn utc_now() -> String {
     )
 }
 
+/// Tells a client it is turned away (server full, or its address over a limit) and when to
+/// try again: `(channel, reason, retry_after seconds)`. Each protocol answers in its own
+/// message type, so that its client reports a retry-after instead of a decoding error.
+pub type Refuse = fn(&mut Channel, &str, u32);
+
+/// [`Refuse`] for the session protocol: [`Msg::TryLater`].
+pub fn refuse_session(ch: &mut Channel, reason: &str, retry_after: u32) {
+    let _ = ch.send(&Msg::TryLater {
+        reason: reason.to_string(),
+        retry_after,
+    });
+}
+
+/// A connection being served, as the accept loop sees it (for eviction).
+struct Live {
+    /// Accept time: the longest-idle handshake is the oldest one without a first message.
+    since: Instant,
+    /// Raised by the channel once the first whole message has arrived.
+    started: Arc<AtomicBool>,
+    /// Raised before the accept loop shuts the socket, so the session logs why it ended.
+    evicted: Arc<AtomicBool>,
+    /// A handle on the socket, to shut it down from the accept loop.
+    stream: TcpStream,
+}
+
 /// Serves sessions on `listener` until `stop` is set. `handler` runs one session on a
 /// channel and returns a one-line summary of an accepted session, or the error.
+///
+/// Admission of a new connection, in order:
+/// 1. its address holds [`ServerOptions::max_per_address`] connections already: refused
+///    with a retry-after ([`ServerOptions::refuse`]);
+/// 2. the server runs [`ServerOptions::max_sessions`] sessions: the connection that has been
+///    waiting longest without sending a whole first message is closed to make room (a
+///    connection that has sent nothing must not keep an honest newcomer out, from however
+///    many addresses such connections come); if every session is at work, the newcomer is
+///    refused with a retry-after, never queued;
+/// 3. its first message must arrive within [`ServerOptions::first_message`], later ones
+///    within the usual [`Deadlines`].
 pub fn serve<F>(
     listener: &TcpListener,
     opts: &ServerOptions,
@@ -173,8 +245,22 @@ where
         .set_nonblocking(true)
         .map_err(|e| Error::io("cannot make the listener non-blocking", e))?;
     let active = AtomicUsize::new(0);
-    let counts = [(); 4].map(|_| AtomicUsize::new(0));
+    let counts = [(); 5].map(|_| AtomicUsize::new(0));
     let serial = AtomicUsize::new(0);
+    let per_addr = ConnLimiter::new(opts.max_per_address);
+    let live: Mutex<HashMap<usize, Live>> = Mutex::new(HashMap::new());
+    let refuse = |s: TcpStream, peer: SocketAddr, n: usize, reason: &str| {
+        counts[3].fetch_add(1, Ordering::SeqCst);
+        let mut ch = Channel::tcp(
+            s,
+            Deadlines {
+                message: Duration::from_secs(1),
+                session: Duration::from_secs(1),
+            },
+        );
+        (opts.refuse)(&mut ch, reason, BUSY_RETRY_AFTER);
+        log_line(opts.log, n, peer, "busy", reason, 0.0);
+    };
     std::thread::scope(|scope| {
         while !stop.load(Ordering::SeqCst) {
             let (s, peer) = match listener.accept() {
@@ -194,35 +280,72 @@ where
             };
             let _ = s.set_nonblocking(false);
             let n = serial.fetch_add(1, Ordering::SeqCst) + 1;
-            if active.load(Ordering::SeqCst) >= opts.max_sessions {
-                counts[3].fetch_add(1, Ordering::SeqCst);
-                let mut ch = Channel::tcp(
-                    s,
-                    Deadlines {
-                        message: Duration::from_secs(1),
-                        session: Duration::from_secs(1),
-                    },
+            let Some(slot) = per_addr.acquire(peer.ip()) else {
+                let reason = format!(
+                    "too many connections from this address (at most {})",
+                    opts.max_per_address
                 );
-                let _ = ch.send(&Msg::Reject {
-                    reason: format!(
-                        "server busy ({} sessions running); try again shortly",
-                        opts.max_sessions
-                    ),
-                });
-                log_line(opts.log, n, peer, "busy", "", 0.0);
+                refuse(s, peer, n, &reason);
                 continue;
+            };
+            if active.load(Ordering::SeqCst) >= opts.max_sessions {
+                let mut l = lock(&live);
+                let victim = l
+                    .iter()
+                    .filter(|(_, c)| !c.started.load(Ordering::SeqCst))
+                    .min_by_key(|(_, c)| c.since)
+                    .map(|(&k, _)| k);
+                match victim.and_then(|k| l.remove(&k)) {
+                    Some(c) => {
+                        c.evicted.store(true, Ordering::SeqCst);
+                        let _ = c.stream.shutdown(Shutdown::Both);
+                    }
+                    None => {
+                        drop(l);
+                        let reason = format!(
+                            "server busy ({} sessions running); try again shortly",
+                            opts.max_sessions
+                        );
+                        refuse(s, peer, n, &reason);
+                        continue;
+                    }
+                }
             }
+            let mut ch = Channel::tcp(
+                match s.try_clone() {
+                    Ok(c) => c,
+                    Err(_) => continue,
+                },
+                opts.deadlines,
+            );
+            let started = ch.set_first_message_deadline(opts.first_message);
+            let evicted = Arc::new(AtomicBool::new(false));
+            lock(&live).insert(
+                n,
+                Live {
+                    since: Instant::now(),
+                    started,
+                    evicted: Arc::clone(&evicted),
+                    stream: s,
+                },
+            );
             active.fetch_add(1, Ordering::SeqCst);
-            let (handler, active, counts) = (&handler, &active, &counts);
+            let (handler, active, counts, live) = (&handler, &active, &counts, &live);
             scope.spawn(move || {
+                let _slot = slot;
                 let t0 = Instant::now();
-                let mut ch = Channel::tcp(s, opts.deadlines);
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     handler(&mut ch, peer)
                 }));
                 drop(ch);
+                lock(live).remove(&n);
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let (k, outcome, detail) = match r {
+                    _ if evicted.load(Ordering::SeqCst) => (
+                        4,
+                        "evicted",
+                        "closed before its first message to make room (server full)".to_string(),
+                    ),
                     Ok(Ok(summary)) => (0, "accepted", summary),
                     Ok(Err(e @ Error::Rejected(_))) => (1, "rejected", e.to_string()),
                     Ok(Err(e)) => (2, "error", e.to_string()),
@@ -240,6 +363,7 @@ where
         rejected: c[1],
         failed: c[2],
         busy: c[3],
+        evicted: c[4],
     })
 }
 
@@ -270,6 +394,7 @@ mod tests {
                 session: Duration::from_secs(2),
             },
             log: LogFormat::Quiet,
+            ..ServerOptions::default()
         };
         let stats = std::thread::scope(|sc| {
             let h = sc.spawn(|| {
@@ -300,6 +425,6 @@ mod tests {
             h.join().unwrap().unwrap()
         });
         assert!(stats.accepted >= 1, "{stats:?}");
-        assert!(stats.failed >= 2, "{stats:?}");
+        assert!(stats.failed + stats.evicted >= 2, "{stats:?}");
     }
 }

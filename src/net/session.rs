@@ -78,6 +78,12 @@ pub enum Msg {
         accepted: bool,
         reason: String,
     },
+    /// The verifier cannot serve the session now (full, or this address over its limits):
+    /// try again in `retry_after` seconds. Sent instead of `Ready`, by the accept loop.
+    TryLater {
+        reason: String,
+        retry_after: u32,
+    },
 }
 
 impl Msg {
@@ -90,6 +96,7 @@ impl Msg {
             Msg::Challenges { .. } => "Challenges",
             Msg::Responses(_) => "Responses",
             Msg::Verdict { .. } => "Verdict",
+            Msg::TryLater { .. } => "TryLater",
         }
     }
 }
@@ -173,6 +180,14 @@ pub fn run_prover<'a>(
         Msg::Reject { reason } => {
             return Err(Error::rejected(format!(
                 "the verifier refused the session: {reason}"
+            )))
+        }
+        Msg::TryLater {
+            reason,
+            retry_after,
+        } => {
+            return Err(Error::rejected(format!(
+                "the verifier cannot take the session now ({reason}): retry after {retry_after} s"
             )))
         }
         m => return Err(unexpected("Ready", &m)),

@@ -376,3 +376,53 @@ pub fn peg_verify(puzzle: &str, proof: &str, rest: &[&str]) -> (i32, String, Str
         &[&["peg", "verify", puzzle, proof][..], rest].concat(),
     )
 }
+
+/// A TCP connection to `to` from the local address `from` (the port chosen by the kernel).
+/// Linux routes the whole of 127.0.0.0/8 to loopback, so one test can play clients at many
+/// addresses; std has no bind-before-connect, hence the three system calls.
+#[cfg(target_os = "linux")]
+pub fn connect_from(from: std::net::Ipv4Addr, to: &str) -> std::io::Result<std::net::TcpStream> {
+    use std::os::fd::FromRawFd;
+    #[repr(C)]
+    struct SockaddrIn {
+        family: u16,
+        port: u16,
+        addr: [u8; 4],
+        zero: [u8; 8],
+    }
+    extern "C" {
+        fn socket(domain: i32, ty: i32, proto: i32) -> i32;
+        fn bind(fd: i32, addr: *const SockaddrIn, len: u32) -> i32;
+        fn connect(fd: i32, addr: *const SockaddrIn, len: u32) -> i32;
+        fn close(fd: i32) -> i32;
+    }
+    const AF_INET: i32 = 2;
+    const SOCK_STREAM: i32 = 1;
+    const SOCK_CLOEXEC: i32 = 0o2_000_000;
+    let to: std::net::SocketAddr = to.parse().expect("an IPv4 address:port");
+    let std::net::SocketAddr::V4(to) = to else {
+        panic!("IPv4 only")
+    };
+    let sa = |ip: std::net::Ipv4Addr, port: u16| SockaddrIn {
+        family: AF_INET as u16,
+        port: port.to_be(),
+        addr: ip.octets(),
+        zero: [0; 8],
+    };
+    let (src, dst) = (sa(from, 0), sa(*to.ip(), to.port()));
+    let len = std::mem::size_of::<SockaddrIn>() as u32;
+    // SAFETY: plain system calls on a descriptor this function owns until it is handed to
+    // TcpStream (or closed on failure); the address structs outlive the calls.
+    unsafe {
+        let fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if bind(fd, &src, len) != 0 || connect(fd, &dst, len) != 0 {
+            let e = std::io::Error::last_os_error();
+            close(fd);
+            return Err(e);
+        }
+        Ok(std::net::TcpStream::from_raw_fd(fd))
+    }
+}

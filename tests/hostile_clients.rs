@@ -1,0 +1,445 @@
+//! Hostile clients against the servers, through the binaries (issue 21, items 1–3):
+//!
+//! 1. nobody can lock another user out: limits are per address (failed logins, pending
+//!    challenges, registrations), never per user name;
+//! 2. refusals take the same work whatever the name and its key kind, expired challenges
+//!    included (medians of the server's own per-request times);
+//! 3. idle and trickling connections from many addresses cannot starve `auth serve`,
+//!    `peg serve` or `wall serve`; a full server and an address over its limit answer with a
+//!    retry-after in the protocol's own terms.
+//!
+//! Clients at other addresses than 127.0.0.1 are sockets bound to 127.0.0.x before they
+//! connect (Linux loopback, [`common::connect_from`]); the hostile side runs in this process,
+//! the honest side through the `prover` binary from 127.0.0.1.
+#![cfg(target_os = "linux")]
+
+use std::io::Write;
+use std::net::{Ipv4Addr, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use zkgames::auth::keys::{prove_login, SecretKey};
+use zkgames::auth::server::{begin_login, finish_login, login, register};
+use zkgames::auth::Kind;
+use zkgames::net::{Channel, Deadlines};
+use zkgames::rng::seeded_rng;
+
+mod common;
+use common::{connect_from, keygen, p, prover_peg, run, Server, PROVER, VERIFIER};
+
+fn lo(last: u8) -> Ipv4Addr {
+    Ipv4Addr::new(127, 0, 0, last)
+}
+
+fn ch_from(from: u8, addr: &str) -> Channel {
+    let d = Deadlines {
+        message: Duration::from_secs(20),
+        session: Duration::from_secs(60),
+    };
+    Channel::tcp(connect_from(lo(from), addr).unwrap(), d)
+}
+
+/// `verifier auth serve` on `db` with `extra` options.
+fn auth_server(db: &Path, extra: &[&str]) -> Server {
+    let mut args = vec![
+        "auth",
+        "serve",
+        "--db",
+        db.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ];
+    args.extend_from_slice(extra);
+    Server::spawn(&args)
+}
+
+/// A LowMC key at `dir/NAME.key` added to `db` as NAME (offline, by the administrator).
+fn add_user(dir: &Path, db: &Path, name: &str, kind: &str) -> String {
+    let k = dir.join(format!("{name}.key"));
+    let (c, _, e) = keygen(kind, k.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let id = dir.join(format!("{name}.pub"));
+    let (c, _, e) = run(
+        VERIFIER,
+        &[
+            "auth",
+            "add",
+            name,
+            id.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    k.to_str().unwrap().to_string()
+}
+
+// ------------------------------------------------------------------ 1. per address
+
+/// 50 failed logins for alice from 127.0.0.2 (a 5-byte garbage proof each) limit 127.0.0.2,
+/// not alice: she logs in at once from 127.0.0.1 through the binary. Pending challenges and
+/// registrations are limited per address the same way, with a retry-after on the wire.
+#[test]
+fn nobody_can_lock_another_user_out() {
+    let d = common::fresh_dir("hostile", "lockout");
+    let db = d.join("u.db");
+    let alice = add_user(&d, &db, "alice", "lowmc");
+    let srv = auth_server(
+        &db,
+        &[
+            "--max-pending-per-peer",
+            "4",
+            "--max-registrations-per-hour",
+            "3",
+        ],
+    );
+    let a = srv.addr.clone();
+    let (mut failed, mut limited) = (0, 0);
+    for _ in 0..50 {
+        let mut ch = ch_from(2, &a);
+        match begin_login(&mut ch, "alice") {
+            Ok(_) => {
+                let e = finish_login(&mut ch, b"\x00\x01\x02\x03\x04".to_vec()).unwrap_err();
+                assert!(e.to_string().contains("authentication failed"), "{e}");
+                failed += 1;
+            }
+            Err(e) => {
+                assert!(e.to_string().contains("retry after"), "{e}");
+                limited += 1;
+            }
+        }
+    }
+    // the default budget: five failures a minute, then the address waits
+    assert_eq!((failed, limited), (5, 45));
+    // alice, from her own address, at once, through the binary
+    let t0 = Instant::now();
+    let (c, out, e) = run(PROVER, &["auth", "login", "alice", "--key", &alice, &a]);
+    assert_eq!(c, 0, "alice locked out by someone else's failures: {e}");
+    assert_eq!(out.trim().len(), 64, "{out}");
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    // even alice's key is refused from the attacker's address while it waits (the address
+    // is limited before any proof is verified), with a retry-after
+    let key = SecretKey::parse(&std::fs::read_to_string(&alice).unwrap()).unwrap();
+    let e = login(&mut ch_from(2, &a), "alice", &key, None).unwrap_err();
+    assert!(e.to_string().contains("retry after"), "{e}");
+
+    // pending challenges: 127.0.0.3 holds 4 unanswered nonces, the 5th waits; others do not
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut ch = ch_from(3, &a);
+        begin_login(&mut ch, "alice").unwrap();
+        held.push(ch);
+    }
+    let e = begin_login(&mut ch_from(3, &a), "alice").unwrap_err();
+    assert!(e.to_string().contains("retry after"), "{e}");
+    let (c, _, e) = run(PROVER, &["auth", "login", "alice", "--key", &alice, &a]);
+    assert_eq!(c, 0, "{e}");
+
+    // registrations: 127.0.0.4 makes 3, the 4th waits (retry-after on the wire); 127.0.0.1
+    // registers through the binary
+    let mut rng = seeded_rng(44);
+    let mut id = || {
+        SecretKey::generate(Kind::Lowmc, &mut rng)
+            .unwrap()
+            .identity()
+    };
+    for i in 0..3 {
+        register(&mut ch_from(4, &a), &format!("spam{i}"), &id()).unwrap();
+    }
+    let e = register(&mut ch_from(4, &a), "spam3", &id()).unwrap_err();
+    assert!(e.to_string().contains("retry after"), "{e}");
+    let bk = d.join("bob.key");
+    keygen("lowmc", bk.to_str().unwrap());
+    let (c, _, e) = run(
+        PROVER,
+        &["auth", "register", "bob", "--key", bk.to_str().unwrap(), &a],
+    );
+    assert_eq!(c, 0, "{e}");
+    drop(held);
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0), "{log}");
+}
+
+// ------------------------------------------------------------------ 2. equal refusals
+
+/// The `X` of "(proof N B, X ms)" in a JSON log line of a refused login for `user`.
+fn refusal_ms(line: &str, user: &str) -> Option<f64> {
+    if !line.contains("\"rejected\"") || !line.contains(&format!("login {user}:")) {
+        return None;
+    }
+    let at = line.find(" B, ")? + 4;
+    let rest = &line[at..];
+    rest[..rest.find(" ms)")?].parse().ok()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Refusals of LowMC proofs take the same work, measured by the server itself, whether the
+/// name is unknown, registered with a LowMC key (a wrong key), registered with a SHA-256 key
+/// (another kind), or registered and the challenge expired: medians over 100 refusals per
+/// class, interleaved, within 15 % of each other.
+#[test]
+fn refusals_take_the_same_time_whatever_the_name() {
+    const N: usize = 100;
+    let d = common::fresh_dir("hostile", "timing");
+    let db = d.join("u.db");
+    add_user(&d, &db, "bob", "lowmc");
+    add_user(&d, &db, "carol", "sha256");
+    let srv = auth_server(
+        &db,
+        &[
+            "--json",
+            "--challenge-ttl",
+            "2",
+            "--max-failures-per-minute",
+            "1000000",
+            "--max-pending-per-peer",
+            "4096",
+            "--max-sessions",
+            "256",
+            "--max-per-address",
+            "256",
+            "--timeout",
+            "60",
+            "--session-timeout",
+            "120",
+        ],
+    );
+    let a = srv.addr.clone();
+    let mallory = SecretKey::generate(Kind::Lowmc, &mut seeded_rng(66)).unwrap();
+    let mut rng = seeded_rng(67);
+    // class "expired": N logins for bob begun now, finished after their nonces expired
+    let mut stale: Vec<(Channel, String, [u8; 32])> = (0..N)
+        .map(|_| {
+            let mut ch = ch_from(1, &a);
+            let (s, n) = begin_login(&mut ch, "bob").unwrap();
+            (ch, s, n)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(3100));
+    let refuse = |user: &str, rng: &mut zkgames::rng::Rng| {
+        let mut ch = ch_from(1, &a);
+        let (s, n) = begin_login(&mut ch, user).unwrap();
+        let p = prove_login(&mallory, &s, user, &n, rng).unwrap();
+        let e = finish_login(&mut ch, p).unwrap_err();
+        assert!(e.to_string().contains("authentication failed"), "{e}");
+    };
+    // interleaved, so that the machine's load weighs on every class alike
+    for _ in 0..N {
+        refuse("nobody", &mut rng);
+        refuse("bob", &mut rng);
+        refuse("carol", &mut rng);
+        let (mut ch, s, n) = stale.pop().unwrap();
+        let p = prove_login(&mallory, &s, "bob", &n, &mut rng).unwrap();
+        assert!(finish_login(&mut ch, p).is_err());
+    }
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0));
+    let times = |user: &str| -> Vec<f64> {
+        log.lines()
+            .filter_map(|l| refusal_ms(l, user))
+            .collect::<Vec<_>>()
+    };
+    let nobody = times("nobody");
+    let carol = times("carol");
+    let bob = times("bob");
+    assert_eq!(
+        (nobody.len(), carol.len(), bob.len()),
+        (N, N, 2 * N),
+        "{log}"
+    );
+    // bob's lines: fresh and expired interleave in log order (fresh first in each pair)
+    let (mut fresh, mut expired) = (Vec::new(), Vec::new());
+    for l in log.lines().filter(|l| refusal_ms(l, "bob").is_some()) {
+        let n: usize = l
+            .split("\"n\":")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|x| x.parse().ok())
+            .unwrap();
+        // the stale connections are the first N opened
+        let t = refusal_ms(l, "bob").unwrap();
+        if n <= N {
+            expired.push(t);
+        } else {
+            fresh.push(t);
+        }
+    }
+    assert_eq!((fresh.len(), expired.len()), (N, N));
+    let m = [
+        ("unknown name", median(nobody)),
+        ("registered, same kind, wrong key", median(fresh)),
+        ("registered, other kind", median(carol)),
+        ("registered, expired challenge", median(expired)),
+    ];
+    let lo = m.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+    let hi = m.iter().map(|x| x.1).fold(0.0, f64::max);
+    eprintln!("median refusal times (ms): {m:?}");
+    assert!(hi <= lo * 1.15, "medians differ by more than 15 %: {m:?}");
+}
+
+// ------------------------------------------------------------------ 3. idle connections
+
+/// Keeps a connection from 127.0.0.`from` trickling a byte a second (after a plausible
+/// length prefix) and reconnects when the server closes it, until `stop`.
+fn trickler(addr: String, from: u8, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut connections = 0;
+        while !stop.load(Ordering::SeqCst) {
+            let Ok(mut s) = connect_from(lo(from), &addr) else {
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            };
+            connections += 1;
+            let mut ok = s.write_all(&1000u32.to_le_bytes()).is_ok();
+            while ok && !stop.load(Ordering::SeqCst) {
+                for _ in 0..10 {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                ok = s.write_all(b"x").is_ok();
+            }
+        }
+        connections
+    })
+}
+
+/// 2 × `max` idle connections over 16 addresses (made afresh before every round, so the
+/// server is always full of them) plus a trickling one; `honest` must succeed within 3 s,
+/// 10 times in a row. Returns the server's log.
+fn starve(srv: Server, max: usize, honest: impl Fn() -> (i32, String)) -> String {
+    let a = srv.addr.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let t = trickler(a.clone(), 40, Arc::clone(&stop));
+    let mut idle: Vec<TcpStream> = Vec::new();
+    for round in 0..10 {
+        idle.clear();
+        for i in 0..2 * max {
+            idle.push(connect_from(lo(2 + (i % 16) as u8), &a).unwrap());
+        }
+        // let the accept loop take them all (it fills up, then evicts the oldest)
+        std::thread::sleep(Duration::from_millis(300));
+        let t0 = Instant::now();
+        let (c, err) = honest();
+        let took = t0.elapsed();
+        assert_eq!(c, 0, "round {round}: {err}\n{}", srv.log());
+        assert!(
+            took < Duration::from_secs(3),
+            "round {round}: the honest client took {took:?}"
+        );
+    }
+    drop(idle);
+    stop.store(true, Ordering::SeqCst);
+    let (code, log) = srv.stop();
+    assert!(t.join().unwrap() >= 1);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("evicted"), "{log}");
+    log
+}
+
+#[test]
+fn idle_connections_cannot_starve_auth_serve() {
+    let d = common::fresh_dir("hostile", "idle-auth");
+    let db = d.join("u.db");
+    let alice = add_user(&d, &db, "alice", "lowmc");
+    let srv = auth_server(&db, &["--max-sessions", "8", "--timeout", "30"]);
+    let a = srv.addr.clone();
+    starve(srv, 8, || {
+        let (c, _, e) = run(PROVER, &["auth", "login", "alice", "--key", &alice, &a]);
+        (c, e)
+    });
+}
+
+#[test]
+fn idle_connections_cannot_starve_peg_serve() {
+    let srv = Server::spawn(&[
+        "peg",
+        "serve",
+        "tee",
+        "--listen",
+        "127.0.0.1:0",
+        "--security",
+        "32",
+        "--max-sessions",
+        "8",
+        "--timeout",
+        "30",
+    ]);
+    let a = srv.addr.clone();
+    let sol = p("puzzles/raw/tee.solution");
+    starve(srv, 8, || {
+        let (c, _, e) = prover_peg("connect", "tee", &sol, &[&a, "--security", "32"]);
+        (c, e)
+    });
+}
+
+#[test]
+fn idle_connections_cannot_starve_wall_serve() {
+    let pos = p("puzzles/wall/cat-and-mouse-8x8.txt");
+    let srv = Server::spawn(&[
+        "wall",
+        "serve",
+        &pos,
+        "--listen",
+        "127.0.0.1:0",
+        "--max-sessions",
+        "8",
+        "--timeout",
+        "30",
+    ]);
+    let a = srv.addr.clone();
+    starve(srv, 8, || {
+        let (c, _, e) = run(PROVER, &["wall", "connect", &pos, "--move", ">d5", &a]);
+        (c, e)
+    });
+}
+
+/// A server whose sessions are all at work refuses a newcomer at once with a retry-after,
+/// and so does an address over its connection limit; the login client reports it.
+#[test]
+fn full_servers_and_busy_addresses_say_when_to_retry() {
+    let d = common::fresh_dir("hostile", "busy");
+    let db = d.join("u.db");
+    let alice = add_user(&d, &db, "alice", "lowmc");
+    let srv = auth_server(
+        &db,
+        &[
+            "--max-sessions",
+            "2",
+            "--max-per-address",
+            "1",
+            "--timeout",
+            "30",
+        ],
+    );
+    let a = srv.addr.clone();
+    // 127.0.0.5 at work (a login begun, its proof pending): a second connection from it is
+    // over the per-address limit
+    let mut w1 = ch_from(5, &a);
+    begin_login(&mut w1, "alice").unwrap();
+    let e = begin_login(&mut ch_from(5, &a), "alice").unwrap_err();
+    assert!(
+        e.to_string().contains("too many connections") && e.to_string().contains("retry after"),
+        "{e}"
+    );
+    // 127.0.0.6 at work too: the server is full of working sessions, nothing to evict
+    let mut w2 = ch_from(6, &a);
+    begin_login(&mut w2, "alice").unwrap();
+    let (c, _, e) = run(PROVER, &["auth", "login", "alice", "--key", &alice, &a]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("busy") && e.contains("retry after"), "{e}");
+    drop((w1, w2));
+    std::thread::sleep(Duration::from_millis(500));
+    let (c, _, e) = run(PROVER, &["auth", "login", "alice", "--key", &alice, &a]);
+    assert_eq!(c, 0, "{e}");
+    let (code, log) = srv.stop();
+    assert_eq!(code, Some(0));
+    assert!(log.contains("turned away"), "{log}");
+}
