@@ -30,7 +30,10 @@ mod pg;
 const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
 
 fn env_or(k: &str, d: u64) -> u64 {
-    std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
 }
 
 /// A server process and the address from its first log line; killed on drop.
@@ -108,10 +111,16 @@ impl Via {
             Via::Tcp(a) => std::net::TcpStream::connect(&a[i % a.len()])
                 .map(|s| tcp::login(&mut Channel::tcp(s, d), name, k, Some("bench")).is_ok())
                 .unwrap_or(false),
-            Via::Http(t) => {
-                web::login(&t[i % t.len()], &d, name, k, Some("bench"), Engine::Zkbpp, None)
-                    .is_ok()
-            }
+            Via::Http(t) => web::login(
+                &t[i % t.len()],
+                &d,
+                name,
+                k,
+                Some("bench"),
+                Engine::Zkbpp,
+                None,
+            )
+            .is_ok(),
         }
     }
 }
@@ -281,10 +290,20 @@ fn main() {
     stop.store(true, Ordering::SeqCst);
     let reg_failed = reg.join().unwrap();
     let acked = acked.lock().unwrap().clone();
-    let rows = pg.psql("bench", "SELECT name FROM zkg_users WHERE name LIKE 'held%'");
+    let rows = pg.psql(
+        "bench",
+        "SELECT name FROM zkg_users WHERE name LIKE 'held%'",
+    );
     let stored: std::collections::HashSet<&str> = rows.lines().collect();
-    let lost = acked.iter().filter(|n| !stored.contains(n.as_str())).count();
-    row(&format!("held {hold} s, PostgreSQL, 2 inst."), &r, Some(&base));
+    let lost = acked
+        .iter()
+        .filter(|n| !stored.contains(n.as_str()))
+        .count();
+    row(
+        &format!("held {hold} s, PostgreSQL, 2 inst."),
+        &r,
+        Some(&base),
+    );
     println!(
         "held load: {} honest logins, {} failed; {} registrations acknowledged beside it ({} refused), {} lost",
         r.ok,

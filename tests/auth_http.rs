@@ -100,7 +100,9 @@ fn the_binaries_register_login_whoami_logout_over_http() {
     let (c, out, e) = run(&["auth", "whoami", &url, "--token", &token]);
     assert_eq!((c, out.trim()), (0, "alice"), "{e}");
     // KKW proofs too
-    let (c, t2, e) = run(&["auth", "login", "alice", "--key", kp, "--system", "kkw", &url]);
+    let (c, t2, e) = run(&[
+        "auth", "login", "alice", "--key", kp, "--system", "kkw", &url,
+    ]);
     assert_eq!(c, 0, "{e}");
     let (c, _, e) = run(&["auth", "logout", &url, "--token", &token]);
     assert_eq!(c, 0, "{e}");
@@ -125,7 +127,9 @@ fn the_binaries_register_login_whoami_logout_over_http() {
         assert_eq!(c, 2, "{bad}: {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }
-    let (c, _, e) = run(&["auth", "login", "alice", "--key", kp, "--code", "ABCD", &srv.addr]);
+    let (c, _, e) = run(&[
+        "auth", "login", "alice", "--key", kp, "--code", "ABCD", &srv.addr,
+    ]);
     assert_eq!(c, 2, "--code over TCP: {e}");
     let (code, log) = srv.stop();
     assert_eq!(code, Some(0), "{log}");
@@ -139,7 +143,12 @@ fn the_binaries_register_login_whoami_logout_over_http() {
         zkgames::auth::Policy::default(),
     )
     .unwrap();
-    let events: Vec<String> = st.audit(100).unwrap().into_iter().map(|e| e.event).collect();
+    let events: Vec<String> = st
+        .audit(100)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event)
+        .collect();
     for ev in ["register", "login-ok", "login-fail", "logout"] {
         assert!(events.iter().any(|e| e == ev), "{ev} not in {events:?}");
     }
@@ -153,7 +162,11 @@ fn api_statuses_replays_and_refusals() {
     let alice = key(1);
     assert_eq!(register(a, "alice", &alice), 201);
     assert_eq!(register(a, "alice", &key(2)), 409);
-    let r = post(a, "/v1/register", &json!({"name": "alice", "identity": "x"}));
+    let r = post(
+        a,
+        "/v1/register",
+        &json!({"name": "alice", "identity": "x"}),
+    );
     assert_eq!(r.status, 400);
     assert!(r.json()["error"].is_string());
     // login, then the same proof again (same challenge, then a fresh one)
@@ -178,8 +191,15 @@ fn api_statuses_replays_and_refusals() {
     assert_eq!(get_auth(a, "/v1/whoami", "zz").status, 401);
     // a proof claiming the wrong system, one bound to another server name
     let (_, ch3) = challenge(a, "alice");
-    let kkw = prove_login_with(&alice, "zkgames", "alice", &nonce(&ch3), Engine::Kkw, &mut seeded_rng(6))
-        .unwrap();
+    let kkw = prove_login_with(
+        &alice,
+        "zkgames",
+        "alice",
+        &nonce(&ch3),
+        Engine::Kkw,
+        &mut seeded_rng(6),
+    )
+    .unwrap();
     let r = login_req(a, "alice", &ch3, &kkw);
     assert_eq!(r.status, 401, "a KKW proof sent as zkbpp");
     // malformed requests: 400 with a JSON error, never an echo of the input
@@ -216,7 +236,10 @@ fn api_statuses_replays_and_refusals() {
     assert_eq!(call(a, "GET", "/v1/login", &[], b"").status, 405);
     assert!(call(a, "GET", "/v1/login", &[], b"").json()["error"].is_string());
     // a head that never ends is cut off, not held
-    let r = common::http::raw(a, &[&b"GET / HTTP/1.1\r\nX: "[..], &vec![b'a'; 64 << 10]].concat());
+    let r = common::http::raw(
+        a,
+        &[&b"GET / HTTP/1.1\r\nX: "[..], &vec![b'a'; 64 << 10]].concat(),
+    );
     assert!(r.status == 431 || r.status == 400, "{}", r.status);
     // refusals look the same for a wrong key and an unknown name
     let (s1, v1) = login(a, "alice", &key(9), 10);
@@ -384,12 +407,30 @@ fn every_route_in_openapi_answers_as_described() {
                 assert!(r.text().starts_with("openapi: 3"));
             }
             ("POST", "/v1/register") => {
-                let ok = post(a, path, &json!({"name": "alice", "identity": alice.identity().to_text()}));
+                let ok = post(
+                    a,
+                    path,
+                    &json!({"name": "alice", "identity": alice.identity().to_text()}),
+                );
                 check(&ok, 201, statuses, &what);
                 assert_eq!(ok.json()["kind"], "sha256");
-                check(&post(a, path, &json!({"name": "alice", "identity": alice.identity().to_text()})), 409, statuses, &what);
+                check(
+                    &post(
+                        a,
+                        path,
+                        &json!({"name": "alice", "identity": alice.identity().to_text()}),
+                    ),
+                    409,
+                    statuses,
+                    &what,
+                );
                 check(&post(a, path, &json!({"name": "x"})), 400, statuses, &what);
-                check(&call(a, "POST", path, &[], &vec![b'{'; 5 << 20]), 413, statuses, &what);
+                check(
+                    &call(a, "POST", path, &[], &vec![b'{'; 5 << 20]),
+                    413,
+                    statuses,
+                    &what,
+                );
             }
             ("POST", "/v1/challenge") => {
                 let r = post(a, path, &json!({"name": "alice"}));
@@ -402,12 +443,24 @@ fn every_route_in_openapi_answers_as_described() {
             ("POST", "/v1/login") => {
                 let (s, v) = login(a, "alice", &alice, 3);
                 assert_eq!(s, 200, "{what}: {v}");
-                for k in ["token", "expires_at", "name", "system", "proof_bytes", "verify_ms"] {
+                for k in [
+                    "token",
+                    "expires_at",
+                    "name",
+                    "system",
+                    "proof_bytes",
+                    "verify_ms",
+                ] {
                     assert!(!v[k].is_null(), "{what}: no {k} in {v}");
                 }
                 let (s, v) = login(a, "alice", &key(8), 4);
                 assert!(statuses.contains(&s) && s == 401, "{what}: {s} {v}");
-                check(&post(a, path, &json!({"name": "alice"})), 400, statuses, &what);
+                check(
+                    &post(a, path, &json!({"name": "alice"})),
+                    400,
+                    statuses,
+                    &what,
+                );
             }
             ("GET", "/v1/whoami") => {
                 let (_, v) = login(a, "alice", &alice, 5);
@@ -428,7 +481,10 @@ fn every_route_in_openapi_answers_as_described() {
                 let r = post(a, path, &json!({"name": "alice"}));
                 check(&r, 201, statuses, &what);
                 let v = r.json();
-                assert!(v["command"].as_str().unwrap().contains(v["code"].as_str().unwrap()));
+                assert!(v["command"]
+                    .as_str()
+                    .unwrap()
+                    .contains(v["code"].as_str().unwrap()));
                 check(&post(a, path, &json!({"name": 5})), 400, statuses, &what);
             }
             ("GET", "/v1/device/{poll}") => {
@@ -437,7 +493,13 @@ fn every_route_in_openapi_answers_as_described() {
                 let r = call(a, "GET", &p, &[], b"");
                 check(&r, 200, statuses, &what);
                 assert_eq!(r.json()["state"], "pending");
-                let r = call(a, "GET", &format!("/v1/device/{}", "00".repeat(32)), &[], b"");
+                let r = call(
+                    a,
+                    "GET",
+                    &format!("/v1/device/{}", "00".repeat(32)),
+                    &[],
+                    b"",
+                );
                 check(&r, 404, statuses, &what);
             }
             _ => panic!("{what}: a route this test does not know; add it here"),

@@ -99,7 +99,10 @@ fn next_code(srv: &common::Server, name: &str, skip: usize) -> String {
         if let Some(c) = codes.get(skip) {
             return c.clone();
         }
-        assert!(t0.elapsed() < Duration::from_secs(60), "no device code:\n{log}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no device code:\n{log}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -126,7 +129,10 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
         .unwrap()
         .contains("default-src 'none'"));
     let page = r.text();
-    assert!(!page.contains("http://") && !page.contains("https://"), "self-contained");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "self-contained"
+    );
     let copy = page
         .replacen(
             "<script>",
@@ -149,10 +155,16 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     let (dom, runs) = std::thread::scope(|sc| {
         let person = sc.spawn(move || {
             let code = next_code(srv_log, "alice", 0);
-            let bad = common::run(PROVER, &["auth", "login", "alice", "--key", &mp, "--code", &code, &u]);
+            let bad = common::run(
+                PROVER,
+                &["auth", "login", "alice", "--key", &mp, "--code", &code, &u],
+            );
             // give the page time to show the refusal before the right key arrives
             std::thread::sleep(Duration::from_millis(1500));
-            let good = common::run(PROVER, &["auth", "login", "alice", "--key", &kp, "--code", &code, &u]);
+            let good = common::run(
+                PROVER,
+                &["auth", "login", "alice", "--key", &kp, "--code", &code, &u],
+            );
             (bad, good)
         });
         let profile = d.join("profile");
@@ -180,7 +192,13 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     assert_eq!(bad.0, 1, "wrong key: {}", bad.2);
     assert_eq!(good.0, 0, "right key: {}", good.2);
     assert_eq!(res["errors"], Value::Array(vec![]), "{res}");
-    assert!(res["registered"].as_str().unwrap().starts_with("Registered alice (sha256 key"), "{res}");
+    assert!(
+        res["registered"]
+            .as_str()
+            .unwrap()
+            .starts_with("Registered alice (sha256 key"),
+        "{res}"
+    );
     assert!(res["again"].as_str().unwrap().contains("is taken"), "{res}");
     let code = res["code"].as_str().unwrap();
     assert_eq!(code.len(), 9, "{res}");
@@ -189,20 +207,47 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
         format!("prover auth login alice --key alice.key --code {code} {url}")
     );
     // waiting, then the refusal of the wrong key, then logged in
-    let h: Vec<&str> = res["history"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    let at = |p: &str| h.iter().position(|s| s.starts_with(p)).unwrap_or_else(|| panic!("{p}: {h:?}"));
+    let h: Vec<&str> = res["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let at = |p: &str| {
+        h.iter()
+            .position(|s| s.starts_with(p))
+            .unwrap_or_else(|| panic!("{p}: {h:?}"))
+    };
     assert!(at("Waiting for the proof") < at("Login refused"), "{h:?}");
     assert!(at("Login refused") < at("Logged in as alice"), "{h:?}");
     assert_eq!(res["who"], "alice", "{res}");
-    assert!(res["system"].as_str().unwrap().starts_with("ZKB++"), "{res}");
+    assert!(
+        res["system"].as_str().unwrap().starts_with("ZKB++"),
+        "{res}"
+    );
     // the size shown is the proof's: the prover printed it too
-    let size: String = res["proofSize"].as_str().unwrap().chars().filter(char::is_ascii_digit).collect();
-    assert!(good.2.contains(&format!("{size}-byte")), "{res} vs {}", good.2);
-    assert!(res["verifyTime"].as_str().unwrap().ends_with(" ms"), "{res}");
+    let size: String = res["proofSize"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert!(
+        good.2.contains(&format!("{size}-byte")),
+        "{res} vs {}",
+        good.2
+    );
+    assert!(
+        res["verifyTime"].as_str().unwrap().ends_with(" ms"),
+        "{res}"
+    );
     assert_eq!(res["after"], "Logged out.");
     assert_eq!(res["sessionAfterLogout"], false);
     let (_, log) = srv.stop();
-    assert!(log.contains("refused login alice") && log.contains("ok login alice"), "{log}");
+    assert!(
+        log.contains("refused login alice") && log.contains("ok login alice"),
+        "{log}"
+    );
 }
 
 fn result(dom: &str, stderr: &str) -> Value {

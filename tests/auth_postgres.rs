@@ -75,7 +75,10 @@ fn instances(url: &str, n: usize, extra: &[&str]) -> Vec<Server> {
     // started together: the first to take the schema lock creates the schema
     let hs: Vec<_> = (0..n)
         .map(|_| {
-            let (u, e) = (url.to_string(), extra.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+            let (u, e) = (
+                url.to_string(),
+                extra.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            );
             std::thread::spawn(move || {
                 let e: Vec<&str> = e.iter().map(String::as_str).collect();
                 start(&u, &e)
@@ -151,10 +154,13 @@ fn three_instances_share_users_nonces_tokens_and_limits() {
     // spread over the three, until one instance refuses with 429; then all of them do
     let wrong = key(9);
     let fails = || {
-        pg.psql("share", "SELECT count(*) FROM zkg_audit WHERE event = 'login-fail'")
-            .trim()
-            .parse::<u32>()
-            .unwrap()
+        pg.psql(
+            "share",
+            "SELECT count(*) FROM zkg_audit WHERE event = 'login-fail'",
+        )
+        .trim()
+        .parse::<u32>()
+        .unwrap()
     };
     let before = fails();
     let mut limited = false;
@@ -189,14 +195,22 @@ fn restarts_and_kill_9_lose_nothing_acknowledged() {
     let alice = key(1);
     assert_eq!(register(&s[0].addr, "alice", &alice), 201);
     let (server, ch, _) = challenge(&s[0].addr, "alice");
-    let r = send(&s[1].addr, "alice", &ch, &prove(&alice, &server, "alice", &ch, 5));
+    let r = send(
+        &s[1].addr,
+        "alice",
+        &ch,
+        &prove(&alice, &server, "alice", &ch, 5),
+    );
     let token = r.json()["token"].as_str().unwrap().to_string();
     // a clean restart of one instance: users and sessions are still there
     let old = s.remove(0);
     let (code, _) = old.stop();
     assert_eq!(code, Some(0));
     s.insert(0, start(&url, &extra));
-    assert_eq!(get_auth(&s[0].addr, "/v1/whoami", &token).json()["name"], "alice");
+    assert_eq!(
+        get_auth(&s[0].addr, "/v1/whoami", &token).json()["name"],
+        "alice"
+    );
     // a burst of registrations spread over both instances; instance 0 is killed (-9) in the
     // middle of it
     let acked = Arc::new(Mutex::new(Vec::new()));
@@ -209,8 +223,9 @@ fn restarts_and_kill_9_lose_nothing_acknowledged() {
                     let name = format!("u{w}x{i}");
                     let a = &addrs[(i % 2) as usize];
                     // a dead instance: connection refused or cut; anything but 201 is not acknowledged
-                    let st = std::panic::catch_unwind(|| register(a, &name, &key(10_000 + w * 100 + i)))
-                        .unwrap_or(0);
+                    let st =
+                        std::panic::catch_unwind(|| register(a, &name, &key(10_000 + w * 100 + i)))
+                            .unwrap_or(0);
                     if st == 201 {
                         acked.lock().unwrap().push(name);
                     }
@@ -237,7 +252,10 @@ fn restarts_and_kill_9_lose_nothing_acknowledged() {
     for n in acked.iter().take(10) {
         assert_eq!(register(&fresh.addr, n, &key(7)), 409, "{n}");
     }
-    assert_eq!(get_auth(&fresh.addr, "/v1/whoami", &token).json()["name"], "alice");
+    assert_eq!(
+        get_auth(&fresh.addr, "/v1/whoami", &token).json()["name"],
+        "alice"
+    );
     drop(victim);
     fresh.stop();
     for x in s {
@@ -249,20 +267,42 @@ fn restarts_and_kill_9_lose_nothing_acknowledged() {
 fn the_tcp_service_and_the_schema_on_postgres() {
     let Some(pg) = pg("schema") else { return };
     let url = pg.database("schema");
-    let srv = Server::spawn(&["auth", "serve", "--db", &url, "--listen", "127.0.0.1:0", "--timeout", "5"]);
+    let srv = Server::spawn(&[
+        "auth",
+        "serve",
+        "--db",
+        &url,
+        "--listen",
+        "127.0.0.1:0",
+        "--timeout",
+        "5",
+    ]);
     // the first instance created the schema, version 1
-    assert_eq!(pg.psql("schema", "SELECT version FROM zkg_schema_version").trim(), "1");
+    assert_eq!(
+        pg.psql("schema", "SELECT version FROM zkg_schema_version")
+            .trim(),
+        "1"
+    );
     let d = common::fresh_dir("auth-pg", "tcp");
     let k = d.join("a.key");
     common::keygen("sha256", k.to_str().unwrap());
     let kp = k.to_str().unwrap();
-    let (c, _, e) = common::run(common::PROVER, &["auth", "register", "alice", "--key", kp, &srv.addr]);
+    let (c, _, e) = common::run(
+        common::PROVER,
+        &["auth", "register", "alice", "--key", kp, &srv.addr],
+    );
     assert_eq!(c, 0, "{e}");
-    let (c, tok, e) = common::run(common::PROVER, &["auth", "login", "alice", "--key", kp, &srv.addr]);
+    let (c, tok, e) = common::run(
+        common::PROVER,
+        &["auth", "login", "alice", "--key", kp, &srv.addr],
+    );
     assert_eq!(c, 0, "{e}");
     // the HTTP API on the same database knows the token
     let web = start(&url, &[]);
-    assert_eq!(get_auth(&web.addr, "/v1/whoami", tok.trim()).json()["name"], "alice");
+    assert_eq!(
+        get_auth(&web.addr, "/v1/whoami", tok.trim()).json()["name"],
+        "alice"
+    );
     web.stop();
     srv.stop();
     // a database of a newer schema is refused (exit 2, one line, no password echoed)
@@ -272,10 +312,16 @@ fn the_tcp_service_and_the_schema_on_postgres() {
         &["auth", "serve", "--db", &url, "--http", "127.0.0.1:0"],
     );
     assert_eq!(c, 2, "{e}");
-    assert!(e.contains("schema version 99") && e.lines().count() == 1, "{e}");
+    assert!(
+        e.contains("schema version 99") && e.lines().count() == 1,
+        "{e}"
+    );
     // no server at that port: exit 2, the password not shown
     let bad = format!("postgres://zkg:hunter2@127.0.0.1:{}/x", pg.port + 1);
-    let (c, _, e) = common::run(common::VERIFIER, &["auth", "serve", "--db", &bad, "--http", "127.0.0.1:0"]);
+    let (c, _, e) = common::run(
+        common::VERIFIER,
+        &["auth", "serve", "--db", &bad, "--http", "127.0.0.1:0"],
+    );
     assert_eq!(c, 2, "{e}");
     assert!(!e.contains("hunter2") && e.lines().count() == 1, "{e}");
 }

@@ -44,7 +44,11 @@ pub trait UserDb: Send {
     /// Seconds `peer` must wait before registering again, if over the registration limit.
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>>;
     /// A fresh nonce, or the seconds to wait when `peer` holds too many.
-    fn issue_challenge(&self, user: &str, peer: &str) -> Result<std::result::Result<Challenge, u64>>;
+    fn issue_challenge(
+        &self,
+        user: &str,
+        peer: &str,
+    ) -> Result<std::result::Result<Challenge, u64>>;
     /// Deletes the challenge `nonce` whatever happens; true if it was issued for `user` and
     /// had not expired. Never true twice for one nonce.
     fn consume_challenge(&self, nonce: &[u8; 32], user: &str) -> Result<bool>;
@@ -85,7 +89,11 @@ impl UserDb for Store {
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>> {
         Store::registration_retry_after(self, peer)
     }
-    fn issue_challenge(&self, user: &str, peer: &str) -> Result<std::result::Result<Challenge, u64>> {
+    fn issue_challenge(
+        &self,
+        user: &str,
+        peer: &str,
+    ) -> Result<std::result::Result<Challenge, u64>> {
         Store::issue_challenge(self, user, peer)
     }
     fn consume_challenge(&self, nonce: &[u8; 32], user: &str) -> Result<bool> {

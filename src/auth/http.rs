@@ -225,7 +225,10 @@ fn parse_system(s: &str) -> Option<Engine> {
 
 /// The body of `req` as JSON `T`: 413 beyond [`MAX_BODY`], 408 if it does not arrive within
 /// the message deadline, 400 if it is not the expected JSON.
-async fn body_json<T: serde::de::DeserializeOwned>(app: &App, req: Request) -> std::result::Result<T, Response> {
+async fn body_json<T: serde::de::DeserializeOwned>(
+    app: &App,
+    req: Request,
+) -> std::result::Result<T, Response> {
     let too_large = || {
         error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -749,7 +752,10 @@ async fn not_found() -> Response {
 }
 
 async fn not_allowed() -> Response {
-    error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed on this route")
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
 }
 
 /// Any origin may call the API: it takes no cookies, only bearer tokens a script must hold,
@@ -773,8 +779,10 @@ async fn cors(req: Request, next: axum::middleware::Next) -> Response {
     let mut r = next.run(req).await;
     r.headers_mut()
         .insert("access-control-allow-origin", HeaderValue::from_static("*"));
-    r.headers_mut()
-        .insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    r.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
     r
 }
 
@@ -805,7 +813,11 @@ const CROWDED_RESPONSE: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type
 
 /// Serves HTTP on `l` until `stop` is set (checked every 20 ms); then waits up to the
 /// session deadline for requests in flight. The database schema must exist.
-pub fn serve(l: std::net::TcpListener, cfg: HttpConfig, stop: &'static AtomicBool) -> Result<HttpStats> {
+pub fn serve(
+    l: std::net::TcpListener,
+    cfg: HttpConfig,
+    stop: &'static AtomicBool,
+) -> Result<HttpStats> {
     l.set_nonblocking(true)
         .map_err(|e| Error::io("listener", e))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -838,7 +850,11 @@ pub fn serve(l: std::net::TcpListener, cfg: HttpConfig, stop: &'static AtomicBoo
     })
 }
 
-async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static AtomicBool) -> Result<HttpStats> {
+async fn accept_loop(
+    l: std::net::TcpListener,
+    app: Arc<App>,
+    stop: &'static AtomicBool,
+) -> Result<HttpStats> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use tokio::io::AsyncWriteExt;
     use tower::ServiceExt;
@@ -863,7 +879,9 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
             st.busy += 1;
             tokio::spawn(async move {
                 let mut sock = sock;
-                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(CROWDED_RESPONSE)).await;
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(1), sock.write_all(CROWDED_RESPONSE))
+                        .await;
             });
             continue;
         };
@@ -871,7 +889,8 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
             st.busy += 1;
             tokio::spawn(async move {
                 let mut sock = sock;
-                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(BUSY_RESPONSE)).await;
+                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(BUSY_RESPONSE))
+                    .await;
             });
             continue;
         };
@@ -881,11 +900,13 @@ async fn accept_loop(l: std::net::TcpListener, app: Arc<App>, stop: &'static Ato
         tokio::spawn(async move {
             let _held = (permit, slot);
             let peer = Peer(addr);
-            let svc = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
-                app.requests.fetch_add(1, Ordering::Relaxed);
-                req.extensions_mut().insert(peer);
-                router.clone().oneshot(req.map(Body::new))
-            });
+            let svc = hyper::service::service_fn(
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    app.requests.fetch_add(1, Ordering::Relaxed);
+                    req.extensions_mut().insert(peer);
+                    router.clone().oneshot(req.map(Body::new))
+                },
+            );
             let mut b = hyper::server::conn::http1::Builder::new();
             b.timer(TokioTimer::new())
                 .header_read_timeout(head_deadline)

@@ -153,7 +153,14 @@ pub fn request(
 }
 
 /// Reads into `buf` until it holds `want` bytes, EOF, `cap` or the session deadline.
-fn fill(s: &mut TcpStream, buf: &mut Vec<u8>, want: usize, cap: usize, d: &Deadlines, start: Instant) -> Result<bool> {
+fn fill(
+    s: &mut TcpStream,
+    buf: &mut Vec<u8>,
+    want: usize,
+    cap: usize,
+    d: &Deadlines,
+    start: Instant,
+) -> Result<bool> {
     let mut chunk = [0u8; 8192];
     while buf.len() < want {
         if start.elapsed() > d.session {
@@ -186,7 +193,9 @@ fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answe
         }
         let want = buf.len() + 1;
         if !fill(s, &mut buf, want, cap, d, start)? {
-            return Err(Error::bad("the server closed the connection without an answer"));
+            return Err(Error::bad(
+                "the server closed the connection without an answer",
+            ));
         }
     };
     let head = std::str::from_utf8(&buf[..head_end])
@@ -335,7 +344,14 @@ pub fn register(t: &Target, d: &Deadlines, user: &str, identity: &Identity) -> R
 /// The first half of a login: the server's name and a fresh nonce.
 pub fn begin_login(t: &Target, d: &Deadlines, user: &str) -> Result<(String, [u8; 32])> {
     let v = expect(
-        request(t, d, "POST", "/v1/challenge", None, Some(&json!({ "name": user })))?,
+        request(
+            t,
+            d,
+            "POST",
+            "/v1/challenge",
+            None,
+            Some(&json!({ "name": user })),
+        )?,
         200,
     )?;
     let server = field(&v, "server")?
@@ -409,8 +425,14 @@ pub fn login(
             )));
         }
     }
-    let proof =
-        super::keys::prove_login_with(key, &server, user, &nonce, engine, &mut crate::rng::os_rng())?;
+    let proof = super::keys::prove_login_with(
+        key,
+        &server,
+        user,
+        &nonce,
+        engine,
+        &mut crate::rng::os_rng(),
+    )?;
     finish_login(t, d, user, &nonce, engine, &proof, code)
 }
 
@@ -442,14 +464,27 @@ mod tests {
     #[test]
     fn urls() {
         let t = Target::parse("http://127.0.0.1:8080").unwrap();
-        assert_eq!((t.authority.as_str(), t.prefix.as_str()), ("127.0.0.1:8080", ""));
+        assert_eq!(
+            (t.authority.as_str(), t.prefix.as_str()),
+            ("127.0.0.1:8080", "")
+        );
         let t = Target::parse("http://example.org/auth/").unwrap();
-        assert_eq!((t.authority.as_str(), t.prefix.as_str()), ("example.org:80", "/auth"));
+        assert_eq!(
+            (t.authority.as_str(), t.prefix.as_str()),
+            ("example.org:80", "/auth")
+        );
         let t = Target::parse("http://[::1]:9/").unwrap();
         assert_eq!(t.authority, "[::1]:9");
         let t = Target::parse("http://[::1]").unwrap();
         assert_eq!(t.authority, "[::1]:80");
-        for bad in ["https://x", "ftp://x", "http://", "http://a b", "http://u@h", "http://h/?q"] {
+        for bad in [
+            "https://x",
+            "ftp://x",
+            "http://",
+            "http://a b",
+            "http://u@h",
+            "http://h/?q",
+        ] {
             assert!(Target::parse(bad).is_err(), "{bad}");
         }
         assert!(Target::is_url("http://x") && !Target::is_url("127.0.0.1:1"));

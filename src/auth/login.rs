@@ -25,11 +25,11 @@
 
 use std::sync::OnceLock;
 
+use super::db::UserDb;
 use super::keys::{
     check_server_name, check_user_name, claimed_kind, verify_login_accepting, Identity, Kind,
     SecretKey,
 };
-use super::db::UserDb;
 use super::store::{Challenge, Event, Token};
 use crate::mpc::engine::Engine;
 use crate::Result;
@@ -146,9 +146,7 @@ impl<'a> Authenticator<'a> {
         match self.registration(user, peer, id)? {
             Registration::Done => Ok(Ok(())),
             Registration::RetryAfter(s) => Ok(Err(Denied::RetryAfter(s))),
-            Registration::Taken => Err(crate::Error::bad(format!(
-                "user name '{user}' is taken"
-            ))),
+            Registration::Taken => Err(crate::Error::bad(format!("user name '{user}' is taken"))),
         }
     }
 

@@ -172,7 +172,10 @@ impl PgStore {
 
     fn row_to_user(&self, name: String, kind: String, id: String, created: i64) -> Result<User> {
         let identity = Identity::parse(&id).map_err(|e| {
-            Error::bad(format!("{}: corrupt entry for user '{name}': {e}", self.url))
+            Error::bad(format!(
+                "{}: corrupt entry for user '{name}': {e}",
+                self.url
+            ))
         })?;
         if identity.kind().name() != kind {
             return Err(Error::bad(format!(
@@ -188,7 +191,14 @@ impl PgStore {
     }
 
     /// Times of the newest `limit` audit events `event` whose `col` is `val`, after `since`.
-    fn recent(&self, event: &str, col: &str, val: &str, since: i64, limit: usize) -> Result<Vec<i64>> {
+    fn recent(
+        &self,
+        event: &str,
+        col: &str,
+        val: &str,
+        since: i64,
+        limit: usize,
+    ) -> Result<Vec<i64>> {
         let sql = format!(
             "SELECT time FROM zkg_audit WHERE event = $1 AND {col} = $2 AND time > $3
              ORDER BY time DESC LIMIT $4"
@@ -226,7 +236,12 @@ impl UserDb for PgStore {
             .execute(
                 "INSERT INTO zkg_users (name, kind, identity, created) VALUES ($1, $2, $3, $4)
                  ON CONFLICT (name) DO NOTHING",
-                &[&name, &id.kind().name(), &id.to_text().trim_end(), &self.now()],
+                &[
+                    &name,
+                    &id.kind().name(),
+                    &id.to_text().trim_end(),
+                    &self.now(),
+                ],
             )
             .map_err(|e| self.err(e))?;
         Ok(n > 0)
@@ -310,7 +325,11 @@ impl UserDb for PgStore {
         Ok((wait > 0).then_some(wait as u64))
     }
 
-    fn issue_challenge(&self, user: &str, peer: &str) -> Result<std::result::Result<Challenge, u64>> {
+    fn issue_challenge(
+        &self,
+        user: &str,
+        peer: &str,
+    ) -> Result<std::result::Result<Challenge, u64>> {
         check_user_name(user)?;
         check_peer(peer)?;
         let now = self.now();
@@ -353,8 +372,10 @@ impl UserDb for PgStore {
                 &[&&nonce[..]],
             )
             .map_err(|e| self.err(e))?;
-        Ok(matches!(row.map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1))),
-            Some((u, exp)) if u == user && self.now() < exp))
+        Ok(
+            matches!(row.map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1))),
+            Some((u, exp)) if u == user && self.now() < exp),
+        )
     }
 
     fn issue_token(&self, user: &str) -> Result<Token> {
@@ -445,10 +466,7 @@ fn pg_err(url: &str, e: postgres::Error) -> Error {
         None => e.to_string(),
     };
     let line = msg.lines().next().unwrap_or("database error").to_string();
-    Error::io(
-        format!("user database {url}"),
-        std::io::Error::other(line),
-    )
+    Error::io(format!("user database {url}"), std::io::Error::other(line))
 }
 
 #[cfg(test)]

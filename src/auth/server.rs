@@ -24,9 +24,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::db::DbSpec;
 use super::keys::{Identity, SecretKey};
 use super::login::{Authenticator, Denied};
-use super::db::DbSpec;
 use super::store::{Clock, Policy};
 use crate::net::Channel;
 use crate::{Error, Result};

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 
+use crate::auth::http_client::{self as web, Target};
 use crate::auth::keys::{read_identity, read_key, write_new_file, Kind, SecretKey};
 use crate::auth::server;
-use crate::auth::http_client::{self as web, Target};
 use crate::auth::store::{Clock, Event, Policy, Store};
 use crate::auth::DbSpec;
 use crate::{Error, Result};

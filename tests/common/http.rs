@@ -69,8 +69,8 @@ pub fn parse(buf: &[u8]) -> Resp {
         let mut rest = &body[..];
         loop {
             let i = rest.windows(2).position(|w| w == b"\r\n").unwrap();
-            let n = usize::from_str_radix(std::str::from_utf8(&rest[..i]).unwrap().trim(), 16)
-                .unwrap();
+            let n =
+                usize::from_str_radix(std::str::from_utf8(&rest[..i]).unwrap().trim(), 16).unwrap();
             if n == 0 {
                 break;
             }

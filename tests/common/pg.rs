@@ -84,7 +84,10 @@ impl Pg {
             .output()
             .map_err(|e| e.to_string())?;
         if !o.status.success() {
-            return Err(format!("initdb failed: {}", String::from_utf8_lossy(&o.stderr)));
+            return Err(format!(
+                "initdb failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
         }
         // a port taken between the probe and the start: try again with another
         for _ in 0..5 {
@@ -131,7 +134,15 @@ impl Pg {
     pub fn database(&self, name: &str) -> String {
         let o = self
             .cmd("createdb")
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "zkg", name])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "zkg",
+                name,
+            ])
             .output()
             .unwrap();
         assert!(
@@ -146,10 +157,26 @@ impl Pg {
     pub fn psql(&self, db: &str, sql: &str) -> String {
         let o = self
             .cmd("psql")
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "zkg", "-At", "-d", db, "-c", sql])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "zkg",
+                "-At",
+                "-d",
+                db,
+                "-c",
+                sql,
+            ])
             .output()
             .unwrap();
-        assert!(o.status.success(), "psql: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "psql: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         String::from_utf8_lossy(&o.stdout).into_owned()
     }
 
