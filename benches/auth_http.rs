@@ -243,6 +243,12 @@ fn main() {
         let r = load(&targets(&[&h1, &h2]), clients, secs, "hh");
         row("HTTP API, SQLite, 2 instances", &r, Some(&base));
     }
+    // the TCP service again: the machine's load drifts, the two TCP rows bound the drift
+    let base2 = {
+        let t = Srv::start(db, false);
+        load(&Via::Tcp(vec![t.addr.clone()]), clients, secs, "t2")
+    };
+    row("TCP service, SQLite, again", &base2, None);
     let pg = match pg::Pg::start("bench") {
         Ok(p) => p,
         Err(why) => {

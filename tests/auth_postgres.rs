@@ -297,6 +297,20 @@ fn the_tcp_service_and_the_schema_on_postgres() {
         &["auth", "login", "alice", "--key", kp, &srv.addr],
     );
     assert_eq!(c, 0, "{e}");
+    // the administrator's commands work on the shared database too
+    let bob = d.join("b.key");
+    common::keygen("sha256", bob.to_str().unwrap());
+    let bp = d.join("b.pub");
+    let (c, _, e) = common::run(
+        common::VERIFIER,
+        &["auth", "add", "bob", bp.to_str().unwrap(), "--db", &url],
+    );
+    assert_eq!(c, 0, "{e}");
+    let (c, out, e) = common::run(common::VERIFIER, &["auth", "list", "--db", &url]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("alice") && out.contains("bob"), "{out}");
+    let (c, _, e) = common::run(common::VERIFIER, &["auth", "remove", "bob", "--db", &url]);
+    assert_eq!(c, 0, "{e}");
     // the HTTP API on the same database knows the token
     let web = start(&url, &[]);
     assert_eq!(

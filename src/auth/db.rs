@@ -36,6 +36,8 @@ pub trait UserDb: Send {
     fn remove_user(&self, name: &str) -> Result<()>;
     /// The user registered under `name`.
     fn user(&self, name: &str) -> Result<Option<User>>;
+    /// Every user, by name.
+    fn users(&self) -> Result<Vec<User>>;
     /// Number of users.
     fn user_count(&self) -> Result<usize>;
     /// Seconds to wait before `peer` may try a login again, if over the failure limit
@@ -79,6 +81,9 @@ impl UserDb for Store {
     }
     fn user(&self, name: &str) -> Result<Option<User>> {
         Store::user(self, name)
+    }
+    fn users(&self) -> Result<Vec<User>> {
+        Store::users(self)
     }
     fn user_count(&self) -> Result<usize> {
         Store::user_count(self)

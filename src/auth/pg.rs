@@ -276,6 +276,19 @@ impl UserDb for PgStore {
             .transpose()
     }
 
+    fn users(&self) -> Result<Vec<User>> {
+        let rows = self
+            .c()
+            .query(
+                "SELECT name, kind, identity, created FROM zkg_users ORDER BY name",
+                &[],
+            )
+            .map_err(|e| self.err(e))?;
+        rows.iter()
+            .map(|r| self.row_to_user(r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect()
+    }
+
     fn user_count(&self) -> Result<usize> {
         let n: i64 = self
             .c()

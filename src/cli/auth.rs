@@ -132,15 +132,15 @@ pub enum VerifierCmd {
         name: String,
         /// The user's identity file (NAME.pub), `-` for stdin.
         identity: String,
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
     /// List the registered users.
     List {
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
     /// Run the login server: the TCP service (--listen: the session layer's framed
     /// messages) and/or the HTTP API with its login page (--http), on an SQLite file or a
@@ -200,9 +200,9 @@ pub enum VerifierCmd {
     Remove {
         /// User name.
         name: String,
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
 }
 
@@ -478,12 +478,8 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     Ok(())
 }
 
-fn open_admin(db: &Path, create: bool) -> Result<Store> {
-    if create {
-        Store::open(db, Clock::System, Policy::default())
-    } else {
-        Store::open_existing(db, Clock::System, Policy::default())
-    }
+fn open_admin(db: &str, create: bool) -> Result<Box<dyn crate::auth::UserDb>> {
+    DbSpec::parse(db).open(Clock::System, Policy::default(), create)
 }
 
 /// `YYYY-MM-DD HH:MM:SSZ` for a Unix time (UTC, proleptic Gregorian calendar).
@@ -654,7 +650,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             let store = open_admin(&db, false)?;
             let users = store.users()?;
             if users.is_empty() {
-                eprintln!("verifier: no users in {}", db.display());
+                eprintln!("verifier: no users in {}", DbSpec::parse(&db).display());
             } else {
                 let w = users.iter().map(|u| u.name.len()).max().unwrap_or(4).max(4);
                 println!("{:w$}  KIND    REGISTERED            FINGERPRINT", "NAME");
