@@ -4,6 +4,13 @@
 //! once, with no secrecy), for SHA-256 the native `sha2` hash, and each engine against the
 //! other. Sealing (commit to a preimage now, open it later) is measured against ordinary
 //! proving and verifying of the same statement.
+//!
+//! Peer (optional, never in CI): `PEER_ZKBOO=DIR`, a directory holding `MPC_SHA256` and
+//! `MPC_SHA256_VERIFIER` built from Sobuno/ZKBoo's `MPC_SHA256/*.c` (ZKBoo, the predecessor
+//! of ZKB++; OpenSSL and OpenMP). Its prover and ours prove knowledge of the preimage `abc`
+//! at the peer's round count (ours: the security that gives the same count), as whole
+//! processes, alternately (`PEER_RUNS`, default 11); then both verifiers. Printed: proof
+//! sizes and the ratio peer / ours of the median times.
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +26,9 @@ use zkgames::peg::mpc::{peg_witness, prove_peg, verify_peg};
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 
+#[path = "common/peers.rs"]
+mod peers;
+
 fn median_ms(mut f: impl FnMut(), n: usize) -> f64 {
     let mut t: Vec<f64> = (0..n)
         .map(|_| {
@@ -31,7 +41,99 @@ fn median_ms(mut f: impl FnMut(), n: usize) -> f64 {
     t[n / 2]
 }
 
+/// ZKBoo (Sobuno/ZKBoo) against ours on the same statement, whole processes, alternately.
+fn peer_zkboo() {
+    let Some(dir) = peers::peer("PEER_ZKBOO", "ZKBoo SHA-256 (Sobuno/ZKBoo)") else {
+        return;
+    };
+    let runs: usize = std::env::var("PEER_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(11);
+    let work = peers::scratch("zkboo");
+    // the peer reads the preimage as one line on stdin and writes out<ROUNDS>.bin where it runs
+    let peer_prove = peers::Job::new(&dir.join("MPC_SHA256"), &[], &work).stdin(b"abc\n");
+    let (_, o) = peer_prove.run();
+    peers::must_succeed("ZKBoo prover", &o);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    let peer_rounds: usize = text
+        .split("Iterations of SHA: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("ZKBoo prints its round count");
+    let peer_file = work.join(format!("out{peer_rounds}.bin"));
+    let peer_bytes = std::fs::metadata(&peer_file).unwrap().len();
+    // ours at the same round count: the largest security level that needs no more rounds
+    let bits = ((peer_rounds as f64) * 1.5f64.log2()).floor() as u32;
+    assert_eq!(
+        rounds_for_bits(bits),
+        peer_rounds,
+        "no security level gives {peer_rounds} rounds"
+    );
+    let sbits = bits.to_string();
+    let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    let our_prove = peers::Job::new(
+        &peers::ours("prover"),
+        &[
+            "sha256",
+            "prove",
+            "--preimage-hex",
+            "616263",
+            "--security",
+            &sbits,
+            "-o",
+            "ours.proof",
+        ],
+        &work,
+    );
+    let our_verify = peers::Job::new(
+        &peers::ours("verifier"),
+        &[
+            "sha256",
+            "verify",
+            "--digest",
+            digest,
+            "ours.proof",
+            "--security",
+            &sbits,
+        ],
+        &work,
+    );
+    let peer_verify = peers::Job::new(&dir.join("MPC_SHA256_VERIFIER"), &[], &work);
+    let (o_ms, p_ms) = peers::alternate(runs, &our_prove, &peer_prove, |ours, o| {
+        peers::must_succeed(if ours { "our prover" } else { "ZKBoo prover" }, o)
+    });
+    let our_bytes = std::fs::metadata(work.join("ours.proof")).unwrap().len();
+    let (ov_ms, pv_ms) = peers::alternate(runs, &our_verify, &peer_verify, |ours, o| {
+        peers::must_succeed(
+            if ours {
+                "our verifier"
+            } else {
+                "ZKBoo verifier"
+            },
+            o,
+        );
+        if !ours {
+            let t = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                !t.contains("Not Verified") && t.to_uppercase().contains(&digest.to_uppercase()),
+                "ZKBoo did not verify its proof: {t}"
+            );
+        }
+    });
+    println!(
+        "PEER ZKBoo SHA-256 of 'abc', {peer_rounds} rounds each ({bits} bits for ours): proof ours {our_bytes} bytes, \
+         peer {peer_bytes} bytes (peer/ours {:.2}x)",
+        peer_bytes as f64 / our_bytes as f64
+    );
+    peers::report("ZKBoo prove (whole process)", &o_ms, &p_ms);
+    peers::report("ZKBoo verify (whole process)", &ov_ms, &pv_ms);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 fn bench(c: &mut Criterion) {
+    peer_zkboo();
     let rounds = rounds_for_bits(128);
 
     // SHA-256, one block (55-byte preimage)

@@ -13,6 +13,12 @@
 //!   and time.
 //!
 //! `PEG_SOLVER_SUMMARY_ONLY=1` skips criterion's own statistics.
+//!
+//! Peer (optional, never in CI): `PEER_MARKUSTHILL=DIR`, a directory holding `english` built
+//! from MarkusThill/solitaire-diamond's `english.cpp` (a backtracking solver of the English
+//! central game that writes `moves.txt`). It and `prover peg solve english` run as whole
+//! processes, alternately (`PEER_RUNS`, default 21), and the ratio peer / ours of the
+//! median times is printed. `PEG_SOLVER_PEER_ONLY=1` stops after the peer runs.
 
 use criterion::{criterion_group, Criterion};
 use std::collections::HashSet;
@@ -22,6 +28,9 @@ use zkgames::peg::catalog;
 use zkgames::peg::instance::Instance;
 use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::{baseline, solve_tuned, SolveOptions, SolveOutcome, Tuning};
+
+#[path = "common/peers.rs"]
+mod peers;
 
 fn load(name: &str) -> (Puzzle, SolveOptions) {
     let p = catalog::get(name).unwrap();
@@ -220,7 +229,81 @@ fn bench(c: &mut Criterion) {
 
 criterion_group!(benches, bench);
 
+/// MarkusThill's English solver against ours, whole processes, alternately.
+fn peer_markusthill() {
+    let Some(dir) = peers::peer("PEER_MARKUSTHILL", "MarkusThill English solver") else {
+        return;
+    };
+    let runs: usize = std::env::var("PEER_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(21);
+    let work = peers::scratch("markusthill");
+    let peer = peers::Job::new(&dir.join("english"), &[], &work);
+    let check_peer = |o: &std::process::Output| {
+        peers::must_succeed("MarkusThill's solver", o);
+        // it writes its solution (31 moves, three numbers each, after a short header)
+        let moves = std::fs::read_to_string(work.join("moves.txt")).unwrap_or_default();
+        let numbers = moves
+            .lines()
+            .filter(|l| l.trim().parse::<i32>().is_ok())
+            .count();
+        assert_eq!(
+            numbers, 93,
+            "MarkusThill's solver wrote no 31-move solution"
+        );
+    };
+    let puzzle = catalog::get("english").unwrap();
+    // ours, the solution on stdout (the peer's file is written without a sync either)
+    let ours = peers::Job::new(
+        &peers::ours("prover"),
+        &["peg", "solve", "english", "-q"],
+        &work,
+    );
+    let (o_ms, p_ms) = peers::alternate(runs, &ours, &peer, |ours, o| {
+        if ours {
+            peers::must_succeed("prover peg solve", o);
+            puzzle
+                .parse_solution(&String::from_utf8_lossy(&o.stdout))
+                .expect("our solution checks");
+        } else {
+            check_peer(o)
+        }
+    });
+    peers::report(
+        "MarkusThill English central game, solve (whole process)",
+        &o_ms,
+        &p_ms,
+    );
+    // ours writing the solution file as every output file is written: a temporary file,
+    // synced, renamed over the target
+    let ours_file = peers::Job::new(
+        &peers::ours("prover"),
+        &["peg", "solve", "english", "-q", "-o", "ours.sol"],
+        &work,
+    );
+    let (of_ms, pf_ms) = peers::alternate(runs, &ours_file, &peer, |ours, o| {
+        if ours {
+            peers::must_succeed("prover peg solve -o", o);
+        } else {
+            check_peer(o)
+        }
+    });
+    let sol = std::fs::read_to_string(work.join("ours.sol")).unwrap();
+    puzzle.parse_solution(&sol).expect("our solution checks");
+    peers::report(
+        "MarkusThill English central game, solve, ours with -o FILE (synced)",
+        &of_ms,
+        &pf_ms,
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 fn main() {
+    peer_markusthill();
+    if std::env::var("PEG_SOLVER_PEER_ONLY").is_ok() {
+        return;
+    }
     solve_summary();
     count_summary();
     if std::env::var("PEG_SOLVER_SUMMARY_ONLY").is_err() {

@@ -7,7 +7,7 @@
 //!   ~25 % walls): oracle (build + enumerate) vs brute force (`naive::analyze`).
 //!
 //! Criterion prints its own statistics; `main` then prints a short summary of the ratios
-//! (medians of repeated `Instant` timings) for the README.
+//! (medians of repeated `Instant` timings) for docs/GUIDE.md, Performance.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

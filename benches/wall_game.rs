@@ -9,7 +9,18 @@
 //!   (every pawn option, every slot and pair of slots, BFS).
 //!
 //! Criterion prints its own statistics; `main` then prints a summary of the ratios (medians of
-//! repeated `Instant` timings). `WALL_SUMMARY_ONLY=1` prints the summary alone.
+//! repeated `Instant` timings). `WALL_SUMMARY_ONLY=1` prints the summary alone;
+//! `WALL_PEER_ONLY=1` stops after the peer run.
+//!
+//! Peer (optional, never in CI): `PEER_WALLWARS=FILE`, the `wallwars_ai` binary built from
+//! nmamano/wallwars's `AI/source/main.cc` (a negamax engine for the Wall Game's classic
+//! variant). It has no command that only lists or checks moves: its `benchmark` command runs
+//! fixed-time searches (2 × 10 s per situation, about three minutes in all) and records the
+//! children (legal moves) its search generated. The bench runs it once as a whole process,
+//! between two measurements of ours on the same empty boards (8×8 and 10×12, cats in the top
+//! corners, goals in the opposite bottom corners), and prints legal moves produced per second
+//! by each: not the same job (the peer's time includes its search), so the figure bounds the
+//! peer's move generation from below.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -21,6 +32,9 @@ use zkgames::wall::board::{Dir, Player, Position, Setup, Variant, Wall};
 use zkgames::wall::cut::naive;
 use zkgames::wall::game::{Checker, Game, Move};
 use zkgames::wall::graph::Bfs;
+
+#[path = "common/peers.rs"]
+mod peers;
 
 /// A 12×12 cat-and-mouse game with walls on about `wall_p` of the slots.
 fn game(wall_p: f64, seed: u64) -> Game {
@@ -221,7 +235,106 @@ fn summary() {
     }
 }
 
+/// The empty classic board of wallwars's benchmark: player 1's cat top left with its goal
+/// bottom right, player 2's top right with its goal bottom left.
+fn classic_empty(rows: u32, cols: u32) -> Game {
+    let players = vec![
+        Player {
+            cat: (0, 0),
+            mouse: None,
+            goal: Some((rows - 1, cols - 1)),
+        },
+        Player {
+            cat: (0, cols - 1),
+            mouse: None,
+            goal: Some((rows - 1, 0)),
+        },
+    ];
+    let setup = Setup::Game {
+        variant: Variant::Classic,
+        players,
+    };
+    Game::new(Position::new(rows, cols, vec![], setup).unwrap(), 0).unwrap()
+}
+
+/// Ours: legal moves of the player to move, and the median time to enumerate them all.
+fn our_move_rate(g: &Game) -> (usize, Duration) {
+    let n = g.legal_moves(0).len();
+    (n, median(9, || g.legal_moves(0).len() as u64))
+}
+
+/// wallwars's own benchmark (once, whole process) between two measurements of ours.
+fn peer_wallwars() {
+    let Some(bin) = peers::peer(
+        "PEER_WALLWARS",
+        "wallwars move generation (nmamano/wallwars)",
+    ) else {
+        return;
+    };
+    let work = peers::scratch("wallwars");
+    // it writes its report to ../benchmark_out/ relative to where it runs
+    std::fs::create_dir_all(work.join("run")).unwrap();
+    std::fs::create_dir_all(work.join("benchmark_out")).unwrap();
+    let boards = [("Empty-8x8", 8u32, 8u32), ("Empty-10x12", 10, 12)];
+    let before: Vec<_> = boards
+        .iter()
+        .map(|&(_, r, c)| our_move_rate(&classic_empty(r, c)))
+        .collect();
+    let job = peers::Job::new(&bin, &["benchmark"], &work.join("run"));
+    let (peer_ms, out) = job.run();
+    peers::must_succeed("wallwars_ai benchmark", &out);
+    let after: Vec<_> = boards
+        .iter()
+        .map(|&(_, r, c)| our_move_rate(&classic_empty(r, c)))
+        .collect();
+    let csv = std::fs::read_dir(work.join("benchmark_out"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "csv"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .expect("wallwars wrote its CSV report");
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (c_sit, c_ms, c_gen) = (
+        col("situation"),
+        col("runtime_ms"),
+        col("generated_children"),
+    );
+    println!(
+        "PEER wallwars: its benchmark ran {:.0} s as one process; legal moves produced per second:",
+        peer_ms / 1e3
+    );
+    for (i, &(name, r, c)) in boards.iter().enumerate() {
+        let row: Vec<&str> = csv
+            .lines()
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|f| f.get(c_sit) == Some(&name))
+            .unwrap_or_else(|| panic!("no {name} row in wallwars's CSV"));
+        let ms: f64 = row[c_ms].parse().unwrap();
+        let generated: f64 = row[c_gen].parse().unwrap();
+        let peer_rate = generated / (ms / 1e3);
+        let (n, t) = (before[i].0, before[i].1.min(after[i].1));
+        let our_rate = n as f64 / t.as_secs_f64();
+        println!(
+            "PEER wallwars {name} ({r}x{c} classic, empty): ours {n} legal moves enumerated in {:.2} ms = {:.1} M/s (best of before/after); \
+             peer {:.0} children generated in {:.0} ms of search = {:.1} M/s; ours/peer {:.2}x",
+            t.as_secs_f64() * 1e3,
+            our_rate / 1e6,
+            generated,
+            ms,
+            peer_rate / 1e6,
+            our_rate / peer_rate
+        );
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 fn main() {
+    peer_wallwars();
+    if std::env::var_os("WALL_PEER_ONLY").is_some() {
+        return;
+    }
     if std::env::var_os("WALL_SUMMARY_ONLY").is_some() {
         summary();
         return;

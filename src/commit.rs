@@ -10,7 +10,7 @@
 //!   a prover shift bytes between `key` and `value`.
 //!
 //! Binding is computational (collision resistance of SHA-256), not perfect as the peg
-//! solitaire paper assumes; see the README's security notes.
+//! solitaire paper assumes; see docs/GUIDE.md, Security notes.
 
 use sha2::{Digest as _, Sha256};
 

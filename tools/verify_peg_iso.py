@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent verifier for zkgames non-interactive peg solitaire isomorphism proofs.
 
-Written from docs/PROTOCOLS.md (sections 1.1-1.4, 2.1-2.3) and README.md alone, without
-reading the Rust sources. Standard library only.
+Written from docs/PROTOCOLS.md (sections 1.1-1.4, 2.1-2.3) and the file formats of
+docs/GUIDE.md (then in the README) alone, without reading the Rust sources. Standard library only.
 
 usage: python3 tools/verify_peg_iso.py PUZZLE PROOF [--security BITS] [--context STR]
 
@@ -75,7 +75,7 @@ def sha256(*parts):
     return h.digest()
 
 
-# ---------------------------------------------------------------- instance (2.1, README)
+# ---------------------------------------------------------------- instance (2.1, GUIDE)
 
 class Instance:
     def __init__(self, n, triplets, f, goal_l, goal_c):

@@ -446,8 +446,13 @@ async fn login(
     let code = match r.code.as_deref().map(normalise_code) {
         None => None,
         Some(c) => match device_by_code(&app, &c, &r.name) {
-            Ok(c) => Some(c),
-            Err(resp) => return resp,
+            Some(poll) => Some(poll),
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "unknown, used or expired code for this name",
+                )
+            }
         },
     };
     // the server's own restriction wins; else the proof must be of the system it claims
@@ -552,8 +557,8 @@ fn now() -> i64 {
     Clock::System.now()
 }
 
-/// The poll handle of the live code `code` for `name`, or the reply refusing the login.
-fn device_by_code(app: &App, code: &str, name: &str) -> std::result::Result<String, Response> {
+/// The poll handle of the live code `code` for `name`, if any.
+fn device_by_code(app: &App, code: &str, name: &str) -> Option<String> {
     let devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
     let t = now();
     devices
@@ -561,12 +566,6 @@ fn device_by_code(app: &App, code: &str, name: &str) -> std::result::Result<Stri
         .find(|(_, d)| d.code == code && d.expires > t && matches!(d.state, DeviceState::Pending))
         .filter(|(_, d)| d.name == name)
         .map(|(poll, _)| poll.clone())
-        .ok_or_else(|| {
-            error(
-                StatusCode::BAD_REQUEST,
-                "unknown, used or expired code for this name",
-            )
-        })
 }
 
 fn device_done(app: &App, poll: &str, t: &super::store::Token, e: Engine, size: usize, ms: f64) {

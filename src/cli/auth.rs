@@ -168,8 +168,9 @@ pub enum VerifierCmd {
         /// Seconds a login nonce stays valid.
         #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(i64).range(1..=3600))]
         challenge_ttl: i64,
-        /// Connections (TCP) or requests (HTTP) served at once; further ones are refused,
-        /// not queued.
+        /// Connections (TCP) or requests (HTTP) served at once; further ones are told to
+        /// retry later (never queued), on TCP after closing one that has not sent its first
+        /// message, if any, to make room.
         #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
         max_sessions: u32,
         /// Unexpired login nonces one peer address may hold at once.

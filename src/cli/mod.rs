@@ -315,7 +315,8 @@ pub struct ServeArgs {
     /// Without it, the server serves until Ctrl-C or SIGTERM.
     #[arg(long)]
     pub once: bool,
-    /// Sessions served at the same time; further connections are refused (not queued).
+    /// Sessions served at the same time; further connections are told to retry later (never
+    /// queued), after closing one that has not sent its first message, if any, to make room.
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub max_sessions: u32,
     /// Save the accepted session's transcript (with --once or --stdio; NOT evidence).

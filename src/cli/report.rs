@@ -12,7 +12,7 @@
 //! ```
 //!
 //! The human-readable line still goes to stderr on failure; stdout carries only the
-//! object. Keys are documented per command in the README ("Output for scripts").
+//! object. Keys are documented per command in docs/GUIDE.md ("Output for scripts").
 //!
 //! Misuse to avoid: printing anything else to stdout in JSON mode (a progress line, a
 //! second object) breaks the one-object contract; progress goes to stderr.
@@ -31,7 +31,7 @@ static JSON: AtomicBool = AtomicBool::new(false);
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct JsonArg {
     /// Print one JSON object on stdout instead of text (errors too: `verdict`, `exit`,
-    /// `error`); see the README's "Output for scripts".
+    /// `error`); see docs/GUIDE.md, "Output for scripts".
     #[arg(long)]
     pub json: bool,
 }

@@ -15,7 +15,7 @@
 //! [`crate::rng::os_rng`].
 //!
 //! Hardness is *not* a standard cryptographic assumption: it is measured against this
-//! project's own solver (`benches/auth.rs`, figures in the README), and nothing rules out a
+//! project's own solver (`benches/auth.rs`, figures in docs/GUIDE.md), and nothing rules out a
 //! better algorithm for such random instances. [`KEYGEN`] is the size keys use.
 
 use std::collections::HashSet;
@@ -42,7 +42,7 @@ pub struct PlantParams {
 
 /// The size `prover auth keygen --kind peg` uses: [`PlantParams::scaled`]`(64)`, i.e. 102
 /// vertices, 64 moves, 192 triplets, 8 final pegs. Chosen from the measurement of
-/// `benches/auth.rs` (figures in the README): the solver solved every 32-move instance tried
+/// `benches/auth.rs` (figures in docs/GUIDE.md): the solver solved every 32-move instance tried
 /// within 20 million nodes and none of the 40-move ones; 64 moves is twice the largest size it
 /// solved. The ZKB++ login proof of this size is about 1 MB.
 pub const KEYGEN: PlantParams = PlantParams {
@@ -56,7 +56,7 @@ impl PlantParams {
     /// The keygen family for a number of moves: `N = max(⌊1.6·moves⌋, moves + 9)`
     /// vertices, `2·moves` decoys (`T = 3·moves`), 8 final pegs. Sparser (fewer decoys, more
     /// vertices, more final pegs) is harder for the solver but gives the linear relaxation
-    /// fewer free dimensions (`T − N`); see the README.
+    /// fewer free dimensions (`T − N`); see docs/GUIDE.md, "How hard are the planted puzzles?".
     pub fn scaled(moves: usize) -> Self {
         PlantParams {
             vertices: (moves * 8 / 5).max(moves + 9),
