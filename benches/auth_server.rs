@@ -37,7 +37,7 @@ fn main() {
     };
     drop(Store::open(&db, Clock::System, policy.clone()).unwrap());
     let cfg = ServerConfig {
-        db: db.clone(),
+        db: zkgames::auth::DbSpec::Sqlite(db.clone()),
         name: "bench".into(),
         policy: policy.clone(),
         only: None,

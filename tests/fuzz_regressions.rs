@@ -169,7 +169,7 @@ fn a_refused_registration_clips_the_user_name() {
     let db = dir.join("users.db");
     drop(Store::open(&db, Clock::System, Policy::default()).unwrap());
     let cfg = ServerConfig {
-        db: db.clone(),
+        db: zkgames::auth::DbSpec::Sqlite(db.clone()),
         name: fixtures::SERVER.into(),
         policy: Policy::default(),
         only: None,

@@ -25,11 +25,12 @@
 
 use std::sync::OnceLock;
 
+use super::db::UserDb;
 use super::keys::{
     check_server_name, check_user_name, claimed_kind, verify_login_accepting, Identity, Kind,
     SecretKey,
 };
-use super::store::{Challenge, Event, Store, Token};
+use super::store::{Challenge, Event, Token};
 use crate::mpc::engine::Engine;
 use crate::Result;
 
@@ -50,6 +51,17 @@ impl std::fmt::Display for Denied {
             Denied::Failed => f.write_str("authentication failed"),
         }
     }
+}
+
+/// What became of a registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Registration {
+    /// Registered.
+    Done,
+    /// The name is taken.
+    Taken,
+    /// Too many registrations from this address: try again in this many seconds.
+    RetryAfter(u64),
 }
 
 /// One identity of every kind, in [`Kind::ALL`]'s order (keygen's sizes), against which a
@@ -82,16 +94,16 @@ fn decoy(k: Kind) -> &'static Identity {
     &decoys()[i]
 }
 
-/// Registration and login against a [`Store`], for one server name.
+/// Registration and login against a [`UserDb`] (SQLite or PostgreSQL), for one server name.
 pub struct Authenticator<'a> {
-    store: &'a Store,
+    store: &'a dyn UserDb,
     server: String,
     only: Option<Engine>,
 }
 
 impl<'a> Authenticator<'a> {
     /// `server` is the name clients bind their proofs to (see [`super::keys::login_context`]).
-    pub fn new(store: &'a Store, server: &str) -> Result<Self> {
+    pub fn new(store: &'a dyn UserDb, server: &str) -> Result<Self> {
         check_server_name(server)?;
         Ok(Authenticator {
             store,
@@ -132,19 +144,32 @@ impl<'a> Authenticator<'a> {
         peer: &str,
         id: &Identity,
     ) -> Result<Result<(), Denied>> {
+        match self.registration(user, peer, id)? {
+            Registration::Done => Ok(Ok(())),
+            Registration::RetryAfter(s) => Ok(Err(Denied::RetryAfter(s))),
+            Registration::Taken => Err(crate::Error::bad(format!("user name '{user}' is taken"))),
+        }
+    }
+
+    /// A registration with every outcome as a value, for transports that answer each
+    /// differently (HTTP: 201, 409, 429).
+    pub fn registration(&self, user: &str, peer: &str, id: &Identity) -> Result<Registration> {
+        check_user_name(user)?;
         if let Some(s) = self.store.registration_retry_after(peer)? {
             self.store
                 .record(Event::Refused, user, peer, "registration rate limit")?;
-            return Ok(Err(Denied::RetryAfter(s)));
+            return Ok(Registration::RetryAfter(s));
         }
-        self.store.add_user(user, id)?;
+        if !self.store.insert_user(user, id)? {
+            return Ok(Registration::Taken);
+        }
         self.store.record(
             Event::Register,
             user,
             peer,
             &format!("{} {}", id.kind(), id.fingerprint()),
         )?;
-        Ok(Ok(()))
+        Ok(Registration::Done)
     }
 
     /// First step of a login: a fresh nonce for `user` from `peer` (an address without its
@@ -231,5 +256,16 @@ impl<'a> Authenticator<'a> {
     /// The user a session token belongs to (for `whoami`), if valid.
     pub fn whoami(&self, token: &[u8; 32]) -> Result<Option<String>> {
         self.store.check_token(token)
+    }
+
+    /// Revokes a session token (logout); true if it was valid. Recorded in the audit log.
+    pub fn logout(&self, token: &[u8; 32], peer: &str) -> Result<bool> {
+        let user = self.store.check_token(token)?;
+        let gone = self.store.revoke_token(token)?;
+        if let (Some(u), true) = (user, gone) {
+            self.store.record(Event::Logout, &u, peer, "")?;
+            return Ok(true);
+        }
+        Ok(false)
     }
 }

@@ -20,14 +20,14 @@
 //! outside any lock, so logins are checked on every core.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::db::DbSpec;
 use super::keys::{Identity, SecretKey};
 use super::login::{Authenticator, Denied};
-use super::store::{Clock, Policy, Store};
+use super::store::{Clock, Policy};
 use crate::net::Channel;
 use crate::{Error, Result};
 
@@ -97,7 +97,8 @@ fn denied(d: Denied) -> Reply {
 /// The server's configuration.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
-    pub db: PathBuf,
+    /// The user database: an SQLite file or a PostgreSQL URL.
+    pub db: DbSpec,
     /// The name proofs are bound to.
     pub name: String,
     pub policy: Policy,
@@ -109,8 +110,8 @@ pub struct ServerConfig {
 /// error (a refused login is [`Error::Rejected`]).
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
     ch.set_max_frame(MAX_REQUEST);
-    let store = Store::open_existing(&cfg.db, Clock::System, cfg.policy.clone())?;
-    let auth = Authenticator::new(&store, &cfg.name)?.accepting(cfg.only);
+    let store = cfg.db.open(Clock::System, cfg.policy.clone(), false)?;
+    let auth = Authenticator::new(store.as_ref(), &cfg.name)?.accepting(cfg.only);
     // limits are charged to the address (an IPv6 client: its /64), never to the port
     let peer_ip = crate::net::limit::addr_key_text(peer.ip());
     let mut done = Vec::new();

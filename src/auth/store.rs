@@ -237,6 +237,8 @@ pub enum Event {
     Register,
     /// A user removed.
     Remove,
+    /// A session token revoked by its holder.
+    Logout,
 }
 
 impl Event {
@@ -248,6 +250,7 @@ impl Event {
             Event::Refused => "refused",
             Event::Register => "register",
             Event::Remove => "remove",
+            Event::Logout => "logout",
         }
     }
 }
@@ -278,7 +281,8 @@ pub struct Store {
     policy: Policy,
 }
 
-fn token_hash(token: &[u8; 32]) -> [u8; 32] {
+/// The stored form of a session token: `SHA-256(TOKEN_TAG ‖ token)`.
+pub fn token_hash(token: &[u8; 32]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(TOKEN_TAG);
     h.update(token);
@@ -438,6 +442,14 @@ impl Store {
     /// Registers a user, first come first served: a taken name is refused
     /// ([`Error::BadInput`] "... is taken").
     pub fn add_user(&self, name: &str, id: &Identity) -> Result<()> {
+        if !self.insert_user(name, id)? {
+            return Err(Error::bad(format!("user name '{name}' is taken")));
+        }
+        Ok(())
+    }
+
+    /// [`Store::add_user`] telling a taken name apart: false if the name was taken.
+    pub fn insert_user(&self, name: &str, id: &Identity) -> Result<bool> {
         check_user_name(name)?;
         let n = self
             .conn
@@ -447,10 +459,7 @@ impl Store {
                 params![name, id.kind().name(), id.to_text().trim_end(), self.now()],
             )
             .map_err(|e| self.err(e))?;
-        if n == 0 {
-            return Err(Error::bad(format!("user name '{name}' is taken")));
-        }
-        Ok(())
+        Ok(n > 0)
     }
 
     /// Removes a user with their tokens and pending challenges; an unknown name is an error.

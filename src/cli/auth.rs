@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 
+use crate::auth::http_client::{self as web, Target};
 use crate::auth::keys::{read_identity, read_key, write_new_file, Kind, SecretKey};
 use crate::auth::server;
 use crate::auth::store::{Clock, Event, Policy, Store};
+use crate::auth::DbSpec;
 use crate::{Error, Result};
 
 /// Key kinds on the command line.
@@ -60,7 +62,7 @@ pub enum ProverCmd {
         /// The secret key file (only its public identity is sent).
         #[arg(long)]
         key: String,
-        /// Server address HOST:PORT.
+        /// Server address HOST:PORT (TCP service) or URL http://HOST:PORT (HTTP API).
         addr: String,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
@@ -73,8 +75,12 @@ pub enum ProverCmd {
         /// The secret key file.
         #[arg(long)]
         key: String,
-        /// Server address HOST:PORT.
+        /// Server address HOST:PORT (TCP service) or URL http://HOST:PORT (HTTP API).
         addr: String,
+        /// The one-time code a login page shows: the page logs in once the proof verifies
+        /// (HTTP API only).
+        #[arg(long, value_name = "CODE")]
+        code: Option<String>,
         /// Refuse to prove unless the server announces this name.
         #[arg(long, value_name = "NAME")]
         server_name: Option<String>,
@@ -90,7 +96,17 @@ pub enum ProverCmd {
     /// A protected request: who does this session token belong to? Exit 0 with the user, 1
     /// without a valid token.
     Whoami {
-        /// Server address HOST:PORT.
+        /// Server address HOST:PORT (TCP service) or URL http://HOST:PORT (HTTP API).
+        addr: String,
+        /// The session token (64 hex characters), or `@FILE` to read it from a file.
+        #[arg(long)]
+        token: String,
+        #[command(flatten)]
+        deadlines: crate::cli::DeadlineArgs,
+    },
+    /// End a session: the token is revoked (HTTP API only). Exit 0 if it was valid, 1 if not.
+    Logout {
+        /// URL of the HTTP API, http://HOST:PORT.
         addr: String,
         /// The session token (64 hex characters), or `@FILE` to read it from a file.
         #[arg(long)]
@@ -116,25 +132,33 @@ pub enum VerifierCmd {
         name: String,
         /// The user's identity file (NAME.pub), `-` for stdin.
         identity: String,
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
     /// List the registered users.
     List {
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
-    /// Run the login server: TCP, the session layer's framed messages, a SQLite user
-    /// database (created on first start), one line per attempt on stderr.
+    /// Run the login server: the TCP service (--listen: the session layer's framed
+    /// messages) and/or the HTTP API with its login page (--http), on an SQLite file or a
+    /// PostgreSQL database shared by several instances; one line per attempt on stderr.
     Serve {
-        /// The user database (SQLite, created if missing).
+        /// The user database: a file path (SQLite, created if missing) or a
+        /// postgres://USER@HOST:PORT/DB URL (schema created or migrated on start).
         #[arg(long)]
-        db: PathBuf,
-        /// Address to listen on (e.g. 127.0.0.1:7443; port 0 picks a free port).
-        #[arg(long)]
-        listen: String,
+        db: String,
+        /// Address of the TCP service (e.g. 127.0.0.1:7443; port 0 picks a free port).
+        #[arg(long, value_name = "ADDR", required_unless_present = "http")]
+        listen: Option<String>,
+        /// Address of the HTTP API and page (e.g. 127.0.0.1:8080; port 0 picks a free port).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
+        /// HTTP connections open at once (keep-alive ones included); more get 503.
+        #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+        max_connections: u32,
         /// The server's name, bound into every login proof.
         #[arg(long, default_value = "zkgames")]
         name: String,
@@ -144,8 +168,9 @@ pub enum VerifierCmd {
         /// Seconds a login nonce stays valid.
         #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(i64).range(1..=3600))]
         challenge_ttl: i64,
-        /// Connections served at once; further ones are told to retry later (never queued),
-        /// after closing one that has not sent its first message, if any, to make room.
+        /// Connections (TCP) or requests (HTTP) served at once; further ones are told to
+        /// retry later (never queued), on TCP after closing one that has not sent its first
+        /// message, if any, to make room.
         #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
         max_sessions: u32,
         /// Unexpired login nonces one peer address may hold at once.
@@ -176,9 +201,9 @@ pub enum VerifierCmd {
     Remove {
         /// User name.
         name: String,
-        /// The user database (SQLite).
+        /// The user database: an SQLite file or a postgres://USER@HOST:PORT/DB URL.
         #[arg(long)]
-        db: PathBuf,
+        db: String,
     },
 }
 
@@ -242,8 +267,12 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
         } => {
             crate::auth::keys::check_user_name(&name)?;
             let id = read_key(&key)?.identity();
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
-            server::register(&mut ch, &name, &id)?;
+            if Target::is_url(&addr) {
+                web::register(&Target::parse(&addr)?, &deadlines.deadlines(), &name, &id)?;
+            } else {
+                let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+                server::register(&mut ch, &name, &id)?;
+            }
             eprintln!(
                 "registered {name} ({} key, fingerprint {})",
                 id.kind(),
@@ -255,6 +284,7 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             name,
             key,
             addr,
+            code,
             server_name,
             token_out,
             system,
@@ -262,17 +292,37 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
         } => {
             crate::auth::keys::check_user_name(&name)?;
             let key = read_key(&key)?;
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
             let t0 = std::time::Instant::now();
-            let (token, expires, size) = server::login_with(
-                &mut ch,
-                &name,
-                &key,
-                server_name.as_deref(),
-                system.engine(),
-            )?;
+            let (token, expires, size, verify) = if Target::is_url(&addr) {
+                let r = web::login(
+                    &Target::parse(&addr)?,
+                    &deadlines.deadlines(),
+                    &name,
+                    &key,
+                    server_name.as_deref(),
+                    system.engine(),
+                    code.as_deref(),
+                )?;
+                let verify = format!(" (verified in {:.1} ms)", r.verify_ms);
+                (r.token, r.expires, r.proof_bytes, verify)
+            } else {
+                if code.is_some() {
+                    return Err(Error::bad(
+                        "--code: device codes belong to the HTTP API (an http:// URL)",
+                    ));
+                }
+                let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+                let (t, e, n) = server::login_with(
+                    &mut ch,
+                    &name,
+                    &key,
+                    server_name.as_deref(),
+                    system.engine(),
+                )?;
+                (t, e, n, String::new())
+            };
             eprintln!(
-                "logged in as {name}: {size}-byte {} proof, round trip {:.0} ms; token valid until {}",
+                "logged in as {name}: {size}-byte {} proof{verify}, round trip {:.0} ms; token valid until {}",
                 system.engine(),
                 t0.elapsed().as_secs_f64() * 1e3,
                 format_utc(expires)
@@ -291,21 +341,45 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             token,
             deadlines,
         } => {
-            let text = match token.strip_prefix('@') {
-                Some(path) => crate::files::read_text(path, 1024, "token file")?,
-                None => token,
+            let bytes = read_token(token)?;
+            let user = if Target::is_url(&addr) {
+                web::whoami(&Target::parse(&addr)?, &deadlines.deadlines(), &bytes)?
+            } else {
+                let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+                server::whoami(&mut ch, &bytes)?
             };
-            let bytes: [u8; 32] = hex::decode(text.trim())
-                .ok()
-                .and_then(|b| b.try_into().ok())
-                .ok_or_else(|| Error::bad("--token: expected 64 hex characters"))?;
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
-            let user = server::whoami(&mut ch, &bytes)?;
             println!("{user}");
+            Ok(())
+        }
+        ProverCmd::Logout {
+            addr,
+            token,
+            deadlines,
+        } => {
+            let bytes = read_token(token)?;
+            if !Target::is_url(&addr) {
+                return Err(Error::bad(
+                    "logout belongs to the HTTP API: give its http:// URL",
+                ));
+            }
+            web::logout(&Target::parse(&addr)?, &deadlines.deadlines(), &bytes)?;
+            eprintln!("logged out: the token is revoked");
             Ok(())
         }
         ProverCmd::Demo { kind } => demo(kind.into()),
     }
+}
+
+/// A session token from `--token`: 64 hex characters, or `@FILE` holding them.
+fn read_token(token: String) -> Result<[u8; 32]> {
+    let text = match token.strip_prefix('@') {
+        Some(path) => crate::files::read_text(path, 1024, "token file")?,
+        None => token,
+    };
+    hex::decode(text.trim())
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| Error::bad("--token: expected 64 hex characters"))
 }
 
 /// `prover auth demo`: everything on loopback, in one process.
@@ -317,7 +391,7 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     let db = dir.join("users.db");
     drop(Store::open(&db, Clock::System, Policy::default())?);
     let cfg = server::ServerConfig {
-        db: db.clone(),
+        db: DbSpec::Sqlite(db.clone()),
         name: "demo.zkgames".into(),
         policy: Policy::default(),
         only: None,
@@ -405,12 +479,8 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
     Ok(())
 }
 
-fn open_admin(db: &Path, create: bool) -> Result<Store> {
-    if create {
-        Store::open(db, Clock::System, Policy::default())
-    } else {
-        Store::open_existing(db, Clock::System, Policy::default())
-    }
+fn open_admin(db: &str, create: bool) -> Result<Box<dyn crate::auth::UserDb>> {
+    DbSpec::parse(db).open(Clock::System, Policy::default(), create)
 }
 
 /// `YYYY-MM-DD HH:MM:SSZ` for a Unix time (UTC, proleptic Gregorian calendar).
@@ -439,6 +509,8 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
         VerifierCmd::Serve {
             db,
             listen,
+            http,
+            max_connections,
             name,
             token_ttl,
             challenge_ttl,
@@ -466,16 +538,20 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             };
             // the decoys' keys are made now, not on the first refusal (whose time would show)
             crate::auth::login::decoys();
-            // creates and checks the database before listening: a bad file is exit 2 now
-            let store = Store::open(&db, Clock::System, policy.clone())?;
-            let purged = store.purge()?;
-            let users = store.user_count()?;
-            drop(store);
-            let l = std::net::TcpListener::bind(&listen)
-                .map_err(|e| Error::io(format!("cannot listen on {listen}"), e))?;
-            let local = l
-                .local_addr()
-                .map_err(|e| Error::io("listener address", e))?;
+            let spec = DbSpec::parse(&db);
+            // creates (or migrates) and checks the database before listening: a bad file is
+            // exit 2 now
+            let (users, purged) = crate::auth::http::prepare_db(&spec, &policy)?;
+            let bind = |a: &str| {
+                let l = std::net::TcpListener::bind(a)
+                    .map_err(|e| Error::io(format!("cannot listen on {a}"), e))?;
+                let local = l
+                    .local_addr()
+                    .map_err(|e| Error::io("listener address", e))?;
+                Ok::<_, Error>((l, local))
+            };
+            let tcp = listen.as_deref().map(bind).transpose()?;
+            let web = http.as_deref().map(bind).transpose()?;
             let log = if quiet {
                 LogFormat::Quiet
             } else if json {
@@ -483,32 +559,75 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             } else {
                 LogFormat::Plain
             };
-            eprintln!(
-                "login server {name:?} listening on {local}: {users} users in {} (purged {} expired challenges, {} expired tokens, {} old audit lines); Ctrl-C stops",
-                db.display(),
+            let about = format!(
+                "{users} users in {} (purged {} expired challenges, {} expired tokens, {} old audit lines); Ctrl-C stops",
+                spec.display(),
                 purged.challenges,
                 purged.tokens,
                 purged.audit
             );
+            if let Some((_, a)) = &web {
+                eprintln!("login server {name:?} listening on {a} (HTTP API and page: http://{a}/): {about}");
+            }
+            if let Some((_, a)) = &tcp {
+                eprintln!("login server {name:?} listening on {a}: {about}");
+            }
+            let only = require_system.map(|s| s.engine());
             let cfg = server::ServerConfig {
-                db,
+                db: spec.clone(),
+                name: name.clone(),
+                policy: policy.clone(),
+                only,
+            };
+            let hcfg = crate::auth::http::HttpConfig {
+                db: spec,
                 name,
                 policy,
-                only: require_system.map(|s| s.engine()),
+                only,
+                max_sessions: max_sessions as usize,
+                max_connections: max_connections as usize,
+                max_per_address: limits.max_per_address as usize,
+                first_message: std::time::Duration::from_secs(limits.first_message_timeout),
+                deadlines: deadlines.deadlines(),
+                log,
             };
             srv::install_stop_signals();
             let opts = ServerOptions {
                 refuse: server::refuse,
                 ..limits.server_options(max_sessions, &deadlines, log)
             };
-            let st = srv::serve(&l, &opts, &srv::STOP, |ch, peer| {
-                server::handle(&cfg, ch, peer)
-            })?;
-            eprintln!(
-                "stopped: {} accepted, {} refused, {} failed connections, {} turned away, {} evicted before their first message",
-                st.accepted, st.rejected, st.failed, st.busy, st.evicted
-            );
-            Ok(())
+            std::thread::scope(|sc| -> Result<()> {
+                let t = tcp.map(|(l, _)| {
+                    sc.spawn(move || {
+                        srv::serve(&l, &opts, &srv::STOP, |ch, peer| {
+                            server::handle(&cfg, ch, peer)
+                        })
+                    })
+                });
+                let h = web.map(|(l, _)| {
+                    let r = crate::auth::http::serve(l, hcfg, &srv::STOP);
+                    // the HTTP service ending (stop signal or failure) stops the TCP one too
+                    srv::STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                    r
+                });
+                if let Some(t) = t {
+                    let st = t
+                        .join()
+                        .map_err(|_| Error::bad("the TCP service failed"))??;
+                    eprintln!(
+                        "stopped: {} accepted, {} refused, {} failed connections, {} turned away, {} evicted before their first message",
+                        st.accepted, st.rejected, st.failed, st.busy, st.evicted
+                    );
+                }
+                if let Some(h) = h {
+                    let st = h?;
+                    eprintln!(
+                        "stopped (HTTP): {} connections, {} requests, {} turned away while busy",
+                        st.connections, st.requests, st.busy
+                    );
+                }
+                Ok(())
+            })
         }
         VerifierCmd::Add { name, identity, db } => {
             crate::auth::keys::check_user_name(&name)?;
@@ -532,7 +651,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             let store = open_admin(&db, false)?;
             let users = store.users()?;
             if users.is_empty() {
-                eprintln!("verifier: no users in {}", db.display());
+                eprintln!("verifier: no users in {}", DbSpec::parse(&db).display());
             } else {
                 let w = users.iter().map(|u| u.name.len()).max().unwrap_or(4).max(4);
                 println!("{:w$}  KIND    REGISTERED            FINGERPRINT", "NAME");

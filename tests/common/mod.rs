@@ -246,6 +246,9 @@ pub fn run_stdin(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> (i32, String
     )
 }
 
+pub mod http;
+pub mod pg;
+
 // ------------------------------------------------------------------------ servers
 
 /// A running server (`verifier … --listen 127.0.0.1:0`), its address and all it has logged.

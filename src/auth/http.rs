@@ -1,0 +1,962 @@
+//! The login service over HTTP/1.1 with JSON bodies (`verifier auth serve --http ADDR`):
+//! the same [`Authenticator`] as the TCP service ([`super::server`]), hence the same
+//! statement, rate limits, equal-time refusals and audit log; only the carrier differs.
+//! docs/PROTOCOLS.md 5.6 gives the bytes, docs/openapi.yaml the API.
+//!
+//! ```text
+//! POST /v1/register  {name, identity}                         → 201 | 409 taken
+//! POST /v1/challenge {name}                                   → 200 {challenge, server, expires_at}
+//! POST /v1/login     {name, challenge, system, proof, code?}  → 200 {token, expires_at, …} | 401
+//! GET  /v1/whoami    Authorization: Bearer TOKEN              → 200 {name} | 401
+//! POST /v1/logout    Authorization: Bearer TOKEN              → 200 | 401
+//! POST /v1/device    {name}                                   → 201 {code, poll, expires_at, command}
+//! GET  /v1/device/POLL?wait=SECS                              → 200 {state, …} | 404
+//! GET  /                                                      → the login page
+//! ```
+//!
+//! Errors are `{"error": "…"}` with 400 (malformed), 401 (refused), 404, 405, 408 (too
+//! slow), 409 (taken), 413 (too large), 429 (with `Retry-After`), 500 (database) or 503
+//! (busy, with `Retry-After`).
+//!
+//! Threads: the I/O runs on a small tokio runtime; every database operation and every proof
+//! verification runs on the blocking pool, at most [`HttpConfig::max_sessions`] at once (a
+//! request beyond that is answered 503 at once, never queued), so a burst of proofs never
+//! stalls the I/O threads. Deadlines: the request head within the message deadline, the body
+//! within the message deadline, a connection (keep-alive included) within the session
+//! deadline; at most [`HttpConfig::max_connections`] connections at once, further ones get a
+//! 503 and are closed.
+//!
+//! Device login (the page): the page asks `POST /v1/device` for a short one-time `code`
+//! bound to a name and a secret `poll` handle; the person runs
+//! `prover auth login NAME --key KEY --code CODE URL`, whose login request carries the code;
+//! the page long-polls `GET /v1/device/POLL` and receives the session token once the proof
+//! has verified. Knowing the code (it is shown on screen) gives nothing: the token goes only
+//! to the holder of `poll`, and only after a valid proof for the code's name. Codes live in
+//! the memory of the instance that issued them: the command names that instance's URL.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Router};
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::{Notify, Semaphore};
+
+use super::db::{DbPool, DbSpec, UserDb};
+use super::keys::{check_user_name, Identity};
+use super::login::{Authenticator, Denied, Registration};
+use super::store::{Clock, Policy};
+use crate::mpc::engine::Engine;
+use crate::net::server::{utc_now, LogFormat};
+use crate::net::Deadlines;
+use crate::rng::{os_rng, random_32};
+use crate::{Error, Result};
+
+/// The largest request body: a base64 login proof of a peg identity (about 1.8 MB) with room.
+pub const MAX_BODY: usize = super::server::MAX_REQUEST;
+/// The largest request head (request line and headers).
+pub const MAX_HEAD: usize = 16 << 10;
+/// Longest a device-code poll may wait for news, in seconds.
+pub const MAX_WAIT: u64 = 25;
+/// Device codes held at once by one instance.
+pub const MAX_DEVICES: usize = 4096;
+/// Seconds a device code stays usable.
+pub const DEVICE_TTL: i64 = 300;
+/// Letters of a device code (no vowels: no words, no 0/O or 1/I confusion).
+const CODE_ALPHABET: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ";
+
+/// The page served at `/`.
+pub const PAGE: &str = include_str!("assets/login.html");
+/// The API description served at `/openapi.yaml`.
+pub const OPENAPI: &str = include_str!("../../docs/openapi.yaml");
+
+/// How the HTTP service runs.
+#[derive(Clone, Debug)]
+pub struct HttpConfig {
+    pub db: DbSpec,
+    /// The name proofs are bound to.
+    pub name: String,
+    pub policy: Policy,
+    /// The only engine whose login proofs are accepted (`None`: ZKB++ and KKW).
+    pub only: Option<Engine>,
+    /// Requests worked on at once (database and proof verification); more get 503.
+    pub max_sessions: usize,
+    /// Connections open at once; more get 503 and are closed.
+    pub max_connections: usize,
+    /// Connections one address (an IPv6 client: its /64) may hold at once; more get 429
+    /// and are closed (the same limiter as the TCP service, [`crate::net::limit`]).
+    pub max_per_address: usize,
+    /// Seconds a new connection (or a kept-alive one between requests) has to send a
+    /// whole request head; at most the message deadline.
+    pub first_message: Duration,
+    pub deadlines: Deadlines,
+    pub log: LogFormat,
+}
+
+/// What a server did before it stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HttpStats {
+    pub connections: usize,
+    pub requests: usize,
+    pub busy: usize,
+}
+
+/// Where a device login stands.
+#[derive(Clone, Debug)]
+enum DeviceState {
+    Pending,
+    Done {
+        token: String,
+        expires_at: i64,
+        system: &'static str,
+        proof_bytes: usize,
+        verify_ms: f64,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Device {
+    code: String,
+    name: String,
+    peer: String,
+    expires: i64,
+    refused: u32,
+    state: DeviceState,
+}
+
+struct App {
+    cfg: HttpConfig,
+    pool: DbPool,
+    work: Arc<Semaphore>,
+    devices: Mutex<HashMap<String, Device>>,
+    news: Notify,
+    requests: AtomicUsize,
+    busy: AtomicUsize,
+}
+
+/// The address a request came from (without the port: limits are per address).
+#[derive(Clone, Copy, Debug)]
+struct Peer(SocketAddr);
+
+impl Peer {
+    /// The key limits are charged to: the address (an IPv6 client: its /64), as the TCP
+    /// service does ([`crate::net::limit::addr_key_text`]).
+    fn ip(&self) -> String {
+        crate::net::limit::addr_key_text(self.0.ip())
+    }
+}
+
+// ------------------------------------------------------------------ replies
+
+fn reply(status: StatusCode, v: Value) -> Response {
+    let mut r = (status, v.to_string()).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+fn error(status: StatusCode, msg: &str) -> Response {
+    reply(status, json!({ "error": msg }))
+}
+
+fn retry(status: StatusCode, msg: &str, secs: u64) -> Response {
+    let mut r = reply(status, json!({ "error": msg, "retry_after": secs }));
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+    r
+}
+
+fn busy() -> Response {
+    retry(StatusCode::SERVICE_UNAVAILABLE, "server busy", 1)
+}
+
+/// A library error as a reply: bad input 400, a refusal 401, a database failure 500.
+fn from_error(e: &Error) -> Response {
+    match e {
+        Error::BadInput(m) => error(StatusCode::BAD_REQUEST, &clip_line(m)),
+        Error::Rejected(_) => error(StatusCode::UNAUTHORIZED, "authentication failed"),
+        _ => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error (the server's log says more)",
+        ),
+    }
+}
+
+/// One line of at most 200 bytes: messages never echo a megabyte of input.
+fn clip_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("");
+    let mut end = line.len().min(200);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    line[..end].to_string()
+}
+
+fn denied(d: Denied) -> Response {
+    match d {
+        Denied::RetryAfter(s) => retry(StatusCode::TOO_MANY_REQUESTS, "too many attempts", s),
+        Denied::Failed => error(StatusCode::UNAUTHORIZED, "authentication failed"),
+    }
+}
+
+fn system_name(e: Engine) -> &'static str {
+    match e {
+        Engine::Zkbpp => "zkbpp",
+        Engine::Kkw => "kkw",
+    }
+}
+
+fn parse_system(s: &str) -> Option<Engine> {
+    Engine::ALL.into_iter().find(|&e| system_name(e) == s)
+}
+
+// ------------------------------------------------------------------ request plumbing
+
+/// The body of `req` as JSON `T`: 413 beyond [`MAX_BODY`], 408 if it does not arrive within
+/// the message deadline, 400 if it is not the expected JSON.
+async fn body_json<T: serde::de::DeserializeOwned>(
+    app: &App,
+    req: Request,
+) -> std::result::Result<T, Response> {
+    let too_large = || {
+        error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("request body over {MAX_BODY} bytes"),
+        )
+    };
+    if let Some(n) = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        if n > MAX_BODY as u64 {
+            return Err(too_large());
+        }
+    }
+    let read = axum::body::to_bytes(req.into_body(), MAX_BODY);
+    let bytes = match tokio::time::timeout(app.cfg.deadlines.message, read).await {
+        Err(_) => {
+            return Err(error(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            ))
+        }
+        Ok(Err(_)) => return Err(too_large()),
+        Ok(Ok(b)) => b,
+    };
+    serde_json::from_slice(&bytes).map_err(|e| {
+        let what = if e.is_data() {
+            format!("unexpected JSON: {}", clip_line(&e.to_string()))
+        } else {
+            "the body is not a JSON object".to_string()
+        };
+        error(StatusCode::BAD_REQUEST, &what)
+    })
+}
+
+/// Runs `f` on the blocking pool with a database connection, if a work slot is free (else
+/// 503 at once).
+async fn blocking<T: Send + 'static>(
+    app: &Arc<App>,
+    f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
+) -> std::result::Result<T, Response> {
+    let Ok(permit) = app.work.clone().try_acquire_owned() else {
+        app.busy.fetch_add(1, Ordering::Relaxed);
+        return Err(busy());
+    };
+    let a = app.clone();
+    let r = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        a.pool.with(f)
+    })
+    .await;
+    match r {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => {
+            if !matches!(e, Error::BadInput(_) | Error::Rejected(_)) {
+                log(app, None, "error", &format!("database: {e}"));
+            }
+            Err(from_error(&e))
+        }
+        Err(_) => Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error (the server's log says more)",
+        )),
+    }
+}
+
+fn bearer(h: &HeaderMap) -> Option<[u8; 32]> {
+    let v = h.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let t = v.strip_prefix("Bearer ")?.trim();
+    hex::decode(t).ok()?.try_into().ok()
+}
+
+fn log(app: &App, peer: Option<Peer>, outcome: &str, detail: &str) {
+    let peer = peer.map_or("-".to_string(), |p| p.0.to_string());
+    match app.cfg.log {
+        LogFormat::Quiet => {}
+        LogFormat::Plain => eprintln!("{} {peer}: {outcome} {detail}", utc_now()),
+        LogFormat::Json => eprintln!(
+            "{}",
+            json!({ "time": utc_now(), "peer": peer, "outcome": outcome, "detail": detail })
+        ),
+    }
+}
+
+fn auth<'a>(app: &App, db: &'a dyn UserDb, only: Option<Engine>) -> Result<Authenticator<'a>> {
+    Ok(Authenticator::new(db, &app.cfg.name)?.accepting(only))
+}
+
+// ------------------------------------------------------------------ handlers
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterReq {
+    name: String,
+    identity: String,
+}
+
+async fn register(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    req: Request,
+) -> Response {
+    let r: RegisterReq = match body_json(&app, req).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    let (name, ip, a) = (r.name.clone(), peer.ip(), app.clone());
+    let out = blocking(&app, move |db| {
+        check_user_name(&r.name)?;
+        let id = Identity::parse(&r.identity)?;
+        let reg = auth(&a, db, None)?.registration(&r.name, &ip, &id)?;
+        Ok((reg, id.kind().name(), id.fingerprint()))
+    })
+    .await;
+    match out {
+        Ok((Registration::Done, kind, fp)) => {
+            log(&app, Some(peer), "registered", &name);
+            reply(
+                StatusCode::CREATED,
+                json!({ "name": name, "kind": kind, "fingerprint": fp }),
+            )
+        }
+        Ok((Registration::Taken, ..)) => error(StatusCode::CONFLICT, "this name is taken"),
+        Ok((Registration::RetryAfter(s), ..)) => retry(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many registrations from this address",
+            s,
+        ),
+        Err(resp) => resp,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChallengeReq {
+    name: String,
+}
+
+async fn challenge(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    req: Request,
+) -> Response {
+    let r: ChallengeReq = match body_json(&app, req).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    let (ip, a) = (peer.ip(), app.clone());
+    let out = blocking(&app, move |db| auth(&a, db, None)?.begin(&r.name, &ip)).await;
+    match out {
+        Ok(Ok(c)) => reply(
+            StatusCode::OK,
+            json!({
+                "challenge": hex::encode(c.nonce),
+                "server": app.cfg.name,
+                "expires_at": c.expires,
+            }),
+        ),
+        Ok(Err(d)) => denied(d),
+        Err(resp) => resp,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoginReq {
+    name: String,
+    challenge: String,
+    #[serde(default)]
+    system: Option<String>,
+    proof: String,
+    #[serde(default)]
+    code: Option<String>,
+}
+
+/// The verdict of a login, for the reply, the log and a device code.
+struct Verdict {
+    outcome: std::result::Result<super::store::Token, Denied>,
+    ms: f64,
+}
+
+async fn login(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    req: Request,
+) -> Response {
+    let r: LoginReq = match body_json(&app, req).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    if let Err(e) = check_user_name(&r.name) {
+        return from_error(&e);
+    }
+    let Some(nonce) = hex::decode(&r.challenge)
+        .ok()
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+    else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "challenge: expected 64 hex characters",
+        );
+    };
+    let system = match r.system.as_deref() {
+        None => Engine::Zkbpp,
+        Some(s) => match parse_system(s) {
+            Some(e) => e,
+            None => return error(StatusCode::BAD_REQUEST, "system: expected zkbpp or kkw"),
+        },
+    };
+    let Ok(proof) = base64::engine::general_purpose::STANDARD.decode(r.proof.as_bytes()) else {
+        return error(StatusCode::BAD_REQUEST, "proof: expected standard base64");
+    };
+    let code = match r.code.as_deref().map(normalise_code) {
+        None => None,
+        Some(c) => match device_by_code(&app, &c, &r.name) {
+            Some(poll) => Some(poll),
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "unknown, used or expired code for this name",
+                )
+            }
+        },
+    };
+    // the server's own restriction wins; else the proof must be of the system it claims
+    let only = app.cfg.only.or(Some(system));
+    let (name, ip, a, size) = (r.name.clone(), peer.ip(), app.clone(), proof.len());
+    let out = blocking(&app, move |db| {
+        let t0 = Instant::now();
+        let outcome = auth(&a, db, only)?.finish(&name, &ip, &nonce, &proof)?;
+        Ok(Verdict {
+            outcome,
+            ms: t0.elapsed().as_secs_f64() * 1e3,
+        })
+    })
+    .await;
+    let v = match out {
+        Ok(v) => v,
+        Err(resp) => return resp,
+    };
+    let detail = format!(
+        "login {} (proof {size} B {}, {:.1} ms)",
+        r.name,
+        system_name(system),
+        v.ms
+    );
+    match v.outcome {
+        Ok(t) => {
+            log(&app, Some(peer), "ok", &detail);
+            if let Some(c) = &code {
+                device_done(&app, c, &t, system, size, v.ms);
+            }
+            reply(
+                StatusCode::OK,
+                json!({
+                    "token": t.to_hex(),
+                    "expires_at": t.expires,
+                    "name": r.name,
+                    "system": system_name(system),
+                    "proof_bytes": size,
+                    "verify_ms": (v.ms * 10.0).round() / 10.0,
+                }),
+            )
+        }
+        Err(d) => {
+            log(&app, Some(peer), "refused", &detail);
+            if let (Some(c), Denied::Failed) = (&code, d) {
+                device_refused(&app, c);
+            }
+            denied(d)
+        }
+    }
+}
+
+async fn whoami(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return error(StatusCode::UNAUTHORIZED, "no valid session token");
+    };
+    let a = app.clone();
+    match blocking(&app, move |db| auth(&a, db, None)?.whoami(&token)).await {
+        Ok(Some(name)) => reply(StatusCode::OK, json!({ "name": name })),
+        Ok(None) => error(StatusCode::UNAUTHORIZED, "no valid session token"),
+        Err(resp) => resp,
+    }
+}
+
+async fn logout(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return error(StatusCode::UNAUTHORIZED, "no valid session token");
+    };
+    let (a, ip) = (app.clone(), peer.ip());
+    match blocking(&app, move |db| auth(&a, db, None)?.logout(&token, &ip)).await {
+        Ok(true) => reply(StatusCode::OK, json!({ "logged_out": true })),
+        Ok(false) => error(StatusCode::UNAUTHORIZED, "no valid session token"),
+        Err(resp) => resp,
+    }
+}
+
+// ------------------------------------------------------------------ device login
+
+fn normalise_code(c: &str) -> String {
+    c.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .take(16)
+        .collect()
+}
+
+fn new_code() -> String {
+    let r = random_32(&mut os_rng());
+    // 8 letters of a 20-letter alphabet from 8 random bytes: the bias of `% 20` on a byte
+    // (256 = 12·20 + 16) is harmless for a code that grants nothing by itself
+    r[..8]
+        .iter()
+        .map(|&b| CODE_ALPHABET[b as usize % CODE_ALPHABET.len()] as char)
+        .collect()
+}
+
+fn now() -> i64 {
+    Clock::System.now()
+}
+
+/// The poll handle of the live code `code` for `name`, if any.
+fn device_by_code(app: &App, code: &str, name: &str) -> Option<String> {
+    let devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
+    let t = now();
+    devices
+        .iter()
+        .find(|(_, d)| d.code == code && d.expires > t && matches!(d.state, DeviceState::Pending))
+        .filter(|(_, d)| d.name == name)
+        .map(|(poll, _)| poll.clone())
+}
+
+fn device_done(app: &App, poll: &str, t: &super::store::Token, e: Engine, size: usize, ms: f64) {
+    let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(d) = devices.get_mut(poll) {
+        d.state = DeviceState::Done {
+            token: t.to_hex(),
+            expires_at: t.expires,
+            system: system_name(e),
+            proof_bytes: size,
+            verify_ms: (ms * 10.0).round() / 10.0,
+        };
+    }
+    drop(devices);
+    app.news.notify_waiters();
+}
+
+fn device_refused(app: &App, poll: &str) {
+    let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(d) = devices.get_mut(poll) {
+        d.refused = d.refused.saturating_add(1);
+    }
+    drop(devices);
+    app.news.notify_waiters();
+}
+
+async fn device_new(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    headers: HeaderMap,
+    req: Request,
+) -> Response {
+    let r: ChallengeReq = match body_json(&app, req).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    if let Err(e) = check_user_name(&r.name) {
+        return from_error(&e);
+    }
+    let t = now();
+    let ip = peer.ip();
+    let (code, poll, expires) = {
+        let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
+        devices.retain(|_, d| d.expires > t);
+        let mine: Vec<i64> = devices
+            .values()
+            .filter(|d| d.peer == ip)
+            .map(|d| d.expires)
+            .collect();
+        if mine.len() >= app.cfg.policy.max_pending_per_peer || devices.len() >= MAX_DEVICES {
+            let wait = mine.iter().min().map_or(1, |&e| (e - t).max(1)) as u64;
+            return retry(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many pending device codes",
+                wait,
+            );
+        }
+        let code = new_code();
+        let poll = hex::encode(random_32(&mut os_rng()));
+        devices.insert(
+            poll.clone(),
+            Device {
+                code: code.clone(),
+                name: r.name.clone(),
+                peer: ip,
+                expires: t + DEVICE_TTL,
+                refused: 0,
+                state: DeviceState::Pending,
+            },
+        );
+        (code, poll, t + DEVICE_TTL)
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| h.len() <= 255 && h.bytes().all(|c| c.is_ascii_graphic()))
+        .unwrap_or("127.0.0.1")
+        .to_string();
+    let shown = format!("{}-{}", &code[..4], &code[4..]);
+    log(
+        &app,
+        Some(peer),
+        "device",
+        &format!("code {shown} for {}", r.name),
+    );
+    reply(
+        StatusCode::CREATED,
+        json!({
+            "code": shown,
+            "poll": poll,
+            "expires_at": expires,
+            "command": format!(
+                "prover auth login {} --key {}.key --code {shown} http://{host}",
+                r.name, r.name
+            ),
+        }),
+    )
+}
+
+#[derive(Deserialize)]
+struct WaitQuery {
+    #[serde(default)]
+    wait: Option<u64>,
+}
+
+async fn device_poll(
+    State(app): State<Arc<App>>,
+    Path(poll): Path<String>,
+    Query(q): Query<WaitQuery>,
+) -> Response {
+    let deadline = Instant::now() + Duration::from_secs(q.wait.unwrap_or(0).min(MAX_WAIT));
+    let mut seen: Option<u32> = None;
+    loop {
+        // register interest before looking, so that news between the look and the wait
+        // is not missed
+        let notified = app.news.notified();
+        let d = {
+            let devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
+            devices.get(&poll).filter(|d| d.expires > now()).cloned()
+        };
+        let Some(d) = d else {
+            return error(StatusCode::NOT_FOUND, "unknown or expired device code");
+        };
+        let pending = matches!(d.state, DeviceState::Pending);
+        let changed = seen.is_some_and(|s| s != d.refused);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if !pending || changed || left.is_zero() {
+            return reply(StatusCode::OK, device_json(&d));
+        }
+        seen.get_or_insert(d.refused);
+        let _ = tokio::time::timeout(left.min(Duration::from_secs(1)), notified).await;
+    }
+}
+
+fn device_json(d: &Device) -> Value {
+    match &d.state {
+        DeviceState::Pending => json!({
+            "state": "pending", "name": d.name, "expires_at": d.expires, "refused": d.refused,
+        }),
+        DeviceState::Done {
+            token,
+            expires_at,
+            system,
+            proof_bytes,
+            verify_ms,
+        } => json!({
+            "state": "done", "name": d.name, "refused": d.refused,
+            "token": token, "expires_at": expires_at, "system": system,
+            "proof_bytes": proof_bytes, "verify_ms": verify_ms,
+        }),
+    }
+}
+
+// ------------------------------------------------------------------ other routes
+
+async fn page() -> Response {
+    let mut r = PAGE.into_response();
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    );
+    r
+}
+
+async fn openapi() -> Response {
+    let mut r = OPENAPI.into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/yaml"),
+    );
+    r
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such route")
+}
+
+async fn not_allowed() -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
+}
+
+/// Any origin may call the API: it takes no cookies, only bearer tokens a script must hold,
+/// so cross-origin calls gain nothing a direct client lacks.
+async fn cors(req: Request, next: axum::middleware::Next) -> Response {
+    if req.method() == Method::OPTIONS {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        let h = r.headers_mut();
+        h.insert("access-control-allow-origin", HeaderValue::from_static("*"));
+        h.insert(
+            "access-control-allow-methods",
+            HeaderValue::from_static("GET, POST"),
+        );
+        h.insert(
+            "access-control-allow-headers",
+            HeaderValue::from_static("content-type, authorization"),
+        );
+        h.insert("access-control-max-age", HeaderValue::from_static("600"));
+        return r;
+    }
+    let mut r = next.run(req).await;
+    r.headers_mut()
+        .insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    r.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/openapi.yaml", get(openapi))
+        .route("/v1/register", post(register))
+        .route("/v1/challenge", post(challenge))
+        .route("/v1/login", post(login))
+        .route("/v1/whoami", get(whoami))
+        .route("/v1/logout", post(logout))
+        .route("/v1/device", post(device_new))
+        .route("/v1/device/{poll}", get(device_poll))
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(axum::middleware::from_fn(cors))
+        .with_state(app)
+}
+
+// ------------------------------------------------------------------ the server
+
+/// The canned answer to a connection beyond [`HttpConfig::max_connections`].
+const BUSY_RESPONSE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: 25\r\nconnection: close\r\n\r\n{\"error\":\"server busy\"}\r\n";
+
+/// The canned answer to a connection beyond [`HttpConfig::max_per_address`].
+const CROWDED_RESPONSE: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: 66\r\nconnection: close\r\n\r\n{\"error\":\"too many connections from this address\",\"retry_after\":1}";
+
+/// Serves HTTP on `l` until `stop` is set (checked every 20 ms); then waits up to the
+/// session deadline for requests in flight. The database schema must exist.
+pub fn serve(
+    l: std::net::TcpListener,
+    cfg: HttpConfig,
+    stop: &'static AtomicBool,
+) -> Result<HttpStats> {
+    l.set_nonblocking(true)
+        .map_err(|e| Error::io("listener", e))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(cfg.max_sessions + 4)
+        .thread_name("zkg-http")
+        .enable_all()
+        .build()
+        .map_err(|e| Error::io("cannot start the HTTP runtime", e))?;
+    let app = Arc::new(App {
+        pool: DbPool::new(
+            cfg.db.clone(),
+            Clock::System,
+            cfg.policy.clone(),
+            cfg.max_sessions,
+        ),
+        work: Arc::new(Semaphore::new(cfg.max_sessions)),
+        devices: Mutex::new(HashMap::new()),
+        news: Notify::new(),
+        requests: AtomicUsize::new(0),
+        busy: AtomicUsize::new(0),
+        cfg,
+    });
+    let stats = rt.block_on(accept_loop(l, app.clone(), stop))?;
+    rt.shutdown_timeout(Duration::from_secs(1));
+    Ok(HttpStats {
+        requests: app.requests.load(Ordering::Relaxed),
+        busy: stats.busy + app.busy.load(Ordering::Relaxed),
+        ..stats
+    })
+}
+
+async fn accept_loop(
+    l: std::net::TcpListener,
+    app: Arc<App>,
+    stop: &'static AtomicBool,
+) -> Result<HttpStats> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tokio::io::AsyncWriteExt;
+    use tower::ServiceExt;
+    let listener = tokio::net::TcpListener::from_std(l).map_err(|e| Error::io("listener", e))?;
+    let conns = Arc::new(Semaphore::new(app.cfg.max_connections));
+    let per_addr = crate::net::limit::ConnLimiter::new(app.cfg.max_per_address);
+    let router = router(app.clone());
+    let mut st = HttpStats::default();
+    let d = app.cfg.deadlines;
+    let head_deadline = app.cfg.first_message.min(d.message);
+    while !stop.load(Ordering::SeqCst) {
+        let (sock, addr) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                // out of descriptors and the like: pause rather than spin
+                Err(_) => { tokio::time::sleep(Duration::from_millis(20)).await; continue }
+            },
+            _ = tokio::time::sleep(Duration::from_millis(20)) => continue,
+        };
+        st.connections += 1;
+        let Some(slot) = per_addr.acquire(addr.ip()) else {
+            st.busy += 1;
+            tokio::spawn(async move {
+                let mut sock = sock;
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(1), sock.write_all(CROWDED_RESPONSE))
+                        .await;
+            });
+            continue;
+        };
+        let Ok(permit) = conns.clone().try_acquire_owned() else {
+            st.busy += 1;
+            tokio::spawn(async move {
+                let mut sock = sock;
+                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(BUSY_RESPONSE))
+                    .await;
+            });
+            continue;
+        };
+        let _ = sock.set_nodelay(true);
+        let router = router.clone();
+        let app = app.clone();
+        tokio::spawn(async move {
+            let _held = (permit, slot);
+            let peer = Peer(addr);
+            let svc = hyper::service::service_fn(
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    app.requests.fetch_add(1, Ordering::Relaxed);
+                    req.extensions_mut().insert(peer);
+                    router.clone().oneshot(req.map(Body::new))
+                },
+            );
+            let mut b = hyper::server::conn::http1::Builder::new();
+            b.timer(TokioTimer::new())
+                .header_read_timeout(head_deadline)
+                .max_buf_size(MAX_HEAD)
+                .keep_alive(true);
+            let conn = b.serve_connection(TokioIo::new(sock), svc);
+            let _ = tokio::time::timeout(d.session, conn).await;
+        });
+    }
+    // let requests in flight finish, within the session deadline
+    let t0 = Instant::now();
+    while app.work.available_permits() < app.cfg.max_sessions && t0.elapsed() < d.session {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(st)
+}
+
+/// Opens (creating or migrating) the database once, purges what expired; returns the user
+/// count and what was purged, for the start-up line.
+pub fn prepare_db(spec: &DbSpec, policy: &Policy) -> Result<(usize, super::store::Purged)> {
+    let db = spec.open(Clock::System, policy.clone(), true)?;
+    let purged = db.purge()?;
+    Ok((db.user_count()?, purged))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_eight_letters_of_the_alphabet() {
+        for _ in 0..100 {
+            let c = new_code();
+            assert_eq!(c.len(), 8);
+            assert!(c.bytes().all(|b| CODE_ALPHABET.contains(&b)));
+        }
+        assert_eq!(normalise_code("bcdf-ghjk"), "BCDFGHJK");
+        assert_eq!(normalise_code(&"x".repeat(100)).len(), 16);
+    }
+
+    #[test]
+    fn systems_round_trip() {
+        for e in Engine::ALL {
+            assert_eq!(parse_system(system_name(e)), Some(e));
+        }
+        assert_eq!(parse_system("ZKB++"), None);
+    }
+
+    #[test]
+    fn lines_are_clipped() {
+        assert_eq!(clip_line("a\nb"), "a");
+        assert_eq!(clip_line(&"é".repeat(300)).len(), 200);
+    }
+}
