@@ -25,7 +25,7 @@
 //! from MarkusThill/solitaire-diamond's `english.cpp` (a backtracking solver of the English
 //! central game that writes `moves.txt`). It and `prover peg solve english` run as whole
 //! processes, alternately (`PEER_RUNS`, default 21), and the ratio peer / ours of the
-//! median times is printed. 
+//! median times is printed.
 
 use criterion::{criterion_group, Criterion};
 use std::collections::HashSet;

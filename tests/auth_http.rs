@@ -253,6 +253,20 @@ fn api_statuses_replays_and_refusals() {
     assert_eq!(r.status, 429, "{}", r.text());
     let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=60).contains(&wait), "{wait}");
+    // the binary says "try again later" with the server's wait, exit 75 (not a rejection)
+    let kf = d.join("alice.key");
+    std::fs::write(&kf, alice.to_text()).unwrap();
+    let url = format!("http://{a}");
+    let (c, _, e) = run(&[
+        "auth",
+        "login",
+        "alice",
+        "--key",
+        kf.to_str().unwrap(),
+        &url,
+    ]);
+    assert_eq!(c, 75, "{e}");
+    assert!(e.contains("try again in") && e.lines().count() == 1, "{e}");
     let (_, log) = srv.stop();
     assert!(log.contains("refused login alice"), "{log}");
 }

@@ -283,22 +283,25 @@ fn dechunk(s: &mut TcpStream, mut raw: Vec<u8>, d: &Deadlines, start: Instant) -
     }
 }
 
-/// The error a non-success answer stands for: refusals (401, 409, 429) are
-/// [`Error::Rejected`], a request the server found malformed (400, 413) bad input, a busy
-/// or failing server an I/O error.
+/// The error a non-success answer stands for: refusals (401, 403, 409) are
+/// [`Error::Rejected`]; a rate limit or a busy server (429, 503) is [`Error::TryLater`] with
+/// the server's `Retry-After` (exit 75: nothing was judged); a request the server found
+/// malformed (400, 404, 405, 413) bad input; anything else an I/O error. The server's text
+/// is shortened and its control characters escaped before it is shown.
 pub fn answer_error(a: &Answer) -> Error {
     let msg = a
         .body
         .get("error")
         .and_then(Value::as_str)
-        .map(|m| m.chars().take(200).collect::<String>())
+        .map(crate::files::excerpt)
         .unwrap_or_else(|| format!("HTTP status {}", a.status));
-    let msg = match a.retry_after {
-        Some(s) => format!("{msg}: retry after {s} s"),
-        None => msg,
-    };
     match a.status {
-        401 | 403 | 409 | 429 => Error::rejected(msg),
+        429 | 503 => Error::try_later(
+            msg,
+            a.retry_after
+                .map(|s| std::time::Duration::from_secs(s.min(86_400))),
+        ),
+        401 | 403 | 409 => Error::rejected(msg),
         400 | 404 | 405 | 413 => Error::bad(format!("the server refused the request: {msg}")),
         _ => Error::io(
             "login service",
