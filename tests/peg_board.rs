@@ -216,7 +216,7 @@ fn illegal_moves_are_named() {
     assert!(err("d2-d5").contains("not two holes apart"));
     assert!(err("a1-a3").contains("'a1' is not a hole"));
     assert!(err("d2d4").contains("not a move"));
-    assert!(err("d2-d4").contains("has 1 moves"));
+    assert!(err("d2-d4").contains("has 1 move;"));
     assert!(err("").contains("empty"));
     let too_many = "d2-d4 ".repeat(40);
     assert!(err(&too_many).contains("move 2"));
@@ -402,7 +402,7 @@ fn wrong_final_position_is_a_one_line_error() {
     p.parse_solution("a1-c1").unwrap();
     let e = p.parse_solution("e1-c1").unwrap_err().to_string();
     assert!(
-        e.starts_with("after all 1 moves the position is not the finish: it differs on"),
+        e.starts_with("after 1 move the position is not the finish: it differs on"),
         "{e}"
     );
     assert!(!e.contains('\n'));

@@ -273,7 +273,7 @@ impl Record {
                 if result != want {
                     return Err(ReplayError::Inconsistent(format!(
                         "the Result tag says {}, but the moves end the game with {want} ({})",
-                        short(result),
+                        crate::files::excerpt(result),
                         end.describe_outcome().unwrap_or_default()
                     )));
                 }
@@ -282,7 +282,7 @@ impl Record {
                     if x != t && x != "Unknown" {
                         return Err(ReplayError::Inconsistent(format!(
                             "the Termination tag says {}, but the game ended by {t}",
-                            short(x)
+                            crate::files::excerpt(x)
                         )));
                     }
                 }
@@ -380,10 +380,7 @@ fn parse_position_tag(n: &Notation, variant: Variant, v: &str) -> Result<Positio
             pieces.resize(player + 1, [None; 3]);
         }
         if pieces[player][kind].replace(cell).is_some() {
-            return Err(Error::bad(format!(
-                "Position tag: a second {}",
-                short(&item[..2])
-            )));
+            return Err(Error::bad(format!("Position tag: a second {}", &item[..2])));
         }
     }
     let mut players = Vec::with_capacity(pieces.len());
