@@ -303,8 +303,8 @@ where
                     None => {
                         drop(l);
                         let reason = format!(
-                            "server busy ({} sessions running); try again shortly",
-                            opts.max_sessions
+                            "server busy ({} running); try again shortly",
+                            crate::files::count(opts.max_sessions as u64, "session")
                         );
                         refuse(s, peer, n, &reason);
                         continue;
