@@ -756,17 +756,21 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
         (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
-        (ProtocolId::WallMove | ProtocolId::WallMoveKkw, _) => {
+        (ProtocolId::WallMove | ProtocolId::WallMoveKkw | ProtocolId::WallMoveVole, _) => {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
         }
-        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw, _) => {
+        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw | ProtocolId::LowmcVole, _) => {
             o += &crate::mpc::lowmc::inspect(f)?;
             o.push('\n');
         }
         (ProtocolId::PegKkw | ProtocolId::Sha256Kkw, _) => {
             o += &crate::mpc::kkw_proofs::inspect(f)?;
+            o.push('\n');
+        }
+        (ProtocolId::PegVole | ProtocolId::Sha256Vole, _) => {
+            o += &crate::mpc::vole_proofs::inspect(f)?;
             o.push('\n');
         }
     }

@@ -329,7 +329,14 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     "params:    KKW with {p} ({:.1} bits of security)",
                     kkw::attack_cost_bits(&p)
                 ),
-                None => "params:    KKW session (parameters fixed by the verifier)".to_string(),
+                Some(System::Vole(p)) => format!(
+                    "params:    VOLE-in-the-head with {p} ({:.1} bits of security)",
+                    crate::mpc::vole::attack_cost_bits(&p)
+                ),
+                None => format!(
+                    "params:    {} session (parameters fixed by the verifier)",
+                    seal::engine_of(f.protocol).map_or("KKW", |e| e.name())
+                ),
             };
             let text = format!(
                 "protocol:  {}\nmode:      {}\n{params}\n\
@@ -554,6 +561,10 @@ fn demo(size: u32, moves: u32, system: &System) -> Result<()> {
         System::Zkbpp { rounds } => Required::rounds(rounds),
         System::Kkw(p) => Required {
             kkw_bits: kkw::attack_cost_bits(&p),
+            ..Required::bits(1)
+        },
+        System::Vole(p) => Required {
+            kkw_bits: crate::mpc::vole::attack_cost_bits(&p),
             ..Required::bits(1)
         },
     };
