@@ -81,7 +81,8 @@ pub enum ProverCmd {
         /// Write the session token to this file (mode 0600) instead of stdout.
         #[arg(long, value_name = "FILE")]
         token_out: Option<String>,
-        /// Proof system of the login proof: zkbpp or kkw (smaller; the size set at 128 bits).
+        /// Proof system of the login proof: zkbpp, kkw or vole (smaller; their size sets at 128
+        /// bits).
         #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Zkbpp)]
         system: crate::cli::engine::MpcSystem,
         #[command(flatten)]
@@ -159,7 +160,7 @@ pub enum VerifierCmd {
         /// Log lines as JSON objects.
         #[arg(long)]
         json: bool,
-        /// Accept login proofs of this system only (default: zkbpp and kkw).
+        /// Accept login proofs of this system only (default: zkbpp, kkw and vole).
         #[arg(long, value_enum, value_name = "SYSTEM")]
         require_system: Option<crate::cli::engine::MpcSystem>,
         #[command(flatten)]
