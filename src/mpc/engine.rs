@@ -13,9 +13,9 @@
 use rand_core::RngCore;
 
 use super::kkw::{self, Params, Profile};
-use super::vole;
 use super::seal::{self, SealOpening};
 use super::session::{MpcProver, MpcVerifier, OwnedStatement};
+use super::vole;
 use super::zkbpp::{self, Statement};
 use crate::commit::Digest;
 use crate::net::{SessionProver, SessionVerifier};

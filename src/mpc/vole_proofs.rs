@@ -126,8 +126,7 @@ pub fn describe(proof: &Proof) -> String {
 /// A human summary of a VOLE proof file's body (SHA-256 or peg; no verification).
 pub fn inspect(file: &ProofFile) -> Result<String> {
     if file.mode == Mode::Interactive {
-        let rec: crate::net::SessionRecord =
-            proof_file::decode(&file.body, "VOLE session record")?;
+        let rec: crate::net::SessionRecord = proof_file::decode(&file.body, "VOLE session record")?;
         return Ok(format!(
             "repetitions: {} (the verifier fixed the parameters)\nstatement: {}",
             rec.hello.rounds,

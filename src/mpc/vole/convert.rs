@@ -268,7 +268,11 @@ mod tests {
                 let qr = rows(&q, nbits);
                 let delta = hidden as u128;
                 for p in 0..nbits {
-                    assert_eq!(qr[p], vr[p] ^ gf128::scale(delta, get(&u, p)), "k {k} p {p}");
+                    assert_eq!(
+                        qr[p],
+                        vr[p] ^ gf128::scale(delta, get(&u, p)),
+                        "k {k} p {p}"
+                    );
                 }
             }
         }

@@ -418,7 +418,8 @@ impl ProverState {
     /// The first counter whose `chall3` is valid, and its challenge.
     fn grind(&self) -> Result<(u32, Challenge)> {
         for counter in 0..=u32::MAX {
-            if let Some(ch) = Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
+            if let Some(ch) =
+                Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
             {
                 return Ok((counter, ch));
             }
@@ -545,7 +546,9 @@ pub fn verify_interactive(
     for (o, &y) in c.outputs().iter().zip(st.output) {
         if let Bit::Const(b) = *o {
             if b != y {
-                return Err(rejected("the circuit's constant output differs from the statement"));
+                return Err(rejected(
+                    "the circuit's constant output differs from the statement",
+                ));
             }
         }
     }
@@ -577,7 +580,9 @@ pub fn verify_interactive(
     let hidden: Vec<Digest> = resp.openings.iter().map(|o| o.commitment).collect();
     let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &paths, &hidden);
     if h_com != cm.h_com {
-        return Err(rejected("the opened leaves do not match the vector commitment"));
+        return Err(rejected(
+            "the opened leaves do not match the vector commitment",
+        ));
     }
     let cols = corrected_columns(p, ch, q, &corrections);
     let delta = ch.delta(p);

@@ -32,7 +32,10 @@ pub fn prover_sums(
     let mut t = 0usize;
     for g in c.gates() {
         let (xx, vv) = match *g {
-            Gate::Xor(a, b) => (xv[a as usize] ^ xv[b as usize], tv[a as usize] ^ tv[b as usize]),
+            Gate::Xor(a, b) => (
+                xv[a as usize] ^ xv[b as usize],
+                tv[a as usize] ^ tv[b as usize],
+            ),
             Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
             Gate::And(a, b) => {
                 let (xa, xb) = (xv[a as usize], xv[b as usize]);

@@ -231,8 +231,7 @@ pub fn replay_offered(
     let bits = min_bits.ceil().clamp(1.0, 128.0) as u32;
     for profile in Profile::ALL {
         let p = super::params_for(bits, profile)?;
-        if rec.hello.rounds == p.tau && rec.hello.statement == session_statement(&st.as_ref(), &p)
-        {
+        if rec.hello.rounds == p.tau && rec.hello.statement == session_statement(&st.as_ref(), &p) {
             replay(st, protocol, p, rec)?;
             return Ok(p);
         }

@@ -62,7 +62,12 @@ fn print_sizes() {
         let d: [u8; 32] = sha2::Sha256::digest(b"abc").into();
         let t = std::time::Instant::now();
         crate::mpc::vole_proofs::verify_sha256(&d, &pf, 128.0, b"").unwrap();
-        println!("sha256 {prof:?}: {} bytes, prove {:?} verify {:?}", f.len(), tp, t.elapsed());
+        println!(
+            "sha256 {prof:?}: {} bytes, prove {:?} verify {:?}",
+            f.len(),
+            tp,
+            t.elapsed()
+        );
         let key = [5u8; 17];
         let pt = [9u8; 17];
         let _ = (key, pt);
