@@ -107,40 +107,75 @@ pub fn from_bytes(bytes: &[u8], nbits: usize) -> Option<Bits> {
     Some(w)
 }
 
+/// `(Σ_x s_x, [⊕_{x : bit b of x} s_x ; k])` over `x < 2^k`, streaming: `fill(x, buf)`
+/// writes `s_x` into `buf` (or returns false for `s_x = 0`). Subtree sums are merged pairwise
+/// as the leaves arrive (a right child at level `l` is added to column `l`, then to its left
+/// sibling), about two XORs of `nbits` bits per leaf instead of `1 + k/2`.
+fn columns(
+    k: u32,
+    nbits: usize,
+    mut fill: impl FnMut(usize, &mut [u64]) -> bool,
+) -> (Bits, Vec<Bits>) {
+    let nw = words(nbits);
+    let mut cols = vec![vec![0u64; nw]; k as usize];
+    let mut pending: Vec<Bits> = vec![vec![0u64; nw]; k as usize];
+    let mut cur = vec![0u64; nw];
+    for x in 0..1usize << k {
+        if !fill(x, &mut cur) {
+            cur.iter_mut().for_each(|w| *w = 0);
+        }
+        let mut l = 0usize;
+        while l < k as usize && (x >> l) & 1 == 1 {
+            xor_into(&mut cols[l], &cur);
+            xor_into(&mut cur, &pending[l]);
+            l += 1;
+        }
+        if l < k as usize {
+            std::mem::swap(&mut pending[l], &mut cur);
+        }
+    }
+    (cur, cols)
+}
+
 /// The prover's `(u_i, [v_{i,b}; k])` of one repetition from its leaves' PRG keys.
 pub fn prover_rep(keys: &[[u8; 32]], k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
+    columns(k, nbits, |x, buf| {
+        prg(&keys[x], nbits, buf);
+        true
+    })
+}
+
+/// The verifier's `[q_{i,b}; k]` of one repetition from every leaf key but `hidden`'s:
+/// `q_b = ⊕_{x : bit b of x} r_{x ⊕ hidden}` (the hidden leaf is `x = 0`, in no column).
+pub fn verifier_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> Vec<Bits> {
+    columns(k, nbits, |x, buf| match &keys[x ^ hidden] {
+        Some(key) => {
+            prg(key, nbits, buf);
+            true
+        }
+        None => false,
+    })
+    .1
+}
+
+/// The definitions of [`prover_rep`] and [`verifier_rep`] leaf by leaf (tests).
+#[cfg(test)]
+fn naive_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
     let nw = words(nbits);
     let mut u = vec![0u64; nw];
     let mut v = vec![vec![0u64; nw]; k as usize];
     let mut r = vec![0u64; nw];
     for (j, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
         prg(key, nbits, &mut r);
         xor_into(&mut u, &r);
         for (b, col) in v.iter_mut().enumerate() {
-            if (j >> b) & 1 == 1 {
+            if ((j ^ hidden) >> b) & 1 == 1 {
                 xor_into(col, &r);
             }
         }
     }
     (u, v)
-}
-
-/// The verifier's `[q_{i,b}; k]` of one repetition from every leaf key but `hidden`'s.
-pub fn verifier_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> Vec<Bits> {
-    let nw = words(nbits);
-    let mut q = vec![vec![0u64; nw]; k as usize];
-    let mut r = vec![0u64; nw];
-    for (j, key) in keys.iter().enumerate() {
-        let Some(key) = key else { continue };
-        prg(key, nbits, &mut r);
-        let x = j ^ hidden;
-        for (b, col) in q.iter_mut().enumerate() {
-            if (x >> b) & 1 == 1 {
-                xor_into(col, &r);
-            }
-        }
-    }
-    q
 }
 
 /// Rows of the column matrix: `out[p] = Σ_c bit p of cols[c] · X^c` (`cols.len() ≤ 128`).
@@ -257,6 +292,8 @@ mod tests {
         for k in 1..=4u32 {
             let keys: Vec<[u8; 32]> = (0..1usize << k).map(|j| [j as u8 + 17; 32]).collect();
             let (u, v) = prover_rep(&keys, k, nbits);
+            let all: Vec<Option<[u8; 32]>> = keys.iter().map(|x| Some(*x)).collect();
+            assert_eq!(naive_rep(&all, 0, k, nbits), (u.clone(), v.clone()));
             let vr = rows(&v, nbits);
             for hidden in 0..1usize << k {
                 let part: Vec<Option<[u8; 32]>> = keys
@@ -265,6 +302,7 @@ mod tests {
                     .map(|(j, key)| (j != hidden).then_some(*key))
                     .collect();
                 let q = verifier_rep(&part, hidden, k, nbits);
+                assert_eq!(naive_rep(&part, hidden, k, nbits).1, q);
                 let qr = rows(&q, nbits);
                 let delta = hidden as u128;
                 for p in 0..nbits {
