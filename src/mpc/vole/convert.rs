@@ -25,12 +25,10 @@ pub fn words(nbits: usize) -> usize {
 /// Fills `out` with the ChaCha20 keystream under `key` (nonce 0), as little-endian words,
 /// the bits past `nbits` cleared.
 pub fn prg(key: &[u8; 32], nbits: usize, out: &mut [u64]) {
+    use rand::Rng as _;
     let mut r = ChaCha20Rng::from_seed(*key);
-    let mut buf = vec![0u8; out.len() * 8];
-    r.fill_bytes(&mut buf);
-    for (w, c) in out.iter_mut().zip(buf.chunks_exact(8)) {
-        *w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-    }
+    // bytes in keystream order, each word read little-endian (rand's `Fill` for `[u64]`)
+    r.fill(out);
     clear_tail(out, nbits);
 }
 
