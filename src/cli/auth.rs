@@ -349,11 +349,18 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
             println!("3. alice registers (the server stores only the identity)");
             let mut ch = conn()?;
             let (srv, nonce) = server::begin_login(&mut ch, "alice")?;
-            let proof =
-                crate::auth::prove_login(&key, &srv, "alice", &nonce, &mut crate::rng::os_rng())?;
+            // the login proof with VOLE-in-the-head, the smallest engine (its size set)
+            let proof = crate::auth::keys::prove_login_with(
+                &key,
+                &srv,
+                "alice",
+                &nonce,
+                crate::mpc::engine::Engine::Vole,
+                &mut crate::rng::os_rng(),
+            )?;
             let (token, _) = server::finish_login(&mut ch, proof.clone())?;
             println!(
-                "4. alice logs in: nonce {}…, {}-byte proof, token {}…",
+                "4. alice logs in: nonce {}…, {}-byte proof (VOLE-in-the-head), token {}…",
                 &hex::encode(nonce)[..12],
                 proof.len(),
                 &hex::encode(token)[..12]
