@@ -114,12 +114,12 @@ fn every_flipped_byte_of_a_small_proof_is_rejected() {
     // padding bits of the corrections and the masked witness: set them, re-encode, refused
     let mut p = pr.clone();
     let l = c.n_inputs() + c.n_and();
-    if l % 8 != 0 {
+    if !l.is_multiple_of(8) {
         *p.commit.masked_witness.last_mut().unwrap() |= 0x80;
         assert!(vole::verify(&st, &p, 0.0).is_err());
     }
     let mut p = pr.clone();
-    if (l + 256) % 8 != 0 {
+    if !(l + 256).is_multiple_of(8) {
         *p.commit.corrections[0].last_mut().unwrap() |= 0x80;
         assert!(vole::verify(&st, &p, 0.0).is_err());
     }

@@ -445,6 +445,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
 
 /// A proof file of `system` and a description of what was proven (rounds or parameters,
 /// security).
+#[allow(clippy::too_many_arguments)]
 fn prove_file(
     inst: &crate::peg::instance::Instance,
     z: &crate::peg::instance::Matrix,

@@ -90,10 +90,9 @@ pub(crate) fn clmul64_portable(a: u64, b: u64) -> u128 {
     let mut out = 0u128;
     for (k, mk) in M.iter().enumerate() {
         let mut z = 0u128;
-        for i in 0..4 {
+        for (i, x) in xs.iter().enumerate() {
             // x_i · y_j lands in residue class (i + j) mod 4; keep class k
-            let j = (k + 4 - i) % 4;
-            z ^= xs[i].wrapping_mul(ys[j]);
+            z ^= x.wrapping_mul(ys[(k + 4 - i) % 4]);
         }
         let mask = (*mk as u128) | ((*mk as u128) << 64);
         out |= z & mask;

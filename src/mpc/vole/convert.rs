@@ -33,7 +33,7 @@ pub fn prg(key: &[u8; 32], nbits: usize, out: &mut [u64]) {
 }
 
 pub fn clear_tail(w: &mut [u64], nbits: usize) {
-    if nbits % 64 != 0 {
+    if !nbits.is_multiple_of(64) {
         if let Some(last) = w.get_mut(nbits / 64) {
             *last &= (1u64 << (nbits % 64)) - 1;
         }
@@ -95,7 +95,7 @@ pub fn from_bytes(bytes: &[u8], nbits: usize) -> Option<Bits> {
     if bytes.len() != nbits.div_ceil(8) {
         return None;
     }
-    if nbits % 8 != 0 && bytes[bytes.len() - 1] >> (nbits % 8) != 0 {
+    if !nbits.is_multiple_of(8) && bytes[bytes.len() - 1] >> (nbits % 8) != 0 {
         return None;
     }
     let mut w = vec![0u64; words(nbits)];
@@ -256,13 +256,14 @@ mod tests {
             })
             .collect();
         let rs = rows(&cols, nbits);
-        for p in 0..nbits {
+        for (p, r) in rs.iter().enumerate() {
             let mut want = 0u128;
             for (c, col) in cols.iter().enumerate() {
                 want |= (get(col, p) as u128) << c;
             }
-            assert_eq!(rs[p], want);
+            assert_eq!(*r, want);
         }
+        assert_eq!(rs.len(), nbits);
         for from in [0, 1, 63, 64, 65, 100, 172, 250] {
             for len in [1, 7, 64, 100, 128] {
                 let mut want = 0u128;
