@@ -47,30 +47,3 @@ fn honest_proofs_verify_and_wrong_outputs_do_not() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn print_sizes() {
-    use crate::mpc::engine::System;
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-    for prof in Profile::ALL {
-        let p = params_for(128, prof).unwrap();
-        let t = std::time::Instant::now();
-        let f = crate::mpc::vole_proofs::prove_sha256(b"abc", p, b"", &mut rng).unwrap();
-        let tp = t.elapsed();
-        let pf = crate::proof_file::ProofFile::from_bytes(&f).unwrap();
-        let d: [u8; 32] = sha2::Sha256::digest(b"abc").into();
-        let t = std::time::Instant::now();
-        crate::mpc::vole_proofs::verify_sha256(&d, &pf, 128.0, b"").unwrap();
-        println!(
-            "sha256 {prof:?}: {} bytes, prove {:?} verify {:?}",
-            f.len(),
-            tp,
-            t.elapsed()
-        );
-        let key = [5u8; 17];
-        let pt = [9u8; 17];
-        let _ = (key, pt);
-    }
-    let _ = System::vole(128, Profile::Size);
-}
