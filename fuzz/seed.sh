@@ -51,6 +51,12 @@ $P sha256 prove --preimage-hex 7a6b $S -o "$T/sha" 2>/dev/null
 put proof_sha256_mpc fs-proof "$T/sha"
 $P sha256 prove --preimage-hex 7a6b $S --system kkw -o "$T/shakkw" 2>/dev/null
 put proof_sha256_kkw fs-proof "$T/shakkw"
+$P peg prove tee --solution "$T/tee.sol" $S --system vole -o "$T/vole" 2>/dev/null
+put proof_peg_vole fs-proof "$T/vole"
+$P peg simulate tee --security 8 --seed 1 --system vole -o "$T/vole-sim" 2>/dev/null
+put proof_peg_vole simulated-session "$T/vole-sim"
+$P sha256 prove --preimage-hex 7a6b $S --system vole -o "$T/shavole" 2>/dev/null
+put proof_sha256_vole fs-proof "$T/shavole"
 # a live ZKB++ session's transcript (interactive mode), recorded by the verifier
 rm -f "$T/p2v" "$T/v2p" && mkfifo "$T/p2v" "$T/v2p"
 $V peg serve tee --system mpc --security 8 --stdio --transcript "$T/zkbpp-session" <"$T/p2v" >"$T/v2p" 2>/dev/null &
@@ -58,7 +64,7 @@ $P peg connect tee --solution "$T/tee.sol" --system mpc --security 8 - >"$T/p2v"
 wait
 put proof_peg_mpc session-transcript "$T/zkbpp-session"
 # every proof also goes to the other proof targets (wrong kind: the dispatch and refusals)
-for f in iso zkbpp kkw sha shakkw; do put proof_wall_move "other-$f" "$T/$f"; done
+for f in iso zkbpp kkw sha shakkw vole shavole; do put proof_wall_move "other-$f" "$T/$f"; done
 
 # --- Wall Game positions, records, moves
 cat >"$T/g4.txt" <<'EOF'

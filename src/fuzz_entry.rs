@@ -321,6 +321,29 @@ pub fn proof_sha256_kkw(data: &[u8]) {
     let _ = crate::mpc::kkw_proofs::inspect(&f);
 }
 
+/// Peg VOLE-in-the-head proof files (and recorded sessions) against the tee.
+pub fn proof_peg_vole(data: &[u8]) {
+    let Some(f) = proof_file(data, MAX_INPUT) else {
+        return;
+    };
+    let _ = crate::peg::mpc::verify_peg_vole(fixtures::tee().instance(), &f, MIN_BITS as f64, b"");
+    let _ = crate::mpc::vole_proofs::inspect(&f);
+}
+
+/// SHA-256 VOLE-in-the-head proof files against the digest of [`fixtures::SHA256_PREIMAGE`].
+pub fn proof_sha256_vole(data: &[u8]) {
+    let Some(f) = proof_file(data, 1 << 20) else {
+        return;
+    };
+    let _ = crate::mpc::vole_proofs::verify_sha256(
+        &fixtures::sha256_digest(),
+        &f,
+        MIN_BITS as f64,
+        b"",
+    );
+    let _ = crate::mpc::vole_proofs::inspect(&f);
+}
+
 // ---------------------------------------------------------------- Wall Game
 
 /// The oracle on a parsed position (bounded boards), with the printers' round trips.
@@ -661,6 +684,8 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("proof_wall_move", proof_wall_move),
     ("proof_peg_kkw", proof_peg_kkw),
     ("proof_sha256_kkw", proof_sha256_kkw),
+    ("proof_peg_vole", proof_peg_vole),
+    ("proof_sha256_vole", proof_sha256_vole),
     ("wall_ascii", wall_ascii),
     ("wall_json", wall_json),
     ("wall_record", wall_record),

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -50,6 +50,14 @@ pub enum ProtocolId {
     LowmcMpc = 8,
     /// Knowledge of a LowMC key through the KKW engine.
     LowmcKkw = 9,
+    /// Peg solitaire through the VOLE-in-the-head engine.
+    PegVole = 10,
+    /// Knowledge of a SHA-256 preimage through the VOLE-in-the-head engine.
+    Sha256Vole = 11,
+    /// A Wall Game move proven legal (sealed) through the VOLE-in-the-head engine.
+    WallMoveVole = 12,
+    /// Knowledge of a LowMC key through the VOLE-in-the-head engine.
+    LowmcVole = 13,
 }
 
 impl ProtocolId {
@@ -65,6 +73,10 @@ impl ProtocolId {
             7 => Some(ProtocolId::WallMoveKkw),
             8 => Some(ProtocolId::LowmcMpc),
             9 => Some(ProtocolId::LowmcKkw),
+            10 => Some(ProtocolId::PegVole),
+            11 => Some(ProtocolId::Sha256Vole),
+            12 => Some(ProtocolId::WallMoveVole),
+            13 => Some(ProtocolId::LowmcVole),
             _ => None,
         }
     }
@@ -82,6 +94,10 @@ impl ProtocolId {
             }
             ProtocolId::LowmcMpc => "LowMC key, ZKB++ (MPC-in-the-head)",
             ProtocolId::LowmcKkw => "LowMC key, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::PegVole => "peg solitaire, VOLE-in-the-head",
+            ProtocolId::Sha256Vole => "SHA-256 preimage, VOLE-in-the-head",
+            ProtocolId::WallMoveVole => "Wall Game sealed move, VOLE-in-the-head",
+            ProtocolId::LowmcVole => "LowMC key, VOLE-in-the-head",
         }
     }
 }

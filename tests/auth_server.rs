@@ -428,3 +428,55 @@ fn lowmc_keys_register_and_log_in_with_both_engines() {
     assert!(out.contains("ok: login by zero-knowledge proof"), "{out}");
     assert!(out.contains("lowmc"), "{out}");
 }
+
+/// Logins with `--system vole` for every key kind; a server started with
+/// `--require-system vole` accepts VOLE login proofs only. VOLE login proofs are the smallest
+/// (sizes from the client's report; the LowMC one at most 4 KB).
+#[test]
+fn vole_logins_and_a_server_that_requires_vole() {
+    let d = dir("vole");
+    let db = d.join("users.db");
+    let size_of = |e: &str| -> usize {
+        let w = e.split("-byte").next().unwrap();
+        w.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let srv = Server::start(&db, &[]);
+    let mut keys = Vec::new();
+    for kind in ["sha256", "peg", "lowmc"] {
+        let k = d.join(format!("{kind}.key"));
+        let (c, _, e) = run(&["auth", "keygen", "--kind", kind, "-o", k.to_str().unwrap()]);
+        assert_eq!(c, 0, "{e}");
+        let kp = k.to_str().unwrap().to_string();
+        let (c, _, e) = run(&["auth", "register", kind, "--key", &kp, &srv.addr]);
+        assert_eq!(c, 0, "{e}");
+        let (c, _, ek) = run(&[
+            "auth", "login", kind, "--key", &kp, &srv.addr, "--system", "kkw",
+        ]);
+        assert_eq!(c, 0, "{ek}");
+        let (c, _, ev) = run(&[
+            "auth", "login", kind, "--key", &kp, &srv.addr, "--system", "vole",
+        ]);
+        assert_eq!(c, 0, "{ev}");
+        let (ks, vs) = (size_of(&ek), size_of(&ev));
+        println!("login proof, {kind} key: KKW {ks} bytes, VOLE {vs} bytes");
+        assert!(vs < ks, "{kind}: VOLE {vs}, KKW {ks}");
+        if kind == "lowmc" {
+            assert!(vs <= 4096, "LowMC VOLE login proof {vs} bytes");
+        }
+        keys.push((kind, kp));
+    }
+    srv.stop();
+    let srv = Server::start(&db, &["--require-system", "vole"]);
+    for (kind, kp) in &keys {
+        let (c, _, e) = run(&[
+            "auth", "login", kind, "--key", kp, &srv.addr, "--system", "vole",
+        ]);
+        assert_eq!(c, 0, "{e}");
+        let (c, _, e) = run(&[
+            "auth", "login", kind, "--key", kp, &srv.addr, "--system", "kkw",
+        ]);
+        assert_eq!(c, 1, "{e}");
+    }
+    let (code, _) = srv.stop();
+    assert_eq!(code, Some(0));
+}

@@ -104,7 +104,13 @@ fn proof_seeds_verify_against_the_fixtures() {
     zkgames::peg::mpc::verify_peg(inst, &f, rounds, b"").unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_kkw", "fs-proof")).unwrap();
     zkgames::peg::mpc::verify_peg_kkw(inst, &f, MIN_BITS as f64, b"").unwrap();
+    let f = ProofFile::from_bytes(&seed("proof_peg_vole", "fs-proof")).unwrap();
+    zkgames::peg::mpc::verify_peg_vole(inst, &f, MIN_BITS as f64, b"").unwrap();
+    let f = ProofFile::from_bytes(&seed("proof_peg_vole", "simulated-session")).unwrap();
+    zkgames::peg::mpc::verify_peg_vole(inst, &f, MIN_BITS as f64, b"").unwrap();
     let d = fixtures::sha256_digest();
+    let f = ProofFile::from_bytes(&seed("proof_sha256_vole", "fs-proof")).unwrap();
+    zkgames::mpc::vole_proofs::verify_sha256(&d, &f, MIN_BITS as f64, b"").unwrap();
     let f = ProofFile::from_bytes(&seed("proof_sha256_mpc", "fs-proof")).unwrap();
     zkgames::mpc::sha256::verify_sha256(&d, &f, rounds, b"").unwrap();
     let f = ProofFile::from_bytes(&seed("proof_sha256_kkw", "fs-proof")).unwrap();

@@ -230,7 +230,7 @@ fn lenient(sys: &System) -> Required {
     Required {
         zkbpp_rounds: match sys {
             System::Zkbpp { rounds } => *rounds,
-            System::Kkw(_) => 1,
+            System::Kkw(_) | System::Vole(_) => 1,
         },
         kkw_bits: 0.0,
         only: None,

@@ -103,6 +103,8 @@ impl Kind {
             (Kind::Peg, Engine::Zkbpp) => ProtocolId::PegMpc,
             (Kind::Sha256, Engine::Kkw) => ProtocolId::Sha256Kkw,
             (Kind::Peg, Engine::Kkw) => ProtocolId::PegKkw,
+            (Kind::Sha256, Engine::Vole) => ProtocolId::Sha256Vole,
+            (Kind::Peg, Engine::Vole) => ProtocolId::PegVole,
             (Kind::Lowmc, e) => lowmc::protocol(e),
         }
     }
@@ -532,6 +534,13 @@ pub fn login_kkw_params() -> Params {
     kkw::params_for(LOGIN_SECURITY_BITS, Profile::Size).expect("the size set exists at 128 bits")
 }
 
+/// The VOLE-in-the-head parameters of a login proof: the size set at
+/// [`LOGIN_SECURITY_BITS`].
+pub fn login_vole_params() -> mpc::vole::Params {
+    mpc::vole::params_for(LOGIN_SECURITY_BITS, mpc::vole::Profile::Size)
+        .expect("the size set exists at 128 bits")
+}
+
 /// A login proof (the bytes of a non-interactive proof file) for `user` on `server`, bound
 /// to the server's `nonce`, with ZKB++.
 pub fn prove_login(
@@ -544,7 +553,8 @@ pub fn prove_login(
     prove_login_with(key, server, user, nonce, Engine::Zkbpp, rng)
 }
 
-/// A login proof with `engine` (ZKB++: [`login_rounds`]; KKW: [`login_kkw_params`]).
+/// A login proof with `engine` (ZKB++: [`login_rounds`]; KKW: [`login_kkw_params`]; VOLE:
+/// [`login_vole_params`]).
 pub fn prove_login_with(
     key: &SecretKey,
     server: &str,
@@ -561,6 +571,9 @@ pub fn prove_login_with(
             match engine {
                 Engine::Zkbpp => mpc::sha256::prove_sha256(&pre, login_rounds(), &ctx, rng),
                 Engine::Kkw => mpc::kkw_proofs::prove_sha256(&pre, login_kkw_params(), &ctx, rng),
+                Engine::Vole => {
+                    mpc::vole_proofs::prove_sha256(&pre, login_vole_params(), &ctx, rng)
+                }
             }
         }
         (
@@ -575,12 +588,19 @@ pub fn prove_login_with(
             },
             Engine::Kkw,
         ) => crate::peg::mpc::prove_peg_kkw(instance, solution, login_kkw_params(), &ctx, rng),
+        (
+            SecretKey::Peg {
+                instance, solution, ..
+            },
+            Engine::Vole,
+        ) => crate::peg::mpc::prove_peg_vole(instance, solution, login_vole_params(), &ctx, rng),
         (SecretKey::Lowmc { key, plaintext }, _) => {
             let system = match engine {
                 Engine::Zkbpp => System::Zkbpp {
                     rounds: login_rounds(),
                 },
                 Engine::Kkw => System::Kkw(login_kkw_params()),
+                Engine::Vole => System::Vole(login_vole_params()),
             };
             lowmc::prove_key(key, plaintext, &system, &ctx, rng)
         }
@@ -611,7 +631,7 @@ pub fn verify_login(
     verify_login_accepting(id, server, user, nonce, proof, None)
 }
 
-/// [`verify_login`] accepting proofs of `only` engine (`None`: ZKB++ and KKW); the proof
+/// [`verify_login`] accepting proofs of `only` engine (`None`: every engine); the proof
 /// file's protocol names the engine. A proof of an engine not accepted is rejected.
 pub fn verify_login_accepting(
     id: &Identity,
@@ -652,6 +672,12 @@ pub fn verify_login_accepting(
         }
         (Identity::Peg(inst), Engine::Kkw) => {
             crate::peg::mpc::verify_peg_kkw(inst, &file, bits, &ctx)?;
+        }
+        (Identity::Sha256(d), Engine::Vole) => {
+            mpc::vole_proofs::verify_sha256(d, &file, bits, &ctx)?;
+        }
+        (Identity::Peg(inst), Engine::Vole) => {
+            crate::peg::mpc::verify_peg_vole(inst, &file, bits, &ctx)?;
         }
         (
             Identity::Lowmc {

@@ -87,7 +87,8 @@ pub enum ProverCmd {
         /// Write the session token to this file (mode 0600) instead of stdout.
         #[arg(long, value_name = "FILE")]
         token_out: Option<String>,
-        /// Proof system of the login proof: zkbpp or kkw (smaller; the size set at 128 bits).
+        /// Proof system of the login proof: zkbpp, kkw or vole (smaller; their size sets at 128
+        /// bits).
         #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Zkbpp)]
         system: crate::cli::engine::MpcSystem,
         #[command(flatten)]
@@ -189,7 +190,7 @@ pub enum VerifierCmd {
         /// Log lines as JSON objects.
         #[arg(long)]
         json: bool,
-        /// Accept login proofs of this system only (default: zkbpp and kkw).
+        /// Accept login proofs of this system only (default: zkbpp, kkw and vole).
         #[arg(long, value_enum, value_name = "SYSTEM")]
         require_system: Option<crate::cli::engine::MpcSystem>,
         #[command(flatten)]
@@ -430,11 +431,18 @@ fn demo(kind: crate::auth::keys::Kind) -> Result<()> {
             println!("3. alice registers (the server stores only the identity)");
             let mut ch = conn()?;
             let (srv, nonce) = server::begin_login(&mut ch, "alice")?;
-            let proof =
-                crate::auth::prove_login(&key, &srv, "alice", &nonce, &mut crate::rng::os_rng())?;
+            // the login proof with VOLE-in-the-head, the smallest engine (its size set)
+            let proof = crate::auth::keys::prove_login_with(
+                &key,
+                &srv,
+                "alice",
+                &nonce,
+                crate::mpc::engine::Engine::Vole,
+                &mut crate::rng::os_rng(),
+            )?;
             let (token, _) = server::finish_login(&mut ch, proof.clone())?;
             println!(
-                "4. alice logs in: nonce {}…, {}-byte proof, token {}…",
+                "4. alice logs in: nonce {}…, {}-byte proof (VOLE-in-the-head), token {}…",
                 &hex::encode(nonce)[..12],
                 proof.len(),
                 &hex::encode(token)[..12]

@@ -1,5 +1,5 @@
-//! The `--system` and `--kkw-params` options shared by the proof kinds that run on the MPC
-//! engines (ZKB++ or KKW).
+//! The `--system`, `--kkw-params` and `--vole-params` options shared by the proof kinds that
+//! run on the engines (ZKB++, KKW or VOLE-in-the-head).
 
 use clap::ValueEnum;
 
@@ -15,6 +15,30 @@ pub enum MpcSystem {
     Zkbpp,
     /// KKW (Picnic3): N parties with preprocessing; smaller proofs (see --kkw-params).
     Kkw,
+    /// VOLE-in-the-head (FAEST's proof system): the smallest proofs (see --vole-params).
+    Vole,
+}
+
+/// The VOLE-in-the-head parameter set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VoleParams {
+    /// Smallest proofs: τ = 11 trees of 2^11–2^12 leaves at 128 bits.
+    Size,
+    /// Fastest: τ = 16 trees of 2^8 leaves at 128 bits.
+    Speed,
+}
+
+impl VoleParams {
+    /// The parameters for `bits` bits of security.
+    pub fn params(self, bits: u32) -> Result<crate::mpc::vole::Params> {
+        crate::mpc::vole::params_for(
+            bits,
+            match self {
+                VoleParams::Size => crate::mpc::vole::Profile::Size,
+                VoleParams::Speed => crate::mpc::vole::Profile::Speed,
+            },
+        )
+    }
 }
 
 /// The KKW parameter set.
@@ -43,15 +67,19 @@ impl KkwParams {
     }
 }
 
-/// `--system` and `--kkw-params`, for commands that take both.
+/// `--system`, `--kkw-params` and `--vole-params`, for commands that take them.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct SystemArgs {
-    /// Proof system: zkbpp (ZKB++) or kkw (KKW, smaller proofs; see --kkw-params).
+    /// Proof system: zkbpp (ZKB++), kkw (KKW, smaller proofs; see --kkw-params) or vole
+    /// (VOLE-in-the-head, smallest; see --vole-params).
     #[arg(long, value_enum, default_value_t = MpcSystem::Zkbpp)]
     pub system: MpcSystem,
     /// KKW parameter set (with --system kkw): size (N = 32) or speed (N = 16).
     #[arg(long, value_enum, default_value_t = KkwParams::Size)]
     pub kkw_params: KkwParams,
+    /// VOLE parameter set (with --system vole): size (τ = 11) or speed (τ = 16).
+    #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+    pub vole_params: VoleParams,
 }
 
 impl SystemArgs {
@@ -60,6 +88,7 @@ impl SystemArgs {
         Ok(match self.system {
             MpcSystem::Zkbpp => System::zkbpp(bits),
             MpcSystem::Kkw => System::Kkw(self.kkw_params.params(bits)?),
+            MpcSystem::Vole => System::Vole(self.vole_params.params(bits)?),
         })
     }
 }
@@ -70,6 +99,7 @@ impl MpcSystem {
         match self {
             MpcSystem::Zkbpp => Engine::Zkbpp,
             MpcSystem::Kkw => Engine::Kkw,
+            MpcSystem::Vole => Engine::Vole,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::cli::engine::KkwParams;
+use crate::cli::engine::{KkwParams, VoleParams};
 use crate::cli::report::{self, emit, JsonArg};
 use crate::net::{self, SessionRecord};
 use crate::peg::board::Puzzle;
@@ -31,6 +31,9 @@ pub enum System {
     /// KKW (MPC-in-the-head with preprocessing) over the same circuit; the verifier fixes
     /// the parameter set (--kkw-params).
     Kkw,
+    /// VOLE-in-the-head over the same circuit; the verifier fixes the parameter set
+    /// (--vole-params) and Δ.
+    Vole,
 }
 
 impl std::fmt::Display for System {
@@ -40,6 +43,7 @@ impl std::fmt::Display for System {
             System::Iso => "isomorphism protocol",
             System::Mpc => "ZKB++ protocol",
             System::Kkw => "KKW protocol",
+            System::Vole => "VOLE-in-the-head protocol",
         })
     }
 }
@@ -55,6 +59,9 @@ pub enum ProveSystem {
     /// KKW (MPC-in-the-head with preprocessing, Picnic3) over the same circuit: smaller
     /// proofs; see --kkw-params.
     Kkw,
+    /// VOLE-in-the-head (FAEST's proof system) over the same circuit: the smallest proofs;
+    /// see --vole-params.
+    Vole,
 }
 
 #[derive(Args, Debug)]
@@ -83,6 +90,9 @@ pub enum ProverCmd {
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
         /// Also write the proof file here.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -110,6 +120,9 @@ pub enum ProverCmd {
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
         /// Fixed RNG seed: reproducible runs and tests only (leaks the solution to whoever knows it).
         #[arg(long)]
         seed: Option<u64>,
@@ -136,6 +149,9 @@ pub enum ProverCmd {
         /// KKW parameter set (with --system kkw; the verifier must serve the same one).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
     },
@@ -161,6 +177,9 @@ pub enum ProverCmd {
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
     },
 }
 
@@ -204,6 +223,9 @@ pub enum VerifierCmd {
         /// KKW parameter set required of the prover (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
         #[command(flatten)]
         serve: crate::cli::ServeArgs,
     },
@@ -220,7 +242,7 @@ fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix>
 fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     match sys {
         System::Iso => rounds_for_bits(bits, s),
-        System::Mpc | System::Kkw => crate::mpc::rounds_for_bits(bits),
+        System::Mpc | System::Kkw | System::Vole => crate::mpc::rounds_for_bits(bits),
     }
 }
 
@@ -229,11 +251,13 @@ fn mpc_system(
     sys: System,
     bits: u32,
     kkw_params: KkwParams,
+    vole_params: VoleParams,
 ) -> Result<Option<crate::mpc::engine::System>> {
     Ok(match sys {
         System::Iso => None,
         System::Mpc => Some(crate::mpc::engine::System::zkbpp(bits)),
         System::Kkw => Some(crate::mpc::engine::System::Kkw(kkw_params.params(bits)?)),
+        System::Vole => Some(crate::mpc::engine::System::Vole(vole_params.params(bits)?)),
     })
 }
 
@@ -246,6 +270,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             system,
             kkw_params,
+            vole_params,
             output,
             search,
         } => demo(
@@ -253,6 +278,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             &sec,
             system,
             kkw_params,
+            vole_params,
             output.as_deref(),
             &search,
         ),
@@ -264,6 +290,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             system,
             kkw_params,
+            vole_params,
             seed,
         } => {
             crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
@@ -273,12 +300,26 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     "--rounds does not apply to --system kkw (its parameters come from --security and --kkw-params)",
                 ));
             }
+            if rounds.is_some() && system == ProveSystem::Vole {
+                return Err(Error::bad(
+                    "--rounds does not apply to --system vole (its parameters come from --security and --vole-params)",
+                ));
+            }
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
             let inst = p.instance();
             let mut rng = rng_from(seed);
             let t0 = std::time::Instant::now();
-            let (bytes, what) = prove_file(inst, &z, &sec, system, kkw_params, rounds, &mut rng)?;
+            let (bytes, what) = prove_file(
+                inst,
+                &z,
+                &sec,
+                system,
+                kkw_params,
+                vole_params,
+                rounds,
+                &mut rng,
+            )?;
             let el = t0.elapsed();
             proof_file::write_proof(&output, &bytes)?;
             eprintln!(
@@ -305,6 +346,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             transcript,
             system,
             kkw_params,
+            vole_params,
             deadlines,
         } => {
             let p = load_puzzle(&puzzle)?;
@@ -312,7 +354,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let inst = p.instance();
             let rounds = rounds_for(system, sec.security, inst.s());
             let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, kkw_params)?;
+            let mpc = mpc_system(system, sec.security, kkw_params, vole_params)?;
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
             let rng = crate::rng::os_rng();
             let (rec, what) = match &mpc {
@@ -348,11 +390,12 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             quiet,
             system,
             kkw_params,
+            vole_params,
         } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
-            if let Some(sys) = mpc_system(system, sec.security, kkw_params)? {
+            if let Some(sys) = mpc_system(system, sec.security, kkw_params, vole_params)? {
                 let mut rng = rng_from(seed);
                 let bytes = crate::peg::mpc::simulate_session_file(
                     inst,
@@ -402,12 +445,14 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
 
 /// A proof file of `system` and a description of what was proven (rounds or parameters,
 /// security).
+#[allow(clippy::too_many_arguments)]
 fn prove_file(
     inst: &crate::peg::instance::Instance,
     z: &crate::peg::instance::Matrix,
     sec: &SecurityArgs,
     system: ProveSystem,
     kkw_params: KkwParams,
+    vole_params: VoleParams,
     rounds: Option<usize>,
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, String)> {
@@ -433,6 +478,16 @@ fn prove_file(
                 ),
             )
         }
+        ProveSystem::Vole => {
+            let p = vole_params.params(sec.security)?;
+            (
+                crate::peg::mpc::prove_peg_vole(inst, z, p, ctx, rng)?,
+                format!(
+                    "VOLE-in-the-head: {p}, {:.1} bits of security",
+                    crate::mpc::vole::attack_cost_bits(&p)
+                ),
+            )
+        }
         ProveSystem::Kkw => {
             let p = kkw_params.params(sec.security)?;
             (
@@ -451,6 +506,7 @@ fn demo(
     sec: &SecurityArgs,
     system: ProveSystem,
     kkw_params: KkwParams,
+    vole_params: VoleParams,
     output: Option<&str>,
     search: &crate::cli::peg_solve::SearchArgs,
 ) -> Result<()> {
@@ -482,7 +538,16 @@ fn demo(
     let mut rng = crate::rng::os_rng();
     let ctx = sec.context.as_bytes();
     let t0 = std::time::Instant::now();
-    let (bytes, what) = prove_file(inst, &z, sec, system, kkw_params, None, &mut rng)?;
+    let (bytes, what) = prove_file(
+        inst,
+        &z,
+        sec,
+        system,
+        kkw_params,
+        vole_params,
+        None,
+        &mut rng,
+    )?;
     let tp = t0.elapsed();
     eprintln!(
         "2. proved with {what}, {} bytes, {:.1} ms",
@@ -499,6 +564,9 @@ fn demo(
         }
         ProveSystem::Kkw => {
             crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?.security_bits
+        }
+        ProveSystem::Vole => {
+            crate::peg::mpc::verify_peg_vole(inst, &f, sec.security as f64, ctx)?.security_bits
         }
     };
     eprintln!(
@@ -528,6 +596,7 @@ fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
         .to_bytes(),
         System::Mpc => crate::peg::mpc::session_file(rec),
         System::Kkw => crate::mpc::session::record_file(ProtocolId::PegKkw, rec),
+        System::Vole => crate::mpc::session::record_file(ProtocolId::PegVole, rec),
     }
 }
 
@@ -614,6 +683,20 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     };
                     (v, "KKW", rep.rounds, Some(rep.security_bits), human)
                 }
+                (ProtocolId::PegVole, mode) => {
+                    let rep = crate::peg::mpc::verify_peg_vole(inst, &f, sec.security as f64, ctx)?;
+                    let (v, human) = if mode == Mode::Interactive {
+                        (
+                            "consistent",
+                            format!(
+                                "CONSISTENT (interactive session transcript, VOLE-in-the-head): {rep}; NOT evidence: such a transcript can be made without a solution"
+                            ),
+                        )
+                    } else {
+                        ("accepted", format!("ACCEPTED: {statement} ({rep})"))
+                    };
+                    (v, "VOLE", rep.rounds, Some(rep.security_bits), human)
+                }
                 (other, _) => {
                     return Err(Error::bad(format!(
                         "this is a '{}' proof, not a peg solitaire proof",
@@ -655,12 +738,13 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             sec,
             system,
             kkw_params,
+            vole_params,
             serve,
         } => {
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, kkw_params)?;
+            let mpc = mpc_system(system, sec.security, kkw_params, vole_params)?;
             let what = format!("peg ({}) on '{}'", system, p.name());
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let rng = crate::rng::os_rng();
@@ -688,7 +772,10 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 };
                 Ok(crate::cli::Accepted {
                     summary: match &mpc {
-                        Some(sys @ crate::mpc::engine::System::Kkw(_)) => format!(
+                        Some(
+                            sys @ (crate::mpc::engine::System::Kkw(_)
+                            | crate::mpc::engine::System::Vole(_)),
+                        ) => format!(
                             "the prover knows a solution of '{}' ({sys})",
                             p.name()
                         ),
@@ -756,17 +843,21 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
         }
         (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
         (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
-        (ProtocolId::WallMove | ProtocolId::WallMoveKkw, _) => {
+        (ProtocolId::WallMove | ProtocolId::WallMoveKkw | ProtocolId::WallMoveVole, _) => {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
         }
-        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw, _) => {
+        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw | ProtocolId::LowmcVole, _) => {
             o += &crate::mpc::lowmc::inspect(f)?;
             o.push('\n');
         }
         (ProtocolId::PegKkw | ProtocolId::Sha256Kkw, _) => {
             o += &crate::mpc::kkw_proofs::inspect(f)?;
+            o.push('\n');
+        }
+        (ProtocolId::PegVole | ProtocolId::Sha256Vole, _) => {
+            o += &crate::mpc::vole_proofs::inspect(f)?;
             o.push('\n');
         }
     }

@@ -1,12 +1,12 @@
 //! `prover sha256 prove …` and `verifier sha256 verify|inspect …`: proofs of knowledge of a
-//! SHA-256 preimage through the ZKB++ or the KKW engine (`--system`).
+//! SHA-256 preimage through the ZKB++, KKW or VOLE-in-the-head engine (`--system`).
 
 use clap::Subcommand;
 
-use crate::cli::engine::{KkwParams, MpcSystem};
+use crate::cli::engine::{KkwParams, MpcSystem, VoleParams};
 use crate::cli::report::{self, emit, JsonArg};
 use crate::mpc::sha256::{inspect, prove_sha256, verify_sha256, MAX_PREIMAGE};
-use crate::mpc::{kkw_proofs, rounds_for_bits, security_bits};
+use crate::mpc::{kkw_proofs, rounds_for_bits, security_bits, vole_proofs};
 use crate::proof_file::{read_input, write_proof, ProofFile, ProtocolId, HEADER_LEN, MAX_BODY};
 use crate::{Error, Result};
 
@@ -41,6 +41,9 @@ pub enum ProverCmd {
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
         kkw_params: KkwParams,
+        /// VOLE parameter set (with --system vole).
+        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
+        vole_params: VoleParams,
         /// Fixed randomness seed: reproducible, NOT secret. Tests only.
         #[arg(long)]
         seed: Option<u64>,
@@ -111,6 +114,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             context,
             system,
             kkw_params,
+            vole_params,
             seed,
         } => {
             let rounds = check_security(security)?;
@@ -154,6 +158,16 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                         ),
                     )
                 }
+                MpcSystem::Vole => {
+                    let p = vole_params.params(security)?;
+                    (
+                        vole_proofs::prove_sha256(&pre, p, context.as_bytes(), &mut rng)?,
+                        format!(
+                            "VOLE-in-the-head with {p}, {:.1} bits of security",
+                            crate::mpc::vole::attack_cost_bits(&p)
+                        ),
+                    )
+                }
             };
             write_proof(&output, &bytes)?;
             use sha2::Digest as _;
@@ -188,6 +202,10 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     kkw_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?,
                     "KKW",
                 ),
+                ProtocolId::Sha256Vole => (
+                    vole_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?,
+                    "VOLE",
+                ),
                 _ => (
                     verify_sha256(&d, &f, min_rounds, context.as_bytes())?,
                     "ZKB++",
@@ -221,6 +239,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let f = ProofFile::from_bytes(&bytes)?;
             let details = match f.protocol {
                 ProtocolId::Sha256Kkw => kkw_proofs::inspect(&f)? + "\n",
+                ProtocolId::Sha256Vole => vole_proofs::inspect(&f)? + "\n",
                 _ => {
                     f.expect_protocol(ProtocolId::Sha256Mpc)?;
                     inspect(&f)?

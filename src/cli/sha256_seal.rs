@@ -146,6 +146,9 @@ pub fn run_open(a: OpenArgs) -> Result<()> {
         crate::proof_file::ProtocolId::Sha256Kkw => {
             crate::mpc::kkw_proofs::open_sha256(&d, &f, &opening, a.context.as_bytes())?
         }
+        crate::proof_file::ProtocolId::Sha256Vole => {
+            crate::mpc::vole_proofs::open_sha256(&d, &f, &opening, a.context.as_bytes())?
+        }
         _ => open_sha256(&d, &f, &opening, a.context.as_bytes())?,
     };
     println!("{}", hex::encode(&pre));

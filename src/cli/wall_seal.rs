@@ -386,7 +386,17 @@ pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
             ),
             Err(e) => format!("params:    KKW with {p}, invalid: {e}"),
         },
-        None => "params:    KKW session (parameters fixed by the verifier)".to_string(),
+        Some(System::Vole(p)) => match p.check() {
+            Ok(()) => format!(
+                "params:    VOLE-in-the-head with {p} ({:.1} bits of security)",
+                crate::mpc::vole::attack_cost_bits(&p)
+            ),
+            Err(e) => format!("params:    VOLE-in-the-head parameters invalid: {e}"),
+        },
+        None => format!(
+            "params:    {} session (parameters fixed by the verifier)",
+            seal::engine_of(f.protocol).map_or("KKW", |e| e.name())
+        ),
     };
     let text = format!(
         "protocol:  {}\nmode:      {}\n{params}\n\
@@ -581,6 +591,10 @@ fn demo(size: u32, moves: u32, system: &System) -> Result<()> {
         System::Zkbpp { rounds } => Required::rounds(rounds),
         System::Kkw(p) => Required {
             kkw_bits: kkw::attack_cost_bits(&p),
+            ..Required::bits(1)
+        },
+        System::Vole(p) => Required {
+            kkw_bits: crate::mpc::vole::attack_cost_bits(&p),
             ..Required::bits(1)
         },
     };

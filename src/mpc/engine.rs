@@ -1,5 +1,5 @@
-//! One interface over the MPC-in-the-head engines: ZKB++ ([`super::zkbpp`]) and KKW
-//! ([`super::kkw`]).
+//! One interface over the proof engines: ZKB++ ([`super::zkbpp`]), KKW ([`super::kkw`])
+//! and VOLE-in-the-head ([`super::vole`]).
 //!
 //! Domain code (peg solitaire, SHA-256, sealed Wall moves, logins) states a
 //! [`Statement`] and a witness and picks a [`System`] (an engine with its parameters); it
@@ -15,6 +15,7 @@ use rand_core::RngCore;
 use super::kkw::{self, Params, Profile};
 use super::seal::{self, SealOpening};
 use super::session::{MpcProver, MpcVerifier, OwnedStatement};
+use super::vole;
 use super::zkbpp::{self, Statement};
 use crate::commit::Digest;
 use crate::net::{SessionProver, SessionVerifier};
@@ -29,6 +30,8 @@ pub enum Engine {
     Zkbpp,
     /// KKW (Picnic3): `N` parties with preprocessing checked by cut-and-choose.
     Kkw,
+    /// VOLE-in-the-head (FAEST's proof system): QuickSilver on VOLE from vector commitments.
+    Vole,
 }
 
 impl Engine {
@@ -37,11 +40,12 @@ impl Engine {
         match self {
             Engine::Zkbpp => "ZKB++",
             Engine::Kkw => "KKW",
+            Engine::Vole => "VOLE-in-the-head",
         }
     }
 
-    /// Both engines, ZKB++ first.
-    pub const ALL: [Engine; 2] = [Engine::Zkbpp, Engine::Kkw];
+    /// Every engine, ZKB++ first.
+    pub const ALL: [Engine; 3] = [Engine::Zkbpp, Engine::Kkw, Engine::Vole];
 }
 
 impl std::fmt::Display for Engine {
@@ -57,6 +61,8 @@ pub enum System {
     Zkbpp { rounds: usize },
     /// KKW with these `(M, τ, N)`.
     Kkw(Params),
+    /// VOLE-in-the-head with these `(τ, delta_bits, w)`.
+    Vole(vole::Params),
 }
 
 impl System {
@@ -72,10 +78,16 @@ impl System {
         Ok(System::Kkw(kkw::params_for(bits, profile)?))
     }
 
+    /// VOLE-in-the-head's parameter set `profile` at `bits` bits ([`vole::params_for`]).
+    pub fn vole(bits: u32, profile: vole::Profile) -> Result<Self> {
+        Ok(System::Vole(vole::params_for(bits, profile)?))
+    }
+
     pub fn engine(&self) -> Engine {
         match self {
             System::Zkbpp { .. } => Engine::Zkbpp,
             System::Kkw(_) => Engine::Kkw,
+            System::Vole(_) => Engine::Vole,
         }
     }
 
@@ -85,6 +97,7 @@ impl System {
         match self {
             System::Zkbpp { rounds } => zkbpp::security_bits(*rounds),
             System::Kkw(p) => kkw::attack_cost_bits(p),
+            System::Vole(p) => vole::attack_cost_bits(p),
         }
     }
 
@@ -93,6 +106,7 @@ impl System {
         match self {
             System::Zkbpp { rounds } => zkbpp::check_rounds(*rounds),
             System::Kkw(p) => p.check(),
+            System::Vole(p) => p.check(),
         }
     }
 
@@ -101,6 +115,7 @@ impl System {
         Ok(match self {
             System::Zkbpp { rounds } => Proof::Zkbpp(zkbpp::prove(st, witness, *rounds, rng)?),
             System::Kkw(p) => Proof::Kkw(kkw::prove(st, witness, *p, rng)?),
+            System::Vole(p) => Proof::Vole(vole::prove(st, witness, *p, rng)?),
         })
     }
 
@@ -121,6 +136,10 @@ impl System {
                 let (p, o) = seal::seal_kkw(st, witness, *params, rng)?;
                 (Proof::Kkw(p), o)
             }
+            System::Vole(params) => {
+                let (p, o) = seal::seal_vole(st, witness, *params, rng)?;
+                (Proof::Vole(p), o)
+            }
         })
     }
 
@@ -138,6 +157,9 @@ impl System {
                 Box::new(MpcProver::new(st, protocol, witness, *rounds, rng)?)
             }
             System::Kkw(p) => Box::new(super::kkw_session::KkwProver::new(
+                st, protocol, witness, *p, rng,
+            )?),
+            System::Vole(p) => Box::new(super::vole::session::VoleProver::new(
                 st, protocol, witness, *p, rng,
             )?),
         })
@@ -161,6 +183,10 @@ impl System {
                 let ch = kkw::Challenge::random(p, rng);
                 super::kkw_session::simulate(st, protocol, *p, &ch, rng)
             }
+            System::Vole(p) => {
+                let ch = vole::Challenge::random(p, rng);
+                super::vole::session::simulate(st, protocol, *p, &ch, rng)
+            }
         }
     }
 }
@@ -178,17 +204,26 @@ impl std::fmt::Display for System {
                 // parameters read from a file: said, not computed on
                 Err(_) => write!(f, "KKW with {p} (invalid parameters)"),
             },
+            System::Vole(p) => match p.check() {
+                Ok(()) => write!(
+                    f,
+                    "VOLE-in-the-head with {p} ({:.1} bits)",
+                    self.security_bits()
+                ),
+                Err(_) => write!(f, "VOLE-in-the-head with {p}"),
+            },
         }
     }
 }
 
-/// What a verifier requires of a proof: enough ZKB++ rounds or enough KKW security, and
-/// optionally one engine only.
+/// What a verifier requires of a proof: enough ZKB++ rounds or enough KKW or VOLE
+/// security, and optionally one engine only.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Required {
     /// The fewest ZKB++ rounds accepted.
     pub zkbpp_rounds: usize,
-    /// The least [`kkw::attack_cost_bits`] accepted.
+    /// The least [`kkw::attack_cost_bits`] accepted, and the least
+    /// [`vole::attack_cost_bits`] (both are `log2` of a forger's expected hash evaluations).
     pub kkw_bits: f64,
     /// `Some(e)`: proofs of the other engine are rejected.
     pub only: Option<Engine>,
@@ -237,6 +272,7 @@ impl Required {
 pub enum Proof {
     Zkbpp(zkbpp::Proof),
     Kkw(kkw::Proof),
+    Vole(vole::Proof),
 }
 
 impl Proof {
@@ -244,6 +280,7 @@ impl Proof {
         match self {
             Proof::Zkbpp(_) => Engine::Zkbpp,
             Proof::Kkw(_) => Engine::Kkw,
+            Proof::Vole(_) => Engine::Vole,
         }
     }
 
@@ -254,6 +291,7 @@ impl Proof {
                 rounds: p.rounds.len(),
             },
             Proof::Kkw(p) => System::Kkw(p.params),
+            Proof::Vole(p) => System::Vole(p.params),
         }
     }
 
@@ -262,6 +300,7 @@ impl Proof {
         match self {
             Proof::Zkbpp(p) => proof_file::encode(p),
             Proof::Kkw(p) => proof_file::encode(p),
+            Proof::Vole(p) => proof_file::encode(p),
         }
     }
 
@@ -270,6 +309,7 @@ impl Proof {
         Ok(match engine {
             Engine::Zkbpp => Proof::Zkbpp(proof_file::decode(bytes, what)?),
             Engine::Kkw => Proof::Kkw(proof_file::decode(bytes, what)?),
+            Engine::Vole => Proof::Vole(proof_file::decode(bytes, what)?),
         })
     }
 
@@ -314,6 +354,7 @@ impl Proof {
         match self {
             Proof::Zkbpp(p) => zkbpp::verify(st, p, req.zkbpp_rounds),
             Proof::Kkw(p) => kkw::verify(st, p, req.kkw_bits),
+            Proof::Vole(p) => vole::verify(st, p, req.kkw_bits),
         }
     }
 
@@ -323,6 +364,7 @@ impl Proof {
         match self {
             Proof::Zkbpp(p) => seal::seal_digest(st, p),
             Proof::Kkw(p) => seal::seal_digest_kkw(st, p),
+            Proof::Vole(p) => seal::seal_digest_vole(st, p),
         }
     }
 
@@ -331,6 +373,7 @@ impl Proof {
         match self {
             Proof::Zkbpp(p) => seal::open(st, p, opening),
             Proof::Kkw(p) => seal::open_kkw(st, p, opening),
+            Proof::Vole(p) => seal::open_vole(st, p, opening),
         }
     }
 }
@@ -346,5 +389,8 @@ pub fn session_verifier(
     match system {
         System::Zkbpp { rounds } => Box::new(MpcVerifier::new(st, protocol, *rounds, rng)),
         System::Kkw(p) => Box::new(super::kkw_session::KkwVerifier::new(st, protocol, *p, rng)),
+        System::Vole(p) => Box::new(super::vole::session::VoleVerifier::new(
+            st, protocol, *p, rng,
+        )),
     }
 }

@@ -361,6 +361,7 @@ pub fn protocol(engine: Engine) -> ProtocolId {
     match engine {
         Engine::Zkbpp => ProtocolId::LowmcMpc,
         Engine::Kkw => ProtocolId::LowmcKkw,
+        Engine::Vole => ProtocolId::LowmcVole,
     }
 }
 
@@ -400,6 +401,7 @@ pub fn verify_key(
     let engine = match file.protocol {
         ProtocolId::LowmcMpc => Engine::Zkbpp,
         ProtocolId::LowmcKkw => Engine::Kkw,
+        ProtocolId::LowmcVole => Engine::Vole,
         other => {
             return Err(Error::bad(format!(
                 "this is a '{}' proof, not a LowMC key proof",
@@ -422,6 +424,7 @@ pub fn verify_key(
 pub fn inspect(file: &ProofFile) -> Result<String> {
     let engine = match file.protocol {
         ProtocolId::LowmcMpc => Engine::Zkbpp,
+        ProtocolId::LowmcVole => Engine::Vole,
         _ => Engine::Kkw,
     };
     let proof = EngineProof::from_body(engine, &file.body, "LowMC key proof")?;

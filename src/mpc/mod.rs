@@ -5,7 +5,9 @@
 //! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
 //! - [`kkw`]: the KKW proof system (N parties, preprocessing checked by cut-and-choose), with
 //!   [`seedtree`] for its GGM seed trees and [`kkw_proofs`] for SHA-256 and peg proofs.
-//! - [`engine`]: one interface over both engines ([`engine::System`], [`engine::Proof`]):
+//! - [`vole`]: VOLE-in-the-head (vector commitments turned into VOLE, QuickSilver's check
+//!   over [`gf128`]), the third engine.
+//! - [`engine`]: one interface over the engines ([`engine::System`], [`engine::Proof`]):
 //!   prove, verify, seal, open, session halves. Domain code goes through it.
 //! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
 //!   [`crate::net`].
@@ -19,6 +21,7 @@
 mod bitmatrix;
 pub mod circuit;
 pub mod engine;
+pub mod gf128;
 pub mod kkw;
 pub mod kkw_proofs;
 pub mod kkw_session;
@@ -27,6 +30,8 @@ pub mod seal;
 pub mod seedtree;
 pub mod session;
 pub mod sha256;
+pub mod vole;
+pub mod vole_proofs;
 pub mod zkbpp;
 
 pub use zkbpp::{rounds_for_bits, security_bits};
@@ -55,6 +60,9 @@ pub struct Report {
     /// `Some` for a KKW proof (then `rounds` is its number of online executions and
     /// `security_bits` is [`kkw::attack_cost_bits`]).
     pub kkw: Option<kkw::Params>,
+    /// `Some` for a VOLE-in-the-head proof (then `rounds` is `τ` and `security_bits` is
+    /// [`vole::attack_cost_bits`]).
+    pub vole: Option<vole::Params>,
 }
 
 impl Report {
@@ -66,6 +74,7 @@ impl Report {
             and_gates,
             mode,
             kkw: None,
+            vole: None,
         }
     }
 
@@ -78,12 +87,40 @@ impl Report {
             and_gates,
             mode: Mode::NonInteractive,
             kkw: Some(params),
+            vole: None,
+        }
+    }
+
+    /// The report of an accepted VOLE-in-the-head proof (`mode`: a proof or a session).
+    pub fn vole(params: vole::Params, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        Report {
+            rounds: params.tau as usize,
+            security_bits: vole::attack_cost_bits(&params),
+            proof_bytes,
+            and_gates,
+            mode,
+            kkw: None,
+            vole: Some(params),
         }
     }
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = &self.vole {
+            return write!(
+                f,
+                "VOLE-in-the-head with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
+                self.security_bits,
+                self.proof_bytes,
+                self.and_gates,
+                if self.mode == Mode::Interactive {
+                    " (interactive transcript: not transferable evidence)"
+                } else {
+                    ""
+                }
+            );
+        }
         if let Some(p) = &self.kkw {
             return write!(
                 f,

@@ -34,6 +34,7 @@ use rand_core::RngCore;
 use sha2::{Digest as _, Sha256};
 
 use super::kkw;
+use super::vole;
 use super::zkbpp::{self, Proof, Seed, Statement};
 use crate::commit::Digest;
 use crate::{Error, Result};
@@ -394,6 +395,100 @@ pub fn seal_kkw_cheating_for_tests(
 ) -> Result<(kkw::Proof, Seed)> {
     let master = crate::rng::random_32(rng);
     let proof = kkw::prove_unchecked(st, witness, params, &mut kkw_master_rng(&master), cheats)?;
+    Ok((proof, master))
+}
+
+// ---------------------------------------------------------------------------------------
+// VOLE-in-the-head seals
+
+/// Domain tag of the generator a VOLE seal's randomness comes from (`vole_master_rng`).
+pub const VOLE_MASTER_TAG: &[u8] = b"zkg:vole:seal-rng:v1";
+/// Domain tag of [`seal_digest_vole`].
+pub const VOLE_SEAL_DIGEST_TAG: &[u8] = b"zkg:vole:seal:v1";
+
+/// The generator of every random value of a VOLE seal: ChaCha20 keyed by
+/// `SHA-256(VOLE_MASTER_TAG ‖ master)` (nonce 0). [`vole::commit`] reads from it, in this
+/// order, the 32-byte salt and the `τ` 16-byte tree roots.
+fn vole_master_rng(master: &Seed) -> rand_chacha::ChaCha20Rng {
+    use rand_core::SeedableRng;
+    let mut h = Sha256::new();
+    h.update(VOLE_MASTER_TAG);
+    h.update(master);
+    rand_chacha::ChaCha20Rng::from_seed(h.finalize().into())
+}
+
+/// The digest that names a VOLE seal: as [`seal_digest`] with [`VOLE_SEAL_DIGEST_TAG`] and
+/// the VOLE proof's bytes.
+pub fn seal_digest_vole(st: &Statement, proof: &vole::Proof) -> Digest {
+    named_digest(VOLE_SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
+}
+
+/// Seals `witness` with VOLE-in-the-head: an ordinary proof (accepted by [`vole::verify`])
+/// whose salt and tree roots all come from one secret master seed, and the opening.
+pub fn seal_vole(
+    st: &Statement,
+    witness: &[bool],
+    params: vole::Params,
+    rng: &mut impl RngCore,
+) -> Result<(vole::Proof, SealOpening)> {
+    params.check()?;
+    zkbpp::check_witness(st, witness)?;
+    let mut master = crate::rng::random_32(rng);
+    let proof = vole::prove_unchecked(st, witness, params, &mut vole_master_rng(&master), &[])?;
+    let opening = SealOpening::new(seal_digest_vole(st, &proof), master, witness.to_vec());
+    zkbpp::wipe(&mut master);
+    Ok((proof, opening))
+}
+
+/// Opens a VOLE seal: the witness, if `opening` names this seal, the witness satisfies the
+/// statement, and proving again from the opening's master seed and witness gives the seal's
+/// bytes exactly.
+pub fn open_vole(st: &Statement, proof: &vole::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
+    let digest = seal_digest_vole(st, proof);
+    if opening.seal != digest {
+        return Err(Error::rejected(format!(
+            "this opening is for another seal, statement or context (it names seal {}…, this seal is {}…)",
+            hex::encode(&opening.seal[..8]),
+            hex::encode(&digest[..8])
+        )));
+    }
+    proof
+        .params
+        .check()
+        .map_err(|e| Error::rejected(e.to_string()))?;
+    let w = opened_witness(st, opening)?;
+    let again = vole::prove_unchecked(
+        st,
+        w,
+        proof.params,
+        &mut vole_master_rng(&opening.master),
+        &[],
+    )?;
+    if again.commit.salt != proof.commit.salt {
+        return Err(Error::rejected(
+            "the seal's salt is not the one this master seed gives",
+        ));
+    }
+    if again != *proof {
+        return Err(Error::rejected(
+            "the seal is not what this witness and master seed produce (its commitments or openings differ)",
+        ));
+    }
+    Ok(w.to_vec())
+}
+
+/// A cheating VOLE sealer for tests: runs with `cheats`, no witness checked. Returns the
+/// seal and the master seed.
+#[doc(hidden)]
+pub fn seal_vole_cheating_for_tests(
+    st: &Statement,
+    witness: &[bool],
+    params: vole::Params,
+    cheats: &[vole::Cheat],
+    rng: &mut impl RngCore,
+) -> Result<(vole::Proof, Seed)> {
+    let master = crate::rng::random_32(rng);
+    let proof = vole::prove_unchecked(st, witness, params, &mut vole_master_rng(&master), cheats)?;
     Ok((proof, master))
 }
 

@@ -288,6 +288,13 @@ fn file_of_engine(len: usize, proof: EngineProof) -> Vec<u8> {
             });
             ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes()
         }
+        EngineProof::Vole(proof) => {
+            let body = proof_file::encode(&super::vole_proofs::Sha256VoleBody {
+                len: len as u32,
+                proof,
+            });
+            ProofFile::new(ProtocolId::Sha256Vole, Mode::NonInteractive, body).to_bytes()
+        }
     }
 }
 

@@ -168,6 +168,7 @@ pub fn prove_peg_with(
             proof,
         }),
         EngineProof::Kkw(proof) => proof_file::encode(&proof),
+        EngineProof::Vole(proof) => proof_file::encode(&proof),
     };
     Ok(ProofFile::new(protocol, Mode::NonInteractive, body).to_bytes())
 }
@@ -253,6 +254,7 @@ pub fn protocol_of(engine: Engine) -> ProtocolId {
     match engine {
         Engine::Zkbpp => ProtocolId::PegMpc,
         Engine::Kkw => ProtocolId::PegKkw,
+        Engine::Vole => ProtocolId::PegVole,
     }
 }
 
@@ -398,6 +400,58 @@ pub fn verify_peg_kkw(
         params,
         proof_file::HEADER_LEN + file.body.len(),
         st.circuit.n_and(),
+    ))
+}
+
+/// A VOLE-in-the-head proof of a solution `z` of `inst`: the bytes of a proof file
+/// ([`ProtocolId::PegVole`]).
+pub fn prove_peg_vole(
+    inst: &Instance,
+    z: &Matrix,
+    params: crate::mpc::vole::Params,
+    context: &[u8],
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    prove_peg_with(inst, z, &System::Vole(params), context, rng)
+}
+
+/// Verifies a VOLE peg solitaire proof file (or recorded session), requiring `min_bits` of
+/// security.
+pub fn verify_peg_vole(
+    inst: &Instance,
+    file: &ProofFile,
+    min_bits: f64,
+    context: &[u8],
+) -> Result<Report> {
+    file.expect_protocol(ProtocolId::PegVole)?;
+    if file.mode == Mode::Interactive {
+        let rec: SessionRecord = proof_file::decode(&file.body, "peg VOLE session record")?;
+        let st = statement(inst, context)?;
+        let ands = st.circuit.n_and();
+        let params =
+            crate::mpc::vole::session::replay_offered(st, ProtocolId::PegVole, min_bits, &rec)?;
+        return Ok(Report::vole(
+            params,
+            proof_file::HEADER_LEN + file.body.len(),
+            ands,
+            Mode::Interactive,
+        ));
+    }
+    let proof: crate::mpc::vole::Proof = proof_file::decode(&file.body, "peg VOLE proof")?;
+    let st = statement(inst, context)?;
+    let params = proof.params;
+    EngineProof::Vole(proof).verify(
+        &st.as_ref(),
+        &Required {
+            kkw_bits: min_bits,
+            ..Required::bits(1)
+        },
+    )?;
+    Ok(Report::vole(
+        params,
+        proof_file::HEADER_LEN + file.body.len(),
+        st.circuit.n_and(),
+        Mode::NonInteractive,
     ))
 }
 

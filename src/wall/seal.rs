@@ -257,6 +257,7 @@ pub fn protocol_of(engine: Engine) -> ProtocolId {
     match engine {
         Engine::Zkbpp => ProtocolId::WallMove,
         Engine::Kkw => ProtocolId::WallMoveKkw,
+        Engine::Vole => ProtocolId::WallMoveVole,
     }
 }
 
@@ -265,6 +266,7 @@ pub fn engine_of(protocol: ProtocolId) -> Option<Engine> {
     match protocol {
         ProtocolId::WallMove => Some(Engine::Zkbpp),
         ProtocolId::WallMoveKkw => Some(Engine::Kkw),
+        ProtocolId::WallMoveVole => Some(Engine::Vole),
         _ => None,
     }
 }

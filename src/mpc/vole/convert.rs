@@ -1,0 +1,329 @@
+//! From vector commitments to VOLE (SoftSpokenOT's conversion) and the universal hash of
+//! the VOLE consistency check.
+//!
+//! Repetition `i` with leaves `r_j ∈ {0,1}^L` (`j < 2^k`): the prover's
+//! `u_i = ⊕_j r_j` and columns `v_{i,b} = ⊕_{j : bit b of j = 1} r_j`; a verifier who knows
+//! every `r_j` but `r_{j*}` gets `q_{i,b} = ⊕_{j ≠ j*} [bit b of (j ⊕ j*)] r_j
+//! = v_{i,b} ⊕ (bit b of j*) · u_i`. With the corrections `c_i = u_0 ⊕ u_i` the verifier's
+//! column `offset_i + b` is `q_{i,b} ⊕ (bit b of j*)·c_i = v_{i,b} ⊕ Δ_{offset_i+b} · u_0`;
+//! read row-wise, position `p` gives `q_p = v_p + u_p·Δ` in GF(2^128) (column `c` is the
+//! coefficient of `X^c`).
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use super::super::bitmatrix::transpose64;
+use super::super::gf128;
+
+/// Bits as little-endian 64-bit words (bit `p` is bit `p mod 64` of word `p / 64`).
+pub type Bits = Vec<u64>;
+
+pub fn words(nbits: usize) -> usize {
+    nbits.div_ceil(64)
+}
+
+/// Fills `out` with the ChaCha20 keystream under `key` (nonce 0), as little-endian words,
+/// the bits past `nbits` cleared.
+pub fn prg(key: &[u8; 32], nbits: usize, out: &mut [u64]) {
+    use rand::Rng as _;
+    let mut r = ChaCha20Rng::from_seed(*key);
+    // bytes in keystream order, each word read little-endian (rand's `Fill` for `[u64]`)
+    r.fill(out);
+    clear_tail(out, nbits);
+}
+
+pub fn clear_tail(w: &mut [u64], nbits: usize) {
+    if !nbits.is_multiple_of(64) {
+        if let Some(last) = w.get_mut(nbits / 64) {
+            *last &= (1u64 << (nbits % 64)) - 1;
+        }
+    }
+    for x in w.iter_mut().skip(nbits.div_ceil(64)) {
+        *x = 0;
+    }
+}
+
+pub fn xor_into(acc: &mut [u64], x: &[u64]) {
+    for (a, b) in acc.iter_mut().zip(x) {
+        *a ^= *b;
+    }
+}
+
+pub fn get(b: &[u64], p: usize) -> bool {
+    (b[p / 64] >> (p % 64)) & 1 == 1
+}
+
+pub fn set(b: &mut [u64], p: usize, v: bool) {
+    let m = 1u64 << (p % 64);
+    if v {
+        b[p / 64] |= m;
+    } else {
+        b[p / 64] &= !m;
+    }
+}
+
+/// Bits `[from, from+len)` (`len ≤ 128`, zero past the end) as a field element.
+pub fn chunk(b: &[u64], from: usize, len: usize) -> u128 {
+    let mut x = 0u128;
+    let (w, s) = (from / 64, from % 64);
+    for t in 0..3 {
+        let word = b.get(w + t).copied().unwrap_or(0) as u128;
+        let sh = 64 * t as i32 - s as i32;
+        if sh >= 0 {
+            if sh < 128 {
+                x |= word << sh;
+            }
+        } else {
+            x |= word >> (-sh);
+        }
+    }
+    if len < 128 {
+        x &= (1u128 << len) - 1;
+    }
+    x
+}
+
+/// Packs bits into bytes (bit `p` is bit `p mod 8` of byte `p / 8`).
+pub fn to_bytes(b: &[u64], nbits: usize) -> Vec<u8> {
+    let mut out: Vec<u8> = b.iter().flat_map(|w| w.to_le_bytes()).collect();
+    out.truncate(nbits.div_ceil(8));
+    out
+}
+
+/// Unpacks `nbits` bits; `None` unless the length is exact and the padding bits are zero.
+pub fn from_bytes(bytes: &[u8], nbits: usize) -> Option<Bits> {
+    if bytes.len() != nbits.div_ceil(8) {
+        return None;
+    }
+    if !nbits.is_multiple_of(8) && bytes[bytes.len() - 1] >> (nbits % 8) != 0 {
+        return None;
+    }
+    let mut w = vec![0u64; words(nbits)];
+    for (i, &x) in bytes.iter().enumerate() {
+        w[i / 8] |= (x as u64) << (8 * (i % 8));
+    }
+    Some(w)
+}
+
+/// `(Σ_x s_x, [⊕_{x : bit b of x} s_x ; k])` over `x < 2^k`, streaming: `fill(x, buf)`
+/// writes `s_x` into `buf` (or returns false for `s_x = 0`). Subtree sums are merged pairwise
+/// as the leaves arrive (a right child at level `l` is added to column `l`, then to its left
+/// sibling), about two XORs of `nbits` bits per leaf instead of `1 + k/2`.
+fn columns(
+    k: u32,
+    nbits: usize,
+    mut fill: impl FnMut(usize, &mut [u64]) -> bool,
+) -> (Bits, Vec<Bits>) {
+    let nw = words(nbits);
+    let mut cols = vec![vec![0u64; nw]; k as usize];
+    let mut pending: Vec<Bits> = vec![vec![0u64; nw]; k as usize];
+    let mut cur = vec![0u64; nw];
+    for x in 0..1usize << k {
+        if !fill(x, &mut cur) {
+            cur.iter_mut().for_each(|w| *w = 0);
+        }
+        let mut l = 0usize;
+        while l < k as usize && (x >> l) & 1 == 1 {
+            xor_into(&mut cols[l], &cur);
+            xor_into(&mut cur, &pending[l]);
+            l += 1;
+        }
+        if l < k as usize {
+            std::mem::swap(&mut pending[l], &mut cur);
+        }
+    }
+    (cur, cols)
+}
+
+/// The prover's `(u_i, [v_{i,b}; k])` of one repetition from its leaves' PRG keys.
+pub fn prover_rep(keys: &[[u8; 32]], k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
+    columns(k, nbits, |x, buf| {
+        prg(&keys[x], nbits, buf);
+        true
+    })
+}
+
+/// The verifier's `[q_{i,b}; k]` of one repetition from every leaf key but `hidden`'s:
+/// `q_b = ⊕_{x : bit b of x} r_{x ⊕ hidden}` (the hidden leaf is `x = 0`, in no column).
+pub fn verifier_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> Vec<Bits> {
+    columns(k, nbits, |x, buf| match &keys[x ^ hidden] {
+        Some(key) => {
+            prg(key, nbits, buf);
+            true
+        }
+        None => false,
+    })
+    .1
+}
+
+/// The definitions of [`prover_rep`] and [`verifier_rep`] leaf by leaf (tests).
+#[cfg(test)]
+fn naive_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
+    let nw = words(nbits);
+    let mut u = vec![0u64; nw];
+    let mut v = vec![vec![0u64; nw]; k as usize];
+    let mut r = vec![0u64; nw];
+    for (j, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        prg(key, nbits, &mut r);
+        xor_into(&mut u, &r);
+        for (b, col) in v.iter_mut().enumerate() {
+            if ((j ^ hidden) >> b) & 1 == 1 {
+                xor_into(col, &r);
+            }
+        }
+    }
+    (u, v)
+}
+
+/// Rows of the column matrix: `out[p] = Σ_c bit p of cols[c] · X^c` (`cols.len() ≤ 128`).
+pub fn rows(cols: &[Bits], nbits: usize) -> Vec<u128> {
+    let nw = words(nbits);
+    let mut out = vec![0u128; nw * 64];
+    for w in 0..nw {
+        for g in 0..2 {
+            if cols.len() <= 64 * g {
+                break;
+            }
+            let mut a = [0u64; 64];
+            for (t, x) in a.iter_mut().enumerate() {
+                if let Some(c) = cols.get(64 * g + t) {
+                    *x = c[w];
+                }
+            }
+            transpose64(&mut a);
+            for (r, x) in a.iter().enumerate() {
+                out[64 * w + r] |= (*x as u128) << (64 * g);
+            }
+        }
+    }
+    out.truncate(nbits);
+    out
+}
+
+/// The universal hash of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+256}`,
+/// `H(x) = Σ_j r_j · x[128j, 128j+128) + x[ℓ+128, ℓ+256)` over the blocks of the first
+/// `ℓ + 128` bits (the last block zero-padded), `r_j` the `j`-th 16 bytes (little-endian) of
+/// the ChaCha20 keystream under `chall1`.
+pub struct UHash {
+    r: Vec<u128>,
+    body: usize,
+}
+
+impl UHash {
+    /// For witnesses of `l` bits.
+    pub fn new(chall1: &[u8; 32], l: usize) -> Self {
+        let body = l + 128;
+        Self {
+            r: field_stream(chall1, body.div_ceil(128)),
+            body,
+        }
+    }
+
+    pub fn hash(&self, x: &[u64]) -> u128 {
+        let mut acc = chunk(x, self.body, 128);
+        for (j, r) in self.r.iter().enumerate() {
+            let len = (self.body - 128 * j).min(128);
+            acc ^= gf128::mul(*r, chunk(x, 128 * j, len));
+        }
+        acc
+    }
+}
+
+/// `n` field elements: the ChaCha20 keystream under `key`, 16 little-endian bytes each.
+pub fn field_stream(key: &[u8; 32], n: usize) -> Vec<u128> {
+    let mut rng = ChaCha20Rng::from_seed(*key);
+    let mut buf = vec![0u8; 16 * n];
+    rng.fill_bytes(&mut buf);
+    buf.chunks_exact(16)
+        .map(|c| u128::from_le_bytes(c.try_into().expect("16 bytes")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_and_rows_match_bit_loops() {
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let nbits = 300;
+        let cols: Vec<Bits> = (0..100)
+            .map(|_| {
+                let mut c: Bits = (0..words(nbits)).map(|_| rng.next_u64()).collect();
+                clear_tail(&mut c, nbits);
+                c
+            })
+            .collect();
+        let rs = rows(&cols, nbits);
+        for (p, r) in rs.iter().enumerate() {
+            let mut want = 0u128;
+            for (c, col) in cols.iter().enumerate() {
+                want |= (get(col, p) as u128) << c;
+            }
+            assert_eq!(*r, want);
+        }
+        assert_eq!(rs.len(), nbits);
+        for from in [0, 1, 63, 64, 65, 100, 172, 250] {
+            for len in [1, 7, 64, 100, 128] {
+                let mut want = 0u128;
+                for t in 0..len {
+                    if from + t < nbits && get(&cols[0], from + t) {
+                        want |= 1 << t;
+                    }
+                }
+                assert_eq!(chunk(&cols[0], from, len), want, "{from} {len}");
+            }
+        }
+        let b = to_bytes(&cols[0], nbits);
+        assert_eq!(from_bytes(&b, nbits).unwrap(), cols[0]);
+        let mut bad = b.clone();
+        *bad.last_mut().unwrap() |= 0x80; // a padding bit (300 = 37·8 + 4)
+        assert!(from_bytes(&bad, nbits).is_none());
+        assert!(from_bytes(&b[1..], nbits).is_none());
+    }
+
+    /// `q = v + Δ·u` on every row, checked directly from the leaves (one repetition, every
+    /// hidden index), and the universal hash is linear.
+    #[test]
+    fn the_vole_correlation_holds_for_every_hidden_leaf() {
+        let nbits = 200;
+        for k in 1..=4u32 {
+            let keys: Vec<[u8; 32]> = (0..1usize << k).map(|j| [j as u8 + 17; 32]).collect();
+            let (u, v) = prover_rep(&keys, k, nbits);
+            let all: Vec<Option<[u8; 32]>> = keys.iter().map(|x| Some(*x)).collect();
+            assert_eq!(naive_rep(&all, 0, k, nbits), (u.clone(), v.clone()));
+            let vr = rows(&v, nbits);
+            for hidden in 0..1usize << k {
+                let part: Vec<Option<[u8; 32]>> = keys
+                    .iter()
+                    .enumerate()
+                    .map(|(j, key)| (j != hidden).then_some(*key))
+                    .collect();
+                let q = verifier_rep(&part, hidden, k, nbits);
+                assert_eq!(naive_rep(&part, hidden, k, nbits).1, q);
+                let qr = rows(&q, nbits);
+                let delta = hidden as u128;
+                for p in 0..nbits {
+                    assert_eq!(
+                        qr[p],
+                        vr[p] ^ gf128::scale(delta, get(&u, p)),
+                        "k {k} p {p}"
+                    );
+                }
+            }
+        }
+        let h = UHash::new(&[3; 32], 40);
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        let n = 40 + 256;
+        let a: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
+        let b: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
+        let mut s = a.clone();
+        xor_into(&mut s, &b);
+        let (mut a, mut b) = (a, b);
+        clear_tail(&mut a, n);
+        clear_tail(&mut b, n);
+        clear_tail(&mut s, n);
+        assert_eq!(h.hash(&s), h.hash(&a) ^ h.hash(&b));
+    }
+}

@@ -1,0 +1,695 @@
+//! VOLE-in-the-head (Baum et al., CRYPTO 2023; the construction FAEST builds on) over
+//! [`Circuit`]s.
+//!
+//! The witness is the circuit's input bits followed by every AND gate's output bit
+//! (`ℓ = n_in + n_and` bits). The prover commits to `τ` all-but-one vector commitments
+//! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
+//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 256` with a
+//! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
+//! hold `q_p = v_p + u_p·Δ`. The prover sends the corrections (`τ − 1` strings of `ℓ̂` bits),
+//! then, after `chall1`, the universal hash `ũ` of `u` and a digest of the hashes of `V`'s
+//! columns (the VOLE consistency check), and the masked witness `d = w ⊕ u[0, ℓ)`; after
+//! `chall2`, QuickSilver's `Ã0, Ã1` ([`quicksilver`], masked by `u[ℓ, ℓ+128)` and its tags);
+//! `chall3` gives `Δ`, i.e. the hidden leaf of every tree, and the prover opens every other
+//! leaf. The verifier rebuilds `q`, checks the leaf commitments, the consistency hash and
+//! `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
+//!
+//! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
+//! corrections → `chall1`; `ũ`, `H(Ṽ)`, `d` → `chall2`; `Ã0`, `Ã1`, counter → `chall3`).
+//! `chall3` is valid only if `w` bits after `Δ`'s are zero (grinding: the prover tries
+//! counters, `2^w` hashes on average).
+//!
+//! The bytes and the soundness of each parameter set are in docs/PROTOCOLS.md, section 7.
+
+pub mod convert;
+pub mod params;
+pub mod quicksilver;
+pub mod session;
+pub mod vc;
+
+use rand_core::RngCore;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use self::convert::{Bits, UHash};
+use self::vc::NodeSeed;
+use super::circuit::{Bit, Circuit, Gate};
+use super::gf128;
+use super::zkbpp::{pack_bools, Statement};
+use crate::commit::Digest;
+use crate::transcript::Transcript;
+use crate::{Error, Result};
+
+pub use params::{attack_cost_bits, params_for, Params, Profile};
+
+/// Transcript label of every VOLE proof.
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v1";
+/// Domain tag of the digest of the hashed columns.
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v1";
+
+/// The prover's messages before `Δ` (in a live session: its first message).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CommitMsg {
+    pub salt: [u8; 32],
+    /// `h_com`: the digest of every leaf commitment of every repetition.
+    pub h_com: Digest,
+    /// `c_i = u_0 ⊕ u_i` for `i = 1 … τ−1`, `ℓ̂` bits each, packed (padding bits zero).
+    pub corrections: Vec<Vec<u8>>,
+    /// `ũ`, the universal hash of `u_0` (16 bytes, little-endian).
+    pub u_hash: [u8; 16],
+    /// `SHA-256(VHASH_TAG ‖ Ṽ_0 ‖ … ‖ Ṽ_{delta_bits−1})`.
+    pub v_hash: Digest,
+    /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
+    pub masked_witness: Vec<u8>,
+    /// QuickSilver's `Ã0` and `Ã1`.
+    pub a0: [u8; 16],
+    pub a1: [u8; 16],
+}
+
+/// One repetition's opening: the `k_i` sibling seeds and the hidden leaf's commitment.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Opening {
+    pub path: Vec<NodeSeed>,
+    pub commitment: Digest,
+}
+
+/// The answer to `Δ`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Response {
+    pub openings: Vec<Opening>,
+}
+
+/// `Δ` as the hidden leaf of every repetition.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Challenge {
+    pub hidden: Vec<u32>,
+}
+
+/// A non-interactive VOLE-in-the-head proof.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Proof {
+    pub params: Params,
+    pub commit: CommitMsg,
+    /// The grinding counter that makes `chall3` valid.
+    pub counter: u32,
+    pub response: Response,
+}
+
+impl Challenge {
+    /// `Δ = Σ_i hidden_i · X^{offset_i}`.
+    pub fn delta(&self, p: &Params) -> u128 {
+        self.hidden
+            .iter()
+            .enumerate()
+            .fold(0u128, |d, (i, &h)| d | ((h as u128) << p.offset(i)))
+    }
+
+    /// A uniformly random challenge (live sessions, tests).
+    pub fn random(p: &Params, rng: &mut impl RngCore) -> Self {
+        Challenge {
+            hidden: (0..p.tau())
+                .map(|i| (rng.next_u64() & ((1u64 << p.k(i)) - 1)) as u32)
+                .collect(),
+        }
+    }
+
+    /// From `chall3`'s 32 bytes: repetition `i` reads bits `[offset_i, offset_i + k_i)`
+    /// (bit `n` is bit `n mod 8` of byte `n / 8`); `None` unless the `w` bits from
+    /// `delta_bits` on are zero.
+    pub fn from_chall3(c: &[u8; 32], p: &Params) -> Option<Self> {
+        let bit = |n: u32| (c[(n / 8) as usize] >> (n % 8)) & 1 == 1;
+        if (p.delta_bits..p.delta_bits + p.grind).any(bit) {
+            return None;
+        }
+        Some(Challenge {
+            hidden: (0..p.tau())
+                .map(|i| {
+                    let o = p.offset(i);
+                    (0..p.k(i)).fold(0u32, |h, b| h | ((bit(o + b) as u32) << b))
+                })
+                .collect(),
+        })
+    }
+
+    pub fn check(&self, p: &Params) -> Result<()> {
+        if self.hidden.len() != p.tau()
+            || self
+                .hidden
+                .iter()
+                .enumerate()
+                .any(|(i, &h)| h as u64 >= 1u64 << p.k(i))
+        {
+            return Err(Error::bad(format!(
+                "the challenge is not one leaf index per repetition ({} repetitions)",
+                p.tau
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Deliberate misbehaviour for soundness tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cheat {
+    /// Flip the output bit of AND gate `t` in the witness (and carry on with it).
+    FlipAnd(usize),
+    /// Place a root of the check's error polynomial at this guess of `Δ`: the forger's best
+    /// strategy once its witness is wrong (`Ã1 += E·g`).
+    Guess(u128),
+    /// Flip bit `bit` of correction `rep` (`1 ≤ rep < τ`): an inconsistent VOLE.
+    Correction { rep: usize, bit: usize },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    n_and: usize,
+    l: usize,
+    lhat: usize,
+}
+
+impl Shape {
+    fn of(c: &Circuit) -> Self {
+        let l = c.n_inputs() + c.n_and();
+        Shape {
+            n_and: c.n_and(),
+            l,
+            lhat: l + 256,
+        }
+    }
+}
+
+/// Transcript up to `chall1`: the statement, parameters, salt, `h_com`, corrections.
+fn transcript(st: &Statement, p: &Params, cm: &CommitMsg) -> Transcript {
+    let mut t = Transcript::new(TRANSCRIPT_TAG);
+    t.append(b"tag", st.tag);
+    t.append(b"circuit", &st.circuit.digest());
+    t.append(b"public", st.public);
+    t.append(b"output", &pack_bools(st.output));
+    t.append(b"context", st.context);
+    t.append_u64(b"tau", p.tau as u64);
+    t.append_u64(b"delta bits", p.delta_bits as u64);
+    t.append_u64(b"grind", p.grind as u64);
+    t.append(b"salt", &cm.salt);
+    t.append(b"h_com", &cm.h_com);
+    t.append(b"corrections", &cm.corrections.concat());
+    t
+}
+
+fn draw32(t: &Transcript, label: &'static [u8]) -> [u8; 32] {
+    let mut s = t.challenges(label);
+    let mut c = [0u8; 32];
+    for x in c.iter_mut() {
+        *x = s.next_byte();
+    }
+    c
+}
+
+/// `chall1`, `chall2` and the transcript state `chall3` is drawn from.
+fn challenges(st: &Statement, p: &Params, cm: &CommitMsg) -> ([u8; 32], [u8; 32], Transcript) {
+    let mut t = transcript(st, p, cm);
+    let c1 = draw32(&t, b"vole chall1");
+    t.append(b"u hash", &cm.u_hash);
+    t.append(b"v hash", &cm.v_hash);
+    t.append(b"masked witness", &cm.masked_witness);
+    let c2 = draw32(&t, b"vole chall2");
+    t.append(b"a0", &cm.a0);
+    t.append(b"a1", &cm.a1);
+    (c1, c2, t)
+}
+
+fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
+    let mut t = t.clone();
+    t.append_u64(b"grind counter", counter as u64);
+    draw32(&t, b"vole chall3")
+}
+
+fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> u128 + Sync) -> Digest {
+    let hs: Vec<u128> = cols
+        .par_iter()
+        .enumerate()
+        .map(|(c, col)| uh.hash(col) ^ adjust(c))
+        .collect();
+    let mut h = Sha256::new();
+    h.update(VHASH_TAG);
+    for x in hs {
+        h.update(x.to_le_bytes());
+    }
+    h.finalize().into()
+}
+
+/// `Σ_j row_{ℓ+j} · X^j`: the QuickSilver mask's tag (prover) or key (verifier).
+fn mask_sum(rows: &[u128], l: usize) -> u128 {
+    (0..128).fold(0u128, |a, j| a ^ gf128::mul(rows[l + j], 1u128 << j))
+}
+
+/// The witness positions' values: inputs, then every AND output (gate order).
+fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<bool> {
+    let mut v = Vec::with_capacity(c.n_wires());
+    v.extend_from_slice(input);
+    let mut ext = input.to_vec();
+    for g in c.gates() {
+        let x = match *g {
+            Gate::Xor(a, b) => v[a as usize] ^ v[b as usize],
+            Gate::Not(a) => !v[a as usize],
+            Gate::And(a, b) => {
+                let t = ext.len() - input.len();
+                let x = (v[a as usize] & v[b as usize]) ^ (flip == Some(t));
+                ext.push(x);
+                x
+            }
+        };
+        v.push(x);
+    }
+    ext
+}
+
+/// What the prover keeps between its commitment and its response.
+pub struct ProverState {
+    params: Params,
+    commit: CommitMsg,
+    roots: Vec<NodeSeed>,
+    transcript: Transcript,
+}
+
+impl Drop for ProverState {
+    fn drop(&mut self) {
+        for r in &mut self.roots {
+            super::zkbpp::wipe(r);
+        }
+    }
+}
+
+/// The prover's first phase. Reads from `rng`, in this order, the 32-byte salt and the `τ`
+/// 16-byte roots (a seal's master generator relies on that order).
+pub fn commit(
+    st: &Statement,
+    witness: &[bool],
+    params: Params,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Result<ProverState> {
+    params.check()?;
+    check_output_len(st)?;
+    if witness.len() != st.circuit.n_inputs() {
+        return Err(Error::bad(format!(
+            "witness has {} bits, the circuit takes {}",
+            witness.len(),
+            st.circuit.n_inputs()
+        )));
+    }
+    let sh = Shape::of(st.circuit);
+    let p = params;
+    let salt = crate::rng::random_32(rng);
+    let roots: Vec<NodeSeed> = (0..p.tau())
+        .map(|_| {
+            let mut r = [0u8; 16];
+            rng.fill_bytes(&mut r);
+            r
+        })
+        .collect();
+    // every repetition: leaf commitments, u_i and its k_i columns
+    let reps: Vec<(Vec<Digest>, Bits, Vec<Bits>)> = (0..p.tau())
+        .into_par_iter()
+        .map(|i| {
+            let tree = vc::Tree::new(&salt, i as u32, p.k(i), &roots[i]);
+            let (coms, keys): (Vec<Digest>, Vec<[u8; 32]>) = tree
+                .leaves()
+                .iter()
+                .enumerate()
+                .map(|(j, sd)| vc::leaf(&salt, i as u32, j, sd))
+                .unzip();
+            let (u, v) = convert::prover_rep(&keys, p.k(i), sh.lhat);
+            (coms, u, v)
+        })
+        .collect();
+    let h_com = vc::h_com(reps.iter().map(|r| &r.0[..]));
+    let u0 = reps[0].1.clone();
+    let mut corrections: Vec<Vec<u8>> = reps[1..]
+        .iter()
+        .map(|r| {
+            let mut c = u0.clone();
+            convert::xor_into(&mut c, &r.1);
+            convert::to_bytes(&c, sh.lhat)
+        })
+        .collect();
+    for ch in cheats {
+        if let Cheat::Correction { rep, bit } = *ch {
+            if rep >= 1 && rep < p.tau() && bit < sh.lhat {
+                corrections[rep - 1][bit / 8] ^= 1 << (bit % 8);
+            }
+        }
+    }
+    let cols: Vec<Bits> = reps.into_iter().flat_map(|r| r.2).collect();
+    let tags = convert::rows(&cols, sh.lhat);
+    let flip = cheats.iter().find_map(|c| match c {
+        Cheat::FlipAnd(t) => Some(*t),
+        _ => None,
+    });
+    let x = extended_witness(st.circuit, witness, flip);
+    let mut d = vec![0u64; convert::words(sh.l)];
+    for (p_, &b) in x.iter().enumerate() {
+        convert::set(&mut d, p_, b ^ convert::get(&u0, p_));
+    }
+    let mut cm = CommitMsg {
+        salt,
+        h_com,
+        corrections,
+        u_hash: [0; 16],
+        v_hash: [0; 32],
+        masked_witness: convert::to_bytes(&d, sh.l),
+        a0: [0; 16],
+        a1: [0; 16],
+    };
+    let mut t = transcript(st, &p, &cm);
+    let c1 = draw32(&t, b"vole chall1");
+    let uh = UHash::new(&c1, sh.l);
+    cm.u_hash = uh.hash(&u0).to_le_bytes();
+    cm.v_hash = v_hash(&uh, &cols, |_| 0);
+    t.append(b"u hash", &cm.u_hash);
+    t.append(b"v hash", &cm.v_hash);
+    t.append(b"masked witness", &cm.masked_witness);
+    let c2 = draw32(&t, b"vole chall2");
+    let chi = convert::field_stream(&c2, sh.n_and + st.circuit.n_outputs());
+    let (a0, a1, e) = quicksilver::prover_sums(st.circuit, &x, &tags, &chi, st.output);
+    let a0 = a0 ^ mask_sum(&tags, sh.l);
+    let mut a1 = a1 ^ convert::chunk(&u0, sh.l, 128);
+    for ch in cheats {
+        if let Cheat::Guess(g) = *ch {
+            a1 ^= gf128::mul(e, g);
+        }
+    }
+    cm.a0 = a0.to_le_bytes();
+    cm.a1 = a1.to_le_bytes();
+    t.append(b"a0", &cm.a0);
+    t.append(b"a1", &cm.a1);
+    Ok(ProverState {
+        params: p,
+        commit: cm,
+        roots,
+        transcript: t,
+    })
+}
+
+impl ProverState {
+    pub fn commitment(&self) -> &CommitMsg {
+        &self.commit
+    }
+
+    /// Opens every leaf but the challenge's.
+    pub fn respond(&self, ch: &Challenge) -> Result<Response> {
+        ch.check(&self.params)?;
+        let p = &self.params;
+        let salt = &self.commit.salt;
+        let openings = (0..p.tau())
+            .into_par_iter()
+            .map(|i| {
+                let tree = vc::Tree::new(salt, i as u32, p.k(i), &self.roots[i]);
+                let h = ch.hidden[i] as usize;
+                Opening {
+                    path: tree.open(h),
+                    commitment: vc::leaf(salt, i as u32, h, &tree.leaves()[h]).0,
+                }
+            })
+            .collect();
+        Ok(Response { openings })
+    }
+
+    /// The first counter whose `chall3` is valid, and its challenge.
+    fn grind(&self) -> Result<(u32, Challenge)> {
+        for counter in 0..=u32::MAX {
+            if let Some(ch) =
+                Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
+            {
+                return Ok((counter, ch));
+            }
+        }
+        Err(Error::bad("no grinding counter found"))
+    }
+}
+
+fn check_output_len(st: &Statement) -> Result<()> {
+    if st.output.len() != st.circuit.n_outputs() {
+        return Err(Error::bad(format!(
+            "the statement's output has {} bits, the circuit gives {}",
+            st.output.len(),
+            st.circuit.n_outputs()
+        )));
+    }
+    Ok(())
+}
+
+/// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
+pub fn prove(
+    st: &Statement,
+    witness: &[bool],
+    params: Params,
+    rng: &mut impl RngCore,
+) -> Result<Proof> {
+    params.check()?;
+    super::zkbpp::check_witness(st, witness)?;
+    prove_unchecked(st, witness, params, rng, &[])
+}
+
+/// Like [`prove`] without checking the witness, optionally cheating: for soundness tests
+/// and seals (which check the witness themselves).
+#[doc(hidden)]
+pub fn prove_unchecked(
+    st: &Statement,
+    witness: &[bool],
+    params: Params,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+) -> Result<Proof> {
+    let state = commit(st, witness, params, rng, cheats)?;
+    let (counter, ch) = state.grind()?;
+    let response = state.respond(&ch)?;
+    Ok(Proof {
+        params,
+        commit: state.commit.clone(),
+        counter,
+        response,
+    })
+}
+
+fn rejected(what: impl std::fmt::Display) -> Error {
+    Error::rejected(format!("VOLE proof rejected: {what}"))
+}
+
+/// The verifier's view of the VOLE: `h_com` rebuilt from the openings (the hidden leaves'
+/// commitments from `hidden_coms`) and the columns `q` before corrections.
+fn verifier_vole(
+    salt: &[u8; 32],
+    p: &Params,
+    lhat: usize,
+    ch: &Challenge,
+    paths: &[&[NodeSeed]],
+    hidden_coms: &[Digest],
+) -> (Digest, Vec<Vec<Bits>>) {
+    let reps: Vec<(Vec<Digest>, Vec<Bits>)> = (0..p.tau())
+        .into_par_iter()
+        .map(|i| {
+            let h = ch.hidden[i] as usize;
+            let seeds = vc::reconstruct(salt, i as u32, p.k(i), h, paths[i]);
+            let mut coms = Vec::with_capacity(seeds.len());
+            let mut keys = Vec::with_capacity(seeds.len());
+            for (j, s) in seeds.iter().enumerate() {
+                match s {
+                    Some(sd) => {
+                        let (c, k) = vc::leaf(salt, i as u32, j, sd);
+                        coms.push(c);
+                        keys.push(Some(k));
+                    }
+                    None => {
+                        coms.push(hidden_coms[i]);
+                        keys.push(None);
+                    }
+                }
+            }
+            (coms, convert::verifier_rep(&keys, h, p.k(i), lhat))
+        })
+        .collect();
+    let h = vc::h_com(reps.iter().map(|r| &r.0[..]));
+    (h, reps.into_iter().map(|r| r.1).collect())
+}
+
+/// Applies the corrections to the verifier's columns: `q_{i,b} ⊕= (bit b of j*_i) · c_i`.
+fn corrected_columns(
+    p: &Params,
+    ch: &Challenge,
+    mut q: Vec<Vec<Bits>>,
+    corrections: &[Bits],
+) -> Vec<Bits> {
+    for i in 1..p.tau() {
+        for (b, col) in q[i].iter_mut().enumerate() {
+            if (ch.hidden[i] >> b) & 1 == 1 {
+                convert::xor_into(col, &corrections[i - 1]);
+            }
+        }
+    }
+    q.into_iter().flatten().collect()
+}
+
+/// The checks common to interactive and non-interactive verification.
+pub fn verify_interactive(
+    st: &Statement,
+    p: &Params,
+    cm: &CommitMsg,
+    ch: &Challenge,
+    resp: &Response,
+) -> Result<()> {
+    p.check().map_err(|e| Error::rejected(e.to_string()))?;
+    ch.check(p).map_err(|e| Error::rejected(e.to_string()))?;
+    check_output_len(st)?;
+    let c = st.circuit;
+    let sh = Shape::of(c);
+    for (o, &y) in c.outputs().iter().zip(st.output) {
+        if let Bit::Const(b) = *o {
+            if b != y {
+                return Err(rejected(
+                    "the circuit's constant output differs from the statement",
+                ));
+            }
+        }
+    }
+    if cm.corrections.len() != p.tau() - 1 {
+        return Err(rejected(format!(
+            "{} corrections, expected {}",
+            cm.corrections.len(),
+            p.tau() - 1
+        )));
+    }
+    let corrections: Vec<Bits> = cm
+        .corrections
+        .iter()
+        .map(|c| convert::from_bytes(c, sh.lhat))
+        .collect::<Option<_>>()
+        .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
+    let d = convert::from_bytes(&cm.masked_witness, sh.l)
+        .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
+    if resp.openings.len() != p.tau()
+        || resp
+            .openings
+            .iter()
+            .enumerate()
+            .any(|(i, o)| o.path.len() != p.k(i) as usize)
+    {
+        return Err(rejected("the openings do not have one seed per tree level"));
+    }
+    let paths: Vec<&[NodeSeed]> = resp.openings.iter().map(|o| &o.path[..]).collect();
+    let hidden: Vec<Digest> = resp.openings.iter().map(|o| o.commitment).collect();
+    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &paths, &hidden);
+    if h_com != cm.h_com {
+        return Err(rejected(
+            "the opened leaves do not match the vector commitment",
+        ));
+    }
+    let cols = corrected_columns(p, ch, q, &corrections);
+    let delta = ch.delta(p);
+    let (c1, c2, _) = challenges(st, p, cm);
+    let uh = UHash::new(&c1, sh.l);
+    let ut = u128::from_le_bytes(cm.u_hash);
+    let vh = v_hash(&uh, &cols, |col| gf128::scale(ut, (delta >> col) & 1 == 1));
+    if vh != cm.v_hash {
+        return Err(rejected("the VOLE consistency check fails"));
+    }
+    let qrows = convert::rows(&cols, sh.lhat);
+    let chi = convert::field_stream(&c2, sh.n_and + c.n_outputs());
+    let lhs = quicksilver::verifier_sum(c, &qrows, |x| convert::get(&d, x), delta, &chi, st.output)
+        ^ mask_sum(&qrows, sh.l);
+    let rhs = u128::from_le_bytes(cm.a0) ^ gf128::mul(u128::from_le_bytes(cm.a1), delta);
+    if lhs != rhs {
+        return Err(rejected("the QuickSilver check of the AND gates fails"));
+    }
+    Ok(())
+}
+
+/// Verifies a non-interactive proof with at least `min_bits` of [`attack_cost_bits`].
+pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
+    let p = &proof.params;
+    p.check().map_err(|e| Error::rejected(e.to_string()))?;
+    let bits = attack_cost_bits(p);
+    if bits < min_bits {
+        return Err(Error::rejected(format!(
+            "the proof's parameters ({p}) give {bits:.1} bits of security, {min_bits:.1} required"
+        )));
+    }
+    let (_, _, t) = challenges(st, p, &proof.commit);
+    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p)
+        .ok_or_else(|| rejected("the grinding counter does not give a valid challenge"))?;
+    verify_interactive(st, p, &proof.commit, &ch, &proof.response)
+}
+
+/// The zero-knowledge simulator: an accepting `(commitment, response)` for the challenge
+/// `ch` fixed in advance, made without any witness. Every value the verifier sees is drawn
+/// uniformly (corrections, `ũ`, `d`, `Ã1`, the hidden leaves' commitments, seeds) and the
+/// rest is solved for from the verifier's equations.
+pub fn simulate(
+    st: &Statement,
+    p: Params,
+    ch: &Challenge,
+    rng: &mut impl RngCore,
+) -> Result<(CommitMsg, Response)> {
+    p.check()?;
+    ch.check(&p)?;
+    check_output_len(st)?;
+    let sh = Shape::of(st.circuit);
+    let salt = crate::rng::random_32(rng);
+    let mut openings = Vec::with_capacity(p.tau());
+    for i in 0..p.tau() {
+        let mut root = [0u8; 16];
+        rng.fill_bytes(&mut root);
+        let tree = vc::Tree::new(&salt, i as u32, p.k(i), &root);
+        openings.push(Opening {
+            path: tree.open(ch.hidden[i] as usize),
+            commitment: crate::rng::random_32(rng),
+        });
+    }
+    let random_bits = |rng: &mut dyn RngCore, n: usize| {
+        let mut b: Bits = (0..convert::words(n)).map(|_| rng.next_u64()).collect();
+        convert::clear_tail(&mut b, n);
+        b
+    };
+    let corrections: Vec<Bits> = (1..p.tau()).map(|_| random_bits(rng, sh.lhat)).collect();
+    let d = random_bits(rng, sh.l);
+    let ut = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+    let a1 = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+    let paths: Vec<&[NodeSeed]> = openings.iter().map(|o| &o.path[..]).collect();
+    let hidden: Vec<Digest> = openings.iter().map(|o| o.commitment).collect();
+    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &paths, &hidden);
+    let cols = corrected_columns(&p, ch, q, &corrections);
+    let delta = ch.delta(&p);
+    let mut cm = CommitMsg {
+        salt,
+        h_com,
+        corrections: corrections
+            .iter()
+            .map(|c| convert::to_bytes(c, sh.lhat))
+            .collect(),
+        u_hash: ut.to_le_bytes(),
+        v_hash: [0; 32],
+        masked_witness: convert::to_bytes(&d, sh.l),
+        a0: [0; 16],
+        a1: a1.to_le_bytes(),
+    };
+    let t = transcript(st, &p, &cm);
+    let c1 = draw32(&t, b"vole chall1");
+    let uh = UHash::new(&c1, sh.l);
+    cm.v_hash = v_hash(&uh, &cols, |col| gf128::scale(ut, (delta >> col) & 1 == 1));
+    let (_, c2, _) = challenges(st, &p, &cm);
+    let qrows = convert::rows(&cols, sh.lhat);
+    let chi = convert::field_stream(&c2, sh.n_and + st.circuit.n_outputs());
+    let lhs = quicksilver::verifier_sum(
+        st.circuit,
+        &qrows,
+        |x| convert::get(&d, x),
+        delta,
+        &chi,
+        st.output,
+    ) ^ mask_sum(&qrows, sh.l);
+    cm.a0 = (lhs ^ gf128::mul(a1, delta)).to_le_bytes();
+    Ok((cm, Response { openings }))
+}
+
+#[cfg(test)]
+mod tests;

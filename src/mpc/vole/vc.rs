@@ -1,0 +1,182 @@
+//! All-but-one vector commitments: one GGM tree of `2^k` leaves per repetition, with
+//! 128-bit seeds.
+//!
+//! Nodes are numbered heap-style: the root is 1, node `c` has children `2c` and `2c+1`, leaf
+//! `j` is node `2^k + j`. With the 32-byte salt and the repetition index `i`:
+//!
+//! ```text
+//! node(c)  = SHA-256("zkg:vole:tree:v1" ‖ salt ‖ u32le(i) ‖ u32le(c) ‖ node(c/2))[0..16]
+//! com_j    = SHA-256("zkg:vole:leaf-commit:v1" ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
+//! key_j    = SHA-256("zkg:vole:leaf-prg:v1" ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
+//! ```
+//!
+//! `sd_j = node(2^k + j)`; `r_j` is the ChaCha20 keystream under `key_j` (nonce 0). Opening
+//! all leaves but `j*` reveals the `k` siblings of `j*`'s ancestors (top-down) and `com_{j*}`;
+//! `h_com = SHA-256("zkg:vole:vc:v1" ‖ com of every leaf of every repetition, in order)`.
+//!
+//! Misuse: the same root with the same salt in two proofs opened at different leaves reveals
+//! every seed of that tree; roots come from the prover's generator once per proof.
+
+use sha2::{Digest as _, Sha256};
+
+use crate::commit::Digest;
+
+/// A 128-bit node seed.
+pub type NodeSeed = [u8; 16];
+
+pub const TREE_TAG: &[u8] = b"zkg:vole:tree:v1";
+pub const LEAF_COMMIT_TAG: &[u8] = b"zkg:vole:leaf-commit:v1";
+pub const LEAF_PRG_TAG: &[u8] = b"zkg:vole:leaf-prg:v1";
+pub const HCOM_TAG: &[u8] = b"zkg:vole:vc:v1";
+
+fn child(salt: &[u8; 32], rep: u32, c: usize, parent: &NodeSeed) -> NodeSeed {
+    let mut h = Sha256::new();
+    h.update(TREE_TAG);
+    h.update(salt);
+    h.update(rep.to_le_bytes());
+    h.update((c as u32).to_le_bytes());
+    h.update(parent);
+    let d: [u8; 32] = h.finalize().into();
+    d[..16].try_into().expect("16 bytes")
+}
+
+fn leaf_hash(tag: &[u8], salt: &[u8; 32], rep: u32, j: usize, sd: &NodeSeed) -> Digest {
+    let mut h = Sha256::new();
+    h.update(tag);
+    h.update(salt);
+    h.update(rep.to_le_bytes());
+    h.update((j as u32).to_le_bytes());
+    h.update(sd);
+    h.finalize().into()
+}
+
+/// A leaf's commitment and PRG key.
+pub fn leaf(salt: &[u8; 32], rep: u32, j: usize, sd: &NodeSeed) -> (Digest, [u8; 32]) {
+    (
+        leaf_hash(LEAF_COMMIT_TAG, salt, rep, j, sd),
+        leaf_hash(LEAF_PRG_TAG, salt, rep, j, sd),
+    )
+}
+
+/// One repetition's tree, all nodes (index 0 unused).
+pub struct Tree {
+    k: u32,
+    nodes: Vec<NodeSeed>,
+}
+
+impl Tree {
+    pub fn new(salt: &[u8; 32], rep: u32, k: u32, root: &NodeSeed) -> Self {
+        let n = 1usize << k;
+        let mut nodes = vec![[0u8; 16]; 2 * n];
+        nodes[1] = *root;
+        for c in 2..2 * n {
+            nodes[c] = child(salt, rep, c, &nodes[c / 2]);
+        }
+        Tree { k, nodes }
+    }
+
+    /// The leaf seeds `sd_0 … sd_{N−1}`.
+    pub fn leaves(&self) -> &[NodeSeed] {
+        &self.nodes[1 << self.k..]
+    }
+
+    /// The `k` sibling seeds that reveal every leaf but `hidden`, top-down.
+    pub fn open(&self, hidden: usize) -> Vec<NodeSeed> {
+        let leaf = (1usize << self.k) + hidden;
+        (0..self.k)
+            .map(|d| {
+                let anc = leaf >> (self.k - 1 - d);
+                self.nodes[anc ^ 1]
+            })
+            .collect()
+    }
+}
+
+/// Rebuilds every leaf seed but `hidden`'s (which is `None`) from an opening's `k` sibling
+/// seeds (their count is checked by the caller).
+pub fn reconstruct(
+    salt: &[u8; 32],
+    rep: u32,
+    k: u32,
+    hidden: usize,
+    path: &[NodeSeed],
+) -> Vec<Option<NodeSeed>> {
+    debug_assert_eq!(path.len(), k as usize);
+    let n = 1usize << k;
+    let mut nodes: Vec<Option<NodeSeed>> = vec![None; 2 * n];
+    let leaf = n + hidden;
+    for (d, s) in path.iter().enumerate() {
+        let anc = leaf >> (k as usize - 1 - d);
+        nodes[anc ^ 1] = Some(*s);
+    }
+    for c in 2..2 * n {
+        if nodes[c].is_none() {
+            if let Some(p) = nodes[c / 2] {
+                nodes[c] = Some(child(salt, rep, c, &p));
+            }
+        }
+    }
+    nodes.split_off(n)
+}
+
+/// `h_com` over every repetition's leaf commitments, in order.
+pub fn h_com<'a>(coms: impl IntoIterator<Item = &'a [Digest]>) -> Digest {
+    let mut h = Sha256::new();
+    h.update(HCOM_TAG);
+    for rep in coms {
+        for c in rep {
+            h.update(c);
+        }
+    }
+    h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree against a plain list of seeds computed node by node from the definition,
+    /// and every opening against it.
+    #[test]
+    fn tree_leaves_match_the_definition_and_every_opening_reveals_all_but_one() {
+        let salt = [7u8; 32];
+        for k in 1..=5u32 {
+            let root = [k as u8; 16];
+            let t = Tree::new(&salt, 3, k, &root);
+            let n = 1usize << k;
+            // plain recursion, leaf by leaf: walk down from the root along j's bits
+            let plain: Vec<NodeSeed> = (0..n)
+                .map(|j| {
+                    let mut c = 1usize;
+                    let mut s = root;
+                    for d in (0..k).rev() {
+                        c = 2 * c + ((j >> d) & 1);
+                        s = child(&salt, 3, c, &s);
+                    }
+                    s
+                })
+                .collect();
+            assert_eq!(t.leaves(), &plain[..]);
+            for hidden in 0..n {
+                let path = t.open(hidden);
+                assert_eq!(path.len(), k as usize);
+                let r = reconstruct(&salt, 3, k, hidden, &path);
+                for j in 0..n {
+                    if j == hidden {
+                        assert_eq!(r[j], None);
+                    } else {
+                        assert_eq!(r[j], Some(plain[j]), "k {k} hidden {hidden} leaf {j}");
+                    }
+                }
+                // the path does not contain the hidden seed or any of its ancestors
+                assert!(!path.contains(&plain[hidden]));
+            }
+        }
+        // another repetition index or salt gives other seeds
+        let a = Tree::new(&salt, 0, 3, &[1; 16]);
+        let b = Tree::new(&salt, 1, 3, &[1; 16]);
+        let c = Tree::new(&[8; 32], 0, 3, &[1; 16]);
+        assert_ne!(a.leaves(), b.leaves());
+        assert_ne!(a.leaves(), c.leaves());
+    }
+}

@@ -1,0 +1,469 @@
+//! The VOLE-in-the-head engine through its public API: honest proofs, tampering, variations
+//! of the statement, cheating provers (one AND gate, the VOLE consistency) caught at the
+//! rates the formulas predict, the simulator, agreement with ZKB++ and KKW on hundreds of
+//! random circuits, seals (brute force over small circuits), live sessions, and SHA-256 /
+//! peg / LowMC proof files.
+
+use rand::{Rng as _, RngCore};
+use sha2::Digest as _;
+use zkgames::mpc::circuit::{random_circuit, Builder, Circuit};
+use zkgames::mpc::engine::{Proof as EngineProof, Required, System};
+use zkgames::mpc::kkw;
+use zkgames::mpc::vole::{
+    self, attack_cost_bits, params_for, Challenge, Cheat, Params, Profile, Proof,
+};
+use zkgames::mpc::zkbpp::{self, Statement};
+use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
+use zkgames::rng::seeded_rng;
+
+fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
+    Statement {
+        tag: b"vole-test",
+        circuit: c,
+        public: b"public",
+        output: y,
+        context: ctx,
+    }
+}
+
+fn bits(rng: &mut impl RngCore, n: usize) -> Vec<bool> {
+    (0..n).map(|_| rng.gen()).collect()
+}
+
+/// A test set: 40-bit Δ in 4 trees, 2 grinding bits (41 bits of attack cost).
+const TEST: Params = Params::new(4, 40, 2);
+
+#[test]
+fn honest_proofs_verify_and_variations_are_rejected() {
+    let mut rng = seeded_rng(1);
+    for case in 0..40 {
+        let n_in = rng.gen_range(1..20);
+        let (ng, no) = (rng.gen_range(1..150), rng.gen_range(1..10));
+
+        let c = random_circuit(&mut rng, n_in, ng, no);
+        let w = bits(&mut rng, n_in);
+        let y = c.eval(&w);
+        let st = stmt(&c, &y, b"ctx");
+        let p = if case % 10 == 0 {
+            params_for(128, Profile::Speed).unwrap()
+        } else {
+            TEST
+        };
+        let pr = vole::prove(&st, &w, p, &mut rng).unwrap();
+        vole::verify(&st, &pr, attack_cost_bits(&p)).unwrap();
+        // one valid encoding: decode(encode) round-trips
+        let b = encode(&pr);
+        assert_eq!(decode::<Proof>(&b, "t").unwrap(), pr);
+        // more bits required than the parameters give ("fewer repetitions")
+        assert!(vole::verify(&st, &pr, attack_cost_bits(&p) + 1.0).is_err());
+        let mut y2 = y.clone();
+        y2[rng.gen_range(0..y.len())] ^= true;
+        assert!(
+            vole::verify(&stmt(&c, &y2, b"ctx"), &pr, 0.0).is_err(),
+            "output"
+        );
+        assert!(
+            vole::verify(&stmt(&c, &y, b"cty"), &pr, 0.0).is_err(),
+            "context"
+        );
+        let st3 = Statement {
+            public: b"other",
+            ..st
+        };
+        assert!(vole::verify(&st3, &pr, 0.0).is_err(), "public");
+        let st4 = Statement {
+            tag: b"other",
+            ..st
+        };
+        assert!(vole::verify(&st4, &pr, 0.0).is_err(), "tag");
+        let c2 = random_circuit(&mut rng, n_in, c.n_gates(), c.n_outputs());
+        assert!(
+            vole::verify(&stmt(&c2, &y, b"ctx"), &pr, 0.0).is_err(),
+            "circuit"
+        );
+        // a proof made with fewer repetitions / fewer bits, presented as the same statement
+        let small = Params::new(2, 20, 0);
+        let ps = vole::prove(&st, &w, small, &mut rng).unwrap();
+        vole::verify(&st, &ps, 19.0).unwrap();
+        assert!(vole::verify(&st, &ps, attack_cost_bits(&p)).is_err());
+        // the same proof with its parameters edited is rejected
+        let mut edited = pr.clone();
+        edited.params.tau -= 1;
+        assert!(vole::verify(&st, &edited, 0.0).is_err());
+    }
+}
+
+#[test]
+fn every_flipped_byte_of_a_small_proof_is_rejected() {
+    let mut rng = seeded_rng(2);
+    let c = random_circuit(&mut rng, 6, 40, 3);
+    let w = bits(&mut rng, 6);
+    let y = c.eval(&w);
+    let st = stmt(&c, &y, b"");
+    let pr = vole::prove(&st, &w, Params::new(3, 30, 1), &mut rng).unwrap();
+    let b = encode(&pr);
+    for i in 0..b.len() {
+        for mask in [0x01u8, 0x80] {
+            let mut t = b.clone();
+            t[i] ^= mask;
+            if let Ok(p) = decode::<Proof>(&t, "t") {
+                assert!(vole::verify(&st, &p, 0.0).is_err(), "byte {i} mask {mask}");
+            }
+        }
+    }
+    // padding bits of the corrections and the masked witness: set them, re-encode, refused
+    let mut p = pr.clone();
+    let l = c.n_inputs() + c.n_and();
+    if !l.is_multiple_of(8) {
+        *p.commit.masked_witness.last_mut().unwrap() |= 0x80;
+        assert!(vole::verify(&st, &p, 0.0).is_err());
+    }
+    let mut p = pr.clone();
+    if !(l + 256).is_multiple_of(8) {
+        *p.commit.corrections[0].last_mut().unwrap() |= 0x80;
+        assert!(vole::verify(&st, &p, 0.0).is_err());
+    }
+    // truncated and extended lists
+    let mut p = pr.clone();
+    p.response.openings.pop();
+    assert!(vole::verify(&st, &p, 0.0).is_err());
+    let mut p = pr.clone();
+    p.response.openings[0].path.push([0; 16]);
+    assert!(vole::verify(&st, &p, 0.0).is_err());
+    let mut p = pr;
+    p.commit.corrections.push(vec![0; (l + 256).div_ceil(8)]);
+    assert!(vole::verify(&st, &p, 0.0).is_err());
+}
+
+fn and_statement() -> (Circuit, Vec<bool>, Vec<bool>) {
+    let mut b = Builder::new(2);
+    let (x, y) = (b.input(0), b.input(1));
+    let z = b.and(x, y);
+    b.output(z);
+    (b.finish(), vec![true], vec![true, true])
+}
+
+/// A 4-bit Δ (two trees of 4 leaves), no grinding: small enough to count.
+const TINY: Params = Params::new(2, 4, 0);
+
+fn tolerance(p: f64, n: usize) -> f64 {
+    5.0 * (p * (1.0 - p) / n as f64).sqrt() + 1e-9
+}
+
+/// A prover that flips one AND output: the check's error is `E·Δ²` with `E ≠ 0`, so it
+/// passes only at `Δ = 0` (`2^-4`). Placing the other root at a guess `g` (`Ã1 += E·g`),
+/// the best strategy, passes at `Δ ∈ {0, g}` (`2·2^-4`). Measured with verifier-chosen `Δ`,
+/// the verdict of every trial is the predicted one, and in Fiat–Shamir proofs the rate is.
+#[test]
+fn and_gate_cheat_is_caught_at_the_predicted_rate() {
+    let (c, y, w) = and_statement();
+    let st = stmt(&c, &y, b"");
+    let mut rng = seeded_rng(3);
+    let n = 4000;
+    for guess in [None, Some(())] {
+        let mut passed = 0;
+        for _ in 0..n {
+            let g = rng.gen_range(1u128..16);
+            let mut cheats = vec![Cheat::FlipAnd(0)];
+            if guess.is_some() {
+                cheats.push(Cheat::Guess(g));
+            }
+            let ps = vole::commit(&st, &w, TINY, &mut rng, &cheats).unwrap();
+            let ch = Challenge::random(&TINY, &mut rng);
+            let r = ps.respond(&ch).unwrap();
+            let ok = vole::verify_interactive(&st, &TINY, ps.commitment(), &ch, &r).is_ok();
+            let d = ch.delta(&TINY);
+            let want = d == 0 || (guess.is_some() && d == g);
+            assert_eq!(ok, want, "Δ {d} guess {g}");
+            passed += ok as usize;
+        }
+        let rate = passed as f64 / n as f64;
+        let pred = if guess.is_some() {
+            2.0 / 16.0
+        } else {
+            1.0 / 16.0
+        };
+        assert!(
+            (rate - pred).abs() < tolerance(pred, n),
+            "rate {rate}, predicted {pred}"
+        );
+        // the same through Fiat–Shamir
+        let mut passed = 0;
+        for _ in 0..n {
+            let mut cheats = vec![Cheat::FlipAnd(0)];
+            if guess.is_some() {
+                cheats.push(Cheat::Guess(rng.gen_range(1u128..16)));
+            }
+            let pr = vole::prove_unchecked(&st, &w, TINY, &mut rng, &cheats).unwrap();
+            passed += vole::verify(&st, &pr, 0.0).is_ok() as usize;
+        }
+        let rate = passed as f64 / n as f64;
+        assert!(
+            (rate - pred).abs() < tolerance(pred, n),
+            "FS rate {rate}, predicted {pred}"
+        );
+    }
+}
+
+/// A prover with an inconsistent VOLE (one correction bit flipped) passes the consistency
+/// check only when repetition 1's hidden leaf is 0 (`2^-k_1`), wherever the bit is.
+#[test]
+fn vole_consistency_cheat_is_caught_at_the_predicted_rate() {
+    let (c, y, w) = and_statement();
+    let w = vec![w[0], false]; // an honest witness: 1 ∧ 0 = 0
+    let y: Vec<bool> = vec![!y[0]];
+    let st = stmt(&c, &y, b"");
+    assert_eq!(c.eval(&w), y);
+    let mut rng = seeded_rng(4);
+    let lhat = 2 + 1 + 256;
+    let n = 4000;
+    let mut passed = 0;
+    for _ in 0..n {
+        let cheat = [Cheat::Correction {
+            rep: 1,
+            bit: rng.gen_range(0..lhat),
+        }];
+        let ps = vole::commit(&st, &w, TINY, &mut rng, &cheat).unwrap();
+        let ch = Challenge::random(&TINY, &mut rng);
+        let r = ps.respond(&ch).unwrap();
+        let ok = vole::verify_interactive(&st, &TINY, ps.commitment(), &ch, &r).is_ok();
+        assert_eq!(ok, ch.hidden[1] == 0);
+        passed += ok as usize;
+    }
+    let pred = 1.0 / (1u32 << TINY.k(1)) as f64;
+    let rate = passed as f64 / n as f64;
+    assert!(
+        (rate - pred).abs() < tolerance(pred, n),
+        "rate {rate}, predicted {pred}"
+    );
+}
+
+#[test]
+fn simulated_transcripts_verify_for_their_challenges() {
+    let mut rng = seeded_rng(5);
+    for _ in 0..30 {
+        let n_in = rng.gen_range(1..12);
+        let (ng, no) = (rng.gen_range(1..80), 3);
+
+        let c = random_circuit(&mut rng, n_in, ng, no);
+        // any output at all: the simulator knows no witness
+        let y = bits(&mut rng, c.n_outputs());
+        let y: Vec<bool> = c
+            .outputs()
+            .iter()
+            .zip(&y)
+            .map(|(o, b)| match o {
+                zkgames::mpc::circuit::Bit::Const(k) => *k,
+                _ => *b,
+            })
+            .collect();
+        let st = stmt(&c, &y, b"sim");
+        for p in [TEST, params_for(128, Profile::Speed).unwrap()] {
+            let ch = Challenge::random(&p, &mut rng);
+            let (cm, r) = vole::simulate(&st, p, &ch, &mut rng).unwrap();
+            vole::verify_interactive(&st, &p, &cm, &ch, &r).unwrap();
+            // and not for another challenge
+            let mut ch2 = ch.clone();
+            ch2.hidden[0] ^= 1;
+            assert!(vole::verify_interactive(&st, &p, &cm, &ch2, &r).is_err());
+        }
+        // through the engine interface: a session record that replays
+        let sys = System::Vole(TEST);
+        let rec = sys
+            .simulate_session(&st, ProtocolId::PegVole, &mut rng)
+            .unwrap();
+        let owned = zkgames::mpc::session::OwnedStatement {
+            tag: st.tag,
+            circuit: c.clone(),
+            public: st.public.to_vec(),
+            output: y.clone(),
+            context: st.context.to_vec(),
+        };
+        vole::session::replay(owned, ProtocolId::PegVole, TEST, &rec).unwrap();
+    }
+}
+
+/// The masked witness and the corrections of real proofs look uniform: about half ones.
+#[test]
+fn opened_values_of_real_proofs_are_balanced() {
+    let mut rng = seeded_rng(6);
+    let c = random_circuit(&mut rng, 16, 200, 4);
+    let w = vec![false; 16];
+    let y = c.eval(&w);
+    let st = stmt(&c, &y, b"");
+    let (mut ones, mut total) = (0u64, 0u64);
+    for _ in 0..40 {
+        let pr = vole::prove(&st, &w, TEST, &mut rng).unwrap();
+        for b in pr
+            .commit
+            .masked_witness
+            .iter()
+            .chain(pr.commit.corrections.iter().flatten())
+        {
+            ones += b.count_ones() as u64;
+            total += 8;
+        }
+    }
+    let f = ones as f64 / total as f64;
+    assert!((0.47..0.53).contains(&f), "fraction of ones {f}");
+}
+
+#[test]
+fn the_three_engines_accept_the_same_witnesses_and_reject_the_same_non_witnesses() {
+    let mut rng = seeded_rng(7);
+    let kp = kkw::Params::new(6, 3, 4);
+    let mut refused = 0;
+    for case in 0..300 {
+        let n_in = rng.gen_range(1..24);
+        let (ng, no) = (rng.gen_range(1..120), rng.gen_range(1..12));
+
+        let c = random_circuit(&mut rng, n_in, ng, no);
+        let w = bits(&mut rng, n_in);
+        let y = c.eval(&w);
+        let st = stmt(&c, &y, b"agree");
+        let vp = vole::prove(&st, &w, TEST, &mut rng).unwrap();
+        vole::verify(&st, &vp, 0.0).unwrap();
+        let w2 = bits(&mut rng, n_in);
+        let good = c.eval(&w2) == y;
+        let z = zkbpp::prove(&st, &w2, 24, &mut rng).is_ok();
+        let k = kkw::prove(&st, &w2, kp, &mut rng).is_ok();
+        let v = vole::prove(&st, &w2, TEST, &mut rng).is_ok();
+        assert_eq!((z, k, v), (good, good, good), "case {case}");
+        if !good {
+            refused += 1;
+            let fz = zkbpp::prove_unchecked(&st, &w2, 24, &mut rng, &[]);
+            let fk = kkw::prove_unchecked(&st, &w2, kp, &mut rng, &[]).unwrap();
+            let fv = vole::prove_unchecked(&st, &w2, TEST, &mut rng, &[]).unwrap();
+            assert!(zkbpp::verify(&st, &fz, 24).is_err(), "case {case}");
+            assert!(kkw::verify(&st, &fk, 0.0).is_err(), "case {case}");
+            assert!(vole::verify(&st, &fv, 0.0).is_err(), "case {case}");
+        } else {
+            let a = vole::prove(&st, &w2, TEST, &mut rng).unwrap();
+            vole::verify(&st, &a, 0.0).unwrap();
+        }
+    }
+    assert!(refused > 100, "only {refused} non-witnesses tried");
+}
+
+/// Seals open to exactly the sealed witness: every input of small circuits is tried as the
+/// opening's witness (brute force), with the right master seed and with another.
+#[test]
+fn seals_open_to_exactly_the_sealed_witness() {
+    let mut rng = seeded_rng(8);
+    let sys = System::Vole(Params::new(2, 16, 0));
+    for _ in 0..12 {
+        let n_in = rng.gen_range(1..6);
+        let (ng, no) = (rng.gen_range(1..30), 2);
+
+        let c = random_circuit(&mut rng, n_in, ng, no);
+        let w = bits(&mut rng, n_in);
+        let y = c.eval(&w);
+        let st = stmt(&c, &y, b"seal");
+        let (proof, opening) = sys.seal(&st, &w, &mut rng).unwrap();
+        proof.verify(&st, &Required::bits(1)).unwrap();
+        assert_eq!(proof.open(&st, &opening).unwrap(), w);
+        let bytes = opening.to_bytes();
+        let master = *zkgames::mpc::seal::SealOpening::from_bytes(&bytes)
+            .unwrap()
+            .master_seed();
+        for x in 0u32..1 << n_in {
+            let cand: Vec<bool> = (0..n_in).map(|i| x >> i & 1 == 1).collect();
+            let o =
+                zkgames::mpc::seal::SealOpening::new(*opening.seal_digest(), master, cand.clone());
+            assert_eq!(proof.open(&st, &o).is_ok(), cand == w, "witness {x}");
+        }
+        // another master seed, another statement
+        let o = zkgames::mpc::seal::SealOpening::new(*opening.seal_digest(), [9; 32], w.clone());
+        assert!(proof.open(&st, &o).is_err());
+        assert!(proof.open(&stmt(&c, &y, b"other"), &opening).is_err());
+        assert!(!bytes.is_empty());
+        // a seal of another engine is another seal
+        let (kp, ko) = System::Kkw(kkw::Params::new(4, 2, 4))
+            .seal(&st, &w, &mut rng)
+            .unwrap();
+        assert!(proof.open(&st, &ko).is_err());
+        assert!(kp.open(&st, &opening).is_err());
+    }
+}
+
+/// A live session driven by hand: the prover's commitment, the verifier's Δ, the response.
+#[test]
+fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
+    let mut rng = seeded_rng(9);
+    let c = random_circuit(&mut rng, 10, 80, 3);
+    let w = bits(&mut rng, 10);
+    let y = c.eval(&w);
+    let owned = || zkgames::mpc::session::OwnedStatement {
+        tag: b"vole-test",
+        circuit: c.clone(),
+        public: b"public".to_vec(),
+        output: y.clone(),
+        context: b"live".to_vec(),
+    };
+    let p = params_for(128, Profile::Speed).unwrap();
+    for _ in 0..3 {
+        let prover = System::Vole(p)
+            .session_prover(owned(), ProtocolId::PegVole, w.clone(), seeded_rng(1))
+            .unwrap();
+        let mut ver = zkgames::mpc::engine::session_verifier(
+            &System::Vole(p),
+            owned(),
+            ProtocolId::PegVole,
+            zkgames::rng::fork(&mut rng),
+        );
+        ver.check_hello(&prover.hello()).unwrap();
+        let ch = ver.draw_challenges();
+        let (cm, resp) = prover.commit().unwrap();
+        ver.check_commitments(&cm).unwrap();
+        let r = resp.respond(&ch).unwrap();
+        ver.verify(&r).unwrap();
+    }
+    // the verifier fixes the parameters: a speed-set prover meets a size-set verifier
+    let prover = System::Vole(p)
+        .session_prover(owned(), ProtocolId::PegVole, w.clone(), seeded_rng(1))
+        .unwrap();
+    let mut ver = zkgames::mpc::engine::session_verifier(
+        &System::Vole(params_for(128, Profile::Size).unwrap()),
+        owned(),
+        ProtocolId::PegVole,
+        seeded_rng(2),
+    );
+    assert!(ver.check_hello(&prover.hello()).is_err());
+}
+
+#[test]
+fn sha256_and_lowmc_proof_files_of_both_sets_and_their_sizes() {
+    let mut rng = seeded_rng(10);
+    let pre = b"the preimage";
+    let d: [u8; 32] = sha2::Sha256::digest(pre).into();
+    for (prof, max) in [(Profile::Size, 40_000usize), (Profile::Speed, 50_000)] {
+        let p = params_for(128, prof).unwrap();
+        let f = zkgames::mpc::vole_proofs::prove_sha256(pre, p, b"c", &mut rng).unwrap();
+        assert!(f.len() <= max, "{prof:?}: {} bytes", f.len());
+        let pf = ProofFile::from_bytes(&f).unwrap();
+        assert_eq!(pf.protocol, ProtocolId::Sha256Vole);
+        let rep = zkgames::mpc::vole_proofs::verify_sha256(&d, &pf, 128.0, b"c").unwrap();
+        assert_eq!(rep.security_bits, 128.0);
+        assert!(zkgames::mpc::vole_proofs::verify_sha256(&d, &pf, 128.0, b"x").is_err());
+        let mut t = f.clone();
+        let i = t.len() / 2;
+        t[i] ^= 4;
+        let tf = ProofFile::from_bytes(&t).unwrap();
+        assert!(zkgames::mpc::vole_proofs::verify_sha256(&d, &tf, 128.0, b"c").is_err());
+        // the engine interface reads the engine from the protocol id only
+        let e = EngineProof::from_body(zkgames::mpc::engine::Engine::Vole, &pf.body, "x");
+        assert!(e.is_err(), "a SHA-256 body is not a bare proof");
+    }
+    // LowMC: a login-sized proof of at most 4 KB with the size set
+    let key: zkgames::mpc::lowmc::Block = [3, 0x1234, 1];
+    let pt: zkgames::mpc::lowmc::Block = [5, 6, 0];
+    let sys = System::Vole(params_for(128, Profile::Size).unwrap());
+    let f = zkgames::mpc::lowmc::prove_key(&key, &pt, &sys, b"login", &mut seeded_rng(1)).unwrap();
+    assert!(f.len() <= 4096, "LowMC VOLE proof {} bytes", f.len());
+    let pf = ProofFile::from_bytes(&f).unwrap();
+    assert_eq!(pf.protocol, ProtocolId::LowmcVole);
+    let ct = zkgames::mpc::lowmc::encrypt(&key, &pt);
+    zkgames::mpc::lowmc::verify_key(&pt, &ct, &pf, &Required::bits(128), b"login").unwrap();
+    let only_kkw = Required::bits(128).only(Some(zkgames::mpc::engine::Engine::Kkw));
+    assert!(zkgames::mpc::lowmc::verify_key(&pt, &ct, &pf, &only_kkw, b"login").is_err());
+}
