@@ -214,6 +214,7 @@ fn system_name(e: Engine) -> &'static str {
     match e {
         Engine::Zkbpp => "zkbpp",
         Engine::Kkw => "kkw",
+        Engine::Vole => "vole",
     }
 }
 

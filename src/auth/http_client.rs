@@ -388,6 +388,7 @@ pub fn finish_login(
     let system = match engine {
         Engine::Zkbpp => "zkbpp",
         Engine::Kkw => "kkw",
+        Engine::Vole => "vole",
     };
     let mut body = json!({
         "name": user,

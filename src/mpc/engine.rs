@@ -341,6 +341,18 @@ impl Proof {
                     )));
                 }
             }
+            Proof::Vole(p) => {
+                p.params
+                    .check()
+                    .map_err(|e| Error::rejected(e.to_string()))?;
+                let bits = vole::attack_cost_bits(&p.params);
+                if bits < req.kkw_bits {
+                    return Err(Error::rejected(format!(
+                        "the seal's parameters ({}) give {bits:.1} bits of security; {} are required",
+                        p.params, req.kkw_bits
+                    )));
+                }
+            }
         }
         Ok(())
     }
