@@ -230,6 +230,16 @@ fn flipped_truncated_extended_and_wrong_statement_refused_alike() {
         ("truncated to the header", data[..21].to_vec()),
         ("one trailing byte", [&data[..], &[0u8]].concat()),
         ("empty", Vec::new()),
+        ("marked as a recorded session (mode 1)", {
+            let mut b = data.clone();
+            b[12] = 1;
+            b
+        }),
+        ("marked as a SHA-256 VOLE proof (protocol 11)", {
+            let mut b = data.clone();
+            b[10] = 11;
+            b
+        }),
     ] {
         let path = dir.join(format!("{}.proof", name.replace(' ', "-")));
         std::fs::write(&path, &bytes).unwrap();

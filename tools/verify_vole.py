@@ -344,14 +344,20 @@ def parse_file(data):
     version, protocol, mode, body_len = struct.unpack("<HHBQ", data[8:21])
     if version != FORMAT_VERSION:
         raise Malformed("unsupported format version %d" % version)
-    if protocol != PROTOCOL_PEG_VOLE:
-        raise Malformed("protocol %d, expected %d (peg VOLE)" % (protocol, PROTOCOL_PEG_VOLE))
-    if mode != MODE_NONINTERACTIVE:
-        raise Malformed("mode %d: only non-interactive proofs (mode 0) are checked" % mode)
+    if not 1 <= protocol <= 13:
+        raise Malformed("unknown protocol id %d" % protocol)
+    if mode > 1:
+        raise Malformed("unknown mode byte %d" % mode)
     if body_len > MAX_BODY:
         raise Malformed("body length %d exceeds the limit" % body_len)
     if len(data) != 21 + body_len:
         raise Malformed("file is %d bytes, header says %d" % (len(data), 21 + body_len))
+    # 1.4 / 1.5: a recorded session (mode 1) is not evidence: rejected, whatever the protocol
+    if mode != MODE_NONINTERACTIVE:
+        raise Rejected("a recorded interactive session (mode 1) is not a proof")
+    if protocol != PROTOCOL_PEG_VOLE:
+        raise Malformed("protocol %d, this tool checks only %d (peg VOLE)"
+                        % (protocol, PROTOCOL_PEG_VOLE))
     r = Reader(data[21:])
     p = {}
     p["tau"], p["D"], p["w"] = r.u32(), r.u32(), r.u32()
