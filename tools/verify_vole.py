@@ -1,0 +1,627 @@
+#!/usr/bin/env python3
+"""Independent verifier for zkgames VOLE-in-the-head peg solitaire proofs (protocol 10, mode 0).
+
+Written from docs/PROTOCOLS.md alone (1.3 transcripts, 1.4 container, 2.1 instances, 3.1
+circuit IR and builder rules, 3.9 the peg statement, 7 VOLE-in-the-head), without reading
+the Rust sources. Standard library only; the instance parser, the bincode reader and the
+transcript are shared with tools/verify_peg_iso.py (written the same way).
+
+usage: python3 tools/verify_vole.py PUZZLE PROOF [--security BITS] [--context STR]
+       python3 tools/verify_vole.py --self-test
+
+Exit status: 0 accepted, 1 rejected, 2 malformed input (instance, proof file or arguments).
+"""
+
+import argparse
+import hashlib
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verify_peg_iso import (  # noqa: E402  (same directory, same house rules)
+    MAGIC, MAX_BODY, MAX_CONTEXT, MAX_PUZZLE_FILE, Malformed, Reader, Rejected, Transcript,
+    excerpt, pack_bits, parse_puzzle, sha256)
+
+FORMAT_VERSION = 1
+PROTOCOL_PEG_VOLE = 10
+MODE_NONINTERACTIVE = 0
+APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
+VOLE_LABEL = b"zkg:vole:v1"                       # 7.8
+MASK128 = (1 << 128) - 1
+
+# ---------------------------------------------------------------- GF(2^128) (7.1)
+
+
+def gf_mul(a, b):
+    """Carry-less product reduced by X^128 + X^7 + X^2 + X + 1."""
+    r = 0
+    while b:
+        low = b & -b
+        r ^= a << (low.bit_length() - 1)
+        b ^= low
+    for _ in range(2):
+        hi = r >> 128
+        r = (r & MASK128) ^ hi ^ (hi << 1) ^ (hi << 2) ^ (hi << 7)
+    return r
+
+
+def gf_mul_reference(a, b):
+    """Bit-by-bit shift and add: a·X each step, reduced at once."""
+    r = 0
+    for i in range(128):
+        if (b >> i) & 1:
+            r ^= a
+        a <<= 1
+        if a >> 128:
+            a = (a & MASK128) ^ 0x87
+    return r
+
+
+# ---------------------------------------------------------------- ChaCha20 (7.1, RFC 8439)
+
+def chacha20_block(key, counter_words, nonce_words):
+    """One 64-byte block: 4 constants, 8 key words, then counter and nonce words (4 in all).
+
+    The 20 rounds are unrolled (generated text of the RFC 8439 quarter round), for speed."""
+    init = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574]
+    init += list(struct.unpack("<8I", key)) + list(counter_words) + list(nonce_words)
+    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15 = init
+    M = 0xFFFFFFFF
+    for _ in range(10):
+        x0 = (x0 + x4) & M
+        x12 ^= x0
+        x12 = ((x12 << 16) & M) | (x12 >> 16)
+        x8 = (x8 + x12) & M
+        x4 ^= x8
+        x4 = ((x4 << 12) & M) | (x4 >> 20)
+        x0 = (x0 + x4) & M
+        x12 ^= x0
+        x12 = ((x12 << 8) & M) | (x12 >> 24)
+        x8 = (x8 + x12) & M
+        x4 ^= x8
+        x4 = ((x4 << 7) & M) | (x4 >> 25)
+        x1 = (x1 + x5) & M
+        x13 ^= x1
+        x13 = ((x13 << 16) & M) | (x13 >> 16)
+        x9 = (x9 + x13) & M
+        x5 ^= x9
+        x5 = ((x5 << 12) & M) | (x5 >> 20)
+        x1 = (x1 + x5) & M
+        x13 ^= x1
+        x13 = ((x13 << 8) & M) | (x13 >> 24)
+        x9 = (x9 + x13) & M
+        x5 ^= x9
+        x5 = ((x5 << 7) & M) | (x5 >> 25)
+        x2 = (x2 + x6) & M
+        x14 ^= x2
+        x14 = ((x14 << 16) & M) | (x14 >> 16)
+        x10 = (x10 + x14) & M
+        x6 ^= x10
+        x6 = ((x6 << 12) & M) | (x6 >> 20)
+        x2 = (x2 + x6) & M
+        x14 ^= x2
+        x14 = ((x14 << 8) & M) | (x14 >> 24)
+        x10 = (x10 + x14) & M
+        x6 ^= x10
+        x6 = ((x6 << 7) & M) | (x6 >> 25)
+        x3 = (x3 + x7) & M
+        x15 ^= x3
+        x15 = ((x15 << 16) & M) | (x15 >> 16)
+        x11 = (x11 + x15) & M
+        x7 ^= x11
+        x7 = ((x7 << 12) & M) | (x7 >> 20)
+        x3 = (x3 + x7) & M
+        x15 ^= x3
+        x15 = ((x15 << 8) & M) | (x15 >> 24)
+        x11 = (x11 + x15) & M
+        x7 ^= x11
+        x7 = ((x7 << 7) & M) | (x7 >> 25)
+        x0 = (x0 + x5) & M
+        x15 ^= x0
+        x15 = ((x15 << 16) & M) | (x15 >> 16)
+        x10 = (x10 + x15) & M
+        x5 ^= x10
+        x5 = ((x5 << 12) & M) | (x5 >> 20)
+        x0 = (x0 + x5) & M
+        x15 ^= x0
+        x15 = ((x15 << 8) & M) | (x15 >> 24)
+        x10 = (x10 + x15) & M
+        x5 ^= x10
+        x5 = ((x5 << 7) & M) | (x5 >> 25)
+        x1 = (x1 + x6) & M
+        x12 ^= x1
+        x12 = ((x12 << 16) & M) | (x12 >> 16)
+        x11 = (x11 + x12) & M
+        x6 ^= x11
+        x6 = ((x6 << 12) & M) | (x6 >> 20)
+        x1 = (x1 + x6) & M
+        x12 ^= x1
+        x12 = ((x12 << 8) & M) | (x12 >> 24)
+        x11 = (x11 + x12) & M
+        x6 ^= x11
+        x6 = ((x6 << 7) & M) | (x6 >> 25)
+        x2 = (x2 + x7) & M
+        x13 ^= x2
+        x13 = ((x13 << 16) & M) | (x13 >> 16)
+        x8 = (x8 + x13) & M
+        x7 ^= x8
+        x7 = ((x7 << 12) & M) | (x7 >> 20)
+        x2 = (x2 + x7) & M
+        x13 ^= x2
+        x13 = ((x13 << 8) & M) | (x13 >> 24)
+        x8 = (x8 + x13) & M
+        x7 ^= x8
+        x7 = ((x7 << 7) & M) | (x7 >> 25)
+        x3 = (x3 + x4) & M
+        x14 ^= x3
+        x14 = ((x14 << 16) & M) | (x14 >> 16)
+        x9 = (x9 + x14) & M
+        x4 ^= x9
+        x4 = ((x4 << 12) & M) | (x4 >> 20)
+        x3 = (x3 + x4) & M
+        x14 ^= x3
+        x14 = ((x14 << 8) & M) | (x14 >> 24)
+        x9 = (x9 + x14) & M
+        x4 ^= x9
+        x4 = ((x4 << 7) & M) | (x4 >> 25)
+    out = (x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15)
+    return struct.pack("<16I", *[(out[i] + init[i]) & M for i in range(16)])
+
+
+def chacha20_stream(key, nbytes):
+    """ChaCha20 with a 64-bit block counter from 0 and a 64-bit nonce 0 (djb's layout)."""
+    out = []
+    for blk in range((nbytes + 63) // 64):
+        out.append(chacha20_block(key, (blk & 0xFFFFFFFF, blk >> 32), (0, 0)))
+    return b"".join(out)[:nbytes]
+
+
+def field_stream(key, n):
+    data = chacha20_stream(key, 16 * n)
+    return [int.from_bytes(data[16 * i:16 * i + 16], "little") for i in range(n)]
+
+
+# ---------------------------------------------------------------- circuit builder (3.1)
+
+C0, C1 = -1, -2       # the constants; wires are ints >= 0
+XOR, AND, NOT = 0, 1, 2
+
+
+def is_const(a):
+    return a < 0
+
+
+def const_bit(a):
+    return 1 if a == C1 else 0
+
+
+def const(b):
+    return C1 if b else C0
+
+
+class Builder:
+    def __init__(self, n_in):
+        self.n_in = n_in
+        self.gates = []          # (op, a, b)
+        self.outputs = []        # wire >= 0, or C0 / C1
+
+    def _new(self, op, a, b):
+        self.gates.append((op, a, b))
+        return self.n_in + len(self.gates) - 1
+
+    def xor(self, a, b):
+        if is_const(a) and is_const(b):
+            return const(const_bit(a) ^ const_bit(b))
+        if a == C0:
+            return b
+        if b == C0:
+            return a
+        if a == C1:
+            return self.not_(b)
+        if b == C1:
+            return self.not_(a)
+        if a == b:
+            return C0
+        return self._new(XOR, a, b)
+
+    def not_(self, a):
+        if is_const(a):
+            return const(1 - const_bit(a))
+        if a >= self.n_in:
+            op, x, _ = self.gates[a - self.n_in]
+            if op == NOT:
+                return x
+        return self._new(NOT, a, 0)
+
+    def and_(self, a, b):
+        if is_const(a) and is_const(b):
+            return const(const_bit(a) & const_bit(b))
+        if a == C0 or b == C0:
+            return C0
+        if a == C1:
+            return b
+        if b == C1:
+            return a
+        if a == b:
+            return a
+        return self._new(AND, a, b)
+
+    def increment(self, ctr, bit):
+        c = bit
+        out = []
+        for i, x in enumerate(ctr):
+            out.append(self.xor(x, c))
+            if i != len(ctr) - 1:
+                c = self.and_(x, c)
+        return out
+
+    def popcount(self, bits, w):
+        ctr = [C0] * w
+        for b in bits:
+            ctr = self.increment(ctr, b)
+        return ctr
+
+    def one_hot_check(self, bits):
+        acc = C0
+        errs = []
+        for b in bits:
+            e = self.and_(acc, b)
+            if e != C0:
+                errs.append(e)
+            acc = self.xor(acc, b)
+        return errs, acc
+
+    def digest(self):
+        out = [b"zkg:circuit:v1", struct.pack("<QQ", self.n_in, len(self.gates))]
+        for op, a, b in self.gates:
+            out.append(struct.pack("<BII", op, a, b))
+        out.append(struct.pack("<Q", len(self.outputs)))
+        for o in self.outputs:
+            out.append(struct.pack("<BI", 1, const_bit(o)) if is_const(o)
+                       else struct.pack("<BI", 0, o))
+        return sha256(*out)
+
+
+def peg_circuit(inst):
+    """3.9's peg statement: (builder, expected outputs y)."""
+    s, t = inst.s, inst.t
+    bld = Builder((s - 1) * t)
+    y = []
+
+    def out(w, expect):
+        bld.outputs.append(w)
+        y.append(expect)
+
+    row = [const(b) for b in inst.f]
+    for i in range(s - 1):
+        sel = [i * t + j for j in range(t)]
+        errs, parity = bld.one_hot_check(sel)
+        for e in errs:
+            out(e, 0)
+        out(parity, 1)
+        bad = C0
+        for j, (t1, t2, t3) in enumerate(inst.triplets):
+            ends = bld.xor(row[t1], row[t3])
+            ok = bld.and_(row[t2], ends)
+            bad = bld.xor(bad, bld.and_(sel[j], bld.not_(ok)))
+        out(bad, 0)
+        for j, tr in enumerate(inst.triplets):
+            for v in tr:
+                row[v] = bld.xor(row[v], sel[j])
+    if inst.l is not None:
+        for v in range(inst.n):
+            out(bld.xor(row[v], const(inst.l[v])), 0)
+    else:
+        w = inst.n.bit_length()
+        cnt = bld.popcount(row, w)
+        for i in range(w):
+            out(bld.xor(cnt[i], const((inst.c >> i) & 1)), 0)
+    return bld, y
+
+
+# ---------------------------------------------------------------- parameters (7.2, 7.9)
+
+def check_params(tau, dbits, grind):
+    if not (1 <= dbits <= 128 and 1 <= tau <= dbits and -(-dbits // tau) <= 16 and grind <= 16):
+        raise Rejected("parameters (tau %d, D %d, w %d) outside the allowed ranges"
+                       % (tau, dbits, grind))
+    ks = [dbits // tau + (1 if i < dbits % tau else 0) for i in range(tau)]
+    return ks
+
+
+def attack_cost_bits(dbits, grind):
+    return min(128, dbits - 1 + grind)
+
+
+# ---------------------------------------------------------------- proof bytes (7.7)
+
+def parse_file(data):
+    if len(data) < 21:
+        raise Malformed("proof file shorter than its 21-byte header")
+    if data[0:8] != MAGIC:
+        raise Malformed("not a zkgames proof file (bad magic)")
+    version, protocol, mode, body_len = struct.unpack("<HHBQ", data[8:21])
+    if version != FORMAT_VERSION:
+        raise Malformed("unsupported format version %d" % version)
+    if not 1 <= protocol <= 13:
+        raise Malformed("unknown protocol id %d" % protocol)
+    if mode > 1:
+        raise Malformed("unknown mode byte %d" % mode)
+    if body_len > MAX_BODY:
+        raise Malformed("body length %d exceeds the limit" % body_len)
+    if len(data) != 21 + body_len:
+        raise Malformed("file is %d bytes, header says %d" % (len(data), 21 + body_len))
+    # 1.4 / 1.5: a recorded session (mode 1) is not evidence: rejected, whatever the protocol
+    if mode != MODE_NONINTERACTIVE:
+        raise Rejected("a recorded interactive session (mode 1) is not a proof")
+    if protocol != PROTOCOL_PEG_VOLE:
+        raise Malformed("protocol %d, this tool checks only %d (peg VOLE)"
+                        % (protocol, PROTOCOL_PEG_VOLE))
+    r = Reader(data[21:])
+    p = {}
+    p["tau"], p["D"], p["w"] = r.u32(), r.u32(), r.u32()
+    p["salt"] = r.take(32)
+    p["h_com"] = r.take(32)
+    p["corrections"] = r.vec(lambda: bytes(r.vec(r.u8)))
+    p["u_hash"] = r.take(16)
+    p["v_hash"] = r.take(32)
+    p["d"] = bytes(r.vec(r.u8))
+    p["a0"] = r.take(16)
+    p["a1"] = r.take(16)
+    p["counter"] = r.u32()
+    p["openings"] = r.vec(lambda: (r.vec(lambda: r.take(16)), r.take(32)))
+    r.done()
+    return p
+
+
+def packed_int(b, nbits, what):
+    if len(b) != (nbits + 7) // 8:
+        raise Rejected("%s has %d bytes, %d expected" % (what, len(b), (nbits + 7) // 8))
+    x = int.from_bytes(b, "little")
+    if x >> nbits:
+        raise Rejected("%s has nonzero padding bits" % what)
+    return x
+
+
+# ---------------------------------------------------------------- verifier (7.3-7.8)
+
+def first32(tr, label):
+    return tr.challenge_stream(label).read(32)
+
+
+def u64(x):
+    return struct.pack("<Q", x)
+
+
+def u32(x):
+    return struct.pack("<I", x)
+
+
+def verify(inst, data, security, context):
+    p = parse_file(data)
+    bld, y = peg_circuit(inst)
+    n_in = bld.n_in
+    ands = [g for g in bld.gates if g[0] == AND]
+    n_and, n_out = len(ands), len(bld.outputs)
+    ell = n_in + n_and
+    ellh = ell + 256
+    tau, dbits, grind = p["tau"], p["D"], p["w"]
+    # 1. parameters
+    ks = check_params(tau, dbits, grind)
+    if attack_cost_bits(dbits, grind) < security:
+        raise Rejected("parameters give %d bits, %d asked" % (attack_cost_bits(dbits, grind), security))
+    offsets = [sum(ks[:i]) for i in range(tau)]
+    # 2. transcript
+    tr = Transcript(VOLE_LABEL)
+    tr.append(b"tag", APP_TAG)
+    tr.append(b"circuit", bld.digest())
+    tr.append(b"public", inst.canonical_bytes())
+    tr.append(b"output", pack_bits(y))
+    tr.append(b"context", context)
+    tr.append(b"tau", u64(tau))
+    tr.append(b"delta bits", u64(dbits))
+    tr.append(b"grind", u64(grind))
+    tr.append(b"salt", p["salt"])
+    tr.append(b"h_com", p["h_com"])
+    tr.append(b"corrections", b"".join(p["corrections"]))
+    chall1 = first32(tr, b"vole chall1")
+    tr.append(b"u hash", p["u_hash"])
+    tr.append(b"v hash", p["v_hash"])
+    tr.append(b"masked witness", p["d"])
+    chall2 = first32(tr, b"vole chall2")
+    tr.append(b"a0", p["a0"])
+    tr.append(b"a1", p["a1"])
+    tr.append(b"grind counter", u64(p["counter"]))
+    chall3 = int.from_bytes(first32(tr, b"vole chall3"), "little")
+    if (chall3 >> dbits) & ((1 << grind) - 1):
+        raise Rejected("the grinding bits of the last challenge are not zero")
+    hidden = [(chall3 >> offsets[i]) & ((1 << ks[i]) - 1) for i in range(tau)]
+    delta = chall3 & ((1 << dbits) - 1)
+    # 3. lengths
+    if len(p["corrections"]) != tau - 1:
+        raise Rejected("%d corrections, %d expected" % (len(p["corrections"]), tau - 1))
+    corr = [packed_int(c, ellh, "a correction") for c in p["corrections"]]
+    d = packed_int(p["d"], ell, "the masked witness")
+    if len(p["openings"]) != tau:
+        raise Rejected("%d openings, %d expected" % (len(p["openings"]), tau))
+    for i, (path, _) in enumerate(p["openings"]):
+        if len(path) != ks[i]:
+            raise Rejected("opening %d has %d seeds, %d expected" % (i, len(path), ks[i]))
+    for o, w in enumerate(bld.outputs):
+        if is_const(w) and const_bit(w) != y[o]:
+            raise Rejected("a constant output differs from the statement")
+    # 4. trees
+    salt = p["salt"]
+    nbytes = (ellh + 7) // 8
+    coms = []
+    leaves = []        # per repetition: {j: r_{i,j}}
+    for i in range(tau):
+        k = ks[i]
+        n_leaves = 1 << k
+        js = hidden[i]
+        path, com_hidden = p["openings"][i]
+        nodes = {}
+        for dd in range(k):
+            a = (n_leaves + js) >> (k - 1 - dd)
+            nodes[a ^ 1] = path[dd]
+        # derive top-down: a node's children from its seed
+        for c in range(2, 2 * n_leaves):
+            if c not in nodes and (c >> 1) in nodes:
+                nodes[c] = sha256(b"zkg:vole:tree:v1", salt, u32(i), u32(c), nodes[c >> 1])[:16]
+        rs = {}
+        for j in range(n_leaves):
+            if j == js:
+                coms.append(com_hidden)
+                continue
+            sd = nodes[n_leaves + j]
+            coms.append(sha256(b"zkg:vole:leaf-commit:v1", salt, u32(i), u32(j), sd))
+            key = sha256(b"zkg:vole:leaf-prg:v1", salt, u32(i), u32(j), sd)
+            rs[j] = int.from_bytes(chacha20_stream(key, nbytes), "little") & ((1 << ellh) - 1)
+        leaves.append(rs)
+    if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
+        raise Rejected("the vector commitments do not match h_com")
+    # 5. q columns (7.4)
+    cols = []
+    for i in range(tau):
+        js = hidden[i]
+        for b in range(ks[i]):
+            q = 0
+            for j, r in leaves[i].items():
+                if ((j ^ js) >> b) & 1:
+                    q ^= r
+            if i >= 1 and (js >> b) & 1:
+                q ^= corr[i - 1]
+            cols.append(q)
+    # consistency check (7.5)
+    m = -(-(ell + 128) // 128)
+    rr = field_stream(chall1, m)
+    low_mask = (1 << (ell + 128)) - 1
+
+    def uhash(x):
+        xl = x & low_mask
+        acc = 0
+        for j in range(m):
+            acc ^= gf_mul(rr[j], (xl >> (128 * j)) & MASK128)
+        return acc ^ ((x >> (ell + 128)) & MASK128)
+
+    ut = int.from_bytes(p["u_hash"], "little")
+    parts = [b"zkg:vole:vhash:v1"]
+    for c in range(dbits):
+        h = uhash(cols[c]) ^ (ut if (delta >> c) & 1 else 0)
+        parts.append(h.to_bytes(16, "little"))
+    if sha256(*parts) != p["v_hash"]:
+        raise Rejected("the VOLE consistency check fails")
+    # QuickSilver (7.6)
+
+    def qpos(pos):
+        v = 0
+        for c in range(dbits):
+            v |= ((cols[c] >> pos) & 1) << c
+        return v
+
+    chi = field_stream(chall2, n_and + n_out)
+    keys = [qpos(pp) ^ (delta if (d >> pp) & 1 else 0) for pp in range(n_in)]
+    s_kk = 0
+    s_kc = 0
+    t = 0
+    for op, a, b in bld.gates:
+        if op == XOR:
+            keys.append(keys[a] ^ keys[b])
+        elif op == NOT:
+            keys.append(keys[a] ^ delta)
+        else:
+            pos = n_in + t
+            kc = qpos(pos) ^ (delta if (d >> pos) & 1 else 0)
+            keys.append(kc)
+            s_kk ^= gf_mul(chi[t], gf_mul(keys[a], keys[b]))
+            s_kc ^= gf_mul(chi[t], kc)
+            t += 1
+    for o, w in enumerate(bld.outputs):
+        if not is_const(w):
+            s_kc ^= gf_mul(chi[n_and + o], keys[w] ^ (delta if y[o] else 0))
+    mask = 0
+    for j in range(128):
+        mask ^= gf_mul(qpos(ell + j), 1 << j)
+    lhs = s_kk ^ gf_mul(delta, s_kc) ^ mask
+    a0 = int.from_bytes(p["a0"], "little")
+    a1 = int.from_bytes(p["a1"], "little")
+    if lhs != a0 ^ gf_mul(a1, delta):
+        raise Rejected("the QuickSilver check fails")
+    return tau, dbits, grind
+
+
+# ---------------------------------------------------------------- self test, CLI
+
+def self_test():
+    # RFC 8439 2.3.2: key 00..1f, counter 1, nonce 00000009 0000004a 00000000
+    key = bytes(range(32))
+    blk = chacha20_block(key, (1,), struct.unpack("<3I", bytes.fromhex("000000090000004a00000000")))
+    want = bytes.fromhex(
+        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+        "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e")
+    assert blk == want, "ChaCha20 block differs from RFC 8439 2.3.2"
+    # RFC 8439 A.1 test vector 1: all-zero key and nonce, counter 0
+    z = chacha20_stream(bytes(32), 64)
+    assert z[:16] == bytes.fromhex("76b8e0ada0f13d90405d6ae55386bd28"), "ChaCha20 zero vector"
+    import random
+    rnd = random.Random(1)
+    for _ in range(200):
+        a, b = rnd.getrandbits(128), rnd.getrandbits(128)
+        assert gf_mul(a, b) == gf_mul_reference(a, b) == gf_mul(b, a)
+    assert gf_mul(1 << 127, 2) == 0x87
+    print("self-test passed: ChaCha20 (RFC 8439), GF(2^128) against the reference")
+    return 0
+
+
+class ArgParser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("usage error: %s\n" % message)
+        sys.exit(2)
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    ap = ArgParser(description="Independent verifier for zkgames peg VOLE-in-the-head proofs "
+                               "(protocol 10, mode 0).")
+    ap.add_argument("instance", help="puzzle file (raw instance or board)")
+    ap.add_argument("proof", help="proof file")
+    ap.add_argument("--security", type=int, default=128, help="required bits (1..256)")
+    ap.add_argument("--context", default="", help="context string the proof is bound to")
+    args = ap.parse_args(argv)
+    try:
+        if not 1 <= args.security <= 256:
+            raise Malformed("--security must be in [1, 256]")
+        context = args.context.encode("utf-8", "surrogateescape")
+        if len(context) > MAX_CONTEXT:
+            raise Malformed("--context longer than 4096 bytes")
+        try:
+            with open(args.instance, "rb") as fh:
+                raw = fh.read(MAX_PUZZLE_FILE + 1)
+            if len(raw) > MAX_PUZZLE_FILE:
+                raise Malformed("%s: larger than the %d-byte limit"
+                                % (excerpt(args.instance, 200), MAX_PUZZLE_FILE))
+            text = raw.decode("utf-8")
+            with open(args.proof, "rb") as fh:
+                data = fh.read(MAX_BODY + 22)
+        except (OSError, UnicodeDecodeError) as e:
+            raise Malformed("cannot read input: %s" % excerpt(e, 200))
+        inst = parse_puzzle(text)
+        tau, dbits, grind = verify(inst, data, args.security, context)
+    except Malformed as e:
+        print("MALFORMED: %s" % e)
+        return 2
+    except Rejected as e:
+        print("REJECTED: %s" % e)
+        return 1
+    except Exception as e:  # never a traceback: anything unexpected is bad input
+        print("MALFORMED: unexpected error: %s: %s" % (type(e).__name__, excerpt(e, 200)))
+        return 2
+    print("ACCEPTED: VOLE-in-the-head, tau = %d, D = %d, w = %d, %d bits (S = %d)"
+          % (tau, dbits, grind, attack_cost_bits(dbits, grind), inst.s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
