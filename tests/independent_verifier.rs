@@ -422,7 +422,7 @@ fn board_puzzle_files_give_the_rust_instances() {
                 let on_lattice = geometry != "triangle" || (x + y) % 2 == 0;
                 let cell = if on_lattice && rng.below(5) != 0 {
                     if rng.below(10) < 7 {
-                        ['o', 'O', 'x'][rng.below(3)]
+                        ['o', 'O'][rng.below(2)]
                     } else {
                         '.'
                     }

@@ -240,7 +240,7 @@ def parse_block(rows, geometry, what):
     holes = []
     for y, (lineno, r) in enumerate(rows):
         for pos, ch in enumerate(r):
-            if ch in "oOx":
+            if ch in "oO":
                 peg = 1
             elif ch == ".":
                 peg = 0
