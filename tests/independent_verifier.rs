@@ -47,7 +47,8 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the prover; panics unless it succeeds.
+/// Runs the prover with the paper's protocol (`--system iso`, what the Python verifier
+/// checks); panics unless it succeeds.
 fn prove(
     instance: &Path,
     solution: &Path,
@@ -65,6 +66,7 @@ fn prove(
         .arg(solution)
         .arg("--context")
         .arg(context)
+        .args(["--system", "iso"])
         .arg("-o")
         .arg(out);
     if let Some(b) = security {

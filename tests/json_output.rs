@@ -79,7 +79,7 @@ fn peg_solve_prove_verify_inspect() {
     );
     assert_eq!(v["verdict"], "rejected", "the budget runs out");
 
-    for system in ["iso", "zkbpp", "kkw"] {
+    for system in ["iso", "zkbpp", "kkw", "vole"] {
         let proof = tmp(&format!("english-{system}.proof"));
         let st = Command::new(bin("prover"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -136,6 +136,8 @@ fn sha256_verify_and_inspect() {
             "616263",
             "--security",
             "40",
+            "--system",
+            "zkbpp",
         ])
         .args(["-o", s(&proof)])
         .status()
@@ -171,6 +173,38 @@ fn sha256_verify_and_inspect() {
         &["sha256", "verify", "--digest", "zz", s(&proof), "--json"],
     );
     assert_eq!(v["verdict"], "error");
+    // the default engine: VOLE-in-the-head, protocol 11
+    let vole = tmp("abc-vole.proof");
+    let st = Command::new(bin("prover"))
+        .args([
+            "sha256",
+            "prove",
+            "--preimage-hex",
+            "616263",
+            "--security",
+            "40",
+        ])
+        .args(["-o", s(&vole)])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let (_, v) = run(
+        "verifier",
+        &[
+            "sha256",
+            "verify",
+            "--digest",
+            d,
+            s(&vole),
+            "--security",
+            "40",
+            "--json",
+        ],
+    );
+    assert_eq!(v["verdict"], "accepted", "{v}");
+    assert_eq!(v["system"], "VOLE");
+    let (_, v) = run("verifier", &["sha256", "inspect", s(&vole), "--json"]);
+    assert_eq!(v["protocol_id"], 11);
 }
 
 #[test]
@@ -263,7 +297,7 @@ fn wall_commands() {
     assert_eq!(v["verdict"], "opened");
     assert_eq!(v["move"], "Cb8.>a7");
     let (_, v) = run("verifier", &["wall", "inspect", s(&seal), "--json"]);
-    assert_eq!(v["protocol_id"], 4);
+    assert_eq!(v["protocol_id"], 12, "a VOLE seal, the default engine");
 }
 
 /// `verifier … | head`: a reader that goes away ends the run quietly (status 141, as a

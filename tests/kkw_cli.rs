@@ -191,7 +191,7 @@ fn wall_seals_with_kkw() {
         let n = std::fs::metadata(&s).unwrap().len();
         (s, o, n)
     };
-    let (zs, zo, zn) = seal(&[], "zkbpp");
+    let (zs, zo, zn) = seal(&["--system", "zkbpp"], "zkbpp");
     for set in ["size", "speed"] {
         let (s, o, n) = seal(&["--system", "kkw", "--kkw-params", set], set);
         assert!(n * 2 < zn, "KKW {set} {n} bytes, ZKB++ {zn}");

@@ -27,6 +27,8 @@ fn prove_verify_and_exit_codes() {
         &p,
         "--seed",
         "3",
+        "--system",
+        "zkbpp",
     ]));
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("warning: --seed"));
@@ -104,6 +106,8 @@ fn stdin_and_stdout() {
             "40",
             "--context",
             "c",
+            "--system",
+            "zkbpp",
         ])
         .output()
         .unwrap();

@@ -673,6 +673,8 @@ fn cli_seal_verify_open() {
         &o,
         "--context",
         "game 7",
+        "--system",
+        "zkbpp",
     ]));
     assert_eq!(c, 0, "{err}");
     assert!(
@@ -748,6 +750,8 @@ fn cli_seal_verify_open() {
         "40",
         "--seed",
         "5",
+        "--system",
+        "zkbpp",
     ]));
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("warning: --seed"));

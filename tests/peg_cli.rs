@@ -9,8 +9,10 @@ use common::{p, peg_verify, pipe_session, prover_peg, run, tmp, Server, PROVER, 
 const TEE: &str = "puzzles/raw/tee.txt";
 const TEE_SOL: &str = "puzzles/raw/tee.solution";
 
+/// A proof of the paper's tee with the paper's protocol (`--system iso`), whose rounds,
+/// instance digest and `--rounds` these tests read.
 fn prove_tee(extra: &[&str], out: &str) {
-    let rest = [&["-o", out][..], extra].concat();
+    let rest = [&["-o", out, "--system", "iso"][..], extra].concat();
     let (code, _, err) = prover_peg("prove", &p(TEE), &p(TEE_SOL), &rest);
     assert_eq!(code, 0, "{err}");
 }
@@ -251,7 +253,10 @@ fn solve_prove_verify_english_board_end_to_end() {
         &["--context", "hello"],
     );
     assert_eq!(c, 0, "{err}");
-    assert!(out.contains("2795 rounds"), "{out}");
+    assert!(
+        out.contains("VOLE-in-the-head") && out.contains("128.0 bits"),
+        "the default engine: {out}"
+    );
     // the European central game is impossible: said clearly, exit 1
     let e = tmp("euro-central.txt");
     std::fs::write(
@@ -305,7 +310,10 @@ fn mpc_system_proofs_and_sessions() {
     assert!(out.contains("ZKB++"), "{out}");
     // the iso proof of the same solution is ~10x larger
     let iso = tmp("english-iso.proof");
-    assert_eq!(prover_peg("prove", &english, &sol, &["-o", &iso]).0, 0);
+    assert_eq!(
+        prover_peg("prove", &english, &sol, &["-o", &iso, "--system", "iso"]).0,
+        0
+    );
     let (a, b) = (
         std::fs::metadata(&proof).unwrap().len(),
         std::fs::metadata(&iso).unwrap().len(),
@@ -528,17 +536,36 @@ fn simulate_refuses_transcripts_over_the_limits_up_front() {
         }
         text += "finish-pegs: 1\n";
         std::fs::write(&board, text).unwrap();
-        let (c, _, err) = run(PROVER, &["peg", "simulate", &board, "-o", &tmp("sim-big")]);
+        let (c, _, err) = run(
+            PROVER,
+            &[
+                "peg",
+                "simulate",
+                &board,
+                "-o",
+                &tmp("sim-big"),
+                "--system",
+                "iso",
+            ],
+        );
         assert_eq!(c, 2, "{err}");
         assert!(
             err.contains("session transcript") && err.contains("lower --security"),
             "{err}"
         );
         assert!(!std::path::Path::new(&tmp("sim-big")).exists());
+        // the default engine refuses the circuit up front too
+        let (c, _, err) = run(PROVER, &["peg", "simulate", &board, "-o", &tmp("sim-big")]);
+        assert_eq!(c, 2, "{err}");
+        assert!(err.contains("limit of the circuit engines"), "{err}");
+        assert!(!std::path::Path::new(&tmp("sim-big")).exists());
     }
     // an honest size passes, and the estimate is not far off the real transcript
     let out = tmp("sim-english.zkp");
-    let (c, _, err) = run(PROVER, &["peg", "simulate", "english", "-o", &out]);
+    let (c, _, err) = run(
+        PROVER,
+        &["peg", "simulate", "english", "-o", &out, "--system", "iso"],
+    );
     assert_eq!(c, 0, "{err}");
     let (c, _, err) = run(
         VERIFIER,

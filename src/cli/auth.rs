@@ -87,9 +87,9 @@ pub enum ProverCmd {
         /// Write the session token to this file (mode 0600) instead of stdout.
         #[arg(long, value_name = "FILE")]
         token_out: Option<String>,
-        /// Proof system of the login proof: zkbpp, kkw or vole (smaller; their size sets at 128
-        /// bits).
-        #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Zkbpp)]
+        /// Proof system of the login proof: vole (the default: the smallest proofs), kkw or
+        /// zkbpp (their size sets at 128 bits).
+        #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Vole)]
         system: crate::cli::engine::MpcSystem,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,

@@ -70,9 +70,9 @@ impl KkwParams {
 /// `--system`, `--kkw-params` and `--vole-params`, for commands that take them.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct SystemArgs {
-    /// Proof system: zkbpp (ZKB++), kkw (KKW, smaller proofs; see --kkw-params) or vole
-    /// (VOLE-in-the-head, smallest; see --vole-params).
-    #[arg(long, value_enum, default_value_t = MpcSystem::Zkbpp)]
+    /// Proof system: vole (VOLE-in-the-head, the default: the smallest proofs; see
+    /// --vole-params), kkw (KKW; see --kkw-params) or zkbpp (ZKB++, the largest proofs).
+    #[arg(long, value_enum, default_value_t = MpcSystem::Vole)]
     pub system: MpcSystem,
     /// KKW parameter set (with --system kkw): size (N = 32) or speed (N = 16).
     #[arg(long, value_enum, default_value_t = KkwParams::Size)]

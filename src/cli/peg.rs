@@ -84,8 +84,9 @@ pub enum ProverCmd {
         puzzle: Option<String>,
         #[command(flatten)]
         sec: SecurityArgs,
-        /// Proof system.
-        #[arg(long, value_enum, default_value_t = ProveSystem::Iso)]
+        /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
+        /// paper's protocol, exactly).
+        #[arg(long, value_enum, default_value_t = ProveSystem::Vole)]
         system: ProveSystem,
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
@@ -114,8 +115,9 @@ pub enum ProverCmd {
         /// Output proof file, `-` for stdout.
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Proof system.
-        #[arg(long, value_enum, default_value_t = ProveSystem::Iso)]
+        /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
+        /// paper's protocol, exactly).
+        #[arg(long, value_enum, default_value_t = ProveSystem::Vole)]
         system: ProveSystem,
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
@@ -143,8 +145,9 @@ pub enum ProverCmd {
         /// Save the session transcript (interactive: not transferable evidence).
         #[arg(long)]
         transcript: Option<String>,
-        /// Proof system (the verifier must serve the same one).
-        #[arg(long, value_enum, default_value_t = System::Iso)]
+        /// Proof system (the verifier must serve the same one): vole (the default), kkw, zkbpp
+        /// or iso (the paper's protocol).
+        #[arg(long, value_enum, default_value_t = System::Vole)]
         system: System,
         /// KKW parameter set (with --system kkw; the verifier must serve the same one).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
@@ -171,8 +174,8 @@ pub enum ProverCmd {
         /// No progress bar (it shows only on a terminal, after a second).
         #[arg(long, short = 'q')]
         quiet: bool,
-        /// Which protocol's sessions to simulate.
-        #[arg(long, value_enum, default_value_t = System::Iso)]
+        /// Which protocol's sessions to simulate (vole, the default, as for `connect`).
+        #[arg(long, value_enum, default_value_t = System::Vole)]
         system: System,
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
@@ -217,8 +220,9 @@ pub enum VerifierCmd {
         puzzle: String,
         #[command(flatten)]
         sec: SecurityArgs,
-        /// Proof system expected from the prover.
-        #[arg(long, value_enum, default_value_t = System::Iso)]
+        /// Proof system expected from the prover: vole (the default), kkw, zkbpp or iso (the
+        /// paper's protocol).
+        #[arg(long, value_enum, default_value_t = System::Vole)]
         system: System,
         /// KKW parameter set required of the prover (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]
@@ -302,7 +306,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             }
             if rounds.is_some() && system == ProveSystem::Vole {
                 return Err(Error::bad(
-                    "--rounds does not apply to --system vole (its parameters come from --security and --vole-params)",
+                    "--rounds applies to --system iso and --system zkbpp only (vole, the default, takes its parameters from --security and --vole-params)",
                 ));
             }
             let p = load_puzzle(&puzzle)?;

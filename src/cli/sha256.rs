@@ -29,14 +29,14 @@ pub enum ProverCmd {
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Soundness in bits (ZKB++: rounds = ceil(bits / log2(3/2)); KKW: see --kkw-params).
+        /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: rounds = ceil(bits / log2(3/2))).
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
         /// Context string the proof is bound to (must be given again to verify).
         #[arg(long, default_value = "")]
         context: String,
-        /// Proof system.
-        #[arg(long, value_enum, default_value_t = MpcSystem::Zkbpp)]
+        /// Proof system: vole (the default: the smallest proofs), kkw or zkbpp.
+        #[arg(long, value_enum, default_value_t = MpcSystem::Vole)]
         system: MpcSystem,
         /// KKW parameter set (with --system kkw).
         #[arg(long, value_enum, default_value_t = KkwParams::Size)]

@@ -23,7 +23,7 @@ pub struct SealArgs {
     /// preimage.
     #[arg(long)]
     opening: String,
-    /// Soundness in bits; rounds = ceil(bits / log2(3/2)).
+    /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: rounds = ceil(bits / log2(3/2))).
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
     security: u32,
     /// Context string the seal is bound to (must be given again to verify and to open).

@@ -33,7 +33,7 @@ pub struct StatementArgs {
     /// The mover, 1-based (default: the player to move).
     #[arg(long, value_name = "K")]
     pub player: Option<u64>,
-    /// Soundness in bits (ZKB++ rounds = ceil(bits / log2(3/2)); 128 bits = 219 rounds).
+    /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: ceil(bits / log2(3/2)) rounds, 219 at 128 bits).
     #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub security: u32,
     /// Context string the seal is bound to (a game id, a round number...).

@@ -42,7 +42,7 @@ pub fn peg_circuit(inst: &Instance) -> Result<(Circuit, Vec<bool>)> {
     let (n, t, s) = (inst.n(), inst.t(), inst.s());
     let steps = s - 1;
     let n_in = steps.checked_mul(t).filter(|&x| x <= MAX_WITNESS_BITS).ok_or_else(|| {
-        Error::bad(format!("(S − 1)·T = {steps}·{t} witness bits: over the {MAX_WITNESS_BITS}-bit limit of the ZKB++ engine"))
+        Error::bad(format!("(S − 1)·T = {steps}·{t} witness bits: the puzzle is over the {MAX_WITNESS_BITS}-bit limit of the circuit engines (vole, zkbpp, kkw)"))
     })?;
     let mut b = Builder::new(n_in);
     let mut expect = Vec::new();

@@ -614,10 +614,32 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
             "the proof's parameters ({p}) give {bits:.1} bits of security, {min_bits:.1} required"
         )));
     }
+    check_shape(st, &proof.commit)?;
     let (_, _, t) = challenges(st, p, &proof.commit);
-    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p)
-        .ok_or_else(|| rejected("the grinding counter does not give a valid challenge"))?;
+    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p).ok_or_else(|| {
+        rejected(
+            "Fiat–Shamir check failed: the commitments do not hash to a valid challenge for this \
+             statement (wrong statement, output or context, or a tampered proof)",
+        )
+    })?;
     verify_interactive(st, p, &proof.commit, &ch, &proof.response)
+}
+
+/// Before any hashing: the masked witness and the corrections have the lengths of this
+/// statement's circuit. A length that differs means the proof was made for another statement
+/// (another puzzle, position or player gives another circuit), which is what the user needs
+/// to hear rather than a failed challenge. Padding bits are left to [`verify_interactive`].
+fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
+    let sh = Shape::of(st.circuit);
+    let (want_d, want_c) = (sh.l.div_ceil(8), sh.lhat.div_ceil(8));
+    if cm.masked_witness.len() != want_d || cm.corrections.iter().any(|c| c.len() != want_c) {
+        return Err(rejected(format!(
+            "{}: its masked witness has {} bytes, this statement's circuit needs {want_d}",
+            crate::mpc::ANOTHER_STATEMENT,
+            cm.masked_witness.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The zero-knowledge simulator: an accepting `(commitment, response)` for the challenge
