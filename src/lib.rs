@@ -7,7 +7,8 @@
 //! - [`net`]: framed messages for live interactive sessions (TCP or pipes).
 //! - [`peg`]: peg solitaire (Bultel, FUN 2022): instances, isomorphisms, boards, solver, Protocol 1.
 //! - [`wall`]: the Wall Game: positions and the single/double edge cut oracle.
-//! - [`mpc`]: ZKB++ and KKW (MPC-in-the-head) over boolean circuits.
+//! - [`mpc`]: the engines over boolean circuits: VOLE-in-the-head, ZKB++ and KKW
+//!   (MPC-in-the-head).
 //! - [`auth`]: authentication by zero-knowledge proof: keys, identities, the user database.
 //! - [`cli`]: the logic behind the `prover` and `verifier` binaries.
 

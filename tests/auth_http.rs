@@ -202,6 +202,36 @@ fn api_statuses_replays_and_refusals() {
     .unwrap();
     let r = login_req(a, "alice", &ch3, &kkw);
     assert_eq!(r.status, 401, "a KKW proof sent as zkbpp");
+    // no `system`: the proof's own engine (a VOLE proof, the CLI's default, named by its
+    // protocol id); bytes that are no login proof: 400
+    let (_, ch4) = challenge(a, "alice");
+    let vole = prove_login_with(
+        &alice,
+        "zkgames",
+        "alice",
+        &nonce(&ch4),
+        Engine::Vole,
+        &mut seeded_rng(7),
+    )
+    .unwrap();
+    let r = post(
+        a,
+        "/v1/login",
+        &json!({"name": "alice", "challenge": ch4, "proof": b64(&vole)}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["system"], "vole");
+    assert_eq!(
+        r.json()["proof_bytes"].as_u64().unwrap() as usize,
+        vole.len()
+    );
+    let (_, ch5) = challenge(a, "alice");
+    let r = post(
+        a,
+        "/v1/login",
+        &json!({"name": "alice", "challenge": ch5, "proof": b64(b"not a proof")}),
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
     // malformed requests: 400 with a JSON error, never an echo of the input
     for body in [
         &b"not json"[..],

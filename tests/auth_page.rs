@@ -222,7 +222,10 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     assert!(at("Login refused") < at("Logged in as alice"), "{h:?}");
     assert_eq!(res["who"], "alice", "{res}");
     assert!(
-        res["system"].as_str().unwrap().starts_with("ZKB++"),
+        res["system"]
+            .as_str()
+            .unwrap()
+            .starts_with("VOLE-in-the-head"),
         "{res}"
     );
     // the size shown is the proof's: the prover printed it too

@@ -633,6 +633,18 @@ pub fn verify_login(
 
 /// [`verify_login`] accepting proofs of `only` engine (`None`: every engine); the proof
 /// file's protocol names the engine. A proof of an engine not accepted is rejected.
+/// The engine that made a login proof file, read from its protocol id; `None` when the bytes
+/// are not a login proof file of any key kind. For reporting and for requests that do not
+/// name their engine: verification reads the protocol id again and stays the judge.
+pub fn login_engine(proof: &[u8]) -> Option<Engine> {
+    let file = ProofFile::from_bytes(proof).ok()?;
+    [Kind::Sha256, Kind::Peg, Kind::Lowmc]
+        .into_iter()
+        .flat_map(|k| Engine::ALL.into_iter().map(move |e| (k, e)))
+        .find(|&(k, e)| k.protocol(e) == file.protocol)
+        .map(|(_, e)| e)
+}
+
 pub fn verify_login_accepting(
     id: &Identity,
     server: &str,

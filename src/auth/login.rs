@@ -112,7 +112,7 @@ impl<'a> Authenticator<'a> {
         })
     }
 
-    /// Accepts login proofs of `only` engine (`None`, the default: ZKB++ and KKW).
+    /// Accepts login proofs of `only` engine (`None`, the default: every engine).
     pub fn accepting(self, only: Option<Engine>) -> Self {
         Authenticator { only, ..self }
     }

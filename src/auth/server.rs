@@ -102,7 +102,7 @@ pub struct ServerConfig {
     /// The name proofs are bound to.
     pub name: String,
     pub policy: Policy,
-    /// The only engine whose login proofs are accepted (`None`: ZKB++ and KKW).
+    /// The only engine whose login proofs are accepted (`None`: every engine).
     pub only: Option<crate::mpc::engine::Engine>,
 }
 

@@ -30,14 +30,13 @@
 //! bound to a name and a secret `poll` handle; the person runs
 //! `prover auth login NAME --key KEY --code CODE URL`, whose login request carries the code;
 //! the page long-polls `GET /v1/device/POLL` and receives the session token once the proof
-//! has verified. Knowing the code (it is shown on screen) gives nothing: the token goes only
-//! to the holder of `poll`, and only after a valid proof for the code's name. Codes live in
-//! the memory of the instance that issued them: the command names that instance's URL.
+//! has verified ([`device`]).
 
-use std::collections::HashMap;
+mod device;
+
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -49,7 +48,7 @@ use axum::{Extension, Router};
 use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Semaphore;
 
 use super::db::{DbPool, DbSpec, UserDb};
 use super::keys::{check_user_name, Identity};
@@ -58,26 +57,18 @@ use super::store::{Clock, Policy};
 use crate::mpc::engine::Engine;
 use crate::net::server::{utc_now, LogFormat};
 use crate::net::Deadlines;
-use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
 /// The largest request body: a base64 login proof of a peg identity (about 1.8 MB) with room.
 pub const MAX_BODY: usize = super::server::MAX_REQUEST;
 /// The largest request head (request line and headers).
 pub const MAX_HEAD: usize = 16 << 10;
-/// Longest a device-code poll may wait for news, in seconds.
-pub const MAX_WAIT: u64 = 25;
-/// Device codes held at once by one instance.
-pub const MAX_DEVICES: usize = 4096;
-/// Seconds a device code stays usable.
-pub const DEVICE_TTL: i64 = 300;
-/// Letters of a device code (no vowels: no words, no 0/O or 1/I confusion).
-const CODE_ALPHABET: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ";
+pub use device::{DEVICE_TTL, MAX_DEVICES, MAX_WAIT};
 
 /// The page served at `/`.
-pub const PAGE: &str = include_str!("assets/login.html");
+pub const PAGE: &str = include_str!("../assets/login.html");
 /// The API description served at `/openapi.yaml`.
-pub const OPENAPI: &str = include_str!("../../docs/openapi.yaml");
+pub const OPENAPI: &str = include_str!("../../../docs/openapi.yaml");
 
 /// How the HTTP service runs.
 #[derive(Clone, Debug)]
@@ -86,7 +77,7 @@ pub struct HttpConfig {
     /// The name proofs are bound to.
     pub name: String,
     pub policy: Policy,
-    /// The only engine whose login proofs are accepted (`None`: ZKB++ and KKW).
+    /// The only engine whose login proofs are accepted (`None`: every engine).
     pub only: Option<Engine>,
     /// Requests worked on at once (database and proof verification); more get 503.
     pub max_sessions: usize,
@@ -110,35 +101,11 @@ pub struct HttpStats {
     pub busy: usize,
 }
 
-/// Where a device login stands.
-#[derive(Clone, Debug)]
-enum DeviceState {
-    Pending,
-    Done {
-        token: String,
-        expires_at: i64,
-        system: &'static str,
-        proof_bytes: usize,
-        verify_ms: f64,
-    },
-}
-
-#[derive(Clone, Debug)]
-struct Device {
-    code: String,
-    name: String,
-    peer: String,
-    expires: i64,
-    refused: u32,
-    state: DeviceState,
-}
-
 struct App {
     cfg: HttpConfig,
     pool: DbPool,
     work: Arc<Semaphore>,
-    devices: Mutex<HashMap<String, Device>>,
-    news: Notify,
+    devices: device::Devices,
     requests: AtomicUsize,
     busy: AtomicUsize,
 }
@@ -434,19 +401,28 @@ async fn login(
             "challenge: expected 64 hex characters",
         );
     };
-    let system = match r.system.as_deref() {
-        None => Engine::Zkbpp,
+    let claimed = match r.system.as_deref() {
+        None => None,
         Some(s) => match parse_system(s) {
-            Some(e) => e,
-            None => return error(StatusCode::BAD_REQUEST, "system: expected zkbpp or kkw"),
+            Some(e) => Some(e),
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "system: expected vole, zkbpp or kkw",
+                )
+            }
         },
     };
     let Ok(proof) = base64::engine::general_purpose::STANDARD.decode(r.proof.as_bytes()) else {
         return error(StatusCode::BAD_REQUEST, "proof: expected standard base64");
     };
-    let code = match r.code.as_deref().map(normalise_code) {
+    // without a claim, the proof's own engine (its protocol id says which)
+    let Some(system) = claimed.or_else(|| super::keys::login_engine(&proof)) else {
+        return error(StatusCode::BAD_REQUEST, "proof: not a login proof file");
+    };
+    let code = match r.code.as_deref() {
         None => None,
-        Some(c) => match device_by_code(&app, &c, &r.name) {
+        Some(c) => match app.devices.by_code(c, &r.name) {
             Some(poll) => Some(poll),
             None => {
                 return error(
@@ -482,7 +458,7 @@ async fn login(
         Ok(t) => {
             log(&app, Some(peer), "ok", &detail);
             if let Some(c) = &code {
-                device_done(&app, c, &t, system, size, v.ms);
+                app.devices.done(c, &t, system_name(system), size, v.ms);
             }
             reply(
                 StatusCode::OK,
@@ -499,7 +475,7 @@ async fn login(
         Err(d) => {
             log(&app, Some(peer), "refused", &detail);
             if let (Some(c), Denied::Failed) = (&code, d) {
-                device_refused(&app, c);
+                app.devices.refused(c);
             }
             denied(d)
         }
@@ -536,63 +512,6 @@ async fn logout(
 
 // ------------------------------------------------------------------ device login
 
-fn normalise_code(c: &str) -> String {
-    c.chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_uppercase())
-        .take(16)
-        .collect()
-}
-
-fn new_code() -> String {
-    let r = random_32(&mut os_rng());
-    // 8 letters of a 20-letter alphabet from 8 random bytes: the bias of `% 20` on a byte
-    // (256 = 12·20 + 16) is harmless for a code that grants nothing by itself
-    r[..8]
-        .iter()
-        .map(|&b| CODE_ALPHABET[b as usize % CODE_ALPHABET.len()] as char)
-        .collect()
-}
-
-fn now() -> i64 {
-    Clock::System.now()
-}
-
-/// The poll handle of the live code `code` for `name`, if any.
-fn device_by_code(app: &App, code: &str, name: &str) -> Option<String> {
-    let devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
-    let t = now();
-    devices
-        .iter()
-        .find(|(_, d)| d.code == code && d.expires > t && matches!(d.state, DeviceState::Pending))
-        .filter(|(_, d)| d.name == name)
-        .map(|(poll, _)| poll.clone())
-}
-
-fn device_done(app: &App, poll: &str, t: &super::store::Token, e: Engine, size: usize, ms: f64) {
-    let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(d) = devices.get_mut(poll) {
-        d.state = DeviceState::Done {
-            token: t.to_hex(),
-            expires_at: t.expires,
-            system: system_name(e),
-            proof_bytes: size,
-            verify_ms: (ms * 10.0).round() / 10.0,
-        };
-    }
-    drop(devices);
-    app.news.notify_waiters();
-}
-
-fn device_refused(app: &App, poll: &str) {
-    let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(d) = devices.get_mut(poll) {
-        d.refused = d.refused.saturating_add(1);
-    }
-    drop(devices);
-    app.news.notify_waiters();
-}
-
 async fn device_new(
     State(app): State<Arc<App>>,
     Extension(peer): Extension<Peer>,
@@ -606,38 +525,18 @@ async fn device_new(
     if let Err(e) = check_user_name(&r.name) {
         return from_error(&e);
     }
-    let t = now();
-    let ip = peer.ip();
-    let (code, poll, expires) = {
-        let mut devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
-        devices.retain(|_, d| d.expires > t);
-        let mine: Vec<i64> = devices
-            .values()
-            .filter(|d| d.peer == ip)
-            .map(|d| d.expires)
-            .collect();
-        if mine.len() >= app.cfg.policy.max_pending_per_peer || devices.len() >= MAX_DEVICES {
-            let wait = mine.iter().min().map_or(1, |&e| (e - t).max(1)) as u64;
+    let issued = match app
+        .devices
+        .issue(&r.name, &peer.ip(), app.cfg.policy.max_pending_per_peer)
+    {
+        Ok(i) => i,
+        Err(wait) => {
             return retry(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many pending device codes",
                 wait,
-            );
+            )
         }
-        let code = new_code();
-        let poll = hex::encode(random_32(&mut os_rng()));
-        devices.insert(
-            poll.clone(),
-            Device {
-                code: code.clone(),
-                name: r.name.clone(),
-                peer: ip,
-                expires: t + DEVICE_TTL,
-                refused: 0,
-                state: DeviceState::Pending,
-            },
-        );
-        (code, poll, t + DEVICE_TTL)
     };
     let host = headers
         .get(header::HOST)
@@ -645,7 +544,7 @@ async fn device_new(
         .filter(|h| h.len() <= 255 && h.bytes().all(|c| c.is_ascii_graphic()))
         .unwrap_or("127.0.0.1")
         .to_string();
-    let shown = format!("{}-{}", &code[..4], &code[4..]);
+    let shown = &issued.code;
     log(
         &app,
         Some(peer),
@@ -656,8 +555,8 @@ async fn device_new(
         StatusCode::CREATED,
         json!({
             "code": shown,
-            "poll": poll,
-            "expires_at": expires,
+            "poll": issued.poll,
+            "expires_at": issued.expires_at,
             "command": format!(
                 "prover auth login {} --key {}.key --code {shown} http://{host}",
                 r.name, r.name
@@ -677,46 +576,9 @@ async fn device_poll(
     Path(poll): Path<String>,
     Query(q): Query<WaitQuery>,
 ) -> Response {
-    let deadline = Instant::now() + Duration::from_secs(q.wait.unwrap_or(0).min(MAX_WAIT));
-    let mut seen: Option<u32> = None;
-    loop {
-        // register interest before looking, so that news between the look and the wait
-        // is not missed
-        let notified = app.news.notified();
-        let d = {
-            let devices = app.devices.lock().unwrap_or_else(|p| p.into_inner());
-            devices.get(&poll).filter(|d| d.expires > now()).cloned()
-        };
-        let Some(d) = d else {
-            return error(StatusCode::NOT_FOUND, "unknown or expired device code");
-        };
-        let pending = matches!(d.state, DeviceState::Pending);
-        let changed = seen.is_some_and(|s| s != d.refused);
-        let left = deadline.saturating_duration_since(Instant::now());
-        if !pending || changed || left.is_zero() {
-            return reply(StatusCode::OK, device_json(&d));
-        }
-        seen.get_or_insert(d.refused);
-        let _ = tokio::time::timeout(left.min(Duration::from_secs(1)), notified).await;
-    }
-}
-
-fn device_json(d: &Device) -> Value {
-    match &d.state {
-        DeviceState::Pending => json!({
-            "state": "pending", "name": d.name, "expires_at": d.expires, "refused": d.refused,
-        }),
-        DeviceState::Done {
-            token,
-            expires_at,
-            system,
-            proof_bytes,
-            verify_ms,
-        } => json!({
-            "state": "done", "name": d.name, "refused": d.refused,
-            "token": token, "expires_at": expires_at, "system": system,
-            "proof_bytes": proof_bytes, "verify_ms": verify_ms,
-        }),
+    match app.devices.poll(&poll, q.wait.unwrap_or(0)).await {
+        Some(v) => reply(StatusCode::OK, v),
+        None => error(StatusCode::NOT_FOUND, "unknown or expired device code"),
     }
 }
 
@@ -835,8 +697,7 @@ pub fn serve(
             cfg.max_sessions,
         ),
         work: Arc::new(Semaphore::new(cfg.max_sessions)),
-        devices: Mutex::new(HashMap::new()),
-        news: Notify::new(),
+        devices: device::Devices::default(),
         requests: AtomicUsize::new(0),
         busy: AtomicUsize::new(0),
         cfg,
@@ -935,17 +796,6 @@ pub fn prepare_db(spec: &DbSpec, policy: &Policy) -> Result<(usize, super::store
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_are_eight_letters_of_the_alphabet() {
-        for _ in 0..100 {
-            let c = new_code();
-            assert_eq!(c.len(), 8);
-            assert!(c.bytes().all(|b| CODE_ALPHABET.contains(&b)));
-        }
-        assert_eq!(normalise_code("bcdf-ghjk"), "BCDFGHJK");
-        assert_eq!(normalise_code(&"x".repeat(100)).len(), 16);
-    }
 
     #[test]
     fn systems_round_trip() {
