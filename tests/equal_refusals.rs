@@ -9,59 +9,20 @@
 #![cfg(target_os = "linux")]
 
 use std::net::TcpStream;
-use std::path::Path;
 use std::time::Duration;
 
 use zkgames::auth::keys::{prove_login, SecretKey};
 use zkgames::auth::server::{begin_login, finish_login};
 use zkgames::auth::Kind;
-use zkgames::net::{Channel, Deadlines};
+use zkgames::net::Channel;
 use zkgames::rng::seeded_rng;
 
 mod common;
-use common::{keygen, run, Server, VERIFIER};
+use common::{add_user, auth_server};
 
 /// A channel from 127.0.0.1 with generous deadlines.
 fn ch(addr: &str) -> Channel {
-    let d = Deadlines {
-        message: Duration::from_secs(20),
-        session: Duration::from_secs(60),
-    };
-    Channel::tcp(TcpStream::connect(addr).unwrap(), d)
-}
-
-/// `verifier auth serve` on `db` with `extra` options.
-fn auth_server(db: &Path, extra: &[&str]) -> Server {
-    let mut args = vec![
-        "auth",
-        "serve",
-        "--db",
-        db.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ];
-    args.extend_from_slice(extra);
-    Server::spawn(&args)
-}
-
-/// A key of `kind` at `dir/NAME.key` added to `db` as NAME (offline, by the administrator).
-fn add_user(dir: &Path, db: &Path, name: &str, kind: &str) {
-    let k = dir.join(format!("{name}.key"));
-    let (c, _, e) = keygen(kind, k.to_str().unwrap());
-    assert_eq!(c, 0, "{e}");
-    let id = dir.join(format!("{name}.pub"));
-    let (c, _, e) = run(
-        VERIFIER,
-        &[
-            "auth",
-            "add",
-            name,
-            id.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(c, 0, "{e}");
+    common::channel(TcpStream::connect(addr).unwrap())
 }
 
 /// The `X` of "(proof N B, X ms)" in a JSON log line of a refused login for `user`.

@@ -15,7 +15,6 @@
 
 use std::io::Write;
 use std::net::{Ipv4Addr, TcpStream};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,57 +22,18 @@ use std::time::{Duration, Instant};
 use zkgames::auth::keys::SecretKey;
 use zkgames::auth::server::{begin_login, finish_login, login, register};
 use zkgames::auth::Kind;
-use zkgames::net::{Channel, Deadlines};
+use zkgames::net::Channel;
 use zkgames::rng::seeded_rng;
 
 mod common;
-use common::{connect_from, keygen, p, prover_peg, run, Server, PROVER, VERIFIER};
+use common::{add_user, auth_server, connect_from, keygen, p, prover_peg, run, Server, PROVER};
 
 fn lo(last: u8) -> Ipv4Addr {
     Ipv4Addr::new(127, 0, 0, last)
 }
 
 fn ch_from(from: u8, addr: &str) -> Channel {
-    let d = Deadlines {
-        message: Duration::from_secs(20),
-        session: Duration::from_secs(60),
-    };
-    Channel::tcp(connect_from(lo(from), addr).unwrap(), d)
-}
-
-/// `verifier auth serve` on `db` with `extra` options.
-fn auth_server(db: &Path, extra: &[&str]) -> Server {
-    let mut args = vec![
-        "auth",
-        "serve",
-        "--db",
-        db.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ];
-    args.extend_from_slice(extra);
-    Server::spawn(&args)
-}
-
-/// A LowMC key at `dir/NAME.key` added to `db` as NAME (offline, by the administrator).
-fn add_user(dir: &Path, db: &Path, name: &str, kind: &str) -> String {
-    let k = dir.join(format!("{name}.key"));
-    let (c, _, e) = keygen(kind, k.to_str().unwrap());
-    assert_eq!(c, 0, "{e}");
-    let id = dir.join(format!("{name}.pub"));
-    let (c, _, e) = run(
-        VERIFIER,
-        &[
-            "auth",
-            "add",
-            name,
-            id.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(c, 0, "{e}");
-    k.to_str().unwrap().to_string()
+    common::channel(connect_from(lo(from), addr).unwrap())
 }
 
 // ------------------------------------------------------------------ 1. per address

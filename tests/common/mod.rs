@@ -369,6 +369,46 @@ pub fn keygen(kind: &str, path: &str) -> (i32, String, String) {
     run(PROVER, &["auth", "keygen", "--kind", kind, "-o", path])
 }
 
+/// `verifier auth serve` on `db` on a free port of 127.0.0.1, with `extra` options.
+pub fn auth_server(db: &std::path::Path, extra: &[&str]) -> Server {
+    let mut args = vec![
+        "auth",
+        "serve",
+        "--db",
+        db.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ];
+    args.extend_from_slice(extra);
+    Server::spawn(&args)
+}
+
+/// A key of `kind` at `dir/NAME.key` added to `db` as NAME (offline, by the administrator,
+/// `verifier auth add`); returns the key's path.
+pub fn add_user(dir: &std::path::Path, db: &std::path::Path, name: &str, kind: &str) -> String {
+    let k = dir.join(format!("{name}.key"));
+    let (c, _, e) = keygen(kind, k.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let id = dir.join(format!("{name}.pub"));
+    let db = db.to_str().unwrap();
+    let (c, _, e) = run(
+        VERIFIER,
+        &["auth", "add", name, id.to_str().unwrap(), "--db", db],
+    );
+    assert_eq!(c, 0, "{e}");
+    k.to_str().unwrap().to_string()
+}
+
+/// A protocol channel over `stream` with generous deadlines (20 s a message, 60 s a
+/// session): tests that measure or flood must not fail on a slow machine.
+pub fn channel(stream: std::net::TcpStream) -> zkgames::net::Channel {
+    let d = zkgames::net::Deadlines {
+        message: std::time::Duration::from_secs(20),
+        session: std::time::Duration::from_secs(60),
+    };
+    zkgames::net::Channel::tcp(stream, d)
+}
+
 /// Runs `verifier peg verify PUZZLE PROOF REST…`; returns (exit code, stdout, stderr).
 pub fn peg_verify(puzzle: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
     run(
