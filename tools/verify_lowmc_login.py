@@ -320,7 +320,7 @@ _CIRCUITS = {}
 
 
 def verify(p, c, data, security, context):
-    proof = parse_file(data, PROTOCOL_LOWMC_VOLE, "LowMC key VOLE")
+    proof = parse_file(data, PROTOCOL_LOWMC_VOLE, "LowMC key VOLE", login=True)
     if p not in _CIRCUITS:
         _CIRCUITS[p] = lowmc_circuit(p)
     bld = _CIRCUITS[p]

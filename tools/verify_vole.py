@@ -357,6 +357,14 @@ class Builder:
         return errs, acc
 
     def digest(self):
+        """SHA-256 of the canonical bytes (3.1); remembered for the circuit as it stands
+        (tools verifying many proofs of one statement build and hash it once)."""
+        key = (len(self.gates), tuple(self.outputs))
+        if getattr(self, "_digest", (None,))[0] != key:
+            self._digest = (key, self._digest_now())
+        return self._digest[1]
+
+    def _digest_now(self):
         out = [b"zkg:circuit:v1", struct.pack("<QQ", self.n_in, len(self.gates))]
         for op, a, b in self.gates:
             out.append(struct.pack("<BII", op, a, b))
@@ -420,8 +428,11 @@ def attack_cost_bits(dbits, grind):
 
 # ---------------------------------------------------------------- proof bytes (7.7)
 
-def parse_file(data, protocol_wanted=10, what="peg VOLE"):
-    """The container (1.4) and a bare VOLE `Proof` body (7.7) of protocol `protocol_wanted`."""
+def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
+    """The container (1.4) and a bare VOLE `Proof` body (7.7) of protocol `protocol_wanted`.
+
+    A command (1.4) rejects a recorded session (mode 1) before it looks at the protocol; a
+    login (5.3, `login`) checks the protocol first and refuses mode 1 as bad input."""
     if len(data) < 21:
         raise Malformed("proof file shorter than its 21-byte header")
     if data[0:8] != MAGIC:
@@ -438,11 +449,13 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE"):
     if len(data) != 21 + body_len:
         raise Malformed("file is %d bytes, header says %d" % (len(data), 21 + body_len))
     # 1.4 / 1.5: a recorded session (mode 1) is not evidence: rejected, whatever the protocol
-    if mode != MODE_NONINTERACTIVE:
+    if mode != MODE_NONINTERACTIVE and not login:
         raise Rejected("a recorded interactive session (mode 1) is not a proof")
     if protocol != protocol_wanted:
         raise Malformed("protocol %d, this tool checks only %d (%s)"
                         % (protocol, protocol_wanted, what))
+    if mode != MODE_NONINTERACTIVE:
+        raise Malformed("a login proof must be non-interactive (mode 0), not a recorded session")
     r = Reader(data[21:])
     p = {}
     p["tau"], p["D"], p["w"] = r.u32(), r.u32(), r.u32()
@@ -564,17 +577,19 @@ def verify_statement(p, tag, bld, public, y, security, context):
         for c in range(2, 2 * n_leaves):
             if c not in nodes and (c >> 1) in nodes:
                 nodes[c] = sha256(b"zkg:vole:tree:v1", salt, u32(i), u32(c), nodes[c >> 1])[:16]
-        prg = {}
+        seeds = {}
         for j in range(n_leaves):
             if j == js:
                 coms.append(com_hidden)
                 continue
-            sd = nodes[n_leaves + j]
+            sd = seeds[j] = nodes[n_leaves + j]
             coms.append(sha256(b"zkg:vole:leaf-commit:v1", salt, u32(i), u32(j), sd))
-            prg[j] = sha256(b"zkg:vole:leaf-prg:v1", salt, u32(i), u32(j), sd)
-        leaves.append(prg)
+        leaves.append(seeds)
     if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
         raise Rejected("the vector commitments do not match h_com")
+    for i in range(tau):
+        leaves[i] = {j: sha256(b"zkg:vole:leaf-prg:v1", salt, u32(i), u32(j), sd)
+                     for j, sd in leaves[i].items()}
     # every leaf's r_{i,j} (the first ℓ̂ bits of its ChaCha20 stream), all at once
     order = [(i, j) for i in range(tau) for j in leaves[i]]
     streams = chacha20_many([leaves[i][j] for i, j in order], nbytes)
