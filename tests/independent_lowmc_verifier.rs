@@ -92,7 +92,6 @@ fn prove(key: &SecretKey, bits: u32, profile: Profile, seed: u64) -> Vec<u8> {
 
 /// One case: the statement the verifiers are given and the proof file.
 struct Case {
-    id: Identity,
     id_path: PathBuf,
     server: String,
     user: String,
@@ -105,7 +104,6 @@ struct Case {
 impl Case {
     fn new(id: &(Identity, PathBuf), proof: PathBuf, bits: u32, what: impl Into<String>) -> Case {
         Case {
-            id: id.0.clone(),
             id_path: id.1.clone(),
             server: SERVER.into(),
             user: USER.into(),
@@ -134,12 +132,19 @@ fn rust_code(c: &Case) -> i32 {
     let proof = std::fs::read(&c.proof).unwrap();
     let nonce: Option<[u8; 32]> = hex::decode(&c.nonce).ok().and_then(|v| v.try_into().ok());
     let Some(nonce) = nonce else { return 2 };
+    // the identity file through the library's parser (what `verifier auth add` reads)
+    let id = match read_identity(c.id_path.to_str().unwrap()) {
+        Ok(id) => id,
+        // an unreadable file is bad input for the binaries too (exit 2)
+        Err(Error::BadInput(_) | Error::Io { .. }) => return 2,
+        Err(e) => panic!("{}: reading the identity: {e}", c.what),
+    };
     if c.bits == 128 {
         let full = code_of(
-            verify_login(&c.id, &c.server, &c.user, &nonce, &proof),
+            verify_login(&id, &c.server, &c.user, &nonce, &proof),
             &c.what,
         );
-        let lowered = lowered_code(c, &nonce, &proof);
+        let lowered = lowered_code(c, &id, &nonce, &proof);
         assert_eq!(
             full, lowered,
             "{}: verify_login and its lowered checks",
@@ -147,16 +152,16 @@ fn rust_code(c: &Case) -> i32 {
         );
         return full;
     }
-    lowered_code(c, &nonce, &proof)
+    lowered_code(c, &id, &nonce, &proof)
 }
 
-fn lowered_code(c: &Case, nonce: &[u8; 32], proof: &[u8]) -> i32 {
+fn lowered_code(c: &Case, id: &Identity, nonce: &[u8; 32], proof: &[u8]) -> i32 {
     let r = (|| {
         let ctx = login_context(&c.server, &c.user, nonce)?;
         let Identity::Lowmc {
             plaintext,
             ciphertext,
-        } = &c.id
+        } = id
         else {
             return Err(Error::BadInput("not a lowmc identity".into()));
         };
@@ -345,6 +350,45 @@ fn honest_proofs_accepted_and_wrong_statements_refused_alike() {
         "another lowmc identity",
     ));
     cases.push(Case::new(&sha, p128.clone(), 128, "a sha256 identity"));
+    // identity files that break 5.1's rules: bad input for both parsers
+    let line = std::fs::read_to_string(&alice.1).unwrap();
+    let line = line.trim_end();
+    let (head, last) = line.rsplit_once(' ').unwrap();
+    let low = if &last[32..] == "80" { "81" } else { "01" };
+    let low_bits = format!("{head} {}{low}", &last[..32]);
+    for (k, (what, text)) in [
+        (
+            "uppercase hex",
+            line.to_uppercase()
+                .replace("ZKGAMES-AUTH-ID-V1 LOWMC", "zkgames-auth-id-v1 lowmc"),
+        ),
+        ("a trailing space", format!("{line} \n")),
+        ("two lines", format!("{line}\n{line}\n")),
+        ("nonzero low bits in the last byte", low_bits),
+        ("one value only", head.to_string()),
+        (
+            "a secret key file",
+            line.replace("auth-id-v1", "auth-key-v1"),
+        ),
+        ("a version 2 identity", line.replace("id-v1", "id-v2")),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.join(format!("bad-id-{k}.pub"));
+        std::fs::write(&path, text).unwrap();
+        let mut c = Case::new(
+            &alice,
+            p128.clone(),
+            128,
+            format!("an identity file with {what}"),
+        );
+        c.id_path = path;
+        cases.push(c);
+    }
+    let mut c = Case::new(&alice, p128.clone(), 128, "a missing identity file");
+    c.id_path = dir.join("no-such.pub");
+    cases.push(c);
     // 16 bits of Δ and 8 of grinding: an attack cost of 23 bits (7.9), not 24
     cases.push(Case::new(
         &alice,
@@ -390,7 +434,9 @@ fn honest_proofs_accepted_and_wrong_statements_refused_alike() {
     }
     let codes = both(&cases);
     let mut want = vec![0; honest];
-    want.extend([1, 1, 1, 2, 2, 2, 2, 2, 1, 2, 0, 1, 1, 1]);
+    want.extend([1, 1, 1, 2, 2, 2, 2, 2, 1, 2]);
+    want.extend([2; 8]);
+    want.extend([0, 1, 1, 1]);
     want.extend([2, 2, 2, 2, 2]);
     assert_eq!(codes, want);
     let _ = std::fs::remove_dir_all(&dir);
