@@ -386,6 +386,19 @@ impl<E: Copy + Default> Stage<E> {
         }
     }
 
+    /// Makes room for `entries` in every bucket's list at once, plus an eighth (the buckets
+    /// of a round fill evenly: positions are placed by a mixing hash). Without it, a list
+    /// grows by doubling and ends up to twice the size it needs, on average half again: the
+    /// lists, with the levels, are the peak memory of a count.
+    fn reserve(&mut self, entries: usize) {
+        let lines = entries.div_ceil(LINE) + entries.div_ceil(8 * LINE) + 4;
+        for f in &mut self.full {
+            if f.capacity() < lines {
+                f.reserve_exact(lines - f.len());
+            }
+        }
+    }
+
     /// Appends `x` to bucket `b`'s list.
     #[inline(always)]
     fn push(&mut self, b: usize, x: E) {
@@ -1051,13 +1064,17 @@ fn bfs<K: Key, const L: usize>(
                 hi: ((t + 1) * per).min(BUCKETS),
             })
             .collect();
+        let cap = (e.chunk / threads).max(1);
+        for l in lists.iter_mut() {
+            l.kids.reserve(cap / BUCKETS);
+        }
         while at.iter().any(|a| a.b < a.hi) {
             let job = Job {
                 e,
                 buckets: &cur.buckets,
                 pegs,
                 ask,
-                cap: (e.chunk / threads).max(1),
+                cap,
             };
             lists
                 .par_iter_mut()
