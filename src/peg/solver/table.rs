@@ -64,7 +64,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
 
     #[inline(always)]
     fn home(&self, h: u64) -> usize {
-        ((h >> 32) * self.cap as u64 >> 32) as usize
+        (((h >> 32) * self.cap as u64) >> 32) as usize
     }
 
     /// Asks the processor to bring the home slot of hash `h` into the cache: a batch of
