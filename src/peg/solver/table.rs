@@ -1,7 +1,9 @@
 //! A set of positions by open addressing: one flat array of words, linear probing, the zero
 //! word marking an empty slot (the empty position itself is kept in a flag).
 //!
-//! The capacity is a power of two: an insert is one hash and, at a load of at most 3/4, one or
+//! The capacity is any number of slots (a level of the position count is sized to what it
+//! will hold: a power of two would leave up to half of it empty); the home slot of a hash is
+//! its top 32 bits scaled to the capacity. An insert is one hash and, at a load of at most 3/4, one or
 //! two cache lines. A full table (3/4 of its slots used) refuses inserts, which for a table of
 //! dead positions only costs pruning; [`Table::insert_growing`] doubles it first, up to a cap
 //! (a rehash, amortised O(1) per insert). Tables start small and grow rather than being
@@ -21,24 +23,23 @@ pub(crate) struct Table<W: Word, V: Copy + Default = ()> {
     vals: Vec<V>,
     /// The value of the empty position (which has no slot).
     zero_val: V,
-    mask: usize,
-    /// `64 - log2(capacity)`: the top bits of the hash pick the slot.
-    shift: u32,
+    /// Number of slots.
+    cap: usize,
     len: usize,
     limit: usize,
     has_zero: bool,
 }
 
 impl<W: Word, V: Copy + Default> Table<W, V> {
-    /// A table of `cap` slots, rounded up to a power of two (at least 16).
+    /// A table of `cap` slots (at least 16).
     pub fn with_capacity(cap: usize) -> Self {
-        let cap = cap.max(16).next_power_of_two();
+        // the home slot is computed in 64 bits from 32 bits of hash
+        let cap = cap.clamp(16, 1 << 32);
         Table {
             slots: vec![W::ZERO; cap],
             vals: vec![V::default(); cap],
             zero_val: V::default(),
-            mask: cap - 1,
-            shift: 64 - cap.trailing_zeros(),
+            cap,
             len: 0,
             limit: cap / 4 * 3,
             has_zero: false,
@@ -63,7 +64,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
 
     #[inline(always)]
     fn home(&self, h: u64) -> usize {
-        (h >> self.shift) as usize & self.mask
+        (((h >> 32) * self.cap as u64) >> 32) as usize
     }
 
     /// Asks the processor to bring the home slot of hash `h` into the cache: a batch of
@@ -109,7 +110,10 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
             if s == W::ZERO {
                 return false;
             }
-            i = (i + 1) & self.mask;
+            i += 1;
+            if i == self.cap {
+                i = 0;
+            }
         }
     }
 
@@ -193,7 +197,10 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
                 self.len += 1;
                 return Some((i, true));
             }
-            i = (i + 1) & self.mask;
+            i += 1;
+            if i == self.cap {
+                i = 0;
+            }
         }
     }
 
@@ -233,7 +240,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         self.zero_val = V::default();
     }
 
-    /// Grows to at least `cap` slots (a power of two), keeping every entry.
+    /// Grows to at least `cap` slots, keeping every entry.
     pub fn reserve(&mut self, cap: usize) {
         if cap <= self.slots.len() {
             return;
