@@ -4,7 +4,9 @@
 //! in the same run. Kinds: SHA-256 one-block preimage (55 bytes), LowMC key (the login
 //! identity), a sealed Wall Game move on the standard 8×8 board, peg solitaire (English).
 //!
-//! `cargo bench --bench engines` (about a minute on two cores).
+//! `cargo bench --bench engines` (about a minute on two cores). `ENGINES_KINDS=sha256,lowmc`
+//! runs only those tables (kinds: `sha256`, `lowmc`, `wall`, `peg`);
+//! `ENGINES_SYSTEMS=vole-speed` only those engines besides the ZKB++ baseline.
 
 use std::time::Instant;
 
@@ -28,8 +30,14 @@ fn median_ms(mut f: impl FnMut(), n: usize) -> f64 {
     t[n / 2]
 }
 
+/// The engines compared: ZKB++ (the baseline, always measured) and those named in
+/// `ENGINES_SYSTEMS` (`kkw-size,kkw-speed,vole-size,vole-speed`; all when unset).
 fn systems() -> Vec<(&'static str, System)> {
-    vec![
+    let keep = |key: &str| match std::env::var("ENGINES_SYSTEMS") {
+        Ok(v) => key == "zkbpp" || v.split(',').any(|k| k.trim() == key),
+        Err(_) => true,
+    };
+    let all = vec![
         ("ZKB++ (219 rounds)", System::zkbpp(128)),
         (
             "KKW size (N=32)",
@@ -47,7 +55,13 @@ fn systems() -> Vec<(&'static str, System)> {
             "VOLE speed (tau=16)",
             System::vole(128, vole::Profile::Speed).unwrap(),
         ),
-    ]
+    ];
+    let keys = ["zkbpp", "kkw-size", "kkw-speed", "vole-size", "vole-speed"];
+    all.into_iter()
+        .zip(keys)
+        .filter(|(_, k)| keep(k))
+        .map(|(s, _)| s)
+        .collect()
 }
 
 fn req(sys: &System) -> Required {
@@ -59,11 +73,15 @@ fn req(sys: &System) -> Required {
 
 /// One table: `prove(system) -> file bytes`, `verify(system, bytes)`.
 fn table(
+    kind: &str,
     what: &str,
     n: usize,
     mut prove: impl FnMut(&System) -> Vec<u8>,
     mut verify: impl FnMut(&System, &[u8]),
 ) {
+    if !wanted(kind) {
+        return;
+    }
     println!("SUMMARY {what}, 128 bits, engines side by side (same statement, same run):");
     let mut base = None;
     for (name, sys) in systems() {
@@ -82,8 +100,20 @@ fn table(
     }
 }
 
+/// Whether the table `kind` is selected by `ENGINES_KINDS` (all when unset).
+fn wanted(kind: &str) -> bool {
+    match std::env::var("ENGINES_KINDS") {
+        Ok(v) => v.split(',').any(|k| k.trim() == kind),
+        Err(_) => true,
+    }
+}
+
 fn main() {
     let mut rng = seeded_rng(1);
+    println!(
+        "threads: every engine runs on rayon's global pool ({} threads here; RAYON_NUM_THREADS sets it)",
+        rayon::current_num_threads()
+    );
 
     // SHA-256, one block
     let pre: Vec<u8> = (0..55u8).collect();
@@ -93,6 +123,7 @@ fn main() {
     };
     let mut r = rng.clone();
     table(
+        "sha256",
         "sha256 one-block preimage (55 bytes)",
         7,
         |s| zkgames::mpc::sha256::prove_sha256_with(&pre, s, b"", &mut r).unwrap(),
@@ -119,6 +150,7 @@ fn main() {
     let ct = zkgames::mpc::lowmc::encrypt(&key, &pt);
     let mut r = rng.clone();
     table(
+        "lowmc",
         "LowMC key (login proof)",
         15,
         |s| zkgames::mpc::lowmc::prove_key(&key, &pt, s, b"login", &mut r).unwrap(),
@@ -139,6 +171,7 @@ fn main() {
     let st = MoveStatement::new(&game, p, b"bench").unwrap();
     let mut r = rng.clone();
     table(
+        "wall",
         "Wall Game sealed move (standard 8x8)",
         15,
         |s| seal_move(&st, &mv, s, &mut r).unwrap().file,
@@ -148,8 +181,12 @@ fn main() {
     );
 
     // peg solitaire, English board
+    if !wanted("peg") {
+        return;
+    }
     let (inst, z) = zkgames::peg::catalog::solved("english").expect("English board solvable");
     table(
+        "peg",
         "peg solitaire, English board",
         7,
         |s| zkgames::peg::mpc::prove_peg_with(&inst, &z, s, b"", &mut rng).unwrap(),

@@ -61,15 +61,16 @@ def gf_mul_reference(a, b):
 
 # ---------------------------------------------------------------- ChaCha20 (7.1, RFC 8439)
 
-def chacha20_block(key, counter_words, nonce_words):
+def chacha20_block(key, counter_words, nonce_words, double_rounds=10):
     """One 64-byte block: 4 constants, 8 key words, then counter and nonce words (4 in all).
 
-    The 20 rounds are unrolled (generated text of the RFC 8439 quarter round), for speed."""
+    ChaCha20 by default; `double_rounds=6` is ChaCha12 (the leaves' PRG, 7.3). The rounds
+    of each double round are unrolled (generated text of the RFC 8439 quarter round)."""
     init = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574]
     init += list(struct.unpack("<8I", key)) + list(counter_words) + list(nonce_words)
     x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15 = init
     M = 0xFFFFFFFF
-    for _ in range(10):
+    for _ in range(double_rounds):
         x0 = (x0 + x4) & M
         x12 ^= x0
         x12 = ((x12 << 16) & M) | (x12 >> 16)
@@ -170,16 +171,18 @@ def chacha20_block(key, counter_words, nonce_words):
     return struct.pack("<16I", *[(out[i] + init[i]) & M for i in range(16)])
 
 
-def chacha20_stream(key, nbytes):
-    """ChaCha20 with a 64-bit block counter from 0 and a 64-bit nonce 0 (djb's layout)."""
+def chacha20_stream(key, nbytes, double_rounds=10):
+    """ChaCha20 (or ChaCha`2·double_rounds`) with a 64-bit block counter from 0 and a 64-bit
+    nonce 0 (djb's layout)."""
     out = []
     for blk in range((nbytes + 63) // 64):
-        out.append(chacha20_block(key, (blk & 0xFFFFFFFF, blk >> 32), (0, 0)))
+        out.append(chacha20_block(key, (blk & 0xFFFFFFFF, blk >> 32), (0, 0), double_rounds))
     return b"".join(out)[:nbytes]
 
 
-def chacha20_many(keys, nbytes):
-    """chacha20_stream(key, nbytes) for every key of `keys`, all blocks at once.
+def chacha20_many(keys, nbytes, double_rounds=10):
+    """chacha20_stream(key, nbytes, double_rounds) for every key of `keys`, all blocks at once
+    (ChaCha20 by default, ChaCha12 with `double_rounds=6`).
 
     Each of the 16 state words of all the blocks lives in one big integer, one 64-bit lane
     per block (the 32-bit word and room for a carry): an addition is one big addition and a
@@ -242,7 +245,7 @@ def chacha20_many(keys, nbytes):
         xb = ((xb << 7) | (xb >> 25)) & M
         x[a], x[b], x[c], x[d] = xa, xb, xc, xd
 
-    for _ in range(10):
+    for _ in range(double_rounds):
         qr(0, 4, 8, 12)
         qr(1, 5, 9, 13)
         qr(2, 6, 10, 14)
@@ -496,6 +499,12 @@ def u32(x):
     return struct.pack("<I", x)
 
 
+def pad32(tag):
+    """A tag zero-padded to 32 bytes: with the salt, one SHA-256 block (7.3)."""
+    assert len(tag) <= 32
+    return tag + bytes(32 - len(tag))
+
+
 def verify(inst, data, security, context):
     p = parse_file(data, PROTOCOL_PEG_VOLE, "peg VOLE")
     bld, y = peg_circuit(inst)
@@ -576,23 +585,23 @@ def verify_statement(p, tag, bld, public, y, security, context):
         # derive top-down: a node's children from its seed
         for c in range(2, 2 * n_leaves):
             if c not in nodes and (c >> 1) in nodes:
-                nodes[c] = sha256(b"zkg:vole:tree:v1", salt, u32(i), u32(c), nodes[c >> 1])[:16]
+                nodes[c] = sha256(pad32(b"zkg:vole:tree:v2"), salt, u32(i), u32(c), nodes[c >> 1])[:16]
         seeds = {}
         for j in range(n_leaves):
             if j == js:
                 coms.append(com_hidden)
                 continue
             sd = seeds[j] = nodes[n_leaves + j]
-            coms.append(sha256(b"zkg:vole:leaf-commit:v1", salt, u32(i), u32(j), sd))
+            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v2"), salt, u32(i), u32(j), sd))
         leaves.append(seeds)
     if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
         raise Rejected("the vector commitments do not match h_com")
     for i in range(tau):
-        leaves[i] = {j: sha256(b"zkg:vole:leaf-prg:v1", salt, u32(i), u32(j), sd)
+        leaves[i] = {j: sha256(pad32(b"zkg:vole:leaf-prg:v2"), salt, u32(i), u32(j), sd)
                      for j, sd in leaves[i].items()}
-    # every leaf's r_{i,j} (the first ℓ̂ bits of its ChaCha20 stream), all at once
+    # every leaf's r_{i,j} (the first ℓ̂ bits of its ChaCha12 stream, 7.3), all at once
     order = [(i, j) for i in range(tau) for j in leaves[i]]
-    streams = chacha20_many([leaves[i][j] for i, j in order], nbytes)
+    streams = chacha20_many([leaves[i][j] for i, j in order], nbytes, 6)
     for (i, j), st in zip(order, streams):
         leaves[i][j] = int.from_bytes(st, "little") & ((1 << ellh) - 1)
     # 5. q columns (7.4)
@@ -678,17 +687,23 @@ def self_test():
     # RFC 8439 A.1 test vector 1: all-zero key and nonce, counter 0
     z = chacha20_stream(bytes(32), 64)
     assert z[:16] == bytes.fromhex("76b8e0ada0f13d90405d6ae55386bd28"), "ChaCha20 zero vector"
+    # ChaCha12, all-zero 256-bit key and IV (draft-strombergson-chacha-test-vectors, TC1)
+    z = chacha20_stream(bytes(32), 32, 6)
+    assert z == bytes.fromhex(
+        "9bf49a6a0755f953811fce125f2683d50429c3bb49e074147e0089a52eae155f"), "ChaCha12 vector"
     import random
     rnd = random.Random(1)
     for nbytes in (1, 64, 113, 200):
         keys = [bytes(rnd.getrandbits(8) for _ in range(32)) for _ in range(7)] + [bytes(32)]
         assert chacha20_many(keys, nbytes) == [chacha20_stream(k, nbytes) for k in keys], \
             "the many-block ChaCha20 differs from the one-block one"
+        assert chacha20_many(keys, nbytes, 6) == [chacha20_stream(k, nbytes, 6) for k in keys], \
+            "the many-block ChaCha12 differs from the one-block one"
     for _ in range(200):
         a, b = rnd.getrandbits(128), rnd.getrandbits(128)
         assert gf_mul(a, b) == gf_mul_reference(a, b) == gf_mul(b, a)
     assert gf_mul(1 << 127, 2) == 0x87
-    print("self-test passed: ChaCha20 (RFC 8439), GF(2^128) against the reference")
+    print("self-test passed: ChaCha20 (RFC 8439), ChaCha12, GF(2^128) against the reference")
     return 0
 
 

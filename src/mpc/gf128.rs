@@ -22,8 +22,58 @@ pub fn add(a: u128, b: u128) -> u128 {
 /// `a · b` in GF(2^128).
 #[inline]
 pub fn mul(a: u128, b: u128) -> u128 {
-    let (lo, hi) = clmul128(a, b);
+    let (lo, hi) = mul_wide(a, b);
     reduce(lo, hi)
+}
+
+/// The unreduced 256-bit carry-less product `(lo, hi)` of `a · b`: sums of products can be
+/// accumulated unreduced (XOR of the halves) and reduced once ([`Acc`]), since reduction is
+/// linear.
+#[inline]
+pub fn mul_wide(a: u128, b: u128) -> (u128, u128) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("pclmulqdq") {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            return unsafe { clmul128_pclmul(a, b) };
+        }
+    }
+    clmul128_with(a, b, clmul64_portable)
+}
+
+/// A sum of products `Σ a_i·b_i` kept unreduced (256 bits): one reduction at the end instead
+/// of one per product (lazy reduction).
+///
+/// Misuse: [`Acc::value`] is the reduced sum; the halves are not field elements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Acc {
+    lo: u128,
+    hi: u128,
+}
+
+impl Acc {
+    /// Adds `a · b`.
+    #[inline]
+    pub fn add_mul(&mut self, a: u128, b: u128) {
+        let (lo, hi) = mul_wide(a, b);
+        self.lo ^= lo;
+        self.hi ^= hi;
+    }
+
+    /// Adds another unreduced sum.
+    #[inline]
+    pub fn merge(self, o: Acc) -> Acc {
+        Acc {
+            lo: self.lo ^ o.lo,
+            hi: self.hi ^ o.hi,
+        }
+    }
+
+    /// The sum, reduced.
+    #[inline]
+    pub fn value(self) -> u128 {
+        reduce(self.lo, self.hi)
+    }
 }
 
 /// `b ? a : 0` for a bit `b`: the product of a field element by a GF(2) value.
@@ -41,32 +91,36 @@ fn reduce(lo: u128, hi: u128) -> u128 {
     lo ^ t ^ o ^ (o << 1) ^ (o << 2) ^ (o << 7)
 }
 
-/// The 256-bit carry-less product of two 128-bit values (Karatsuba over 64-bit halves).
+/// The 256-bit carry-less product of two 128-bit values (Karatsuba over 64-bit halves)
+/// with the 64×64 product `m`.
 #[inline(always)]
-fn clmul128(a: u128, b: u128) -> (u128, u128) {
+fn clmul128_with(a: u128, b: u128, m: impl Fn(u64, u64) -> u128) -> (u128, u128) {
     let (a0, a1) = (a as u64, (a >> 64) as u64);
     let (b0, b1) = (b as u64, (b >> 64) as u64);
-    let lo = clmul64(a0, b0);
-    let hi = clmul64(a1, b1);
-    let mid = clmul64(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+    let lo = m(a0, b0);
+    let hi = m(a1, b1);
+    let mid = m(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
     (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
-#[inline(always)]
-fn clmul64(a: u64, b: u64) -> u128 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("pclmulqdq") {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
-            return unsafe { clmul64_pclmul(a, b) };
-        }
-    }
-    clmul64_portable(a, b)
+/// The whole 128×128 product in one call with the feature enabled, so that the three
+/// `pclmulqdq` are inlined together (a call per 64×64 product cost more than the products).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq", enable = "sse2")]
+unsafe fn clmul128_pclmul(a: u128, b: u128) -> (u128, u128) {
+    // clmul128_with, spelled out: the 64×64 products inline here, where the feature is on
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (b0, b1) = (b as u64, (b >> 64) as u64);
+    let lo = clmul64_pclmul(a0, b0);
+    let hi = clmul64_pclmul(a1, b1);
+    let mid = clmul64_pclmul(a0 ^ a1, b0 ^ b1) ^ lo ^ hi;
+    (lo ^ (mid << 64), hi ^ (mid >> 64))
 }
 
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "pclmulqdq", enable = "sse2")]
-unsafe fn clmul64_pclmul(a: u64, b: u64) -> u128 {
+fn clmul64_pclmul(a: u64, b: u64) -> u128 {
     use std::arch::x86_64::*;
     let x = _mm_set_epi64x(0, a as i64);
     let y = _mm_set_epi64x(0, b as i64);
@@ -170,6 +224,33 @@ mod tests {
                 }
             }
             assert_eq!(clmul64_portable(x, y), want);
+        }
+    }
+
+    /// Lazy reduction against one reduction per product, on random sums of every length up
+    /// to 40 (and the portable product against the hardware one).
+    #[test]
+    fn unreduced_sums_match_reduced_ones() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        for n in 0..40 {
+            let xs: Vec<(u128, u128)> = (0..n).map(|_| (r128(&mut rng), r128(&mut rng))).collect();
+            let mut acc = Acc::default();
+            let mut half = Acc::default();
+            let mut want = 0u128;
+            for (i, &(a, b)) in xs.iter().enumerate() {
+                want ^= mul_reference(a, b);
+                if i % 2 == 0 {
+                    acc.add_mul(a, b);
+                } else {
+                    half.add_mul(a, b);
+                }
+                assert_eq!(
+                    mul_wide(a, b),
+                    clmul128_with(a, b, clmul64_portable),
+                    "{a:x} * {b:x}"
+                );
+            }
+            assert_eq!(acc.merge(half).value(), want);
         }
     }
 

@@ -309,15 +309,16 @@ pub fn commit(
         })
         .collect();
     // every repetition: leaf commitments, u_i and its k_i columns
+    let dom = vc::Domains::new(&salt);
     let reps: Vec<(Vec<Digest>, Bits, Vec<Bits>)> = (0..p.tau())
         .into_par_iter()
         .map(|i| {
-            let tree = vc::Tree::new(&salt, i as u32, p.k(i), &roots[i]);
+            let tree = vc::Tree::new(&dom, i as u32, p.k(i), &roots[i]);
             let (coms, keys): (Vec<Digest>, Vec<[u8; 32]>) = tree
                 .leaves()
                 .iter()
                 .enumerate()
-                .map(|(j, sd)| vc::leaf(&salt, i as u32, j, sd))
+                .map(|(j, sd)| vc::leaf(&dom, i as u32, j, sd))
                 .unzip();
             let (u, v) = convert::prover_rep(&keys, p.k(i), sh.lhat);
             (coms, u, v)
@@ -400,15 +401,15 @@ impl ProverState {
     pub fn respond(&self, ch: &Challenge) -> Result<Response> {
         ch.check(&self.params)?;
         let p = &self.params;
-        let salt = &self.commit.salt;
+        let dom = vc::Domains::new(&self.commit.salt);
         let openings = (0..p.tau())
             .into_par_iter()
             .map(|i| {
-                let tree = vc::Tree::new(salt, i as u32, p.k(i), &self.roots[i]);
+                let tree = vc::Tree::new(&dom, i as u32, p.k(i), &self.roots[i]);
                 let h = ch.hidden[i] as usize;
                 Opening {
                     path: tree.open(h),
-                    commitment: vc::leaf(salt, i as u32, h, &tree.leaves()[h]).0,
+                    commitment: vc::leaf(&dom, i as u32, h, &tree.leaves()[h]).0,
                 }
             })
             .collect();
@@ -486,17 +487,18 @@ fn verifier_vole(
     paths: &[&[NodeSeed]],
     hidden_coms: &[Digest],
 ) -> (Digest, Vec<Vec<Bits>>) {
+    let dom = vc::Domains::new(salt);
     let reps: Vec<(Vec<Digest>, Vec<Bits>)> = (0..p.tau())
         .into_par_iter()
         .map(|i| {
             let h = ch.hidden[i] as usize;
-            let seeds = vc::reconstruct(salt, i as u32, p.k(i), h, paths[i]);
+            let seeds = vc::reconstruct(&dom, i as u32, p.k(i), h, paths[i]);
             let mut coms = Vec::with_capacity(seeds.len());
             let mut keys = Vec::with_capacity(seeds.len());
             for (j, s) in seeds.iter().enumerate() {
                 match s {
                     Some(sd) => {
-                        let (c, k) = vc::leaf(salt, i as u32, j, sd);
+                        let (c, k) = vc::leaf(&dom, i as u32, j, sd);
                         coms.push(c);
                         keys.push(Some(k));
                     }
@@ -661,7 +663,7 @@ pub fn simulate(
     for i in 0..p.tau() {
         let mut root = [0u8; 16];
         rng.fill_bytes(&mut root);
-        let tree = vc::Tree::new(&salt, i as u32, p.k(i), &root);
+        let tree = vc::Tree::new(&vc::Domains::new(&salt), i as u32, p.k(i), &root);
         openings.push(Opening {
             path: tree.open(ch.hidden[i] as usize),
             commitment: crate::rng::random_32(rng),

@@ -104,14 +104,18 @@ impl std::fmt::Display for Params {
     }
 }
 
-/// Security of the Fiat–Shamir proof in bits: `log2` of the expected hash evaluations of the
-/// best forgery, `min(128, delta_bits − 1 + w)`.
+/// The cost in bits (`log2` of the expected hash evaluations) of the cheapest *single* phase
+/// of a Fiat–Shamir forgery attacked alone, `min(128, delta_bits − 1 + w)`: the number a
+/// verifier's required level is compared with.
 ///
-/// A forger without a witness must get through one of three challenges (docs/PROTOCOLS.md,
-/// 7.9): the universal hash of the VOLE check (`chall1`: a nonzero error hashes to zero with
-/// probability `2^-128` per try), QuickSilver's random combination (`chall2`: `2^-128` per
-/// try), or `Δ` itself (`chall3`: the check is a degree-2 polynomial in `Δ` whose two roots
-/// the forger may place, `2·2^-delta_bits` per try, and each try costs `2^w` hashes).
+/// A forger must get through one of three challenges (docs/PROTOCOLS.md, 7.9): the
+/// universal hash of the VOLE check (`chall1`: `2^-128` per try), QuickSilver's random
+/// combination (`chall2`: `2^-128` per try), or `Δ` itself (`chall3`: two roots of a
+/// degree-2 polynomial, `2·2^-delta_bits` per valid try, each costing `2^w` hashes).
+///
+/// Misuse: this is not the proof's Fiat–Shamir security, which is bounded by the *sum* of
+/// the phases' per-query errors: `−log2(2^-128 + 2^-128 + 2^{1−delta_bits−w})`, 126.99 bits
+/// for the offered 128-bit sets (7.9 says what would restore 128).
 pub fn attack_cost_bits(p: &Params) -> f64 {
     let delta = p.delta_bits as f64 - 1.0 + p.grind as f64;
     delta.min(FIELD_BITS)

@@ -11,12 +11,145 @@
 //! satisfy `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ = A0 + A1 Δ + E Δ²`, where `E`
 //! is zero exactly when every relation holds (except with probability `2^-128` over `χ`).
 
+use rayon::prelude::*;
+
 use super::super::circuit::{Bit, Circuit, Gate};
-use super::super::gf128::{mul, scale};
+use super::super::gf128::{mul, scale, Acc};
+
+/// Gates per parallel chunk of the sums.
+const CHUNK: usize = 4096;
+
+/// `Σ_t χ_t·(a_t·b_t)`: in parallel chunks, the outer products accumulated unreduced.
+fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
+    chi.par_chunks(CHUNK)
+        .zip(pairs.par_chunks(CHUNK))
+        .map(|(c, p)| {
+            let mut acc = Acc::default();
+            for (&ch, &(a, b)) in c.iter().zip(p) {
+                acc.add_mul(ch, mul(a, b));
+            }
+            acc
+        })
+        .reduce(Acc::default, Acc::merge)
+        .value()
+}
+
+/// `Σ_t χ_t·x_t`: in parallel chunks, accumulated unreduced.
+fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
+    chi.par_chunks(CHUNK)
+        .zip(xs.par_chunks(CHUNK))
+        .map(|(c, x)| {
+            let mut acc = Acc::default();
+            for (&ch, &v) in c.iter().zip(x) {
+                acc.add_mul(ch, v);
+            }
+            acc
+        })
+        .reduce(Acc::default, Acc::merge)
+        .value()
+}
 
 /// The prover's sums `(A0, A1, E)` for the witness positions' values `x` (inputs, then AND
 /// outputs) and tags, the coefficients `chi` (`n_and + n_outputs`), the public `output`.
+///
+/// One serial pass over the gates collects each AND gate's input tags and linear term (XORs
+/// only); the products are then summed in parallel with lazy reduction.
 pub fn prover_sums(
+    c: &Circuit,
+    x: &[bool],
+    tags: &[u128],
+    chi: &[u128],
+    output: &[bool],
+) -> (u128, u128, u128) {
+    let n_in = c.n_inputs();
+    let n_and = c.n_and();
+    let mut xv: Vec<bool> = Vec::with_capacity(c.n_wires());
+    let mut tv: Vec<u128> = Vec::with_capacity(c.n_wires());
+    xv.extend_from_slice(&x[..n_in]);
+    tv.extend_from_slice(&tags[..n_in]);
+    let mut pairs: Vec<(u128, u128)> = Vec::with_capacity(n_and);
+    let mut lin: Vec<u128> = Vec::with_capacity(n_and);
+    let mut e = 0u128;
+    for g in c.gates() {
+        let (xx, vv) = match *g {
+            Gate::Xor(a, b) => (
+                xv[a as usize] ^ xv[b as usize],
+                tv[a as usize] ^ tv[b as usize],
+            ),
+            Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+            Gate::And(a, b) => {
+                let t = pairs.len();
+                let (xa, xb) = (xv[a as usize], xv[b as usize]);
+                let (va, vb) = (tv[a as usize], tv[b as usize]);
+                let (xc, vc) = (x[n_in + t], tags[n_in + t]);
+                pairs.push((va, vb));
+                lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
+                e ^= scale(chi[t], (xa & xb) ^ xc);
+                (xc, vc)
+            }
+        };
+        xv.push(xx);
+        tv.push(vv);
+    }
+    let a0 = sum_chi_products(&chi[..n_and], &pairs);
+    let mut a1 = sum_chi(&chi[..n_and], &lin);
+    for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+        if let Bit::Wire(w) = *out {
+            let ch = chi[n_and + o];
+            a1 ^= mul(ch, tv[w as usize]);
+            e ^= scale(ch, xv[w as usize] ^ y);
+        }
+    }
+    (a0, a1, e)
+}
+
+/// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
+/// VOLE parts `q` (witness positions), the masked witness `d`, `Δ`, `chi`, `output`.
+///
+/// As [`prover_sums`]: a serial pass of XORs for the wire keys, then parallel sums with
+/// lazy reduction.
+pub fn verifier_sum(
+    c: &Circuit,
+    q: &[u128],
+    d: impl Fn(usize) -> bool + Sync,
+    delta: u128,
+    chi: &[u128],
+    output: &[bool],
+) -> u128 {
+    let n_in = c.n_inputs();
+    let n_and = c.n_and();
+    let key = |p: usize| q[p] ^ scale(delta, d(p));
+    let mut kv: Vec<u128> = Vec::with_capacity(c.n_wires());
+    kv.extend((0..n_in).map(key));
+    let mut pairs: Vec<(u128, u128)> = Vec::with_capacity(n_and);
+    for g in c.gates() {
+        let k = match *g {
+            Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
+            Gate::Not(a) => kv[a as usize] ^ delta,
+            Gate::And(a, b) => {
+                let kc = key(n_in + pairs.len());
+                pairs.push((kv[a as usize], kv[b as usize]));
+                kc
+            }
+        };
+        kv.push(k);
+    }
+    let quad = sum_chi_products(&chi[..n_and], &pairs);
+    let kcs: Vec<u128> = (n_in..n_in + n_and).into_par_iter().map(key).collect();
+    let mut lin = sum_chi(&chi[..n_and], &kcs);
+    for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+        if let Bit::Wire(w) = *out {
+            lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
+        }
+    }
+    quad ^ mul(lin, delta)
+}
+
+/// The definition of [`prover_sums`], one reduction per product, serial (tests).
+#[cfg(test)]
+/// The prover's sums `(A0, A1, E)` for the witness positions' values `x` (inputs, then AND
+/// outputs) and tags, the coefficients `chi` (`n_and + n_outputs`), the public `output`.
+pub(crate) fn prover_sums_naive(
     c: &Circuit,
     x: &[bool],
     tags: &[u128],
@@ -63,9 +196,11 @@ pub fn prover_sums(
     (a0, a1, e)
 }
 
+/// The definition of [`verifier_sum`], one reduction per product, serial (tests).
+#[cfg(test)]
 /// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
 /// VOLE parts `q` (witness positions), the masked witness `d`, `Δ`, `chi`, `output`.
-pub fn verifier_sum(
+pub(crate) fn verifier_sum_naive(
     c: &Circuit,
     q: &[u128],
     d: impl Fn(usize) -> bool,
@@ -100,4 +235,45 @@ pub fn verifier_sum(
         }
     }
     quad ^ mul(lin, delta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mpc::circuit::random_circuit;
+    use rand_core::{RngCore, SeedableRng};
+
+    fn r128(rng: &mut impl RngCore) -> u128 {
+        ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128
+    }
+
+    /// The parallel, lazily reduced sums against their definitions on random circuits and
+    /// random (not necessarily consistent) values, tags, keys and coefficients, with circuits
+    /// large enough to span several chunks.
+    #[test]
+    fn parallel_lazy_sums_match_the_definitions() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+        for (n_in, n_gates) in [(1, 0), (3, 10), (20, 300), (64, 3 * CHUNK + 17)] {
+            let c = random_circuit(&mut rng, n_in, n_gates, 5);
+            let l = c.n_inputs() + c.n_and();
+            let x: Vec<bool> = (0..l).map(|_| rng.next_u32() & 1 == 1).collect();
+            let tags: Vec<u128> = (0..l).map(|_| r128(&mut rng)).collect();
+            let chi: Vec<u128> = (0..c.n_and() + c.n_outputs())
+                .map(|_| r128(&mut rng))
+                .collect();
+            let out: Vec<bool> = (0..c.n_outputs())
+                .map(|_| rng.next_u32() & 1 == 1)
+                .collect();
+            assert_eq!(
+                prover_sums(&c, &x, &tags, &chi, &out),
+                prover_sums_naive(&c, &x, &tags, &chi, &out)
+            );
+            let delta = r128(&mut rng);
+            let d = |p: usize| x[p];
+            assert_eq!(
+                verifier_sum(&c, &tags, d, delta, &chi, &out),
+                verifier_sum_naive(&c, &tags, d, delta, &chi, &out)
+            );
+        }
+    }
 }

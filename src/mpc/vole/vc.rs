@@ -2,15 +2,17 @@
 //! 128-bit seeds.
 //!
 //! Nodes are numbered heap-style: the root is 1, node `c` has children `2c` and `2c+1`, leaf
-//! `j` is node `2^k + j`. With the 32-byte salt and the repetition index `i`:
+//! `j` is node `2^k + j`. With the 32-byte salt, the repetition index `i`, and `pad(tag)` the
+//! tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt` is exactly one SHA-256 block,
+//! compressed once per tree: every node and leaf hash below then costs one compression):
 //!
 //! ```text
-//! node(c)  = SHA-256("zkg:vole:tree:v1" ‖ salt ‖ u32le(i) ‖ u32le(c) ‖ node(c/2))[0..16]
-//! com_j    = SHA-256("zkg:vole:leaf-commit:v1" ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
-//! key_j    = SHA-256("zkg:vole:leaf-prg:v1" ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
+//! node(c)  = SHA-256(pad("zkg:vole:tree:v2") ‖ salt ‖ u32le(i) ‖ u32le(c) ‖ node(c/2))[0..16]
+//! com_j    = SHA-256(pad("zkg:vole:leaf-commit:v2") ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
+//! key_j    = SHA-256(pad("zkg:vole:leaf-prg:v2") ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
 //! ```
 //!
-//! `sd_j = node(2^k + j)`; `r_j` is the ChaCha20 keystream under `key_j` (nonce 0). Opening
+//! `sd_j = node(2^k + j)`; `r_j` is the ChaCha12 keystream under `key_j` (nonce 0). Opening
 //! all leaves but `j*` reveals the `k` siblings of `j*`'s ancestors (top-down) and `com_{j*}`;
 //! `h_com = SHA-256("zkg:vole:vc:v1" ‖ com of every leaf of every repetition, in order)`.
 //!
@@ -24,15 +26,41 @@ use crate::commit::Digest;
 /// A 128-bit node seed.
 pub type NodeSeed = [u8; 16];
 
-pub const TREE_TAG: &[u8] = b"zkg:vole:tree:v1";
-pub const LEAF_COMMIT_TAG: &[u8] = b"zkg:vole:leaf-commit:v1";
-pub const LEAF_PRG_TAG: &[u8] = b"zkg:vole:leaf-prg:v1";
+/// `v2`: one-block prefixes (`v1` hashed the bare tag, two compressions per node).
+pub const TREE_TAG: &[u8] = b"zkg:vole:tree:v2";
+pub const LEAF_COMMIT_TAG: &[u8] = b"zkg:vole:leaf-commit:v2";
+/// `v2`: the leaves' keystream is ChaCha12 (`v1` was ChaCha20), one-block prefix.
+pub const LEAF_PRG_TAG: &[u8] = b"zkg:vole:leaf-prg:v2";
 pub const HCOM_TAG: &[u8] = b"zkg:vole:vc:v1";
 
-fn child(salt: &[u8; 32], rep: u32, c: usize, parent: &NodeSeed) -> NodeSeed {
-    let mut h = Sha256::new();
-    h.update(TREE_TAG);
-    h.update(salt);
+/// The hash states after `pad(tag) ‖ salt` for the three per-node hashes of one proof.
+#[derive(Clone)]
+pub struct Domains {
+    tree: Sha256,
+    commit: Sha256,
+    prg: Sha256,
+}
+
+impl Domains {
+    pub fn new(salt: &[u8; 32]) -> Self {
+        let prefix = |tag: &[u8]| {
+            let mut t = [0u8; 32];
+            t[..tag.len()].copy_from_slice(tag);
+            let mut h = Sha256::new();
+            h.update(t);
+            h.update(salt);
+            h
+        };
+        Domains {
+            tree: prefix(TREE_TAG),
+            commit: prefix(LEAF_COMMIT_TAG),
+            prg: prefix(LEAF_PRG_TAG),
+        }
+    }
+}
+
+fn child(d: &Domains, rep: u32, c: usize, parent: &NodeSeed) -> NodeSeed {
+    let mut h = d.tree.clone();
     h.update(rep.to_le_bytes());
     h.update((c as u32).to_le_bytes());
     h.update(parent);
@@ -40,10 +68,8 @@ fn child(salt: &[u8; 32], rep: u32, c: usize, parent: &NodeSeed) -> NodeSeed {
     d[..16].try_into().expect("16 bytes")
 }
 
-fn leaf_hash(tag: &[u8], salt: &[u8; 32], rep: u32, j: usize, sd: &NodeSeed) -> Digest {
-    let mut h = Sha256::new();
-    h.update(tag);
-    h.update(salt);
+fn leaf_hash(prefix: &Sha256, rep: u32, j: usize, sd: &NodeSeed) -> Digest {
+    let mut h = prefix.clone();
     h.update(rep.to_le_bytes());
     h.update((j as u32).to_le_bytes());
     h.update(sd);
@@ -51,10 +77,10 @@ fn leaf_hash(tag: &[u8], salt: &[u8; 32], rep: u32, j: usize, sd: &NodeSeed) -> 
 }
 
 /// A leaf's commitment and PRG key.
-pub fn leaf(salt: &[u8; 32], rep: u32, j: usize, sd: &NodeSeed) -> (Digest, [u8; 32]) {
+pub fn leaf(d: &Domains, rep: u32, j: usize, sd: &NodeSeed) -> (Digest, [u8; 32]) {
     (
-        leaf_hash(LEAF_COMMIT_TAG, salt, rep, j, sd),
-        leaf_hash(LEAF_PRG_TAG, salt, rep, j, sd),
+        leaf_hash(&d.commit, rep, j, sd),
+        leaf_hash(&d.prg, rep, j, sd),
     )
 }
 
@@ -65,12 +91,12 @@ pub struct Tree {
 }
 
 impl Tree {
-    pub fn new(salt: &[u8; 32], rep: u32, k: u32, root: &NodeSeed) -> Self {
+    pub fn new(d: &Domains, rep: u32, k: u32, root: &NodeSeed) -> Self {
         let n = 1usize << k;
         let mut nodes = vec![[0u8; 16]; 2 * n];
         nodes[1] = *root;
         for c in 2..2 * n {
-            nodes[c] = child(salt, rep, c, &nodes[c / 2]);
+            nodes[c] = child(d, rep, c, &nodes[c / 2]);
         }
         Tree { k, nodes }
     }
@@ -95,7 +121,7 @@ impl Tree {
 /// Rebuilds every leaf seed but `hidden`'s (which is `None`) from an opening's `k` sibling
 /// seeds (their count is checked by the caller).
 pub fn reconstruct(
-    salt: &[u8; 32],
+    d: &Domains,
     rep: u32,
     k: u32,
     hidden: usize,
@@ -112,7 +138,7 @@ pub fn reconstruct(
     for c in 2..2 * n {
         if nodes[c].is_none() {
             if let Some(p) = nodes[c / 2] {
-                nodes[c] = Some(child(salt, rep, c, &p));
+                nodes[c] = Some(child(d, rep, c, &p));
             }
         }
     }
@@ -140,9 +166,10 @@ mod tests {
     #[test]
     fn tree_leaves_match_the_definition_and_every_opening_reveals_all_but_one() {
         let salt = [7u8; 32];
+        let dom = Domains::new(&salt);
         for k in 1..=5u32 {
             let root = [k as u8; 16];
-            let t = Tree::new(&salt, 3, k, &root);
+            let t = Tree::new(&dom, 3, k, &root);
             let n = 1usize << k;
             // plain recursion, leaf by leaf: walk down from the root along j's bits
             let plain: Vec<NodeSeed> = (0..n)
@@ -151,7 +178,7 @@ mod tests {
                     let mut s = root;
                     for d in (0..k).rev() {
                         c = 2 * c + ((j >> d) & 1);
-                        s = child(&salt, 3, c, &s);
+                        s = child(&dom, 3, c, &s);
                     }
                     s
                 })
@@ -160,7 +187,7 @@ mod tests {
             for hidden in 0..n {
                 let path = t.open(hidden);
                 assert_eq!(path.len(), k as usize);
-                let r = reconstruct(&salt, 3, k, hidden, &path);
+                let r = reconstruct(&dom, 3, k, hidden, &path);
                 for j in 0..n {
                     if j == hidden {
                         assert_eq!(r[j], None);
@@ -173,10 +200,33 @@ mod tests {
             }
         }
         // another repetition index or salt gives other seeds
-        let a = Tree::new(&salt, 0, 3, &[1; 16]);
-        let b = Tree::new(&salt, 1, 3, &[1; 16]);
-        let c = Tree::new(&[8; 32], 0, 3, &[1; 16]);
+        let a = Tree::new(&dom, 0, 3, &[1; 16]);
+        let b = Tree::new(&dom, 1, 3, &[1; 16]);
+        let c = Tree::new(&Domains::new(&[8; 32]), 0, 3, &[1; 16]);
         assert_ne!(a.leaves(), b.leaves());
         assert_ne!(a.leaves(), c.leaves());
+        // the cached one-block prefix against hashing the whole input at once
+        let mut tag = [0u8; 32];
+        tag[..TREE_TAG.len()].copy_from_slice(TREE_TAG);
+        let whole: [u8; 32] = Sha256::new()
+            .chain_update(tag)
+            .chain_update(salt)
+            .chain_update(5u32.to_le_bytes())
+            .chain_update(9u32.to_le_bytes())
+            .chain_update([3u8; 16])
+            .finalize()
+            .into();
+        assert_eq!(child(&dom, 5, 9, &[3; 16]), whole[..16]);
+        let mut tag = [0u8; 32];
+        tag[..LEAF_PRG_TAG.len()].copy_from_slice(LEAF_PRG_TAG);
+        let whole: [u8; 32] = Sha256::new()
+            .chain_update(tag)
+            .chain_update(salt)
+            .chain_update(5u32.to_le_bytes())
+            .chain_update(9u32.to_le_bytes())
+            .chain_update([3u8; 16])
+            .finalize()
+            .into();
+        assert_eq!(leaf(&dom, 5, 9, &[3; 16]).1, whole);
     }
 }
