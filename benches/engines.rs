@@ -52,7 +52,7 @@ fn systems() -> Vec<(&'static str, System)> {
             System::vole(128, vole::Profile::Size).unwrap(),
         ),
         (
-            "VOLE speed (tau=16)",
+            "VOLE speed (tau=20)",
             System::vole(128, vole::Profile::Speed).unwrap(),
         ),
     ];

@@ -16,7 +16,7 @@
 //! failure bad input), then `lowmc::verify_key` (both paths are compared on the 128-bit
 //! cases).
 //!
-//! Runtime: the sweep runs at 16 bits (speed set: τ = 2 trees of 2^8 leaves), one Python
+//! Runtime: the sweep runs at 16 bits (speed set: τ = 3 trees of 2^5–2^6 leaves), one Python
 //! process per core for its ~800 files (`--each`: the LowMC constants and the circuit are
 //! computed once per process); the 128-bit size set's 36,864 leaves take about 3 s of
 //! Python per accepted proof.
