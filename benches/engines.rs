@@ -126,19 +126,31 @@ fn main() {
         "sha256",
         "sha256 one-block preimage (55 bytes)",
         7,
-        |s| zkgames::mpc::sha256::prove_sha256_with(&pre, s, b"", &mut r).unwrap(),
+        |s| zkgames::mpc::sha256::prove(&pre, s, b"", &mut r).unwrap(),
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => {
-                    zkgames::mpc::sha256::verify_sha256(&digest, &f, *rounds, b"").map(|_| ())
-                }
-                System::Kkw(_) => {
-                    zkgames::mpc::kkw_proofs::verify_sha256(&digest, &f, 128.0, b"").map(|_| ())
-                }
-                System::Vole(_) => {
-                    zkgames::mpc::vole_proofs::verify_sha256(&digest, &f, 128.0, b"").map(|_| ())
-                }
+                System::Zkbpp { rounds } => zkgames::mpc::sha256::verify(
+                    &digest,
+                    &f,
+                    &zkgames::mpc::engine::Required::rounds(*rounds),
+                    b"",
+                )
+                .map(|_| ()),
+                System::Kkw(_) => zkgames::mpc::sha256::verify(
+                    &digest,
+                    &f,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .map(|_| ()),
+                System::Vole(_) => zkgames::mpc::sha256::verify(
+                    &digest,
+                    &f,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .map(|_| ()),
             }
             .unwrap()
         },
@@ -189,19 +201,31 @@ fn main() {
         "peg",
         "peg solitaire, English board",
         7,
-        |s| zkgames::peg::mpc::prove_peg_with(&inst, &z, s, b"", &mut rng).unwrap(),
+        |s| zkgames::peg::mpc::prove(&inst, &z, s, b"", &mut rng).unwrap(),
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => {
-                    zkgames::peg::mpc::verify_peg(&inst, &f, *rounds, b"").map(|_| ())
-                }
-                System::Kkw(_) => {
-                    zkgames::peg::mpc::verify_peg_kkw(&inst, &f, 128.0, b"").map(|_| ())
-                }
-                System::Vole(_) => {
-                    zkgames::peg::mpc::verify_peg_vole(&inst, &f, 128.0, b"").map(|_| ())
-                }
+                System::Zkbpp { rounds } => zkgames::peg::mpc::verify(
+                    &inst,
+                    &f,
+                    &zkgames::mpc::engine::Required::rounds(*rounds),
+                    b"",
+                )
+                .map(|_| ()),
+                System::Kkw(_) => zkgames::peg::mpc::verify(
+                    &inst,
+                    &f,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .map(|_| ()),
+                System::Vole(_) => zkgames::peg::mpc::verify(
+                    &inst,
+                    &f,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .map(|_| ()),
             }
             .unwrap()
         },

@@ -17,12 +17,9 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
 use zkgames::mpc::kkw::{params_for, Params, Profile};
-use zkgames::mpc::kkw_proofs;
 use zkgames::mpc::rounds_for_bits;
-use zkgames::mpc::sha256::{
-    bytes_to_bits, open_sha256, prove_sha256, seal_sha256, sha256_circuit, verify_sha256,
-};
-use zkgames::peg::mpc::{peg_witness, prove_peg, verify_peg};
+use zkgames::mpc::sha256::{bytes_to_bits, sha256_circuit};
+use zkgames::peg::mpc::peg_witness;
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 
@@ -142,17 +139,39 @@ fn bench(c: &mut Criterion) {
     let circ = sha256_circuit(pre.len()).unwrap();
     let bits = bytes_to_bits(&pre);
     let mut rng = seeded_rng(1);
-    let bytes = prove_sha256(&pre, rounds, b"", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(
+        &pre,
+        &zkgames::mpc::engine::System::Zkbpp { rounds },
+        b"",
+        &mut rng,
+    )
+    .unwrap();
     let file = ProofFile::from_bytes(&bytes).unwrap();
     let p_ms = median_ms(
         || {
-            black_box(prove_sha256(&pre, rounds, b"", &mut rng).unwrap());
+            black_box(
+                zkgames::mpc::sha256::prove(
+                    &pre,
+                    &zkgames::mpc::engine::System::Zkbpp { rounds },
+                    b"",
+                    &mut rng,
+                )
+                .unwrap(),
+            );
         },
         15,
     );
     let v_ms = median_ms(
         || {
-            black_box(verify_sha256(&digest, &file, rounds, b"").unwrap());
+            black_box(
+                zkgames::mpc::sha256::verify(
+                    &digest,
+                    &file,
+                    &zkgames::mpc::engine::Required::rounds(rounds),
+                    b"",
+                )
+                .unwrap(),
+            );
         },
         15,
     );
@@ -166,23 +185,45 @@ fn bench(c: &mut Criterion) {
     );
 
     // seal / open against ordinary prove / verify, same statement, same run
-    let (seal_bytes, opening) = seal_sha256(&pre, rounds, b"", &mut rng).unwrap();
+    let (seal_bytes, opening) = zkgames::mpc::sha256::seal(
+        &pre,
+        &zkgames::mpc::engine::System::Zkbpp { rounds },
+        b"",
+        &mut rng,
+    )
+    .unwrap();
     let seal_file = ProofFile::from_bytes(&seal_bytes).unwrap();
     let s_ms = median_ms(
         || {
-            black_box(seal_sha256(&pre, rounds, b"", &mut rng).unwrap());
+            black_box(
+                zkgames::mpc::sha256::seal(
+                    &pre,
+                    &zkgames::mpc::engine::System::Zkbpp { rounds },
+                    b"",
+                    &mut rng,
+                )
+                .unwrap(),
+            );
         },
         15,
     );
     let sv_ms = median_ms(
         || {
-            black_box(verify_sha256(&digest, &seal_file, rounds, b"").unwrap());
+            black_box(
+                zkgames::mpc::sha256::verify(
+                    &digest,
+                    &seal_file,
+                    &zkgames::mpc::engine::Required::rounds(rounds),
+                    b"",
+                )
+                .unwrap(),
+            );
         },
         15,
     );
     let o_ms = median_ms(
         || {
-            black_box(open_sha256(&digest, &seal_file, &opening, b"").unwrap());
+            black_box(zkgames::mpc::sha256::open(&digest, &seal_file, &opening, b"").unwrap());
         },
         15,
     );
@@ -205,17 +246,39 @@ fn bench(c: &mut Criterion) {
     ];
     let mut sha_rows = vec![("ZKB++".to_string(), bytes.len(), p_ms, v_ms)];
     for (name, kp) in &sets {
-        let kb = kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap();
+        let kb = zkgames::mpc::sha256::prove(
+            &pre,
+            &zkgames::mpc::engine::System::Kkw(*kp),
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         let kp_ms = median_ms(
             || {
-                black_box(kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap());
+                black_box(
+                    zkgames::mpc::sha256::prove(
+                        &pre,
+                        &zkgames::mpc::engine::System::Kkw(*kp),
+                        b"",
+                        &mut rng,
+                    )
+                    .unwrap(),
+                );
             },
             15,
         );
         let kv_ms = median_ms(
             || {
-                black_box(kkw_proofs::verify_sha256(&digest, &kf, 128.0, b"").unwrap());
+                black_box(
+                    zkgames::mpc::sha256::verify(
+                        &digest,
+                        &kf,
+                        &zkgames::mpc::engine::Required::bits(128),
+                        b"",
+                    )
+                    .unwrap(),
+                );
             },
             15,
         );
@@ -234,28 +297,82 @@ fn bench(c: &mut Criterion) {
         b.iter(|| circ.eval(black_box(&bits)))
     });
     g.bench_function("prove 219 rounds", |b| {
-        b.iter(|| prove_sha256(&pre, rounds, b"", &mut rng).unwrap())
+        b.iter(|| {
+            zkgames::mpc::sha256::prove(
+                &pre,
+                &zkgames::mpc::engine::System::Zkbpp { rounds },
+                b"",
+                &mut rng,
+            )
+            .unwrap()
+        })
     });
     g.bench_function("verify 219 rounds", |b| {
-        b.iter(|| verify_sha256(&digest, &file, rounds, b"").unwrap())
+        b.iter(|| {
+            zkgames::mpc::sha256::verify(
+                &digest,
+                &file,
+                &zkgames::mpc::engine::Required::rounds(rounds),
+                b"",
+            )
+            .unwrap()
+        })
     });
     g.bench_function("seal 219 rounds", |b| {
-        b.iter(|| seal_sha256(&pre, rounds, b"", &mut rng).unwrap())
+        b.iter(|| {
+            zkgames::mpc::sha256::seal(
+                &pre,
+                &zkgames::mpc::engine::System::Zkbpp { rounds },
+                b"",
+                &mut rng,
+            )
+            .unwrap()
+        })
     });
     g.bench_function("verify seal 219 rounds", |b| {
-        b.iter(|| verify_sha256(&digest, &seal_file, rounds, b"").unwrap())
+        b.iter(|| {
+            zkgames::mpc::sha256::verify(
+                &digest,
+                &seal_file,
+                &zkgames::mpc::engine::Required::rounds(rounds),
+                b"",
+            )
+            .unwrap()
+        })
     });
     g.bench_function("open seal 219 rounds", |b| {
-        b.iter(|| open_sha256(&digest, &seal_file, &opening, b"").unwrap())
+        b.iter(|| zkgames::mpc::sha256::open(&digest, &seal_file, &opening, b"").unwrap())
     });
     for (name, kp) in &sets {
-        let kb = kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap();
+        let kb = zkgames::mpc::sha256::prove(
+            &pre,
+            &zkgames::mpc::engine::System::Kkw(*kp),
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         g.bench_function(format!("{name} prove"), |b| {
-            b.iter(|| kkw_proofs::prove_sha256(&pre, *kp, b"", &mut rng).unwrap())
+            b.iter(|| {
+                zkgames::mpc::sha256::prove(
+                    &pre,
+                    &zkgames::mpc::engine::System::Kkw(*kp),
+                    b"",
+                    &mut rng,
+                )
+                .unwrap()
+            })
         });
         g.bench_function(format!("{name} verify"), |b| {
-            b.iter(|| kkw_proofs::verify_sha256(&digest, &kf, 128.0, b"").unwrap())
+            b.iter(|| {
+                zkgames::mpc::sha256::verify(
+                    &digest,
+                    &kf,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .unwrap()
+            })
         });
     }
     g.finish();
@@ -264,17 +381,41 @@ fn bench(c: &mut Criterion) {
     let (inst, z) = zkgames::peg::catalog::solved("english").expect("English board solvable");
     let (pc, _) = zkgames::peg::mpc::peg_circuit(&inst).unwrap();
     let w = peg_witness(&inst, &z).unwrap();
-    let pbytes = prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap();
+    let pbytes = zkgames::peg::mpc::prove(
+        &inst,
+        &z,
+        &zkgames::mpc::engine::System::Zkbpp { rounds },
+        b"",
+        &mut rng,
+    )
+    .unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();
     let pp_ms = median_ms(
         || {
-            black_box(prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap());
+            black_box(
+                zkgames::peg::mpc::prove(
+                    &inst,
+                    &z,
+                    &zkgames::mpc::engine::System::Zkbpp { rounds },
+                    b"",
+                    &mut rng,
+                )
+                .unwrap(),
+            );
         },
         15,
     );
     let pv_ms = median_ms(
         || {
-            black_box(verify_peg(&inst, &pfile, rounds, b"").unwrap());
+            black_box(
+                zkgames::peg::mpc::verify(
+                    &inst,
+                    &pfile,
+                    &zkgames::mpc::engine::Required::rounds(rounds),
+                    b"",
+                )
+                .unwrap(),
+            );
         },
         15,
     );
@@ -320,17 +461,41 @@ fn bench(c: &mut Criterion) {
     );
     let mut peg_rows = vec![("ZKB++".to_string(), pbytes.len(), pp_ms, pv_ms)];
     for (name, kp) in &sets {
-        let kb = zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap();
+        let kb = zkgames::peg::mpc::prove(
+            &inst,
+            &z,
+            &zkgames::mpc::engine::System::Kkw(*kp),
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         let kp_ms = median_ms(
             || {
-                black_box(zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap());
+                black_box(
+                    zkgames::peg::mpc::prove(
+                        &inst,
+                        &z,
+                        &zkgames::mpc::engine::System::Kkw(*kp),
+                        b"",
+                        &mut rng,
+                    )
+                    .unwrap(),
+                );
             },
             15,
         );
         let kv_ms = median_ms(
             || {
-                black_box(zkgames::peg::mpc::verify_peg_kkw(&inst, &kf, 128.0, b"").unwrap());
+                black_box(
+                    zkgames::peg::mpc::verify(
+                        &inst,
+                        &kf,
+                        &zkgames::mpc::engine::Required::bits(128),
+                        b"",
+                    )
+                    .unwrap(),
+                );
             },
             15,
         );
@@ -349,19 +514,60 @@ fn bench(c: &mut Criterion) {
         b.iter(|| pc.eval(black_box(&w)))
     });
     g.bench_function("prove 219 rounds", |b| {
-        b.iter(|| prove_peg(&inst, &z, rounds, b"", &mut rng).unwrap())
+        b.iter(|| {
+            zkgames::peg::mpc::prove(
+                &inst,
+                &z,
+                &zkgames::mpc::engine::System::Zkbpp { rounds },
+                b"",
+                &mut rng,
+            )
+            .unwrap()
+        })
     });
     g.bench_function("verify 219 rounds", |b| {
-        b.iter(|| verify_peg(&inst, &pfile, rounds, b"").unwrap())
+        b.iter(|| {
+            zkgames::peg::mpc::verify(
+                &inst,
+                &pfile,
+                &zkgames::mpc::engine::Required::rounds(rounds),
+                b"",
+            )
+            .unwrap()
+        })
     });
     for (name, kp) in &sets {
-        let kb = zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap();
+        let kb = zkgames::peg::mpc::prove(
+            &inst,
+            &z,
+            &zkgames::mpc::engine::System::Kkw(*kp),
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         g.bench_function(format!("{name} prove"), |b| {
-            b.iter(|| zkgames::peg::mpc::prove_peg_kkw(&inst, &z, *kp, b"", &mut rng).unwrap())
+            b.iter(|| {
+                zkgames::peg::mpc::prove(
+                    &inst,
+                    &z,
+                    &zkgames::mpc::engine::System::Kkw(*kp),
+                    b"",
+                    &mut rng,
+                )
+                .unwrap()
+            })
         });
         g.bench_function(format!("{name} verify"), |b| {
-            b.iter(|| zkgames::peg::mpc::verify_peg_kkw(&inst, &kf, 128.0, b"").unwrap())
+            b.iter(|| {
+                zkgames::peg::mpc::verify(
+                    &inst,
+                    &kf,
+                    &zkgames::mpc::engine::Required::bits(128),
+                    b"",
+                )
+                .unwrap()
+            })
         });
     }
     g.finish();

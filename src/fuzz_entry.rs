@@ -266,32 +266,34 @@ pub fn proof_peg_iso(data: &[u8]) {
     let _ = crate::cli::peg::inspect(&f, data.len(), true);
 }
 
-/// Peg ZKB++ proof files (both modes) against the tee.
-pub fn proof_peg_mpc(data: &[u8]) {
+/// Peg proof files of any engine (both modes) against the tee: read, verify, inspect.
+fn peg_proof(data: &[u8]) {
     let Some(f) = proof_file(data, MAX_INPUT) else {
         return;
     };
-    let _ = crate::peg::mpc::verify_peg(
-        fixtures::tee().instance(),
-        &f,
-        crate::mpc::rounds_for_bits(MIN_BITS),
-        b"",
-    );
+    let req = crate::mpc::engine::Required::bits(MIN_BITS);
+    let _ = crate::peg::mpc::verify(fixtures::tee().instance(), &f, &req, b"");
     let _ = crate::peg::mpc::inspect(&f);
 }
 
-/// SHA-256 ZKB++ proof files against the digest of [`fixtures::SHA256_PREIMAGE`].
-pub fn proof_sha256_mpc(data: &[u8]) {
+/// SHA-256 proof files of any engine against the digest of [`fixtures::SHA256_PREIMAGE`].
+fn sha256_proof(data: &[u8]) {
     let Some(f) = proof_file(data, 1 << 20) else {
         return;
     };
-    let _ = crate::mpc::sha256::verify_sha256(
-        &fixtures::sha256_digest(),
-        &f,
-        crate::mpc::rounds_for_bits(MIN_BITS),
-        b"",
-    );
+    let req = crate::mpc::engine::Required::bits(MIN_BITS);
+    let _ = crate::mpc::sha256::verify(&fixtures::sha256_digest(), &f, &req, b"");
     let _ = crate::mpc::sha256::inspect(&f);
+}
+
+/// Peg ZKB++ proof files (both modes) against the tee (the corpus holds ZKB++ files).
+pub fn proof_peg_mpc(data: &[u8]) {
+    peg_proof(data)
+}
+
+/// SHA-256 ZKB++ proof files (the corpus holds ZKB++ files).
+pub fn proof_sha256_mpc(data: &[u8]) {
+    sha256_proof(data)
 }
 
 /// Sealed Wall Game moves (ZKB++): read, verify against the fixed 4×4 game, inspect.
@@ -302,46 +304,24 @@ pub fn proof_wall_move(data: &[u8]) {
     let _ = crate::cli::wall_seal::inspect_seal(data);
 }
 
-/// Peg KKW proof files against the tee.
+/// Peg KKW proof files against the tee (the corpus holds KKW files).
 pub fn proof_peg_kkw(data: &[u8]) {
-    let Some(f) = proof_file(data, MAX_INPUT) else {
-        return;
-    };
-    let _ = crate::peg::mpc::verify_peg_kkw(fixtures::tee().instance(), &f, MIN_BITS as f64, b"");
-    let _ = crate::mpc::kkw_proofs::inspect(&f);
+    peg_proof(data)
 }
 
-/// SHA-256 KKW proof files against the digest of [`fixtures::SHA256_PREIMAGE`].
+/// SHA-256 KKW proof files (the corpus holds KKW files).
 pub fn proof_sha256_kkw(data: &[u8]) {
-    let Some(f) = proof_file(data, 1 << 20) else {
-        return;
-    };
-    let _ =
-        crate::mpc::kkw_proofs::verify_sha256(&fixtures::sha256_digest(), &f, MIN_BITS as f64, b"");
-    let _ = crate::mpc::kkw_proofs::inspect(&f);
+    sha256_proof(data)
 }
 
-/// Peg VOLE-in-the-head proof files (and recorded sessions) against the tee.
+/// Peg VOLE-in-the-head proof files and recorded sessions (the corpus holds VOLE files).
 pub fn proof_peg_vole(data: &[u8]) {
-    let Some(f) = proof_file(data, MAX_INPUT) else {
-        return;
-    };
-    let _ = crate::peg::mpc::verify_peg_vole(fixtures::tee().instance(), &f, MIN_BITS as f64, b"");
-    let _ = crate::mpc::vole_proofs::inspect(&f);
+    peg_proof(data)
 }
 
-/// SHA-256 VOLE-in-the-head proof files against the digest of [`fixtures::SHA256_PREIMAGE`].
+/// SHA-256 VOLE-in-the-head proof files (the corpus holds VOLE files).
 pub fn proof_sha256_vole(data: &[u8]) {
-    let Some(f) = proof_file(data, 1 << 20) else {
-        return;
-    };
-    let _ = crate::mpc::vole_proofs::verify_sha256(
-        &fixtures::sha256_digest(),
-        &f,
-        MIN_BITS as f64,
-        b"",
-    );
-    let _ = crate::mpc::vole_proofs::inspect(&f);
+    sha256_proof(data)
 }
 
 // ---------------------------------------------------------------- Wall Game
@@ -507,9 +487,13 @@ pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
         0 => Box::new(crate::peg::session::PegVerifier::new(
             inst, MIN_BITS, b"", rng,
         )),
-        1 => {
-            Box::new(crate::peg::mpc::peg_session_verifier(inst, min, b"", rng).expect("verifier"))
-        }
+        1 => crate::peg::mpc::session_verifier(
+            inst,
+            &crate::mpc::engine::System::Zkbpp { rounds: min },
+            b"",
+            rng,
+        )
+        .expect("verifier"),
         _ => Box::new(crate::mpc::session::MpcVerifier::new(
             fixtures::wall_statement().owned(),
             ProtocolId::WallMove,
@@ -532,9 +516,14 @@ pub fn session_prover_for(which: u8) -> Box<dyn crate::net::SessionProver<'stati
             crate::peg::session::PegProver::new(inst, z, fixtures::ISO_SESSION_ROUNDS, b"", rng)
                 .expect("prover"),
         ),
-        1 => Box::new(
-            crate::peg::mpc::peg_session_prover(inst, z, rounds, b"", rng).expect("prover"),
-        ),
+        1 => crate::peg::mpc::session_prover(
+            inst,
+            z,
+            &crate::mpc::engine::System::Zkbpp { rounds },
+            b"",
+            rng,
+        )
+        .expect("prover"),
         _ => {
             let st = fixtures::wall_statement();
             let w = st.witness(&fixtures::wall_move()).expect("legal move");

@@ -99,22 +99,55 @@ fn proof_seeds_verify_against_the_fixtures() {
     let p = zkgames::peg::fs::decode_proof(&f).unwrap();
     zkgames::peg::fs::verify(inst, &p, MIN_BITS, b"").unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_mpc", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify_peg(inst, &f, rounds, b"").unwrap();
+    zkgames::peg::mpc::verify(
+        inst,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(rounds),
+        b"",
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_mpc", "session-transcript")).unwrap();
-    zkgames::peg::mpc::verify_peg(inst, &f, rounds, b"").unwrap();
+    zkgames::peg::mpc::verify(
+        inst,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(rounds),
+        b"",
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_kkw", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify_peg_kkw(inst, &f, MIN_BITS as f64, b"").unwrap();
+    zkgames::peg::mpc::verify(
+        inst,
+        &f,
+        &zkgames::mpc::engine::Required::bits(MIN_BITS),
+        b"",
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_vole", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify_peg_vole(inst, &f, MIN_BITS as f64, b"").unwrap();
+    zkgames::peg::mpc::verify(
+        inst,
+        &f,
+        &zkgames::mpc::engine::Required::bits(MIN_BITS),
+        b"",
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_peg_vole", "simulated-session")).unwrap();
-    zkgames::peg::mpc::verify_peg_vole(inst, &f, MIN_BITS as f64, b"").unwrap();
+    zkgames::peg::mpc::verify(
+        inst,
+        &f,
+        &zkgames::mpc::engine::Required::bits(MIN_BITS),
+        b"",
+    )
+    .unwrap();
     let d = fixtures::sha256_digest();
     let f = ProofFile::from_bytes(&seed("proof_sha256_vole", "fs-proof")).unwrap();
-    zkgames::mpc::vole_proofs::verify_sha256(&d, &f, MIN_BITS as f64, b"").unwrap();
+    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::bits(MIN_BITS), b"")
+        .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_sha256_mpc", "fs-proof")).unwrap();
-    zkgames::mpc::sha256::verify_sha256(&d, &f, rounds, b"").unwrap();
+    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::rounds(rounds), b"")
+        .unwrap();
     let f = ProofFile::from_bytes(&seed("proof_sha256_kkw", "fs-proof")).unwrap();
-    zkgames::mpc::kkw_proofs::verify_sha256(&d, &f, MIN_BITS as f64, b"").unwrap();
+    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::bits(MIN_BITS), b"")
+        .unwrap();
     let st = fixtures::wall_statement();
     let wr = &zkgames::mpc::engine::Required::bits(MIN_BITS);
     for s in ["seal-Cb4", "seal-none", "fixture-seal"] {

@@ -168,7 +168,7 @@ fn lowered_code(c: &Case, id: &Identity, nonce: &[u8; 32], proof: &[u8]) -> i32 
         let pf = ProofFile::from_bytes(proof)?;
         if !Engine::ALL
             .into_iter()
-            .any(|e| zkgames::mpc::lowmc::protocol(e) == pf.protocol)
+            .any(|e| zkgames::mpc::lowmc::PROTOCOLS.id(e) == pf.protocol)
         {
             return Err(Error::BadInput("not a LowMC key proof".into()));
         }

@@ -542,7 +542,6 @@ fn hostile_parameters_and_lengths_are_rejected_without_work() {
 #[test]
 fn sha256_and_peg_proof_files_of_both_sets() {
     use sha2::Digest as _;
-    use zkgames::mpc::kkw_proofs;
     let mut rng = seeded_rng(11);
     let pre = b"The quick brown fox jumps over the lazy dog";
     let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
@@ -550,24 +549,69 @@ fn sha256_and_peg_proof_files_of_both_sets() {
     let mut sha_sizes = Vec::new();
     for prof in Profile::ALL {
         let p = params_for(128, prof).unwrap();
-        let bytes = kkw_proofs::prove_sha256(pre, p, b"ctx", &mut rng).unwrap();
+        let bytes = zkgames::mpc::sha256::prove(
+            pre,
+            &zkgames::mpc::engine::System::Kkw(p),
+            b"ctx",
+            &mut rng,
+        )
+        .unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
         assert_eq!(f.protocol, ProtocolId::Sha256Kkw);
-        let rep = kkw_proofs::verify_sha256(&digest, &f, 128.0, b"ctx").unwrap();
+        let rep = zkgames::mpc::sha256::verify(
+            &digest,
+            &f,
+            &zkgames::mpc::engine::Required::bits(128),
+            b"ctx",
+        )
+        .unwrap();
         assert_eq!(rep.kkw, Some(p));
         assert!(rep.security_bits >= 128.0);
-        assert!(kkw_proofs::verify_sha256(&digest, &f, 128.0, b"ctY").is_err());
+        assert!(zkgames::mpc::sha256::verify(
+            &digest,
+            &f,
+            &zkgames::mpc::engine::Required::bits(128),
+            b"ctY"
+        )
+        .is_err());
         let mut d2 = digest;
         d2[0] ^= 1;
-        assert!(kkw_proofs::verify_sha256(&d2, &f, 128.0, b"ctx").is_err());
-        // a ZKB++ verifier refuses it by protocol id
-        assert!(zkgames::mpc::sha256::verify_sha256(&digest, &f, 219, b"ctx").is_err());
-        assert!(kkw_proofs::inspect(&f).unwrap().contains("τ = "));
-        let pbytes = zkgames::peg::mpc::prove_peg_kkw(&inst, &z, p, b"", &mut rng).unwrap();
+        assert!(zkgames::mpc::sha256::verify(
+            &d2,
+            &f,
+            &zkgames::mpc::engine::Required::bits(128),
+            b"ctx"
+        )
+        .is_err());
+        // a verifier accepting ZKB++ only refuses it by protocol id
+        assert!(zkgames::mpc::sha256::verify(
+            &digest,
+            &f,
+            &zkgames::mpc::engine::Required::rounds(219)
+                .only(Some(zkgames::mpc::engine::Engine::Zkbpp)),
+            b"ctx"
+        )
+        .is_err());
+        assert!(zkgames::mpc::sha256::inspect(&f).unwrap().contains("τ = "));
+        let pbytes = zkgames::peg::mpc::prove(
+            &inst,
+            &z,
+            &zkgames::mpc::engine::System::Kkw(p),
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         let pf = ProofFile::from_bytes(&pbytes).unwrap();
         assert_eq!(pf.protocol, ProtocolId::PegKkw);
-        zkgames::peg::mpc::verify_peg_kkw(&inst, &pf, 128.0, b"").unwrap();
-        assert!(zkgames::peg::mpc::verify_peg_kkw(&inst, &pf, 128.0, b"x").is_err());
+        zkgames::peg::mpc::verify(&inst, &pf, &zkgames::mpc::engine::Required::bits(128), b"")
+            .unwrap();
+        assert!(zkgames::peg::mpc::verify(
+            &inst,
+            &pf,
+            &zkgames::mpc::engine::Required::bits(128),
+            b"x"
+        )
+        .is_err());
         eprintln!(
             "{prof:?} {p}: SHA-256 ({} bytes of message) {} bytes, peg English {} bytes",
             pre.len(),

@@ -51,14 +51,14 @@ impl Kind {
         if self.peg {
             let inst = fixtures::tee().instance();
             let z = zkgames::peg::instance::tee_solution();
-            zkgames::peg::mpc::session_prover_with(inst, &z, &self.sys, b"ctx", rng(1)).unwrap()
+            zkgames::peg::mpc::session_prover(inst, &z, &self.sys, b"ctx", rng(1)).unwrap()
         } else {
             let st = fixtures::wall_statement();
             let w = st.witness(&fixtures::wall_move()).unwrap();
             self.sys
                 .session_prover(
                     st.owned(),
-                    zkgames::wall::seal::protocol_of(self.sys.engine()),
+                    zkgames::wall::seal::PROTOCOLS.id(self.sys.engine()),
                     w,
                     rng(1),
                 )
@@ -71,12 +71,12 @@ impl Kind {
         use zkgames::fuzz_entry::fixtures;
         if self.peg {
             let inst = fixtures::tee().instance();
-            zkgames::peg::mpc::session_verifier_with(inst, &self.sys, b"ctx", rng(seed)).unwrap()
+            zkgames::peg::mpc::session_verifier(inst, &self.sys, b"ctx", rng(seed)).unwrap()
         } else {
             zkgames::mpc::engine::session_verifier(
                 &self.sys,
                 fixtures::wall_statement().owned(),
-                zkgames::wall::seal::protocol_of(self.sys.engine()),
+                zkgames::wall::seal::PROTOCOLS.id(self.sys.engine()),
                 rng(seed),
             )
         }

@@ -4,14 +4,24 @@
 
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
+use zkgames::mpc::engine::Engine;
 use zkgames::mpc::session::{replay, simulate, CommitMsg};
-use zkgames::mpc::sha256::{prove_sha256, verify_sha256, Sha256Body};
 use zkgames::mpc::zkbpp::{unpack_trits, Proof};
 use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
 use zkgames::peg::instance::{tee, tee_solution, Instance, Matrix};
-use zkgames::peg::mpc::{
-    peg_session_prover, peg_session_verifier, session_file, statement_for_tests, verify_peg,
-};
+use zkgames::peg::mpc::statement_for_tests;
+
+/// A ZKB++ SHA-256 proof file's body as docs/PROTOCOLS.md lays it out: the message length,
+/// then the proof (written here from the spec, to tamper with fields).
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
+struct Sha256Body {
+    len: u32,
+    proof: Proof,
+}
+
+fn session_file(rec: &SessionRecord) -> Vec<u8> {
+    zkgames::peg::mpc::session_file(Engine::Zkbpp, rec)
+}
 use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
 use zkgames::rng::seeded_rng;
 
@@ -47,13 +57,26 @@ fn session(
     let inst_v = inst.clone();
     let ctx_v = ctx_v.to_vec();
     let h = std::thread::spawn(move || {
-        let mut v = peg_session_verifier(&inst_v, min_rounds, &ctx_v, seeded_rng(77)).unwrap();
-        let r = run_verifier(&mut cv, &mut v);
+        let mut v = zkgames::peg::mpc::session_verifier(
+            &inst_v,
+            &zkgames::mpc::engine::System::Zkbpp { rounds: min_rounds },
+            &ctx_v,
+            seeded_rng(77),
+        )
+        .unwrap();
+        let r = run_verifier(&mut cv, v.as_mut());
         drop(cv);
         r
     });
-    let p = peg_session_prover(inst, z, rounds, ctx_p, seeded_rng(78)).unwrap();
-    let rp = run_prover(&mut cp, Box::new(p));
+    let p = zkgames::peg::mpc::session_prover(
+        inst,
+        z,
+        &zkgames::mpc::engine::System::Zkbpp { rounds },
+        ctx_p,
+        seeded_rng(78),
+    )
+    .unwrap();
+    let rp = run_prover(&mut cp, p);
     drop(cp);
     (rp, h.join().unwrap())
 }
@@ -68,9 +91,21 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
         let bytes = session_file(&rec);
         let f = ProofFile::from_bytes(&bytes).unwrap();
         assert_eq!(f.mode, Mode::Interactive);
-        let rep = verify_peg(&inst, &f, 219, b"game 7").unwrap();
+        let rep = zkgames::peg::mpc::verify(
+            &inst,
+            &f,
+            &zkgames::mpc::engine::Required::rounds(219),
+            b"game 7",
+        )
+        .unwrap();
         assert_eq!((rep.rounds, rep.mode), (219, Mode::Interactive));
-        assert!(verify_peg(&inst, &f, 219, b"game 8").is_err());
+        assert!(zkgames::peg::mpc::verify(
+            &inst,
+            &f,
+            &zkgames::mpc::engine::Required::rounds(219),
+            b"game 8"
+        )
+        .is_err());
         // tampered responses name a round
         let mut bad = rec.clone();
         let n = bad.responses.len();
@@ -97,9 +132,16 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
 /// malformed ones, and never repeats its commitments, even from the same seed.
 #[test]
 fn a_prover_answers_once_and_never_repeats_commitments() {
-    use zkgames::net::SessionProver;
-    let mk =
-        || Box::new(peg_session_prover(&tee(), &tee_solution(), 8, b"", seeded_rng(1)).unwrap());
+    let mk = || {
+        zkgames::peg::mpc::session_prover(
+            &tee(),
+            &tee_solution(),
+            &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+            b"",
+            seeded_rng(1),
+        )
+        .unwrap()
+    };
     let (c1, r) = mk().commit().unwrap();
     assert!(r.respond(&[0, 0, 0]).is_err(), "wrong challenge length");
     let (c2, r) = mk().commit().unwrap();
@@ -108,7 +150,14 @@ fn a_prover_answers_once_and_never_repeats_commitments() {
     // a wrong solution cannot even start a session
     let mut z = tee_solution();
     z[1][0] ^= true;
-    assert!(peg_session_prover(&tee(), &z, 8, b"", seeded_rng(1)).is_err());
+    assert!(zkgames::peg::mpc::session_prover(
+        &tee(),
+        &z,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+        b"",
+        seeded_rng(1)
+    )
+    .is_err());
 }
 
 #[test]
@@ -127,7 +176,13 @@ fn simulated_transcripts_verify_without_the_witness() {
             rounds
         );
         let f = ProofFile::from_bytes(&session_file(&rec)).unwrap();
-        verify_peg(&inst, &f, rounds, b"sim").unwrap();
+        zkgames::peg::mpc::verify(
+            &inst,
+            &f,
+            &zkgames::mpc::engine::Required::rounds(rounds),
+            b"sim",
+        )
+        .unwrap();
         // with other challenges the same commitments fail (the simulator needs them first)
         let mut other = rec.clone();
         let flipped: Vec<u8> = ch.iter().map(|&e| (e + 1) % 3).collect();
@@ -146,7 +201,13 @@ fn simulated_transcripts_verify_without_the_witness() {
 fn opened_bits_are_uniform() {
     let pre = vec![0u8; 40]; // a very non-random witness
     let mut rng = seeded_rng(6);
-    let bytes = prove_sha256(&pre, 219, b"", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(
+        &pre,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
+        b"",
+        &mut rng,
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
     let body: Sha256Body = decode(&f.body, "b").unwrap();
     let p = body.proof;
@@ -196,24 +257,61 @@ fn large_proof_tampering_is_rejected() {
     let pre = b"zero knowledge";
     let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
     let mut rng = seeded_rng(7);
-    let bytes = prove_sha256(pre, 219, b"ctx", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(
+        pre,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
+        b"ctx",
+        &mut rng,
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
-    verify_sha256(&digest, &f, 219, b"ctx").unwrap();
+    zkgames::mpc::sha256::verify(
+        &digest,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctx",
+    )
+    .unwrap();
     let mut positions: Vec<usize> = (0..HEADER_LEN + 80).collect();
     positions.extend((0..300).map(|_| rng.gen_range(0..bytes.len())));
     positions.push(bytes.len() - 1);
     for i in positions {
         let mut t = bytes.clone();
         t[i] ^= 1 << rng.gen_range(0..8);
-        let r = ProofFile::from_bytes(&t).and_then(|f| verify_sha256(&digest, &f, 219, b"ctx"));
+        let r = ProofFile::from_bytes(&t).and_then(|f| {
+            zkgames::mpc::sha256::verify(
+                &digest,
+                &f,
+                &zkgames::mpc::engine::Required::rounds(219),
+                b"ctx",
+            )
+        });
         assert!(r.is_err(), "flip at byte {i} accepted");
     }
     // wrong digest, context, round requirement
     let mut d2 = digest;
     d2[0] ^= 1;
-    assert!(verify_sha256(&d2, &f, 219, b"ctx").is_err());
-    assert!(verify_sha256(&digest, &f, 219, b"ctX").is_err());
-    assert!(verify_sha256(&digest, &f, 220, b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &d2,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctx"
+    )
+    .is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctX"
+    )
+    .is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f,
+        &zkgames::mpc::engine::Required::rounds(220),
+        b"ctx"
+    )
+    .is_err());
     // a proof for another message length (another circuit) under the same digest
     let body: Sha256Body = decode(&f.body, "b").unwrap();
     let other = Sha256Body {
@@ -221,7 +319,13 @@ fn large_proof_tampering_is_rejected() {
         proof: body.proof.clone(),
     };
     let f2 = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, encode(&other));
-    assert!(verify_sha256(&digest, &f2, 219, b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f2,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctx"
+    )
+    .is_err());
     // fewer rounds: drop the last round and its challenge
     let mut p: Proof = body.proof.clone();
     p.rounds.pop();
@@ -235,11 +339,29 @@ fn large_proof_tampering_is_rejected() {
             proof: p,
         }),
     );
-    assert!(verify_sha256(&digest, &f3, 218, b"ctx").is_err());
-    assert!(verify_sha256(&digest, &f3, 219, b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f3,
+        &zkgames::mpc::engine::Required::rounds(218),
+        b"ctx"
+    )
+    .is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f3,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctx"
+    )
+    .is_err());
     // a peg proof file is not a SHA-256 proof
     let f4 = ProofFile::new(ProtocolId::PegMpc, Mode::NonInteractive, f.body.clone());
-    assert!(verify_sha256(&digest, &f4, 219, b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(
+        &digest,
+        &f4,
+        &zkgames::mpc::engine::Required::rounds(219),
+        b"ctx"
+    )
+    .is_err());
 }
 
 #[test]
@@ -248,7 +370,14 @@ fn hostile_bodies_never_panic() {
     let digest = [0u8; 32];
     let mut rng = seeded_rng(8);
     let good = {
-        let b = zkgames::peg::mpc::prove_peg(&inst, &tee_solution(), 8, b"", &mut rng).unwrap();
+        let b = zkgames::peg::mpc::prove(
+            &inst,
+            &tee_solution(),
+            &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         ProofFile::from_bytes(&b).unwrap().body
     };
     for it in 0..400 {
@@ -273,16 +402,27 @@ fn hostile_bodies_never_panic() {
         };
         for mode in [Mode::NonInteractive, Mode::Interactive] {
             let f = ProofFile::new(ProtocolId::PegMpc, mode, body.clone());
-            assert!(verify_peg(&inst, &f, 8, b"").is_err());
+            assert!(zkgames::peg::mpc::verify(
+                &inst,
+                &f,
+                &zkgames::mpc::engine::Required::rounds(8),
+                b""
+            )
+            .is_err());
             let _ = zkgames::peg::mpc::inspect(&f);
             let f = ProofFile::new(ProtocolId::Sha256Mpc, mode, body.clone());
-            assert!(verify_sha256(&digest, &f, 8, b"").is_err());
+            assert!(zkgames::mpc::sha256::verify(
+                &digest,
+                &f,
+                &zkgames::mpc::engine::Required::rounds(8),
+                b""
+            )
+            .is_err());
             let _ = zkgames::mpc::sha256::inspect(&f);
         }
     }
     // a commitment message for the wrong number of rounds, or garbage, is refused by the
     // session verifier before it draws challenges
-    use zkgames::net::SessionVerifier;
     let st = statement_for_tests(&inst, b"").unwrap();
     let hello = zkgames::net::Hello {
         protocol: ProtocolId::PegMpc as u16,
@@ -291,7 +431,13 @@ fn hostile_bodies_never_panic() {
         rounds: 5,
         context: vec![],
     };
-    let mut v = peg_session_verifier(&inst, 5, b"", seeded_rng(9)).unwrap();
+    let mut v = zkgames::peg::mpc::session_verifier(
+        &inst,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 5 },
+        b"",
+        seeded_rng(9),
+    )
+    .unwrap();
     v.check_hello(&hello).unwrap();
     let m = CommitMsg {
         salt: [0; 32],
@@ -319,19 +465,19 @@ fn session_with(
     zkgames::Result<SessionRecord>,
     zkgames::Result<SessionRecord>,
 ) {
-    use zkgames::peg::mpc::{session_prover_with, session_verifier_with};
+    use zkgames::peg::mpc::{session_prover, session_verifier};
     let (r1, w1) = std::io::pipe().unwrap();
     let (r2, w2) = std::io::pipe().unwrap();
     let mut cp = Channel::new(Box::new(r1), Box::new(w2));
     let mut cv = Channel::new(Box::new(r2), Box::new(w1));
     let (inst_v, ctx_v, sv) = (inst.clone(), ctx.to_vec(), *sv);
     let h = std::thread::spawn(move || {
-        let mut v = session_verifier_with(&inst_v, &sv, &ctx_v, seeded_rng(7)).unwrap();
+        let mut v = session_verifier(&inst_v, &sv, &ctx_v, seeded_rng(7)).unwrap();
         let r = run_verifier(&mut cv, v.as_mut());
         drop(cv);
         r
     });
-    let p = session_prover_with(inst, z, sp, ctx, seeded_rng(8)).unwrap();
+    let p = session_prover(inst, z, sp, ctx, seeded_rng(8)).unwrap();
     let rp = run_prover(&mut cp, p);
     drop(cp);
     (rp, h.join().unwrap())
@@ -369,9 +515,21 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     let st = || statement_for_tests(&inst, b"ctx").unwrap();
     let bytes = zkgames::mpc::session::record_file(ProtocolId::PegKkw, &rec);
     let f = ProofFile::from_bytes(&bytes).unwrap();
-    let rep = zkgames::peg::mpc::verify_peg_kkw(&inst, &f, 128.0, b"ctx").unwrap();
+    let rep = zkgames::peg::mpc::verify(
+        &inst,
+        &f,
+        &zkgames::mpc::engine::Required::bits(128),
+        b"ctx",
+    )
+    .unwrap();
     assert_eq!(rep.mode, Mode::Interactive);
-    assert!(zkgames::peg::mpc::verify_peg_kkw(&inst, &f, 128.0, b"ctX").is_err());
+    assert!(zkgames::peg::mpc::verify(
+        &inst,
+        &f,
+        &zkgames::mpc::engine::Required::bits(128),
+        b"ctX"
+    )
+    .is_err());
     let Some(zkgames::mpc::engine::System::Kkw(p)) = Some(size) else {
         unreachable!()
     };

@@ -13,12 +13,18 @@ use zkgames::mpc::seal::seal_kkw_cheating_for_tests;
 use zkgames::mpc::seal::{
     open, seal, seal_digest, seal_mixed_for_tests, verify, SealOpening, OPENING_HEADER_LEN,
 };
-use zkgames::mpc::sha256::{
-    open_sha256, prove_sha256, seal_sha256, verify_sha256, Sha256Body, MAX_PREIMAGE,
-};
+use zkgames::mpc::sha256::MAX_PREIMAGE;
 use zkgames::mpc::zkbpp::{unpack_trits, Proof as ZkProof, Statement};
 use zkgames::proof_file::{decode, ProofFile, HEADER_LEN};
 use zkgames::rng::seeded_rng;
+
+/// A ZKB++ SHA-256 proof file's body as docs/PROTOCOLS.md lays it out: the message length,
+/// then the proof (written here from the spec, to tamper with fields).
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
+struct Sha256Body {
+    len: u32,
+    proof: ZkProof,
+}
 
 fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
     Statement {
@@ -52,27 +58,45 @@ fn sha256_seal_verify_open_and_rejections() {
         let mut pre = vec![0u8; len];
         rng.fill_bytes(&mut pre);
         let d = sha(&pre);
-        let (file, o) = seal_sha256(&pre, rounds, b"game 1", &mut rng).unwrap();
+        let (file, o) = zkgames::mpc::sha256::seal(
+            &pre,
+            &zkgames::mpc::engine::System::Zkbpp { rounds },
+            b"game 1",
+            &mut rng,
+        )
+        .unwrap();
         let f = ProofFile::from_bytes(&file).unwrap();
         // the ordinary verifier accepts the seal
-        let rep = verify_sha256(&d, &f, rounds, b"game 1").unwrap();
+        let rep = zkgames::mpc::sha256::verify(
+            &d,
+            &f,
+            &zkgames::mpc::engine::Required::rounds(rounds),
+            b"game 1",
+        )
+        .unwrap();
         assert_eq!(rep.rounds, rounds);
-        assert_eq!(open_sha256(&d, &f, &o, b"game 1").unwrap(), pre);
+        assert_eq!(
+            zkgames::mpc::sha256::open(&d, &f, &o, b"game 1").unwrap(),
+            pre
+        );
         // through the encoded opening too
         let ob = o.to_bytes();
         assert_eq!(ob.len(), OPENING_HEADER_LEN + len);
         let o2 = SealOpening::from_bytes(&ob).unwrap();
-        assert_eq!(open_sha256(&d, &f, &o2, b"game 1").unwrap(), pre);
+        assert_eq!(
+            zkgames::mpc::sha256::open(&d, &f, &o2, b"game 1").unwrap(),
+            pre
+        );
         // another context or digest
-        assert!(open_sha256(&d, &f, &o, b"game 2").is_err());
+        assert!(zkgames::mpc::sha256::open(&d, &f, &o, b"game 2").is_err());
         let mut d2 = d;
         d2[31] ^= 1;
-        assert!(open_sha256(&d2, &f, &o, b"game 1").is_err());
+        assert!(zkgames::mpc::sha256::open(&d2, &f, &o, b"game 1").is_err());
         if len > 0 {
             // another preimage of the same length, under the right digest of the seal
             let mut other = pre.clone();
             other[0] ^= 1;
-            let e = open_sha256(
+            let e = zkgames::mpc::sha256::open(
                 &d,
                 &f,
                 &SealOpening::new(*o.seal_digest(), *o.master_seed(), bits_of(&other)),
@@ -84,7 +108,7 @@ fn sha256_seal_verify_open_and_rejections() {
         // another master seed
         let mut m = *o.master_seed();
         m[rng.gen_range(0..32)] ^= 1 << rng.gen_range(0..8);
-        let e = open_sha256(
+        let e = zkgames::mpc::sha256::open(
             &d,
             &f,
             &SealOpening::new(*o.seal_digest(), m, bits_of(&pre)),
@@ -94,13 +118,22 @@ fn sha256_seal_verify_open_and_rejections() {
         assert!(e.to_string().contains("round 1:"), "{e}");
         // another seal of the same preimage: its opening names it, and relabelled with
         // this seal's digest it still does not open this one
-        let (file2, o_other) = seal_sha256(&pre, rounds, b"game 1", &mut rng).unwrap();
+        let (file2, o_other) = zkgames::mpc::sha256::seal(
+            &pre,
+            &zkgames::mpc::engine::System::Zkbpp { rounds },
+            b"game 1",
+            &mut rng,
+        )
+        .unwrap();
         let f2 = ProofFile::from_bytes(&file2).unwrap();
-        assert!(open_sha256(&d, &f, &o_other, b"game 1").is_err());
-        assert!(open_sha256(&d, &f2, &o, b"game 1").is_err());
+        assert!(zkgames::mpc::sha256::open(&d, &f, &o_other, b"game 1").is_err());
+        assert!(zkgames::mpc::sha256::open(&d, &f2, &o, b"game 1").is_err());
         let forged = SealOpening::new(*o.seal_digest(), *o_other.master_seed(), bits_of(&pre));
-        assert!(open_sha256(&d, &f, &forged, b"game 1").is_err());
-        assert_eq!(open_sha256(&d, &f2, &o_other, b"game 1").unwrap(), pre);
+        assert!(zkgames::mpc::sha256::open(&d, &f, &forged, b"game 1").is_err());
+        assert_eq!(
+            zkgames::mpc::sha256::open(&d, &f2, &o_other, b"game 1").unwrap(),
+            pre
+        );
     }
 }
 
@@ -116,14 +149,21 @@ fn sha256_flipped_bytes_never_open() {
     let mut rng = seeded_rng(2);
     let pre = b"move e2-e4";
     let d = sha(pre);
-    let (file, o) = seal_sha256(pre, 40, b"", &mut rng).unwrap();
+    let (file, o) = zkgames::mpc::sha256::seal(
+        pre,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 40 },
+        b"",
+        &mut rng,
+    )
+    .unwrap();
     let f = ProofFile::from_bytes(&file).unwrap();
     let ob = o.to_bytes();
     for i in 0..ob.len() {
         for x in [0x01u8, 0x80, rng.gen_range(1..=255)] {
             let mut t = ob.clone();
             t[i] ^= x;
-            let r = SealOpening::from_bytes(&t).and_then(|o| open_sha256(&d, &f, &o, b""));
+            let r = SealOpening::from_bytes(&t)
+                .and_then(|o| zkgames::mpc::sha256::open(&d, &f, &o, b""));
             assert!(r.is_err(), "opening byte {i} ^ {x:#x} opened");
         }
     }
@@ -150,7 +190,10 @@ fn sha256_flipped_bytes_never_open() {
         let Ok(tf) = ProofFile::from_bytes(&t) else {
             continue;
         };
-        assert!(open_sha256(&d, &tf, &o, b"").is_err(), "seal byte {i}");
+        assert!(
+            zkgames::mpc::sha256::open(&d, &tf, &o, b"").is_err(),
+            "seal byte {i}"
+        );
         if let Ok(tb) = decode::<Sha256Body>(&tf.body, "b") {
             if tb.len == body.len && tb.proof != body.proof {
                 let relabelled =
@@ -189,8 +232,20 @@ fn seal_size_is_an_ordinary_proof_size() {
     let pre: Vec<u8> = (0..55u8).collect();
     let c = zkgames::mpc::sha256::sha256_circuit(55).unwrap();
     for rounds in [219usize, 13] {
-        let (sealed, _) = seal_sha256(&pre, rounds, b"", &mut rng).unwrap();
-        let ordinary = prove_sha256(&pre, rounds, b"", &mut rng).unwrap();
+        let (sealed, _) = zkgames::mpc::sha256::seal(
+            &pre,
+            &zkgames::mpc::engine::System::Zkbpp { rounds },
+            b"",
+            &mut rng,
+        )
+        .unwrap();
+        let ordinary = zkgames::mpc::sha256::prove(
+            &pre,
+            &zkgames::mpc::engine::System::Zkbpp { rounds },
+            b"",
+            &mut rng,
+        )
+        .unwrap();
         for file in [&sealed, &ordinary] {
             let f = ProofFile::from_bytes(file).unwrap();
             let b: Sha256Body = decode(&f.body, "b").unwrap();

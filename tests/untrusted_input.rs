@@ -141,7 +141,13 @@ fn inspect_survives_an_opening_without_triplets() {
 #[test]
 fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     // SHA-256 proofs are non-interactive only: a header saying "interactive" is refused
-    let sha = zkgames::mpc::sha256::prove_sha256(b"abc", 20, b"", &mut seeded_rng(4)).unwrap();
+    let sha = zkgames::mpc::sha256::prove(
+        b"abc",
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 20 },
+        b"",
+        &mut seeded_rng(4),
+    )
+    .unwrap();
     let (c, out, err) = verifier_on(&sha, "sha.proof", &["sha256", "inspect", "FILE"]);
     assert_eq!(c, 0, "{err}");
     assert_eq!(out.matches("mode:").count(), 1, "{out}");
@@ -158,9 +164,14 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     }
     // an MPC peg proof: one protocol line, one mode line
     let inst = tee();
-    let mpc =
-        zkgames::peg::mpc::prove_peg(&inst, &common::tee_solution(), 20, b"", &mut seeded_rng(5))
-            .unwrap();
+    let mpc = zkgames::peg::mpc::prove(
+        &inst,
+        &common::tee_solution(),
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 20 },
+        b"",
+        &mut seeded_rng(5),
+    )
+    .unwrap();
     let (c, out, err) = verifier_on(&mpc, "mpc.proof", &["peg", "inspect", "FILE"]);
     assert_eq!(c, 0, "{err}");
     assert_eq!(out.matches("mode:").count(), 1, "{out}");
@@ -194,9 +205,14 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
 #[test]
 fn mpc_proof_for_another_instance_says_so() {
     let inst = tee();
-    let mpc =
-        zkgames::peg::mpc::prove_peg(&inst, &common::tee_solution(), 219, b"", &mut seeded_rng(7))
-            .unwrap();
+    let mpc = zkgames::peg::mpc::prove(
+        &inst,
+        &common::tee_solution(),
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
+        b"",
+        &mut seeded_rng(7),
+    )
+    .unwrap();
     for other in ["english", "wiegleb"] {
         let (c, _, err) = verifier_on(&mpc, "mpc-other.proof", &["peg", "verify", other, "FILE"]);
         assert_eq!(c, 1, "{err}");
@@ -236,7 +252,14 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         proof_file::encode(&rec),
     )
     .to_bytes();
-    let mpc = zkgames::peg::mpc::prove_peg(&inst, &z, 30, b"", &mut seeded_rng(10)).unwrap();
+    let mpc = zkgames::peg::mpc::prove(
+        &inst,
+        &z,
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 30 },
+        b"",
+        &mut seeded_rng(10),
+    )
+    .unwrap();
     let st = zkgames::peg::mpc::statement_for_tests(&inst, b"").unwrap();
     let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
     let mrec = zkgames::mpc::session::simulate(
@@ -245,8 +268,14 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         &trits,
         &mut seeded_rng(11),
     );
-    let mpc_session = zkgames::peg::mpc::session_file(&mrec);
-    let sha = zkgames::mpc::sha256::prove_sha256(b"abc", 30, b"", &mut seeded_rng(12)).unwrap();
+    let mpc_session = zkgames::peg::mpc::session_file(zkgames::mpc::engine::Engine::Zkbpp, &mrec);
+    let sha = zkgames::mpc::sha256::prove(
+        b"abc",
+        &zkgames::mpc::engine::System::Zkbpp { rounds: 30 },
+        b"",
+        &mut seeded_rng(12),
+    )
+    .unwrap();
     let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     let peg_args = ["peg", "verify", &t, "FILE", "--security", "8"];
     let sha_args = [

@@ -33,13 +33,13 @@
 
 use sha2::{Digest as _, Sha256};
 
-use crate::mpc::engine::{Engine, Required, System};
+use crate::mpc::engine::{Engine, Protocols, Required, System};
 use crate::mpc::kkw::{self, Params, Profile};
 use crate::mpc::lowmc::{self, Block};
 use crate::mpc::{self, zkbpp};
 use crate::peg::instance::{unpack_bits, Goal, Instance, Matrix, MAX_N, MAX_T};
 use crate::peg::planted::{self, PlantParams};
-use crate::proof_file::{Mode, ProofFile, ProtocolId};
+use crate::proof_file::{Mode, ProofFile};
 use crate::rng::{random_32, Rng};
 use crate::{Error, Result};
 
@@ -96,16 +96,12 @@ impl Kind {
             ))),
         }
     }
-    /// The proof file protocol of this kind's login proofs with `engine`.
-    fn protocol(self, engine: Engine) -> ProtocolId {
-        match (self, engine) {
-            (Kind::Sha256, Engine::Zkbpp) => ProtocolId::Sha256Mpc,
-            (Kind::Peg, Engine::Zkbpp) => ProtocolId::PegMpc,
-            (Kind::Sha256, Engine::Kkw) => ProtocolId::Sha256Kkw,
-            (Kind::Peg, Engine::Kkw) => ProtocolId::PegKkw,
-            (Kind::Sha256, Engine::Vole) => ProtocolId::Sha256Vole,
-            (Kind::Peg, Engine::Vole) => ProtocolId::PegVole,
-            (Kind::Lowmc, e) => lowmc::protocol(e),
+    /// The proof file protocols of this kind's login proofs, one per engine.
+    fn protocols(self) -> &'static Protocols {
+        match self {
+            Kind::Sha256 => &mpc::sha256::PROTOCOLS,
+            Kind::Peg => &crate::peg::mpc::PROTOCOLS,
+            Kind::Lowmc => &lowmc::PROTOCOLS,
         }
     }
 }
@@ -553,8 +549,19 @@ pub fn prove_login(
     prove_login_with(key, server, user, nonce, Engine::Zkbpp, rng)
 }
 
-/// A login proof with `engine` (ZKB++: [`login_rounds`]; KKW: [`login_kkw_params`]; VOLE:
-/// [`login_vole_params`]).
+/// The engine and parameters of a login proof with `engine`: ZKB++ with [`login_rounds`],
+/// KKW with [`login_kkw_params`], VOLE with [`login_vole_params`].
+pub fn login_system(engine: Engine) -> System {
+    match engine {
+        Engine::Zkbpp => System::Zkbpp {
+            rounds: login_rounds(),
+        },
+        Engine::Kkw => System::Kkw(login_kkw_params()),
+        Engine::Vole => System::Vole(login_vole_params()),
+    }
+}
+
+/// A login proof with `engine` at the login parameters ([`login_system`]).
 pub fn prove_login_with(
     key: &SecretKey,
     server: &str,
@@ -564,46 +571,19 @@ pub fn prove_login_with(
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
     let ctx = login_context(server, user, nonce)?;
-    match (key, engine) {
-        (SecretKey::Sha256(s), _) => {
+    let system = login_system(engine);
+    match key {
+        SecretKey::Sha256(s) => {
             let mut pre = ID_TAG.to_vec();
             pre.extend_from_slice(s);
-            match engine {
-                Engine::Zkbpp => mpc::sha256::prove_sha256(&pre, login_rounds(), &ctx, rng),
-                Engine::Kkw => mpc::kkw_proofs::prove_sha256(&pre, login_kkw_params(), &ctx, rng),
-                Engine::Vole => {
-                    mpc::vole_proofs::prove_sha256(&pre, login_vole_params(), &ctx, rng)
-                }
-            }
+            let proof = mpc::sha256::prove(&pre, &system, &ctx, rng);
+            pre.fill(0);
+            proof
         }
-        (
-            SecretKey::Peg {
-                instance, solution, ..
-            },
-            Engine::Zkbpp,
-        ) => crate::peg::mpc::prove_peg(instance, solution, login_rounds(), &ctx, rng),
-        (
-            SecretKey::Peg {
-                instance, solution, ..
-            },
-            Engine::Kkw,
-        ) => crate::peg::mpc::prove_peg_kkw(instance, solution, login_kkw_params(), &ctx, rng),
-        (
-            SecretKey::Peg {
-                instance, solution, ..
-            },
-            Engine::Vole,
-        ) => crate::peg::mpc::prove_peg_vole(instance, solution, login_vole_params(), &ctx, rng),
-        (SecretKey::Lowmc { key, plaintext }, _) => {
-            let system = match engine {
-                Engine::Zkbpp => System::Zkbpp {
-                    rounds: login_rounds(),
-                },
-                Engine::Kkw => System::Kkw(login_kkw_params()),
-                Engine::Vole => System::Vole(login_vole_params()),
-            };
-            lowmc::prove_key(key, plaintext, &system, &ctx, rng)
-        }
+        SecretKey::Peg {
+            instance, solution, ..
+        } => crate::peg::mpc::prove(instance, solution, &system, &ctx, rng),
+        SecretKey::Lowmc { key, plaintext } => lowmc::prove_key(key, plaintext, &system, &ctx, rng),
     }
 }
 
@@ -611,11 +591,9 @@ pub fn prove_login_with(
 /// login proof). Attacker-chosen: use it to pick what to verify against, never to accept.
 pub fn claimed_kind(proof: &[u8]) -> Option<Kind> {
     let file = ProofFile::from_bytes(proof).ok()?;
-    Kind::ALL.into_iter().find(|k| {
-        Engine::ALL
-            .into_iter()
-            .any(|e| k.protocol(e) == file.protocol)
-    })
+    Kind::ALL
+        .into_iter()
+        .find(|k| k.protocols().engine_of(file.protocol).is_some())
 }
 
 /// Verifies a login proof against a registered identity. Errors: [`Error::BadInput`] for a
@@ -631,20 +609,18 @@ pub fn verify_login(
     verify_login_accepting(id, server, user, nonce, proof, None)
 }
 
-/// [`verify_login`] accepting proofs of `only` engine (`None`: every engine); the proof
-/// file's protocol names the engine. A proof of an engine not accepted is rejected.
 /// The engine that made a login proof file, read from its protocol id; `None` when the bytes
 /// are not a login proof file of any key kind. For reporting and for requests that do not
 /// name their engine: verification reads the protocol id again and stays the judge.
 pub fn login_engine(proof: &[u8]) -> Option<Engine> {
     let file = ProofFile::from_bytes(proof).ok()?;
-    [Kind::Sha256, Kind::Peg, Kind::Lowmc]
+    Kind::ALL
         .into_iter()
-        .flat_map(|k| Engine::ALL.into_iter().map(move |e| (k, e)))
-        .find(|&(k, e)| k.protocol(e) == file.protocol)
-        .map(|(_, e)| e)
+        .find_map(|k| k.protocols().engine_of(file.protocol))
 }
 
+/// [`verify_login`] accepting proofs of `only` engine (`None`: every engine); the proof
+/// file's protocol names the engine. A proof of an engine not accepted is rejected.
 pub fn verify_login_accepting(
     id: &Identity,
     server: &str,
@@ -655,57 +631,24 @@ pub fn verify_login_accepting(
 ) -> Result<()> {
     let ctx = login_context(server, user, nonce)?;
     let file = ProofFile::from_bytes(proof)?;
-    let kind = id.kind();
-    let Some(engine) = Engine::ALL
-        .into_iter()
-        .find(|&e| kind.protocol(e) == file.protocol)
-    else {
-        file.expect_protocol(kind.protocol(Engine::Zkbpp))?;
-        unreachable!("expect_protocol refuses another protocol");
-    };
-    Required::bits(LOGIN_SECURITY_BITS)
-        .only(only)
-        .check_engine(engine)?;
+    let req = Required::bits(LOGIN_SECURITY_BITS).only(only);
+    req.check_engine(id.kind().protocols().engine(&file)?)?;
     if file.mode != Mode::NonInteractive {
         return Err(Error::bad(
             "a login proof must be non-interactive (Fiat–Shamir)",
         ));
     }
-    let bits = LOGIN_SECURITY_BITS as f64;
-    match (id, engine) {
-        (Identity::Sha256(d), Engine::Zkbpp) => {
-            mpc::sha256::verify_sha256(d, &file, login_rounds(), &ctx)?;
+    match id {
+        Identity::Sha256(d) => {
+            mpc::sha256::verify(d, &file, &req, &ctx)?;
         }
-        (Identity::Sha256(d), Engine::Kkw) => {
-            mpc::kkw_proofs::verify_sha256(d, &file, bits, &ctx)?;
+        Identity::Peg(inst) => {
+            crate::peg::mpc::verify(inst, &file, &req, &ctx)?;
         }
-        (Identity::Peg(inst), Engine::Zkbpp) => {
-            crate::peg::mpc::verify_peg(inst, &file, login_rounds(), &ctx)?;
-        }
-        (Identity::Peg(inst), Engine::Kkw) => {
-            crate::peg::mpc::verify_peg_kkw(inst, &file, bits, &ctx)?;
-        }
-        (Identity::Sha256(d), Engine::Vole) => {
-            mpc::vole_proofs::verify_sha256(d, &file, bits, &ctx)?;
-        }
-        (Identity::Peg(inst), Engine::Vole) => {
-            crate::peg::mpc::verify_peg_vole(inst, &file, bits, &ctx)?;
-        }
-        (
-            Identity::Lowmc {
-                plaintext,
-                ciphertext,
-            },
-            _,
-        ) => {
-            lowmc::verify_key(
-                plaintext,
-                ciphertext,
-                &file,
-                &Required::bits(LOGIN_SECURITY_BITS).only(only),
-                &ctx,
-            )?;
-        }
+        Identity::Lowmc {
+            plaintext,
+            ciphertext,
+        } => lowmc::verify_key(plaintext, ciphertext, &file, &req, &ctx)?,
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::cli::engine::{KkwParams, VoleParams};
 use crate::cli::report::{self, emit, JsonArg};
+use crate::mpc::engine::{Engine, Required};
 use crate::net::{self, SessionRecord};
 use crate::peg::board::Puzzle;
 use crate::peg::fs::{self, PegIsoProof};
@@ -250,6 +251,26 @@ fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     }
 }
 
+/// The circuit engine and parameters of a proof system (`None` for the isomorphism
+/// protocol); `rounds` overrides ZKB++'s round count.
+fn engine_system(
+    engine: Option<Engine>,
+    bits: u32,
+    kkw_params: KkwParams,
+    vole_params: VoleParams,
+    rounds: Option<usize>,
+) -> Result<Option<crate::mpc::engine::System>> {
+    use crate::mpc::engine::System as S;
+    Ok(match engine {
+        None => None,
+        Some(Engine::Zkbpp) => Some(S::Zkbpp {
+            rounds: rounds.unwrap_or_else(|| crate::mpc::rounds_for_bits(bits)),
+        }),
+        Some(Engine::Kkw) => Some(S::Kkw(kkw_params.params(bits)?)),
+        Some(Engine::Vole) => Some(S::Vole(vole_params.params(bits)?)),
+    })
+}
+
 /// The MPC engine and parameters of a session system (`None` for the isomorphism protocol).
 fn mpc_system(
     sys: System,
@@ -257,12 +278,31 @@ fn mpc_system(
     kkw_params: KkwParams,
     vole_params: VoleParams,
 ) -> Result<Option<crate::mpc::engine::System>> {
-    Ok(match sys {
-        System::Iso => None,
-        System::Mpc => Some(crate::mpc::engine::System::zkbpp(bits)),
-        System::Kkw => Some(crate::mpc::engine::System::Kkw(kkw_params.params(bits)?)),
-        System::Vole => Some(crate::mpc::engine::System::Vole(vole_params.params(bits)?)),
-    })
+    engine_system(sys.engine(), bits, kkw_params, vole_params, None)
+}
+
+impl System {
+    /// The circuit engine (`None`: the isomorphism protocol).
+    fn engine(self) -> Option<Engine> {
+        match self {
+            System::Iso => None,
+            System::Mpc => Some(Engine::Zkbpp),
+            System::Kkw => Some(Engine::Kkw),
+            System::Vole => Some(Engine::Vole),
+        }
+    }
+}
+
+impl ProveSystem {
+    /// The circuit engine (`None`: the isomorphism protocol).
+    fn engine(self) -> Option<Engine> {
+        match self {
+            ProveSystem::Iso => None,
+            ProveSystem::Zkbpp => Some(Engine::Zkbpp),
+            ProveSystem::Kkw => Some(Engine::Kkw),
+            ProveSystem::Vole => Some(Engine::Vole),
+        }
+    }
 }
 
 /// Runs a `prover peg` command.
@@ -373,7 +413,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     )
                 }
                 Some(sys) => {
-                    let prover = crate::peg::mpc::session_prover_with(inst, &z, sys, ctx, rng)?;
+                    let prover = crate::peg::mpc::session_prover(inst, &z, sys, ctx, rng)?;
                     (net::run_prover(&mut ch, prover)?, sys.to_string())
                 }
             };
@@ -461,8 +501,15 @@ fn prove_file(
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, String)> {
     let ctx = sec.context.as_bytes();
-    Ok(match system {
-        ProveSystem::Iso => {
+    let engine = engine_system(
+        system.engine(),
+        sec.security,
+        kkw_params,
+        vole_params,
+        rounds,
+    )?;
+    Ok(match engine {
+        None => {
             let r = rounds.unwrap_or_else(|| rounds_for_bits(sec.security, inst.s()));
             (
                 fs::prove_file(inst, z, r, ctx, rng)?,
@@ -472,36 +519,10 @@ fn prove_file(
                 ),
             )
         }
-        ProveSystem::Zkbpp => {
-            let r = rounds.unwrap_or_else(|| crate::mpc::rounds_for_bits(sec.security));
-            (
-                crate::peg::mpc::prove_peg(inst, z, r, ctx, rng)?,
-                format!(
-                    "the ZKB++ protocol: {r} rounds, {:.1} bits of security",
-                    crate::mpc::security_bits(r)
-                ),
-            )
-        }
-        ProveSystem::Vole => {
-            let p = vole_params.params(sec.security)?;
-            (
-                crate::peg::mpc::prove_peg_vole(inst, z, p, ctx, rng)?,
-                format!(
-                    "VOLE-in-the-head: {p}, {:.1} bits of security",
-                    crate::mpc::vole::attack_cost_bits(&p)
-                ),
-            )
-        }
-        ProveSystem::Kkw => {
-            let p = kkw_params.params(sec.security)?;
-            (
-                crate::peg::mpc::prove_peg_kkw(inst, z, p, ctx, rng)?,
-                format!(
-                    "the KKW protocol: {p}, {:.1} bits of security",
-                    crate::mpc::kkw::attack_cost_bits(&p)
-                ),
-            )
-        }
+        Some(sys) => (
+            crate::peg::mpc::prove(inst, z, &sys, ctx, rng)?,
+            sys.to_string(),
+        ),
     })
 }
 
@@ -562,16 +583,7 @@ fn demo(
     let f = ProofFile::from_bytes(&bytes)?;
     let bits = match system {
         ProveSystem::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
-        ProveSystem::Zkbpp => {
-            crate::peg::mpc::verify_peg(inst, &f, crate::mpc::rounds_for_bits(sec.security), ctx)?
-                .security_bits
-        }
-        ProveSystem::Kkw => {
-            crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?.security_bits
-        }
-        ProveSystem::Vole => {
-            crate::peg::mpc::verify_peg_vole(inst, &f, sec.security as f64, ctx)?.security_bits
-        }
+        _ => crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?.security_bits,
     };
     eprintln!(
         "3. verified in {:.1} ms: ACCEPTED, {bits:.1} bits of security; the verifier saw only the proof",
@@ -591,16 +603,14 @@ fn demo(
 
 /// A session record as proof-file bytes (mode interactive).
 fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
-    match system {
-        System::Iso => ProofFile::new(
+    match system.engine() {
+        None => ProofFile::new(
             ProtocolId::PegIso,
             Mode::Interactive,
             proof_file::encode(rec),
         )
         .to_bytes(),
-        System::Mpc => crate::peg::mpc::session_file(rec),
-        System::Kkw => crate::mpc::session::record_file(ProtocolId::PegKkw, rec),
-        System::Vole => crate::mpc::session::record_file(ProtocolId::PegVole, rec),
+        Some(engine) => crate::peg::mpc::session_file(engine, rec),
     }
 }
 
@@ -652,54 +662,27 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     );
                     ("consistent", "isomorphism protocol", rounds, None, human)
                 }
-                (ProtocolId::PegMpc, mode) => {
-                    let rep = crate::peg::mpc::verify_peg(
-                        inst,
-                        &f,
-                        crate::mpc::rounds_for_bits(sec.security),
-                        ctx,
-                    )?;
-                    let human = if mode == Mode::Interactive {
-                        format!(
-                            "CONSISTENT (interactive session transcript, ZKB++): {rep}; NOT evidence: such a transcript can be made without a solution"
-                        )
-                    } else {
-                        format!("ACCEPTED: {statement} (ZKB++), {rep}")
-                    };
-                    let v = if mode == Mode::Interactive {
-                        "consistent"
-                    } else {
-                        "accepted"
-                    };
-                    (v, "ZKB++", rep.rounds, Some(rep.security_bits), human)
-                }
-                (ProtocolId::PegKkw, mode) => {
-                    let rep = crate::peg::mpc::verify_peg_kkw(inst, &f, sec.security as f64, ctx)?;
+                (protocol, mode) if crate::peg::mpc::PROTOCOLS.engine_of(protocol).is_some() => {
+                    let engine = crate::peg::mpc::PROTOCOLS.engine(&f)?;
+                    let rep =
+                        crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?;
                     let (v, human) = if mode == Mode::Interactive {
                         (
                             "consistent",
                             format!(
-                                "CONSISTENT (interactive session transcript, KKW): {rep}; NOT evidence: such a transcript can be made without a solution"
+                                "CONSISTENT (interactive session transcript, {engine}): {rep}; NOT evidence: such a transcript can be made without a solution"
                             ),
                         )
                     } else {
                         ("accepted", format!("ACCEPTED: {statement} ({rep})"))
                     };
-                    (v, "KKW", rep.rounds, Some(rep.security_bits), human)
-                }
-                (ProtocolId::PegVole, mode) => {
-                    let rep = crate::peg::mpc::verify_peg_vole(inst, &f, sec.security as f64, ctx)?;
-                    let (v, human) = if mode == Mode::Interactive {
-                        (
-                            "consistent",
-                            format!(
-                                "CONSISTENT (interactive session transcript, VOLE-in-the-head): {rep}; NOT evidence: such a transcript can be made without a solution"
-                            ),
-                        )
-                    } else {
-                        ("accepted", format!("ACCEPTED: {statement} ({rep})"))
-                    };
-                    (v, "VOLE", rep.rounds, Some(rep.security_bits), human)
+                    (
+                        v,
+                        engine.label(),
+                        rep.rounds,
+                        Some(rep.security_bits),
+                        human,
+                    )
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -752,42 +735,39 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let what = format!("peg ({}) on '{}'", system, p.name());
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let rng = crate::rng::os_rng();
-                let (rec, bits) = match &mpc {
+                let (rec, ran) = match &mpc {
                     None => {
                         let mut v = PegVerifier::new(inst, sec.security, ctx, rng);
                         let rec = net::run_verifier(ch, &mut v)?;
-                        let b = achieved_bits(rec.hello.rounds as usize, inst.s());
-                        (rec, b)
-                    }
-                    Some(sys @ crate::mpc::engine::System::Zkbpp { .. }) => {
-                        // ZKB++: the prover may offer more rounds than required
-                        let min = crate::mpc::rounds_for_bits(sec.security);
-                        let _ = sys;
-                        let mut v = crate::peg::mpc::peg_session_verifier(inst, min, ctx, rng)?;
-                        let rec = net::run_verifier(ch, &mut v)?;
-                        let b = crate::mpc::security_bits(rec.hello.rounds as usize);
-                        (rec, b)
+                        (rec, None)
                     }
                     Some(sys) => {
-                        let mut v = crate::peg::mpc::session_verifier_with(inst, sys, ctx, rng)?;
+                        // ZKB++: the prover may offer more rounds than required
+                        let mut v = crate::peg::mpc::session_verifier(inst, sys, ctx, rng)?;
                         let rec = net::run_verifier(ch, v.as_mut())?;
-                        (rec, sys.security_bits())
+                        let ran = match sys {
+                            crate::mpc::engine::System::Zkbpp { .. } => {
+                                crate::mpc::engine::System::Zkbpp {
+                                    rounds: rec.hello.rounds as usize,
+                                }
+                            }
+                            other => *other,
+                        };
+                        (rec, Some(ran))
                     }
                 };
                 Ok(crate::cli::Accepted {
-                    summary: match &mpc {
-                        Some(
-                            sys @ (crate::mpc::engine::System::Kkw(_)
-                            | crate::mpc::engine::System::Vole(_)),
-                        ) => format!(
+                    summary: match ran {
+                        Some(sys) => format!(
                             "the prover knows a solution of '{}' ({sys})",
                             p.name()
                         ),
-                        _ => format!(
-                            "the prover knows a solution of '{}' ({} rounds, {}, {bits:.1} bits of security)",
+                        None => format!(
+                            "the prover knows a solution of '{}' ({} rounds, {}, {:.1} bits of security)",
                             p.name(),
                             rec.hello.rounds,
-                            system
+                            system,
+                            achieved_bits(rec.hello.rounds as usize, inst.s())
                         ),
                     },
                     transcript: session_file(system, &rec),
@@ -845,24 +825,26 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
             }
             summarize_rounds(&mut o, &resp, all);
         }
-        (ProtocolId::PegMpc, _) => o += &crate::peg::mpc::inspect(f)?,
-        (ProtocolId::Sha256Mpc, _) => o += &crate::mpc::sha256::inspect(f)?,
-        (ProtocolId::WallMove | ProtocolId::WallMoveKkw | ProtocolId::WallMoveVole, _) => {
+        (p, _) if crate::peg::mpc::PROTOCOLS.engine_of(p).is_some() => {
+            o += &crate::peg::mpc::inspect(f)?
+        }
+        (p, _) if crate::mpc::sha256::PROTOCOLS.engine_of(p).is_some() => {
+            o += &crate::mpc::sha256::inspect(f)?
+        }
+        (p, _) if crate::wall::seal::PROTOCOLS.engine_of(p).is_some() => {
             return Err(Error::bad(
                 "this is a sealed Wall Game move: use `verifier wall inspect`",
             ))
         }
-        (ProtocolId::LowmcMpc | ProtocolId::LowmcKkw | ProtocolId::LowmcVole, _) => {
+        (p, _) if crate::mpc::lowmc::PROTOCOLS.engine_of(p).is_some() => {
             o += &crate::mpc::lowmc::inspect(f)?;
             o.push('\n');
         }
-        (ProtocolId::PegKkw | ProtocolId::Sha256Kkw, _) => {
-            o += &crate::mpc::kkw_proofs::inspect(f)?;
-            o.push('\n');
-        }
-        (ProtocolId::PegVole | ProtocolId::Sha256Vole, _) => {
-            o += &crate::mpc::vole_proofs::inspect(f)?;
-            o.push('\n');
+        (p, _) => {
+            return Err(Error::bad(format!(
+                "this is a '{}' proof, which `verifier peg inspect` does not read",
+                p.name()
+            )))
         }
     }
     Ok(o)

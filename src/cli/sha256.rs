@@ -3,11 +3,12 @@
 
 use clap::Subcommand;
 
-use crate::cli::engine::{KkwParams, MpcSystem, VoleParams};
+use crate::cli::engine::{KkwParams, MpcSystem, SystemArgs, VoleParams};
 use crate::cli::report::{self, emit, JsonArg};
-use crate::mpc::sha256::{inspect, prove_sha256, verify_sha256, MAX_PREIMAGE};
-use crate::mpc::{kkw_proofs, rounds_for_bits, security_bits, vole_proofs};
-use crate::proof_file::{read_input, write_proof, ProofFile, ProtocolId, HEADER_LEN, MAX_BODY};
+use crate::mpc::engine::Required;
+use crate::mpc::rounds_for_bits;
+use crate::mpc::sha256::{self, MAX_PREIMAGE};
+use crate::proof_file::{read_input, write_proof, ProofFile, HEADER_LEN, MAX_BODY};
 use crate::{Error, Result};
 
 /// Largest security level accepted on the command line (keeps the round count bounded).
@@ -117,7 +118,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             vole_params,
             seed,
         } => {
-            let rounds = check_security(security)?;
+            check_security(security)?;
             let (pre, from) = match (preimage_hex, preimage_file) {
                 (Some(h), _) => (
                     hex::decode(h.trim()).map_err(|_| {
@@ -140,35 +141,14 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             }
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
-            let (bytes, what) = match system {
-                MpcSystem::Zkbpp => (
-                    prove_sha256(&pre, rounds, context.as_bytes(), &mut rng)?,
-                    format!(
-                        "ZKB++, {rounds} rounds, {:.1} bits of security",
-                        security_bits(rounds)
-                    ),
-                ),
-                MpcSystem::Kkw => {
-                    let p = kkw_params.params(security)?;
-                    (
-                        kkw_proofs::prove_sha256(&pre, p, context.as_bytes(), &mut rng)?,
-                        format!(
-                            "KKW with {p}, {:.1} bits of security",
-                            crate::mpc::kkw::attack_cost_bits(&p)
-                        ),
-                    )
-                }
-                MpcSystem::Vole => {
-                    let p = vole_params.params(security)?;
-                    (
-                        vole_proofs::prove_sha256(&pre, p, context.as_bytes(), &mut rng)?,
-                        format!(
-                            "VOLE-in-the-head with {p}, {:.1} bits of security",
-                            crate::mpc::vole::attack_cost_bits(&p)
-                        ),
-                    )
-                }
-            };
+            let system = SystemArgs {
+                system,
+                kkw_params,
+                vole_params,
+            }
+            .system(security)?;
+            let bytes = sha256::prove(&pre, &system, context.as_bytes(), &mut rng)?;
+            let what = system.to_string();
             write_proof(&output, &bytes)?;
             use sha2::Digest as _;
             eprintln!(
@@ -193,24 +173,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             out,
         } => {
             let json = out.enable();
-            let min_rounds = check_security(security)?;
+            check_security(security)?;
             let d = parse_digest(&digest)?;
             let f = read_proof(&proof)?;
             let t0 = std::time::Instant::now();
-            let (rep, system) = match f.protocol {
-                ProtocolId::Sha256Kkw => (
-                    kkw_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?,
-                    "KKW",
-                ),
-                ProtocolId::Sha256Vole => (
-                    vole_proofs::verify_sha256(&d, &f, security as f64, context.as_bytes())?,
-                    "VOLE",
-                ),
-                _ => (
-                    verify_sha256(&d, &f, min_rounds, context.as_bytes())?,
-                    "ZKB++",
-                ),
-            };
+            let rep = sha256::verify(&d, &f, &Required::bits(security), context.as_bytes())?;
+            let system = sha256::PROTOCOLS.engine(&f)?.label();
             let statement = format!("knowledge of a SHA-256 preimage of {}", hex::encode(d));
             emit(
                 json,
@@ -237,14 +205,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let json = out.enable();
             let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
             let f = ProofFile::from_bytes(&bytes)?;
-            let details = match f.protocol {
-                ProtocolId::Sha256Kkw => kkw_proofs::inspect(&f)? + "\n",
-                ProtocolId::Sha256Vole => vole_proofs::inspect(&f)? + "\n",
-                _ => {
-                    f.expect_protocol(ProtocolId::Sha256Mpc)?;
-                    inspect(&f)?
-                }
-            };
+            let details = sha256::inspect(&f)?;
             let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
             emit(
                 json,

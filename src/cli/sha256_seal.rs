@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::sha256::{check_security, read_proof};
 use crate::mpc::seal::{SealOpening, OPENING_HEADER_LEN};
-use crate::mpc::sha256::{open_sha256, MAX_PREIMAGE};
+use crate::mpc::sha256::MAX_PREIMAGE;
 use crate::proof_file::{read_input, write_proof};
 use crate::{Error, Result};
 
@@ -103,8 +103,7 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
     super::warn_seed(a.seed);
     let mut rng = crate::rng::rng_from(a.seed);
     let system = a.sys.system(a.security)?;
-    let sealed =
-        crate::mpc::sha256::seal_sha256_with(&pre, &system, a.context.as_bytes(), &mut rng);
+    let sealed = crate::mpc::sha256::seal(&pre, &system, a.context.as_bytes(), &mut rng);
     let n = pre.len();
     crate::mpc::zkbpp::wipe(&mut pre);
     let (seal, opening) = sealed?;
@@ -142,15 +141,7 @@ pub fn run_open(a: OpenArgs) -> Result<()> {
     let f = read_proof(&a.seal)?;
     let ob = read_input(&a.opening, (OPENING_HEADER_LEN + MAX_PREIMAGE) as u64)?;
     let opening = SealOpening::from_bytes(&ob)?;
-    let pre = match f.protocol {
-        crate::proof_file::ProtocolId::Sha256Kkw => {
-            crate::mpc::kkw_proofs::open_sha256(&d, &f, &opening, a.context.as_bytes())?
-        }
-        crate::proof_file::ProtocolId::Sha256Vole => {
-            crate::mpc::vole_proofs::open_sha256(&d, &f, &opening, a.context.as_bytes())?
-        }
-        _ => open_sha256(&d, &f, &opening, a.context.as_bytes())?,
-    };
+    let pre = crate::mpc::sha256::open(&d, &f, &opening, a.context.as_bytes())?;
     println!("{}", hex::encode(&pre));
     eprintln!(
         "verifier: OPENED: the seal commits to this {}-byte preimage of {}",

@@ -230,7 +230,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
             let p = system.session_prover(
                 ms.owned(),
-                seal::protocol_of(system.engine()),
+                seal::PROTOCOLS.id(system.engine()),
                 w,
                 crate::rng::os_rng(),
             )?;
@@ -331,7 +331,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Serve { st, serve, sys } => {
             let (_, ms) = st.load()?;
             let system = sys.system(st.security)?;
-            let protocol = seal::protocol_of(system.engine());
+            let protocol = seal::PROTOCOLS.id(system.engine());
             let what = format!("sealed-move (player {}, {system})", ms.player() + 1);
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let mut v =
@@ -360,7 +360,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
 /// on (the fuzz target `proof_wall_move` runs this on arbitrary bytes).
 pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
     let f = ProofFile::from_bytes(bytes)?;
-    if seal::engine_of(f.protocol).is_none() {
+    if seal::PROTOCOLS.engine_of(f.protocol).is_none() {
         f.expect_protocol(ProtocolId::WallMove)?;
     }
     let system = match f.mode {
@@ -395,7 +395,9 @@ pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
         },
         None => format!(
             "params:    {} session (parameters fixed by the verifier)",
-            seal::engine_of(f.protocol).map_or("KKW", |e| e.name())
+            seal::PROTOCOLS
+                .engine_of(f.protocol)
+                .map_or("KKW", |e| e.name())
         ),
     };
     let text = format!(

@@ -9,17 +9,25 @@
 //! A proof's bytes are the engine's own proof encoded as in proof file bodies (bincode,
 //! [`crate::proof_file::encode`]); the engine is not in those bytes but in the file's
 //! protocol id, so [`Proof::from_body`] is told which engine to read.
+//!
+//! Each kind of statement has one protocol id per engine, listed once in a [`Protocols`]
+//! table; its files are written with [`Proof::file_bytes`] and read with
+//! [`Proof::read_file`], which take the engine from the id. A kind whose files carry public
+//! data before the proof (SHA-256's message length) passes it as the *head*.
 
 use rand_core::RngCore;
+use serde::{de::DeserializeOwned, Serialize};
 
 use super::kkw::{self, Params, Profile};
 use super::seal::{self, SealOpening};
 use super::session::{MpcProver, MpcVerifier, OwnedStatement};
 use super::vole;
 use super::zkbpp::{self, Statement};
+use super::Report;
 use crate::commit::Digest;
+use crate::net::SessionRecord;
 use crate::net::{SessionProver, SessionVerifier};
-use crate::proof_file::{self, ProtocolId};
+use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::{Error, Result};
 
@@ -41,6 +49,15 @@ impl Engine {
             Engine::Zkbpp => "ZKB++",
             Engine::Kkw => "KKW",
             Engine::Vole => "VOLE-in-the-head",
+        }
+    }
+
+    /// The short label of JSON reports' `system` field: `ZKB++`, `KKW` or `VOLE`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Engine::Zkbpp => "ZKB++",
+            Engine::Kkw => "KKW",
+            Engine::Vole => "VOLE",
         }
     }
 
@@ -196,18 +213,22 @@ impl std::fmt::Display for System {
         match self {
             System::Zkbpp { rounds } => write!(
                 f,
-                "ZKB++ with {rounds} rounds ({:.1} bits)",
+                "ZKB++ with {rounds} rounds, {:.1} bits of security",
                 self.security_bits()
             ),
             System::Kkw(p) => match p.check() {
-                Ok(()) => write!(f, "KKW with {p} ({:.1} bits)", self.security_bits()),
+                Ok(()) => write!(
+                    f,
+                    "KKW with {p}, {:.1} bits of security",
+                    self.security_bits()
+                ),
                 // parameters read from a file: said, not computed on
                 Err(_) => write!(f, "KKW with {p} (invalid parameters)"),
             },
             System::Vole(p) => match p.check() {
                 Ok(()) => write!(
                     f,
-                    "VOLE-in-the-head with {p} ({:.1} bits)",
+                    "VOLE-in-the-head with {p}, {:.1} bits of security",
                     self.security_bits()
                 ),
                 Err(_) => write!(f, "VOLE-in-the-head with {p}"),
@@ -267,6 +288,59 @@ impl Required {
     }
 }
 
+/// The protocol ids of one kind of statement, one per engine: how a verifier tells, from a
+/// file's header alone, which engine made a proof. Each kind (SHA-256 preimages, peg
+/// solutions, sealed moves, LowMC keys) declares one constant table and reads the engine
+/// back from it; nothing else maps engines to ids.
+#[derive(Clone, Copy, Debug)]
+pub struct Protocols {
+    /// What the kind proves, in the user's words ("a SHA-256 preimage proof").
+    pub what: &'static str,
+    pub zkbpp: ProtocolId,
+    pub kkw: ProtocolId,
+    pub vole: ProtocolId,
+}
+
+impl Protocols {
+    /// The protocol id of `engine`'s proofs of this kind.
+    pub fn id(&self, engine: Engine) -> ProtocolId {
+        match engine {
+            Engine::Zkbpp => self.zkbpp,
+            Engine::Kkw => self.kkw,
+            Engine::Vole => self.vole,
+        }
+    }
+
+    /// The engine whose proofs of this kind carry `id`, if any.
+    pub fn engine_of(&self, id: ProtocolId) -> Option<Engine> {
+        Engine::ALL.into_iter().find(|&e| self.id(e) == id)
+    }
+
+    /// The engine of `file`, refusing (bad input) a file of another kind.
+    pub fn engine(&self, file: &ProofFile) -> Result<Engine> {
+        self.engine_of(file.protocol).ok_or_else(|| {
+            Error::bad(format!(
+                "this is a '{}' proof, not {}",
+                file.protocol.name(),
+                self.what
+            ))
+        })
+    }
+
+    /// The engine of a non-interactive `file` of this kind (bad input for a session
+    /// transcript, which only kinds with sessions read, through [`replay_session`]).
+    pub fn non_interactive(&self, file: &ProofFile) -> Result<Engine> {
+        let engine = self.engine(file)?;
+        if file.mode != Mode::NonInteractive {
+            return Err(Error::bad(format!(
+                "inconsistent file: the header says interactive session transcript, but {} is only non-interactive",
+                self.what
+            )));
+        }
+        Ok(engine)
+    }
+}
+
 /// A proof of either engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
@@ -311,6 +385,65 @@ impl Proof {
             Engine::Kkw => Proof::Kkw(proof_file::decode(bytes, what)?),
             Engine::Vole => Proof::Vole(proof_file::decode(bytes, what)?),
         })
+    }
+
+    /// The bytes of a non-interactive proof file of kind `kind`: the protocol id of the
+    /// proof's engine, then the body `head` followed by the proof (bincode concatenates, so
+    /// a head `h` and a proof `p` encode exactly as a struct `{ h, p }` would).
+    pub fn file_bytes<H: Serialize>(&self, kind: &Protocols, head: &H) -> Vec<u8> {
+        let body = match self {
+            Proof::Zkbpp(p) => proof_file::encode(&(head, p)),
+            Proof::Kkw(p) => proof_file::encode(&(head, p)),
+            Proof::Vole(p) => proof_file::encode(&(head, p)),
+        };
+        ProofFile::new(kind.id(self.engine()), Mode::NonInteractive, body).to_bytes()
+    }
+
+    /// Reads a non-interactive proof file of kind `kind` written by [`Proof::file_bytes`]:
+    /// the head and the proof of the engine the protocol id names (`what` names the body in
+    /// errors). Every byte is checked as [`proof_file::decode`] does: one valid encoding.
+    pub fn read_file<H: DeserializeOwned + Serialize>(
+        kind: &Protocols,
+        file: &ProofFile,
+        what: &str,
+    ) -> Result<(H, Self)> {
+        Ok(match kind.non_interactive(file)? {
+            Engine::Zkbpp => {
+                let (h, p) = proof_file::decode(&file.body, what)?;
+                (h, Proof::Zkbpp(p))
+            }
+            Engine::Kkw => {
+                let (h, p) = proof_file::decode(&file.body, what)?;
+                (h, Proof::Kkw(p))
+            }
+            Engine::Vole => {
+                let (h, p) = proof_file::decode(&file.body, what)?;
+                (h, Proof::Vole(p))
+            }
+        })
+    }
+
+    /// The verifier's report on this proof once accepted: parameters, security, sizes.
+    pub fn report(&self, proof_bytes: usize, and_gates: usize) -> Report {
+        Report::of(&self.system(), proof_bytes, and_gates, Mode::NonInteractive)
+    }
+
+    /// Summary lines of the proof for `inspect` (no verification): parameters, their
+    /// security, and where the bytes go.
+    pub fn describe(&self) -> String {
+        match self {
+            Proof::Zkbpp(p) => {
+                let r = p.rounds.len();
+                let view = p.rounds.first().map_or(0, |r| r.opening.view.len());
+                format!(
+                    "rounds:     {r} ({:.1} bits of security)\nviews:      {view} bytes opened per round (≈ {} AND gates)",
+                    zkbpp::security_bits(r),
+                    8 * view
+                )
+            }
+            Proof::Kkw(p) => kkw::describe(p),
+            Proof::Vole(p) => vole::describe(p),
+        }
     }
 
     /// Whether the proof's engine and stated parameters meet `req`, without verifying it:
@@ -405,4 +538,34 @@ pub fn session_verifier(
             st, protocol, *p, rng,
         )),
     }
+}
+
+/// Re-checks a recorded live session (a proof file in [`Mode::Interactive`]) of `engine`
+/// against `st` under `req`: the system the session ran. Such a transcript is consistent or
+/// not; it is never evidence for a third party (the simulator makes accepting ones).
+pub fn replay_session(
+    engine: Engine,
+    st: OwnedStatement,
+    protocol: ProtocolId,
+    req: &Required,
+    rec: &SessionRecord,
+) -> Result<System> {
+    req.check_engine(engine)?;
+    Ok(match engine {
+        Engine::Zkbpp => System::Zkbpp {
+            rounds: super::session::replay(st, protocol, req.zkbpp_rounds, rec)?,
+        },
+        Engine::Kkw => System::Kkw(super::kkw_session::replay_offered(
+            st,
+            protocol,
+            req.kkw_bits,
+            rec,
+        )?),
+        Engine::Vole => System::Vole(super::vole::session::replay_offered(
+            st,
+            protocol,
+            req.kkw_bits,
+            rec,
+        )?),
+    })
 }

@@ -25,9 +25,9 @@
 use std::sync::OnceLock;
 
 use super::circuit::{Bit, Builder, Circuit};
-use super::engine::{Engine, Proof as EngineProof, Required, System};
+use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::zkbpp::Statement;
-use crate::proof_file::{Mode, ProofFile, ProtocolId};
+use crate::proof_file::{ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::{Error, Result};
 
@@ -356,18 +356,18 @@ impl KeyStatement {
     }
 }
 
-/// The proof file protocol of `engine`'s LowMC key proofs.
-pub fn protocol(engine: Engine) -> ProtocolId {
-    match engine {
-        Engine::Zkbpp => ProtocolId::LowmcMpc,
-        Engine::Kkw => ProtocolId::LowmcKkw,
-        Engine::Vole => ProtocolId::LowmcVole,
-    }
-}
+/// LowMC key proofs' protocol ids: 8 (ZKB++), 9 (KKW), 13 (VOLE-in-the-head); the body is
+/// the engine's proof alone, non-interactive.
+pub const PROTOCOLS: Protocols = Protocols {
+    what: "a LowMC key proof",
+    zkbpp: ProtocolId::LowmcMpc,
+    kkw: ProtocolId::LowmcKkw,
+    vole: ProtocolId::LowmcVole,
+};
 
 /// Proves knowledge of `key` with `LowMC_key(p) = c` for `c = encrypt(key, p)`, bound to
 /// `context`: the bytes of a non-interactive proof file whose body is the engine's proof
-/// ([`ProtocolId::LowmcMpc`] or [`ProtocolId::LowmcKkw`]).
+/// ([`PROTOCOLS`]).
 pub fn prove_key(
     key: &Block,
     p: &Block,
@@ -380,13 +380,7 @@ pub fn prove_key(
     let mut w = block_bits(key);
     let proof = system.prove(&st.with(context), &w, rng);
     w.fill(false);
-    let proof = proof?;
-    Ok(ProofFile::new(
-        protocol(system.engine()),
-        Mode::NonInteractive,
-        proof.to_body(),
-    )
-    .to_bytes())
+    Ok(proof?.file_bytes(&PROTOCOLS, &()))
 }
 
 /// Verifies a proof of knowledge of a key mapping `p` to `c`, under `req`; the file's
@@ -398,36 +392,15 @@ pub fn verify_key(
     req: &Required,
     context: &[u8],
 ) -> Result<()> {
-    let engine = match file.protocol {
-        ProtocolId::LowmcMpc => Engine::Zkbpp,
-        ProtocolId::LowmcKkw => Engine::Kkw,
-        ProtocolId::LowmcVole => Engine::Vole,
-        other => {
-            return Err(Error::bad(format!(
-                "this is a '{}' proof, not a LowMC key proof",
-                other.name()
-            )))
-        }
-    };
-    if file.mode != Mode::NonInteractive {
-        return Err(Error::bad(
-            "LowMC key proofs are non-interactive; this file claims to hold a session transcript",
-        ));
-    }
-    req.check_engine(engine)?;
-    let proof = EngineProof::from_body(engine, &file.body, "LowMC key proof")?;
+    let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "LowMC key proof")?;
+    req.check_engine(proof.engine())?;
     let st = KeyStatement::new(p, c);
     proof.verify(&st.with(context), req)
 }
 
 /// Summary lines of a LowMC key proof file (no verification).
 pub fn inspect(file: &ProofFile) -> Result<String> {
-    let engine = match file.protocol {
-        ProtocolId::LowmcMpc => Engine::Zkbpp,
-        ProtocolId::LowmcVole => Engine::Vole,
-        _ => Engine::Kkw,
-    };
-    let proof = EngineProof::from_body(engine, &file.body, "LowMC key proof")?;
+    let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "LowMC key proof")?;
     Ok(format!(
         "circuit: LowMC-129-129-43-4 (Picnic's instance), {AND_GATES} AND gates\nsystem: {}",
         proof.system()
@@ -437,6 +410,7 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mpc::engine::Engine;
     use crate::rng::seeded_rng;
 
     /// Rank by an independent elimination: columns as `Vec<bool>`, eliminating downwards

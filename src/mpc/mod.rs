@@ -23,7 +23,6 @@ pub mod circuit;
 pub mod engine;
 pub mod gf128;
 pub mod kkw;
-pub mod kkw_proofs;
 pub mod kkw_session;
 pub mod lowmc;
 pub mod seal;
@@ -31,7 +30,6 @@ pub mod seedtree;
 pub mod session;
 pub mod sha256;
 pub mod vole;
-pub mod vole_proofs;
 pub mod zkbpp;
 
 pub use zkbpp::{rounds_for_bits, security_bits};
@@ -66,6 +64,18 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of an accepted proof or session of `system`.
+    pub fn of(system: &engine::System, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        match *system {
+            engine::System::Zkbpp { rounds } => Report::new(rounds, proof_bytes, and_gates, mode),
+            engine::System::Kkw(p) => Report {
+                mode,
+                ..Report::kkw(p, proof_bytes, and_gates)
+            },
+            engine::System::Vole(p) => Report::vole(p, proof_bytes, and_gates, mode),
+        }
+    }
+
     pub fn new(rounds: usize, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
         Report {
             rounds,
@@ -137,7 +147,7 @@ impl std::fmt::Display for Report {
         }
         write!(
             f,
-            "{} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",
+            "ZKB++ with {} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",
             self.rounds,
             self.security_bits,
             self.proof_bytes,

@@ -9,14 +9,12 @@
 //! The message length is public (it fixes the padding and the number of blocks): the
 //! proof hides the content of the preimage, not its length.
 
-use serde::{Deserialize, Serialize};
-
 use super::circuit::{Bit, Builder, Circuit, Word};
-use super::engine::{Proof as EngineProof, Required, System};
+use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::seal::SealOpening;
-use super::zkbpp::{self, Proof, Statement};
+use super::zkbpp::Statement;
 use super::Report;
-use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::proof_file::{self, ProofFile, ProtocolId};
 use crate::{Error, Result};
 
 /// The longest preimage accepted: four blocks after padding.
@@ -187,12 +185,15 @@ pub fn bits_to_bytes(b: &[bool]) -> Vec<u8> {
 /// The transcript label of SHA-256 preimage proofs.
 pub const TAG: &[u8] = b"zkgames/zkb++/sha256-preimage/v1";
 
-/// The body of a SHA-256 proof file: the public message length and the ZKB++ proof.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Sha256Body {
-    pub len: u32,
-    pub proof: Proof,
-}
+/// SHA-256 preimage proofs' protocol ids: 3 (ZKB++), 6 (KKW), 11 (VOLE-in-the-head). The
+/// file body is the message length (`u32`, the head) followed by the engine's proof; the
+/// proofs exist only non-interactive.
+pub const PROTOCOLS: Protocols = Protocols {
+    what: "a SHA-256 preimage proof",
+    zkbpp: ProtocolId::Sha256Mpc,
+    kkw: ProtocolId::Sha256Kkw,
+    vole: ProtocolId::Sha256Vole,
+};
 
 pub(crate) fn public_bytes(len: usize) -> Vec<u8> {
     let mut p = b"sha256-preimage-length".to_vec();
@@ -246,73 +247,24 @@ impl PreimageStatement {
     }
 }
 
-/// The body of a ZKB++ SHA-256 file (protocol 3), which exists only non-interactive.
-fn read_body(file: &ProofFile, what: &str) -> Result<Sha256Body> {
-    file.expect_protocol(ProtocolId::Sha256Mpc)?;
-    if file.mode != Mode::NonInteractive {
-        return Err(Error::bad(format!(
-            "{what}s are non-interactive; this file holds a session transcript"
-        )));
-    }
-    proof_file::decode(&file.body, "SHA-256 proof body")
-}
-
-fn file_of(len: usize, proof: Proof) -> Vec<u8> {
-    let body = proof_file::encode(&Sha256Body {
-        len: len as u32,
-        proof,
-    });
-    ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, body).to_bytes()
-}
-
-/// Proves knowledge of `preimage`; returns the bytes of a complete proof file
-/// ([`ProtocolId::Sha256Mpc`], non-interactive).
-pub fn prove_sha256(
-    preimage: &[u8],
-    rounds: usize,
-    context: &[u8],
-    rng: &mut crate::rng::Rng,
-) -> Result<Vec<u8>> {
-    prove_sha256_with(preimage, &System::Zkbpp { rounds }, context, rng)
-}
-
-/// The proof file of an engine's SHA-256 proof: protocol 3 with [`Sha256Body`] (ZKB++) or
-/// protocol 6 with [`super::kkw_proofs::Sha256KkwBody`] (KKW).
-fn file_of_engine(len: usize, proof: EngineProof) -> Vec<u8> {
-    match proof {
-        EngineProof::Zkbpp(p) => file_of(len, p),
-        EngineProof::Kkw(proof) => {
-            let body = proof_file::encode(&super::kkw_proofs::Sha256KkwBody {
-                len: len as u32,
-                proof,
-            });
-            ProofFile::new(ProtocolId::Sha256Kkw, Mode::NonInteractive, body).to_bytes()
-        }
-        EngineProof::Vole(proof) => {
-            let body = proof_file::encode(&super::vole_proofs::Sha256VoleBody {
-                len: len as u32,
-                proof,
-            });
-            ProofFile::new(ProtocolId::Sha256Vole, Mode::NonInteractive, body).to_bytes()
-        }
-    }
-}
-
-/// Proves knowledge of `preimage` with either engine; returns the bytes of a proof file.
-pub fn prove_sha256_with(
+/// Proves knowledge of `preimage` with `system`; returns the bytes of a proof file
+/// ([`PROTOCOLS`], non-interactive).
+pub fn prove(
     preimage: &[u8],
     system: &System,
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<Vec<u8>> {
     let ps = PreimageStatement::new(preimage.len(), &digest_of(preimage), "the preimage")?;
-    let proof = system.prove(&ps.with(context), &bytes_to_bits(preimage), rng)?;
-    Ok(file_of_engine(preimage.len(), proof))
+    let mut bits = bytes_to_bits(preimage);
+    let proof = system.prove(&ps.with(context), &bits, rng);
+    bits.fill(false);
+    Ok(proof?.file_bytes(&PROTOCOLS, &(preimage.len() as u32)))
 }
 
-/// Seals a preimage with either engine: the seal (a proof file of that engine) and the
-/// opening.
-pub fn seal_sha256_with(
+/// Seals a preimage ([`super::seal`]) with `system`: the seal, a proof file that
+/// [`verify`] accepts, and the opening that reveals the preimage later through [`open`].
+pub fn seal(
     preimage: &[u8],
     system: &System,
     context: &[u8],
@@ -323,51 +275,45 @@ pub fn seal_sha256_with(
     let sealed = system.seal(&ps.with(context), &bits, rng);
     bits.fill(false);
     let (proof, opening) = sealed?;
-    Ok((file_of_engine(preimage.len(), proof), opening))
-}
-
-/// Verifies a SHA-256 preimage proof for `digest`, requiring at least `min_rounds` rounds.
-pub fn verify_sha256(
-    digest: &[u8; 32],
-    file: &ProofFile,
-    min_rounds: usize,
-    context: &[u8],
-) -> Result<Report> {
-    let body = read_body(file, "SHA-256 proof")?;
-    let ps = PreimageStatement::new(body.len as usize, digest, "the proof")?;
-    let rounds = body.proof.rounds.len();
-    EngineProof::Zkbpp(body.proof).verify(&ps.with(context), &Required::rounds(min_rounds))?;
-    Ok(Report::new(
-        rounds,
-        proof_file::HEADER_LEN + file.body.len(),
-        ps.circuit.n_and(),
-        Mode::NonInteractive,
+    Ok((
+        proof.file_bytes(&PROTOCOLS, &(preimage.len() as u32)),
+        opening,
     ))
 }
 
-/// Seals a preimage ([`super::seal`]): returns the seal, a complete SHA-256 proof file
-/// (protocol 3, mode 0, accepted by [`verify_sha256`]), and the opening that reveals the
-/// preimage later through [`open_sha256`].
-pub fn seal_sha256(
-    preimage: &[u8],
-    rounds: usize,
-    context: &[u8],
-    rng: &mut crate::rng::Rng,
-) -> Result<(Vec<u8>, SealOpening)> {
-    seal_sha256_with(preimage, &System::Zkbpp { rounds }, context, rng)
+/// Reads a SHA-256 proof file of any engine: the statement it claims and the proof.
+fn read(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    what: &str,
+) -> Result<(PreimageStatement, EngineProof)> {
+    let (len, proof): (u32, _) = EngineProof::read_file(&PROTOCOLS, file, "SHA-256 proof body")?;
+    Ok((PreimageStatement::new(len as usize, digest, what)?, proof))
 }
 
-/// Opens a SHA-256 seal: returns the preimage of `digest` that `opening` reveals, if the
-/// opening belongs to this seal, digest and context ([`super::seal::open`]).
-pub fn open_sha256(
+/// Verifies a SHA-256 preimage proof for `digest` under `req`; the file's protocol id names
+/// the engine.
+pub fn verify(
+    digest: &[u8; 32],
+    file: &ProofFile,
+    req: &Required,
+    context: &[u8],
+) -> Result<Report> {
+    let (ps, proof) = read(digest, file, "the proof")?;
+    proof.verify(&ps.with(context), req)?;
+    Ok(proof.report(proof_file::HEADER_LEN + file.body.len(), ps.and_gates()))
+}
+
+/// Opens a SHA-256 seal of any engine: the preimage of `digest` that `opening` reveals, if
+/// the opening belongs to this seal, digest and context ([`super::seal::open`]).
+pub fn open(
     digest: &[u8; 32],
     file: &ProofFile,
     opening: &SealOpening,
     context: &[u8],
 ) -> Result<Vec<u8>> {
-    let body = read_body(file, "seal")?;
-    let ps = PreimageStatement::new(body.len as usize, digest, "the seal")?;
-    let bits = EngineProof::Zkbpp(body.proof).open(&ps.with(context), opening)?;
+    let (ps, proof) = read(digest, file, "the seal")?;
+    let bits = proof.open(&ps.with(context), opening)?;
     Ok(bits_to_bytes(&bits))
 }
 
@@ -375,23 +321,16 @@ pub fn open_sha256(
 /// prints the header's protocol and mode. Refuses a header that says interactive: SHA-256
 /// proofs exist only as non-interactive files.
 pub fn inspect(file: &ProofFile) -> Result<String> {
-    file.expect_protocol(ProtocolId::Sha256Mpc)?;
-    if file.mode != Mode::NonInteractive {
-        return Err(Error::bad(
-            "inconsistent file: the header says interactive session transcript, but SHA-256 proofs are only non-interactive",
-        ));
-    }
-    let body: Sha256Body = proof_file::decode(&file.body, "SHA-256 proof body")?;
-    let len = body.len as usize;
+    let (len, proof): (u32, _) = EngineProof::read_file(&PROTOCOLS, file, "SHA-256 proof body")?;
+    let len = len as usize;
     let ands = if len <= MAX_PREIMAGE {
         sha256_circuit(len)?.n_and().to_string()
     } else {
         "? (over the limit)".into()
     };
-    let r = body.proof.rounds.len();
     Ok(format!(
-        "preimage:   {len} bytes\nrounds:     {r} ({:.1} bits of security)\ncircuit:    {ands} AND gates\n",
-        zkbpp::security_bits(r),
+        "preimage: {len} bytes\ncircuit: {ands} AND gates\n{}\n",
+        proof.describe()
     ))
 }
 

@@ -1,4 +1,4 @@
-//! Peg solitaire solutions checked by a circuit, proven with the ZKB++ engine.
+//! Peg solitaire solutions checked by a circuit, proven with any engine ([`crate::mpc::engine`]).
 //!
 //! Witness: for each of the `S − 1` steps, a one-hot vector over the `T` triplets (the
 //! triplet used). No direction bit is needed: Definition 6 only asks that the middle cell
@@ -15,13 +15,13 @@
 //! and at the end the last row equals `l` (free), or its popcount equals the goal count.
 //! Outputs are the error bits (expected 0) and one parity bit per step (expected 1).
 
-use serde::{Deserialize, Serialize};
-
 use crate::commit::Digest;
 use crate::mpc::circuit::{Bit, Builder, Circuit};
-use crate::mpc::engine::{Engine, Proof as EngineProof, Required, System};
-use crate::mpc::session::{self, MpcProver, MpcVerifier, OwnedStatement};
-use crate::mpc::zkbpp::{self, Proof, Statement};
+use crate::mpc::engine::{
+    replay_session, Engine, Proof as EngineProof, Protocols, Required, System,
+};
+use crate::mpc::session::{self, OwnedStatement};
+use crate::mpc::zkbpp::{self, Statement};
 use crate::mpc::Report;
 use crate::net::SessionRecord;
 use crate::peg::instance::{Goal, Instance, Matrix};
@@ -120,15 +120,17 @@ pub(crate) fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatemen
     })
 }
 
-/// The body of a non-interactive peg ZKB++ proof file: the instance it is for (so a proof
-/// checked against another puzzle is named as such) and the engine's proof.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PegMpcProof {
-    /// SHA-256 of the instance's canonical bytes (also absorbed by Fiat–Shamir as the
-    /// statement's public input).
-    pub instance_digest: Digest,
-    pub proof: Proof,
-}
+/// Peg solitaire proofs' protocol ids: 2 (ZKB++), 5 (KKW), 10 (VOLE-in-the-head), in both
+/// modes (a proof, or a recorded session). A non-interactive ZKB++ body starts with the
+/// instance's digest (the head, so a proof checked against another puzzle is named as such;
+/// the first engine's format); the KKW and VOLE bodies are the proof alone, and a proof of
+/// another instance is refused as [`crate::mpc::ANOTHER_STATEMENT`] or by Fiat–Shamir.
+pub const PROTOCOLS: Protocols = Protocols {
+    what: "a peg solitaire proof",
+    zkbpp: ProtocolId::PegMpc,
+    kkw: ProtocolId::PegKkw,
+    vole: ProtocolId::PegVole,
+};
 
 fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
     let (theirs, ours) = crate::files::two_digests(claimed, &inst.digest());
@@ -137,21 +139,9 @@ fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
     ))
 }
 
-/// A non-interactive proof of a solution `z` of `inst`: the bytes of a whole proof file
-/// ([`ProtocolId::PegMpc`], [`Mode::NonInteractive`]).
-pub fn prove_peg(
-    inst: &Instance,
-    z: &Matrix,
-    rounds: usize,
-    context: &[u8],
-    rng: &mut Rng,
-) -> Result<Vec<u8>> {
-    prove_peg_with(inst, z, &System::Zkbpp { rounds }, context, rng)
-}
-
-/// A non-interactive proof of a solution with either engine: the bytes of a proof file
-/// (protocol 2, body [`PegMpcProof`], for ZKB++; protocol 5, body the KKW proof, for KKW).
-pub fn prove_peg_with(
+/// A non-interactive proof of a solution `z` of `inst` with `system`: the bytes of a proof
+/// file ([`PROTOCOLS`], [`Mode::NonInteractive`]).
+pub fn prove(
     inst: &Instance,
     z: &Matrix,
     system: &System,
@@ -161,105 +151,49 @@ pub fn prove_peg_with(
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
     let proof = system.prove(&st.as_ref(), &w, rng)?;
-    let protocol = protocol_of(proof.engine());
-    let body = match proof {
-        EngineProof::Zkbpp(proof) => proof_file::encode(&PegMpcProof {
-            instance_digest: inst.digest(),
-            proof,
-        }),
-        EngineProof::Kkw(proof) => proof_file::encode(&proof),
-        EngineProof::Vole(proof) => proof_file::encode(&proof),
-    };
-    Ok(ProofFile::new(protocol, Mode::NonInteractive, body).to_bytes())
+    Ok(match proof.engine() {
+        Engine::Zkbpp => proof.file_bytes(&PROTOCOLS, &inst.digest()),
+        Engine::Kkw | Engine::Vole => proof.file_bytes(&PROTOCOLS, &()),
+    })
 }
 
-/// Verifies a peg solitaire proof file of either mode. An interactive file is a recorded
-/// session: it is re-checked, but it is not evidence for anyone but the original verifier.
-pub fn verify_peg(
-    inst: &Instance,
-    file: &ProofFile,
-    min_rounds: usize,
-    context: &[u8],
-) -> Result<Report> {
-    file.expect_protocol(ProtocolId::PegMpc)?;
+/// The proof in a non-interactive file, and the instance digest its head names (ZKB++).
+fn read(file: &ProofFile) -> Result<(Option<Digest>, EngineProof)> {
+    Ok(match PROTOCOLS.non_interactive(file)? {
+        Engine::Zkbpp => {
+            let (d, p) = EngineProof::read_file(&PROTOCOLS, file, "peg ZKB++ proof")?;
+            (Some(d), p)
+        }
+        Engine::Kkw | Engine::Vole => {
+            let ((), p) = EngineProof::read_file(&PROTOCOLS, file, "peg proof")?;
+            (None, p)
+        }
+    })
+}
+
+/// Verifies a peg solitaire proof file of any engine and either mode under `req`. An
+/// interactive file is a recorded session: it is re-checked, but it is not evidence for
+/// anyone but the original verifier (the report's mode says which).
+pub fn verify(inst: &Instance, file: &ProofFile, req: &Required, context: &[u8]) -> Result<Report> {
+    let engine = PROTOCOLS.engine(file)?;
     let size = proof_file::HEADER_LEN + file.body.len();
-    match file.mode {
-        Mode::NonInteractive => {
-            let body: PegMpcProof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
-            if body.instance_digest != inst.digest() {
-                return Err(another_instance(&body.instance_digest, inst));
-            }
-            let st = statement(inst, context)?;
-            let rounds = body.proof.rounds.len();
-            EngineProof::Zkbpp(body.proof).verify(&st.as_ref(), &Required::rounds(min_rounds))?;
-            Ok(Report::new(
-                rounds,
-                size,
-                st.circuit.n_and(),
-                Mode::NonInteractive,
-            ))
-        }
-        Mode::Interactive => {
-            let rec: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
-            let st = statement(inst, context)?;
-            if rec.hello.protocol == ProtocolId::PegMpc as u16
-                && rec.hello.statement != st.as_ref().digest()
-            {
-                return Err(Error::rejected(
-                    "the session transcript is for another instance (its statement digest differs from this puzzle's)",
-                ));
-            }
-            let ands = st.circuit.n_and();
-            let r = session::replay(st, ProtocolId::PegMpc, min_rounds, &rec)?;
-            Ok(Report::new(r, size, ands, Mode::Interactive))
-        }
+    let st = statement(inst, context)?;
+    let ands = st.circuit.n_and();
+    if file.mode == Mode::Interactive {
+        let rec: SessionRecord = proof_file::decode(&file.body, "peg session record")?;
+        let system = replay_session(engine, st, file.protocol, req, &rec)?;
+        return Ok(Report::of(&system, size, ands, Mode::Interactive));
     }
-}
-
-/// The prover's side of a live session for `prover peg … --system mpc`.
-pub fn peg_session_prover(
-    inst: &Instance,
-    z: &Matrix,
-    rounds: usize,
-    context: &[u8],
-    rng: Rng,
-) -> Result<MpcProver> {
-    let w = peg_witness(inst, z)?;
-    MpcProver::new(
-        statement(inst, context)?,
-        ProtocolId::PegMpc,
-        w,
-        rounds,
-        rng,
-    )
-}
-
-/// The verifier's side of a live session; `rng` draws the challenges (use [`crate::rng::os_rng`]).
-pub fn peg_session_verifier(
-    inst: &Instance,
-    min_rounds: usize,
-    context: &[u8],
-    rng: Rng,
-) -> Result<MpcVerifier> {
-    Ok(MpcVerifier::new(
-        statement(inst, context)?,
-        ProtocolId::PegMpc,
-        min_rounds,
-        rng,
-    ))
-}
-
-/// The peg proof protocol of `engine` (files and sessions).
-pub fn protocol_of(engine: Engine) -> ProtocolId {
-    match engine {
-        Engine::Zkbpp => ProtocolId::PegMpc,
-        Engine::Kkw => ProtocolId::PegKkw,
-        Engine::Vole => ProtocolId::PegVole,
+    let (digest, proof) = read(file)?;
+    if let Some(d) = digest.filter(|d| *d != inst.digest()) {
+        return Err(another_instance(&d, inst));
     }
+    proof.verify(&st.as_ref(), req)?;
+    Ok(proof.report(size, ands))
 }
 
-/// The prover's side of a live session with either engine ([`crate::mpc::engine`]).
-pub fn session_prover_with(
+/// The prover's side of a live session with `system` ([`crate::mpc::engine`]).
+pub fn session_prover(
     inst: &Instance,
     z: &Matrix,
     system: &System,
@@ -269,14 +203,15 @@ pub fn session_prover_with(
     let w = peg_witness(inst, z)?;
     system.session_prover(
         statement(inst, context)?,
-        protocol_of(system.engine()),
+        PROTOCOLS.id(system.engine()),
         w,
         rng,
     )
 }
 
-/// The verifier's side of a live session with the engine and parameters it fixes.
-pub fn session_verifier_with(
+/// The verifier's side of a live session with the engine and parameters it fixes; `rng`
+/// draws the challenges (use [`crate::rng::os_rng`]).
+pub fn session_verifier(
     inst: &Instance,
     system: &System,
     context: &[u8],
@@ -285,7 +220,7 @@ pub fn session_verifier_with(
     Ok(crate::mpc::engine::session_verifier(
         system,
         statement(inst, context)?,
-        protocol_of(system.engine()),
+        PROTOCOLS.id(system.engine()),
         rng,
     ))
 }
@@ -299,50 +234,52 @@ pub fn simulate_session_file(
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
     let st = statement(inst, context)?;
-    let protocol = protocol_of(system.engine());
+    let protocol = PROTOCOLS.id(system.engine());
     let rec = system.simulate_session(&st.as_ref(), protocol, rng)?;
     Ok(session::record_file(protocol, &rec))
 }
 
-/// A recorded session as proof-file bytes ([`Mode::Interactive`]).
-pub fn session_file(rec: &SessionRecord) -> Vec<u8> {
-    session::record_file(ProtocolId::PegMpc, rec)
+/// A recorded session of `engine` as proof-file bytes ([`Mode::Interactive`]).
+pub fn session_file(engine: Engine, rec: &SessionRecord) -> Vec<u8> {
+    session::record_file(PROTOCOLS.id(engine), rec)
 }
 
-/// The protocol-specific lines of `verifier peg inspect` for a peg ZKB++ file (no
+/// The protocol-specific lines of `verifier peg inspect` for a peg file of any engine (no
 /// verification, no instance needed); the caller prints the header's protocol and mode.
 /// Refuses a body that does not match the header (a session transcript of another protocol).
 pub fn inspect(file: &ProofFile) -> Result<String> {
-    file.expect_protocol(ProtocolId::PegMpc)?;
-    Ok(match file.mode {
-        Mode::NonInteractive => {
-            let p: PegMpcProof = proof_file::decode(&file.body, "peg ZKB++ proof")?;
-            let rounds = p.proof.rounds.len();
-            let view = p.proof.rounds.first().map_or(0, |r| r.opening.view.len());
-            format!(
-                "instance:   {}\nrounds:     {rounds} ({:.1} bits of security)\nviews:      {view} bytes opened per round (≈ {} AND gates)\n",
-                hex::encode(p.instance_digest),
-                zkbpp::security_bits(rounds),
-                8 * view
-            )
+    let engine = PROTOCOLS.engine(file)?;
+    if file.mode == Mode::Interactive {
+        let r: SessionRecord = proof_file::decode(&file.body, "peg session record")?;
+        if r.hello.protocol != file.protocol as u16 {
+            return Err(Error::bad(format!(
+                "inconsistent file: the header says {}, the session inside says protocol {}",
+                file.protocol.name(),
+                r.hello.protocol
+            )));
         }
-        Mode::Interactive => {
-            let r: SessionRecord = proof_file::decode(&file.body, "peg ZKB++ session record")?;
-            if r.hello.protocol != ProtocolId::PegMpc as u16 {
-                return Err(Error::bad(format!(
-                    "inconsistent file: the header says peg ZKB++, the session inside says protocol {}",
-                    r.hello.protocol
-                )));
-            }
-            let rounds = r.hello.rounds as usize;
-            format!(
-                "statement:  {}\ncontext:    {}\nrounds:     {rounds} ({:.1} bits of security)\n",
-                hex::encode(r.hello.statement),
-                crate::files::excerpt(&String::from_utf8_lossy(&r.hello.context)),
+        let rounds = r.hello.rounds as usize;
+        let repetitions = match engine {
+            Engine::Zkbpp => format!(
+                "rounds:     {rounds} ({:.1} bits of security)",
                 zkbpp::security_bits(rounds)
-            )
-        }
-    })
+            ),
+            Engine::Kkw => format!("executions: {rounds} (the verifier fixed (M, τ, N))"),
+            Engine::Vole => {
+                format!("repetitions: {rounds} (the verifier fixed the parameters)")
+            }
+        };
+        return Ok(format!(
+            "statement:  {}\ncontext:    {}\n{repetitions}\n",
+            hex::encode(r.hello.statement),
+            crate::files::excerpt(&String::from_utf8_lossy(&r.hello.context)),
+        ));
+    }
+    let (digest, proof) = read(file)?;
+    let instance = digest.map_or(String::new(), |d| {
+        format!("instance:   {}\n", hex::encode(d))
+    });
+    Ok(format!("{instance}{}\n", proof.describe()))
 }
 
 /// A statement for tests that need the engine directly.
@@ -355,104 +292,6 @@ pub fn statement_for_tests(inst: &Instance, context: &[u8]) -> Result<OwnedState
 #[doc(hidden)]
 pub fn borrow(st: &OwnedStatement) -> Statement<'_> {
     st.as_ref()
-}
-
-/// A KKW proof of a solution `z` of `inst`: the bytes of a proof file ([`ProtocolId::PegKkw`]).
-pub fn prove_peg_kkw(
-    inst: &Instance,
-    z: &Matrix,
-    params: crate::mpc::kkw::Params,
-    context: &[u8],
-    rng: &mut Rng,
-) -> Result<Vec<u8>> {
-    prove_peg_with(inst, z, &System::Kkw(params), context, rng)
-}
-
-/// Verifies a KKW peg solitaire proof file, requiring `min_bits` of security.
-pub fn verify_peg_kkw(
-    inst: &Instance,
-    file: &ProofFile,
-    min_bits: f64,
-    context: &[u8],
-) -> Result<Report> {
-    file.expect_protocol(ProtocolId::PegKkw)?;
-    if file.mode == Mode::Interactive {
-        let rec: SessionRecord = proof_file::decode(&file.body, "peg KKW session record")?;
-        let st = statement(inst, context)?;
-        let ands = st.circuit.n_and();
-        let params =
-            crate::mpc::kkw_session::replay_offered(st, ProtocolId::PegKkw, min_bits, &rec)?;
-        let mut r = Report::kkw(params, proof_file::HEADER_LEN + file.body.len(), ands);
-        r.mode = Mode::Interactive;
-        return Ok(r);
-    }
-    let proof: crate::mpc::kkw::Proof = proof_file::decode(&file.body, "peg KKW proof")?;
-    let st = statement(inst, context)?;
-    let params = proof.params;
-    EngineProof::Kkw(proof).verify(
-        &st.as_ref(),
-        &Required {
-            kkw_bits: min_bits,
-            ..Required::bits(1)
-        },
-    )?;
-    Ok(Report::kkw(
-        params,
-        proof_file::HEADER_LEN + file.body.len(),
-        st.circuit.n_and(),
-    ))
-}
-
-/// A VOLE-in-the-head proof of a solution `z` of `inst`: the bytes of a proof file
-/// ([`ProtocolId::PegVole`]).
-pub fn prove_peg_vole(
-    inst: &Instance,
-    z: &Matrix,
-    params: crate::mpc::vole::Params,
-    context: &[u8],
-    rng: &mut Rng,
-) -> Result<Vec<u8>> {
-    prove_peg_with(inst, z, &System::Vole(params), context, rng)
-}
-
-/// Verifies a VOLE peg solitaire proof file (or recorded session), requiring `min_bits` of
-/// security.
-pub fn verify_peg_vole(
-    inst: &Instance,
-    file: &ProofFile,
-    min_bits: f64,
-    context: &[u8],
-) -> Result<Report> {
-    file.expect_protocol(ProtocolId::PegVole)?;
-    if file.mode == Mode::Interactive {
-        let rec: SessionRecord = proof_file::decode(&file.body, "peg VOLE session record")?;
-        let st = statement(inst, context)?;
-        let ands = st.circuit.n_and();
-        let params =
-            crate::mpc::vole::session::replay_offered(st, ProtocolId::PegVole, min_bits, &rec)?;
-        return Ok(Report::vole(
-            params,
-            proof_file::HEADER_LEN + file.body.len(),
-            ands,
-            Mode::Interactive,
-        ));
-    }
-    let proof: crate::mpc::vole::Proof = proof_file::decode(&file.body, "peg VOLE proof")?;
-    let st = statement(inst, context)?;
-    let params = proof.params;
-    EngineProof::Vole(proof).verify(
-        &st.as_ref(),
-        &Required {
-            kkw_bits: min_bits,
-            ..Required::bits(1)
-        },
-    )?;
-    Ok(Report::vole(
-        params,
-        proof_file::HEADER_LEN + file.body.len(),
-        st.circuit.n_and(),
-        Mode::NonInteractive,
-    ))
 }
 
 #[cfg(test)]
@@ -568,21 +407,22 @@ mod tests {
         let inst = tee();
         let z = crate::peg::instance::tee_solution();
         let mut rng = seeded_rng(22);
-        let bytes = prove_peg(&inst, &z, 30, b"ctx", &mut rng).unwrap();
+        let bytes = prove(&inst, &z, &System::Zkbpp { rounds: 30 }, b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
-        let rep = verify_peg(&inst, &f, 30, b"ctx").unwrap();
+        let rep = verify(&inst, &f, &Required::rounds(30), b"ctx").unwrap();
         assert_eq!(rep.rounds, 30);
-        assert!(verify_peg(&inst, &f, 31, b"ctx").is_err());
-        assert!(verify_peg(&inst, &f, 30, b"ctY").is_err());
+        assert!(verify(&inst, &f, &Required::rounds(31), b"ctx").is_err());
+        assert!(verify(&inst, &f, &Required::rounds(30), b"ctY").is_err());
         assert!(inspect(&f).unwrap().contains("rounds:     30"));
         let mut bad = z.clone();
         bad[2][0] ^= true;
-        assert!(prove_peg(&inst, &bad, 30, b"", &mut rng).is_err());
+        assert!(prove(&inst, &bad, &System::Zkbpp { rounds: 30 }, b"", &mut rng).is_err());
         // every byte flipped is rejected
         for i in 0..bytes.len() {
             let mut t = bytes.clone();
             t[i] ^= 0x10;
-            let ok = ProofFile::from_bytes(&t).and_then(|f| verify_peg(&inst, &f, 30, b"ctx"));
+            let ok = ProofFile::from_bytes(&t)
+                .and_then(|f| verify(&inst, &f, &Required::rounds(30), b"ctx"));
             assert!(ok.is_err(), "flip at {i}");
         }
     }
@@ -593,9 +433,9 @@ mod tests {
         assert_eq!((inst.n(), inst.t(), inst.s()), (33, 38, 32));
         inst.check_solution(&z).unwrap();
         let mut rng = seeded_rng(23);
-        let bytes = prove_peg(&inst, &z, 20, b"", &mut rng).unwrap();
+        let bytes = prove(&inst, &z, &System::Zkbpp { rounds: 20 }, b"", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
-        verify_peg(&inst, &f, 20, b"").unwrap();
+        verify(&inst, &f, &Required::rounds(20), b"").unwrap();
         // another instance (peg-count goal) rejects it
         let other = Instance::new(
             inst.n(),
@@ -604,6 +444,6 @@ mod tests {
             Goal::PegCount(1),
         )
         .unwrap();
-        assert!(verify_peg(&other, &f, 20, b"").is_err());
+        assert!(verify(&other, &f, &Required::rounds(20), b"").is_err());
     }
 }

@@ -27,11 +27,11 @@ use super::circuit::{HiddenMove, MoveCircuit};
 use super::game::{Game, Move, PawnOption, Status};
 use crate::commit::Digest;
 use crate::mpc::circuit::Circuit;
-use crate::mpc::engine::{Engine, Proof, Required, System};
+use crate::mpc::engine::{Proof, Protocols, Required, System};
 use crate::mpc::seal::SealOpening;
 use crate::mpc::session::OwnedStatement;
 use crate::mpc::zkbpp::{self, Statement};
-use crate::proof_file::{Mode, ProofFile, ProtocolId};
+use crate::proof_file::{ProofFile, ProtocolId};
 use crate::{Error, Result};
 
 /// Transcript label of sealed-move proofs.
@@ -252,24 +252,14 @@ pub struct Sealed {
     pub digest: Digest,
 }
 
-/// The proof file protocol of a sealed move made with `engine`.
-pub fn protocol_of(engine: Engine) -> ProtocolId {
-    match engine {
-        Engine::Zkbpp => ProtocolId::WallMove,
-        Engine::Kkw => ProtocolId::WallMoveKkw,
-        Engine::Vole => ProtocolId::WallMoveVole,
-    }
-}
-
-/// The engine of a sealed-move protocol, if it is one.
-pub fn engine_of(protocol: ProtocolId) -> Option<Engine> {
-    match protocol {
-        ProtocolId::WallMove => Some(Engine::Zkbpp),
-        ProtocolId::WallMoveKkw => Some(Engine::Kkw),
-        ProtocolId::WallMoveVole => Some(Engine::Vole),
-        _ => None,
-    }
-}
+/// Sealed moves' protocol ids: 4 (ZKB++), 7 (KKW), 12 (VOLE-in-the-head); the body is the
+/// engine's proof alone, non-interactive.
+pub const PROTOCOLS: Protocols = Protocols {
+    what: "a sealed Wall Game move",
+    zkbpp: ProtocolId::WallMove,
+    kkw: ProtocolId::WallMoveKkw,
+    vole: ProtocolId::WallMoveVole,
+};
 
 /// Seals a legal move with `system` (an illegal one is refused first).
 pub fn seal_move(
@@ -281,12 +271,7 @@ pub fn seal_move(
     let w = st.witness(mv)?;
     let (proof, opening) = system.seal(&st.statement(), &w, rng)?;
     Ok(Sealed {
-        file: ProofFile::new(
-            protocol_of(proof.engine()),
-            Mode::NonInteractive,
-            proof.to_body(),
-        )
-        .to_bytes(),
+        file: proof.file_bytes(&PROTOCOLS, &()),
         opening: opening.to_bytes(),
         digest: *opening.seal_digest(),
     })
@@ -296,18 +281,8 @@ pub fn seal_move(
 /// sealed move).
 pub fn read_seal(bytes: &[u8]) -> Result<Proof> {
     let f = ProofFile::from_bytes(bytes)?;
-    let Some(engine) = engine_of(f.protocol) else {
-        return Err(Error::bad(format!(
-            "this file is a {} proof, not a sealed Wall Game move",
-            f.protocol.name()
-        )));
-    };
-    if f.mode != Mode::NonInteractive {
-        return Err(Error::bad(
-            "this is a recorded interactive session about a move, not a seal",
-        ));
-    }
-    Proof::from_body(engine, &f.body, "sealed move")
+    let ((), proof) = Proof::read_file(&PROTOCOLS, &f, "sealed move")?;
+    Ok(proof)
 }
 
 /// Verifies a seal against the statement under `req`; returns the seal's digest.

@@ -908,3 +908,34 @@ pub fn simulate(
     };
     Ok((cm, resp))
 }
+
+/// Summary lines of a KKW proof for `inspect` (no verification): parameters, their
+/// security, and where the bytes go.
+pub fn describe(proof: &Proof) -> String {
+    let p = proof.params;
+    let security = match p.check() {
+        Ok(()) => format!(
+            "{:.1} bits (Fiat–Shamir grinding; with two separate challenge hashes it would be {:.1})",
+            attack_cost_bits(&p),
+            split_attack_cost_bits(&p)
+        ),
+        Err(e) => format!("invalid parameters: {e}"),
+    };
+    let r = &proof.response;
+    let sum = |f: fn(&OnlineOpening) -> usize| r.online.iter().map(f).sum::<usize>();
+    format!(
+        "parameters: {p}\nsecurity: {security}\n\
+         execution seeds: {} ({} bytes)\nMerkle siblings: {} ({} bytes)\n\
+         online executions: {}: party seeds {} B, auxiliary bits {} B, masked inputs {} B, broadcasts {} B, commitments {} B",
+        r.exec_seeds.len(),
+        32 * r.exec_seeds.len(),
+        r.online_path.len(),
+        32 * r.online_path.len(),
+        r.online.len(),
+        32 * sum(|o| o.party_seeds.len()),
+        sum(|o| o.aux.len()),
+        sum(|o| o.masked_input.len()),
+        sum(|o| o.msgs.len()),
+        32 * r.online.len(),
+    )
+}

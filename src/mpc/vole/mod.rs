@@ -715,5 +715,31 @@ pub fn simulate(
     Ok((cm, Response { openings }))
 }
 
+/// Summary lines of a VOLE proof (no verification).
+pub fn describe(proof: &Proof) -> String {
+    let p = proof.params;
+    let security = match p.check() {
+        Ok(()) => format!(
+            "{:.1} bits (log2 of a forger's expected hash evaluations, docs/PROTOCOLS.md 7.9)",
+            attack_cost_bits(&p)
+        ),
+        Err(e) => format!("invalid parameters: {e}"),
+    };
+    let c = &proof.commit;
+    let seeds: usize = proof.response.openings.iter().map(|o| o.path.len()).sum();
+    format!(
+        "parameters: {p}\nsecurity: {security}\n\
+         corrections: {} × {} B\nmasked witness: {} B\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
+        c.corrections.len(),
+        c.corrections.first().map_or(0, |x| x.len()),
+        c.masked_witness.len(),
+        seeds,
+        16 * seeds,
+        proof.response.openings.len(),
+        32 * proof.response.openings.len(),
+        proof.counter,
+    )
+}
+
 #[cfg(test)]
 mod tests;
