@@ -174,19 +174,11 @@ fn prove_login_speed(key: &SecretKey, nonce: &[u8; 32], rng: &mut zkgames::rng::
         SecretKey::Sha256(s) => {
             let mut pre = ID_TAG.to_vec();
             pre.extend_from_slice(s);
-            zkgames::mpc::sha256::prove(&pre, &zkgames::mpc::engine::System::Kkw(params), &ctx, rng)
-                .unwrap()
+            zkgames::mpc::sha256::prove(&pre, &System::Kkw(params), &ctx, rng).unwrap()
         }
         SecretKey::Peg {
             instance, solution, ..
-        } => zkgames::peg::mpc::prove(
-            instance,
-            solution,
-            &zkgames::mpc::engine::System::Kkw(params),
-            &ctx,
-            rng,
-        )
-        .unwrap(),
+        } => zkgames::peg::mpc::prove(instance, solution, &System::Kkw(params), &ctx, rng).unwrap(),
         SecretKey::Lowmc { key, plaintext } => {
             zkgames::mpc::lowmc::prove_key(key, plaintext, &System::Kkw(params), &ctx, rng).unwrap()
         }

@@ -130,27 +130,16 @@ fn main() {
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => zkgames::mpc::sha256::verify(
-                    &digest,
-                    &f,
-                    &zkgames::mpc::engine::Required::rounds(*rounds),
-                    b"",
-                )
-                .map(|_| ()),
-                System::Kkw(_) => zkgames::mpc::sha256::verify(
-                    &digest,
-                    &f,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .map(|_| ()),
-                System::Vole(_) => zkgames::mpc::sha256::verify(
-                    &digest,
-                    &f,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .map(|_| ()),
+                System::Zkbpp { rounds } => {
+                    zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(*rounds), b"")
+                        .map(|_| ())
+                }
+                System::Kkw(_) => {
+                    zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"").map(|_| ())
+                }
+                System::Vole(_) => {
+                    zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"").map(|_| ())
+                }
             }
             .unwrap()
         },
@@ -205,27 +194,16 @@ fn main() {
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => zkgames::peg::mpc::verify(
-                    &inst,
-                    &f,
-                    &zkgames::mpc::engine::Required::rounds(*rounds),
-                    b"",
-                )
-                .map(|_| ()),
-                System::Kkw(_) => zkgames::peg::mpc::verify(
-                    &inst,
-                    &f,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .map(|_| ()),
-                System::Vole(_) => zkgames::peg::mpc::verify(
-                    &inst,
-                    &f,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .map(|_| ()),
+                System::Zkbpp { rounds } => {
+                    zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(*rounds), b"")
+                        .map(|_| ())
+                }
+                System::Kkw(_) => {
+                    zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"").map(|_| ())
+                }
+                System::Vole(_) => {
+                    zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"").map(|_| ())
+                }
             }
             .unwrap()
         },

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use sha2::Digest as _;
+use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::kkw::{params_for, Params, Profile};
 use zkgames::mpc::rounds_for_bits;
 use zkgames::mpc::sha256::{bytes_to_bits, sha256_circuit};
@@ -139,24 +140,14 @@ fn bench(c: &mut Criterion) {
     let circ = sha256_circuit(pre.len()).unwrap();
     let bits = bytes_to_bits(&pre);
     let mut rng = seeded_rng(1);
-    let bytes = zkgames::mpc::sha256::prove(
-        &pre,
-        &zkgames::mpc::engine::System::Zkbpp { rounds },
-        b"",
-        &mut rng,
-    )
-    .unwrap();
+    let bytes =
+        zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
     let file = ProofFile::from_bytes(&bytes).unwrap();
     let p_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::prove(
-                    &pre,
-                    &zkgames::mpc::engine::System::Zkbpp { rounds },
-                    b"",
-                    &mut rng,
-                )
-                .unwrap(),
+                zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng)
+                    .unwrap(),
             );
         },
         15,
@@ -164,13 +155,8 @@ fn bench(c: &mut Criterion) {
     let v_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::verify(
-                    &digest,
-                    &file,
-                    &zkgames::mpc::engine::Required::rounds(rounds),
-                    b"",
-                )
-                .unwrap(),
+                zkgames::mpc::sha256::verify(&digest, &file, &Required::rounds(rounds), b"")
+                    .unwrap(),
             );
         },
         15,
@@ -185,24 +171,13 @@ fn bench(c: &mut Criterion) {
     );
 
     // seal / open against ordinary prove / verify, same statement, same run
-    let (seal_bytes, opening) = zkgames::mpc::sha256::seal(
-        &pre,
-        &zkgames::mpc::engine::System::Zkbpp { rounds },
-        b"",
-        &mut rng,
-    )
-    .unwrap();
+    let (seal_bytes, opening) =
+        zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
     let seal_file = ProofFile::from_bytes(&seal_bytes).unwrap();
     let s_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::seal(
-                    &pre,
-                    &zkgames::mpc::engine::System::Zkbpp { rounds },
-                    b"",
-                    &mut rng,
-                )
-                .unwrap(),
+                zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap(),
             );
         },
         15,
@@ -210,13 +185,8 @@ fn bench(c: &mut Criterion) {
     let sv_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::verify(
-                    &digest,
-                    &seal_file,
-                    &zkgames::mpc::engine::Required::rounds(rounds),
-                    b"",
-                )
-                .unwrap(),
+                zkgames::mpc::sha256::verify(&digest, &seal_file, &Required::rounds(rounds), b"")
+                    .unwrap(),
             );
         },
         15,
@@ -246,24 +216,12 @@ fn bench(c: &mut Criterion) {
     ];
     let mut sha_rows = vec![("ZKB++".to_string(), bytes.len(), p_ms, v_ms)];
     for (name, kp) in &sets {
-        let kb = zkgames::mpc::sha256::prove(
-            &pre,
-            &zkgames::mpc::engine::System::Kkw(*kp),
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let kb = zkgames::mpc::sha256::prove(&pre, &System::Kkw(*kp), b"", &mut rng).unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         let kp_ms = median_ms(
             || {
                 black_box(
-                    zkgames::mpc::sha256::prove(
-                        &pre,
-                        &zkgames::mpc::engine::System::Kkw(*kp),
-                        b"",
-                        &mut rng,
-                    )
-                    .unwrap(),
+                    zkgames::mpc::sha256::prove(&pre, &System::Kkw(*kp), b"", &mut rng).unwrap(),
                 );
             },
             15,
@@ -271,13 +229,7 @@ fn bench(c: &mut Criterion) {
         let kv_ms = median_ms(
             || {
                 black_box(
-                    zkgames::mpc::sha256::verify(
-                        &digest,
-                        &kf,
-                        &zkgames::mpc::engine::Required::bits(128),
-                        b"",
-                    )
-                    .unwrap(),
+                    zkgames::mpc::sha256::verify(&digest, &kf, &Required::bits(128), b"").unwrap(),
                 );
             },
             15,
@@ -298,80 +250,37 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("prove 219 rounds", |b| {
         b.iter(|| {
-            zkgames::mpc::sha256::prove(
-                &pre,
-                &zkgames::mpc::engine::System::Zkbpp { rounds },
-                b"",
-                &mut rng,
-            )
-            .unwrap()
+            zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
         })
     });
     g.bench_function("verify 219 rounds", |b| {
         b.iter(|| {
-            zkgames::mpc::sha256::verify(
-                &digest,
-                &file,
-                &zkgames::mpc::engine::Required::rounds(rounds),
-                b"",
-            )
-            .unwrap()
+            zkgames::mpc::sha256::verify(&digest, &file, &Required::rounds(rounds), b"").unwrap()
         })
     });
     g.bench_function("seal 219 rounds", |b| {
         b.iter(|| {
-            zkgames::mpc::sha256::seal(
-                &pre,
-                &zkgames::mpc::engine::System::Zkbpp { rounds },
-                b"",
-                &mut rng,
-            )
-            .unwrap()
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
         })
     });
     g.bench_function("verify seal 219 rounds", |b| {
         b.iter(|| {
-            zkgames::mpc::sha256::verify(
-                &digest,
-                &seal_file,
-                &zkgames::mpc::engine::Required::rounds(rounds),
-                b"",
-            )
-            .unwrap()
+            zkgames::mpc::sha256::verify(&digest, &seal_file, &Required::rounds(rounds), b"")
+                .unwrap()
         })
     });
     g.bench_function("open seal 219 rounds", |b| {
         b.iter(|| zkgames::mpc::sha256::open(&digest, &seal_file, &opening, b"").unwrap())
     });
     for (name, kp) in &sets {
-        let kb = zkgames::mpc::sha256::prove(
-            &pre,
-            &zkgames::mpc::engine::System::Kkw(*kp),
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let kb = zkgames::mpc::sha256::prove(&pre, &System::Kkw(*kp), b"", &mut rng).unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         g.bench_function(format!("{name} prove"), |b| {
-            b.iter(|| {
-                zkgames::mpc::sha256::prove(
-                    &pre,
-                    &zkgames::mpc::engine::System::Kkw(*kp),
-                    b"",
-                    &mut rng,
-                )
-                .unwrap()
-            })
+            b.iter(|| zkgames::mpc::sha256::prove(&pre, &System::Kkw(*kp), b"", &mut rng).unwrap())
         });
         g.bench_function(format!("{name} verify"), |b| {
             b.iter(|| {
-                zkgames::mpc::sha256::verify(
-                    &digest,
-                    &kf,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .unwrap()
+                zkgames::mpc::sha256::verify(&digest, &kf, &Required::bits(128), b"").unwrap()
             })
         });
     }
@@ -381,26 +290,14 @@ fn bench(c: &mut Criterion) {
     let (inst, z) = zkgames::peg::catalog::solved("english").expect("English board solvable");
     let (pc, _) = zkgames::peg::mpc::peg_circuit(&inst).unwrap();
     let w = peg_witness(&inst, &z).unwrap();
-    let pbytes = zkgames::peg::mpc::prove(
-        &inst,
-        &z,
-        &zkgames::mpc::engine::System::Zkbpp { rounds },
-        b"",
-        &mut rng,
-    )
-    .unwrap();
+    let pbytes =
+        zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();
     let pp_ms = median_ms(
         || {
             black_box(
-                zkgames::peg::mpc::prove(
-                    &inst,
-                    &z,
-                    &zkgames::mpc::engine::System::Zkbpp { rounds },
-                    b"",
-                    &mut rng,
-                )
-                .unwrap(),
+                zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng)
+                    .unwrap(),
             );
         },
         15,
@@ -408,13 +305,7 @@ fn bench(c: &mut Criterion) {
     let pv_ms = median_ms(
         || {
             black_box(
-                zkgames::peg::mpc::verify(
-                    &inst,
-                    &pfile,
-                    &zkgames::mpc::engine::Required::rounds(rounds),
-                    b"",
-                )
-                .unwrap(),
+                zkgames::peg::mpc::verify(&inst, &pfile, &Required::rounds(rounds), b"").unwrap(),
             );
         },
         15,
@@ -461,26 +352,12 @@ fn bench(c: &mut Criterion) {
     );
     let mut peg_rows = vec![("ZKB++".to_string(), pbytes.len(), pp_ms, pv_ms)];
     for (name, kp) in &sets {
-        let kb = zkgames::peg::mpc::prove(
-            &inst,
-            &z,
-            &zkgames::mpc::engine::System::Kkw(*kp),
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let kb = zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(*kp), b"", &mut rng).unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         let kp_ms = median_ms(
             || {
                 black_box(
-                    zkgames::peg::mpc::prove(
-                        &inst,
-                        &z,
-                        &zkgames::mpc::engine::System::Kkw(*kp),
-                        b"",
-                        &mut rng,
-                    )
-                    .unwrap(),
+                    zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(*kp), b"", &mut rng).unwrap(),
                 );
             },
             15,
@@ -488,13 +365,7 @@ fn bench(c: &mut Criterion) {
         let kv_ms = median_ms(
             || {
                 black_box(
-                    zkgames::peg::mpc::verify(
-                        &inst,
-                        &kf,
-                        &zkgames::mpc::engine::Required::bits(128),
-                        b"",
-                    )
-                    .unwrap(),
+                    zkgames::peg::mpc::verify(&inst, &kf, &Required::bits(128), b"").unwrap(),
                 );
             },
             15,
@@ -515,59 +386,22 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("prove 219 rounds", |b| {
         b.iter(|| {
-            zkgames::peg::mpc::prove(
-                &inst,
-                &z,
-                &zkgames::mpc::engine::System::Zkbpp { rounds },
-                b"",
-                &mut rng,
-            )
-            .unwrap()
+            zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
         })
     });
     g.bench_function("verify 219 rounds", |b| {
-        b.iter(|| {
-            zkgames::peg::mpc::verify(
-                &inst,
-                &pfile,
-                &zkgames::mpc::engine::Required::rounds(rounds),
-                b"",
-            )
-            .unwrap()
-        })
+        b.iter(|| zkgames::peg::mpc::verify(&inst, &pfile, &Required::rounds(rounds), b"").unwrap())
     });
     for (name, kp) in &sets {
-        let kb = zkgames::peg::mpc::prove(
-            &inst,
-            &z,
-            &zkgames::mpc::engine::System::Kkw(*kp),
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let kb = zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(*kp), b"", &mut rng).unwrap();
         let kf = ProofFile::from_bytes(&kb).unwrap();
         g.bench_function(format!("{name} prove"), |b| {
             b.iter(|| {
-                zkgames::peg::mpc::prove(
-                    &inst,
-                    &z,
-                    &zkgames::mpc::engine::System::Kkw(*kp),
-                    b"",
-                    &mut rng,
-                )
-                .unwrap()
+                zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(*kp), b"", &mut rng).unwrap()
             })
         });
         g.bench_function(format!("{name} verify"), |b| {
-            b.iter(|| {
-                zkgames::peg::mpc::verify(
-                    &inst,
-                    &kf,
-                    &zkgames::mpc::engine::Required::bits(128),
-                    b"",
-                )
-                .unwrap()
-            })
+            b.iter(|| zkgames::peg::mpc::verify(&inst, &kf, &Required::bits(128), b"").unwrap())
         });
     }
     g.finish();

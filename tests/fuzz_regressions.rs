@@ -94,64 +94,31 @@ fn seed(target: &str, name: &str) -> Vec<u8> {
 #[test]
 fn proof_seeds_verify_against_the_fixtures() {
     let inst = fixtures::tee().instance();
-    let rounds = zkgames::mpc::rounds_for_bits(MIN_BITS);
     let f = ProofFile::from_bytes(&seed("proof_peg_iso", "fs-proof")).unwrap();
     let p = zkgames::peg::fs::decode_proof(&f).unwrap();
     zkgames::peg::fs::verify(inst, &p, MIN_BITS, b"").unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_peg_mpc", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify(
-        inst,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(rounds),
-        b"",
-    )
-    .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_peg_mpc", "session-transcript")).unwrap();
-    zkgames::peg::mpc::verify(
-        inst,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(rounds),
-        b"",
-    )
-    .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_peg_kkw", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify(
-        inst,
-        &f,
-        &zkgames::mpc::engine::Required::bits(MIN_BITS),
-        b"",
-    )
-    .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_peg_vole", "fs-proof")).unwrap();
-    zkgames::peg::mpc::verify(
-        inst,
-        &f,
-        &zkgames::mpc::engine::Required::bits(MIN_BITS),
-        b"",
-    )
-    .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_peg_vole", "simulated-session")).unwrap();
-    zkgames::peg::mpc::verify(
-        inst,
-        &f,
-        &zkgames::mpc::engine::Required::bits(MIN_BITS),
-        b"",
-    )
-    .unwrap();
+    // every engine's files, at the targets' level: the file's protocol id names the engine
+    let req = zkgames::mpc::engine::Required::bits(MIN_BITS);
+    for (target, name) in [
+        ("proof_peg_mpc", "fs-proof"),
+        ("proof_peg_mpc", "session-transcript"),
+        ("proof_peg_kkw", "fs-proof"),
+        ("proof_peg_vole", "fs-proof"),
+        ("proof_peg_vole", "simulated-session"),
+    ] {
+        let f = ProofFile::from_bytes(&seed(target, name)).unwrap();
+        let r = zkgames::peg::mpc::verify(inst, &f, &req, b"");
+        assert!(r.is_ok(), "{target}/{name}: {r:?}");
+    }
     let d = fixtures::sha256_digest();
-    let f = ProofFile::from_bytes(&seed("proof_sha256_vole", "fs-proof")).unwrap();
-    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::bits(MIN_BITS), b"")
-        .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_sha256_mpc", "fs-proof")).unwrap();
-    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::rounds(rounds), b"")
-        .unwrap();
-    let f = ProofFile::from_bytes(&seed("proof_sha256_kkw", "fs-proof")).unwrap();
-    zkgames::mpc::sha256::verify(&d, &f, &zkgames::mpc::engine::Required::bits(MIN_BITS), b"")
-        .unwrap();
+    for target in ["proof_sha256_mpc", "proof_sha256_kkw", "proof_sha256_vole"] {
+        let f = ProofFile::from_bytes(&seed(target, "fs-proof")).unwrap();
+        let r = zkgames::mpc::sha256::verify(&d, &f, &req, b"");
+        assert!(r.is_ok(), "{target}: {r:?}");
+    }
     let st = fixtures::wall_statement();
-    let wr = &zkgames::mpc::engine::Required::bits(MIN_BITS);
     for s in ["seal-Cb4", "seal-none", "fixture-seal"] {
-        zkgames::wall::seal::verify_seal(st, &seed("proof_wall_move", s), wr).unwrap();
+        zkgames::wall::seal::verify_seal(st, &seed("proof_wall_move", s), &req).unwrap();
     }
     let mv = zkgames::wall::seal::open_seal(
         st,

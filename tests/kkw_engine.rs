@@ -5,6 +5,7 @@
 
 use rand::{Rng as _, RngCore};
 use zkgames::mpc::circuit::{Builder, Circuit};
+use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::kkw::{
     self, attack_cost_bits, params_for, split_attack_cost_bits, Challenge, Cheat, Params, Profile,
 };
@@ -549,69 +550,30 @@ fn sha256_and_peg_proof_files_of_both_sets() {
     let mut sha_sizes = Vec::new();
     for prof in Profile::ALL {
         let p = params_for(128, prof).unwrap();
-        let bytes = zkgames::mpc::sha256::prove(
-            pre,
-            &zkgames::mpc::engine::System::Kkw(p),
-            b"ctx",
-            &mut rng,
-        )
-        .unwrap();
+        let bytes = zkgames::mpc::sha256::prove(pre, &System::Kkw(p), b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
         assert_eq!(f.protocol, ProtocolId::Sha256Kkw);
-        let rep = zkgames::mpc::sha256::verify(
-            &digest,
-            &f,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"ctx",
-        )
-        .unwrap();
+        let rep = zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"ctx").unwrap();
         assert_eq!(rep.kkw, Some(p));
         assert!(rep.security_bits >= 128.0);
-        assert!(zkgames::mpc::sha256::verify(
-            &digest,
-            &f,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"ctY"
-        )
-        .is_err());
+        assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"ctY").is_err());
         let mut d2 = digest;
         d2[0] ^= 1;
-        assert!(zkgames::mpc::sha256::verify(
-            &d2,
-            &f,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"ctx"
-        )
-        .is_err());
+        assert!(zkgames::mpc::sha256::verify(&d2, &f, &Required::bits(128), b"ctx").is_err());
         // a verifier accepting ZKB++ only refuses it by protocol id
         assert!(zkgames::mpc::sha256::verify(
             &digest,
             &f,
-            &zkgames::mpc::engine::Required::rounds(219)
-                .only(Some(zkgames::mpc::engine::Engine::Zkbpp)),
+            &Required::rounds(219).only(Some(zkgames::mpc::engine::Engine::Zkbpp)),
             b"ctx"
         )
         .is_err());
         assert!(zkgames::mpc::sha256::inspect(&f).unwrap().contains("τ = "));
-        let pbytes = zkgames::peg::mpc::prove(
-            &inst,
-            &z,
-            &zkgames::mpc::engine::System::Kkw(p),
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let pbytes = zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(p), b"", &mut rng).unwrap();
         let pf = ProofFile::from_bytes(&pbytes).unwrap();
         assert_eq!(pf.protocol, ProtocolId::PegKkw);
-        zkgames::peg::mpc::verify(&inst, &pf, &zkgames::mpc::engine::Required::bits(128), b"")
-            .unwrap();
-        assert!(zkgames::peg::mpc::verify(
-            &inst,
-            &pf,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"x"
-        )
-        .is_err());
+        zkgames::peg::mpc::verify(&inst, &pf, &Required::bits(128), b"").unwrap();
+        assert!(zkgames::peg::mpc::verify(&inst, &pf, &Required::bits(128), b"x").is_err());
         eprintln!(
             "{prof:?} {p}: SHA-256 ({} bytes of message) {} bytes, peg English {} bytes",
             pre.len(),

@@ -5,6 +5,7 @@
 use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::engine::Engine;
+use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::session::{replay, simulate, CommitMsg};
 use zkgames::mpc::zkbpp::{unpack_trits, Proof};
 use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
@@ -59,7 +60,7 @@ fn session(
     let h = std::thread::spawn(move || {
         let mut v = zkgames::peg::mpc::session_verifier(
             &inst_v,
-            &zkgames::mpc::engine::System::Zkbpp { rounds: min_rounds },
+            &System::Zkbpp { rounds: min_rounds },
             &ctx_v,
             seeded_rng(77),
         )
@@ -71,7 +72,7 @@ fn session(
     let p = zkgames::peg::mpc::session_prover(
         inst,
         z,
-        &zkgames::mpc::engine::System::Zkbpp { rounds },
+        &System::Zkbpp { rounds },
         ctx_p,
         seeded_rng(78),
     )
@@ -91,21 +92,9 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
         let bytes = session_file(&rec);
         let f = ProofFile::from_bytes(&bytes).unwrap();
         assert_eq!(f.mode, Mode::Interactive);
-        let rep = zkgames::peg::mpc::verify(
-            &inst,
-            &f,
-            &zkgames::mpc::engine::Required::rounds(219),
-            b"game 7",
-        )
-        .unwrap();
+        let rep = zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(219), b"game 7").unwrap();
         assert_eq!((rep.rounds, rep.mode), (219, Mode::Interactive));
-        assert!(zkgames::peg::mpc::verify(
-            &inst,
-            &f,
-            &zkgames::mpc::engine::Required::rounds(219),
-            b"game 8"
-        )
-        .is_err());
+        assert!(zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(219), b"game 8").is_err());
         // tampered responses name a round
         let mut bad = rec.clone();
         let n = bad.responses.len();
@@ -136,7 +125,7 @@ fn a_prover_answers_once_and_never_repeats_commitments() {
         zkgames::peg::mpc::session_prover(
             &tee(),
             &tee_solution(),
-            &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+            &System::Zkbpp { rounds: 8 },
             b"",
             seeded_rng(1),
         )
@@ -153,7 +142,7 @@ fn a_prover_answers_once_and_never_repeats_commitments() {
     assert!(zkgames::peg::mpc::session_prover(
         &tee(),
         &z,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+        &System::Zkbpp { rounds: 8 },
         b"",
         seeded_rng(1)
     )
@@ -176,13 +165,7 @@ fn simulated_transcripts_verify_without_the_witness() {
             rounds
         );
         let f = ProofFile::from_bytes(&session_file(&rec)).unwrap();
-        zkgames::peg::mpc::verify(
-            &inst,
-            &f,
-            &zkgames::mpc::engine::Required::rounds(rounds),
-            b"sim",
-        )
-        .unwrap();
+        zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(rounds), b"sim").unwrap();
         // with other challenges the same commitments fail (the simulator needs them first)
         let mut other = rec.clone();
         let flipped: Vec<u8> = ch.iter().map(|&e| (e + 1) % 3).collect();
@@ -201,13 +184,8 @@ fn simulated_transcripts_verify_without_the_witness() {
 fn opened_bits_are_uniform() {
     let pre = vec![0u8; 40]; // a very non-random witness
     let mut rng = seeded_rng(6);
-    let bytes = zkgames::mpc::sha256::prove(
-        &pre,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
-        b"",
-        &mut rng,
-    )
-    .unwrap();
+    let bytes =
+        zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds: 219 }, b"", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
     let body: Sha256Body = decode(&f.body, "b").unwrap();
     let p = body.proof;
@@ -257,21 +235,10 @@ fn large_proof_tampering_is_rejected() {
     let pre = b"zero knowledge";
     let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
     let mut rng = seeded_rng(7);
-    let bytes = zkgames::mpc::sha256::prove(
-        pre,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
-        b"ctx",
-        &mut rng,
-    )
-    .unwrap();
+    let bytes =
+        zkgames::mpc::sha256::prove(pre, &System::Zkbpp { rounds: 219 }, b"ctx", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
-    zkgames::mpc::sha256::verify(
-        &digest,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctx",
-    )
-    .unwrap();
+    zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(219), b"ctx").unwrap();
     let mut positions: Vec<usize> = (0..HEADER_LEN + 80).collect();
     positions.extend((0..300).map(|_| rng.gen_range(0..bytes.len())));
     positions.push(bytes.len() - 1);
@@ -279,39 +246,16 @@ fn large_proof_tampering_is_rejected() {
         let mut t = bytes.clone();
         t[i] ^= 1 << rng.gen_range(0..8);
         let r = ProofFile::from_bytes(&t).and_then(|f| {
-            zkgames::mpc::sha256::verify(
-                &digest,
-                &f,
-                &zkgames::mpc::engine::Required::rounds(219),
-                b"ctx",
-            )
+            zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(219), b"ctx")
         });
         assert!(r.is_err(), "flip at byte {i} accepted");
     }
     // wrong digest, context, round requirement
     let mut d2 = digest;
     d2[0] ^= 1;
-    assert!(zkgames::mpc::sha256::verify(
-        &d2,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctx"
-    )
-    .is_err());
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctX"
-    )
-    .is_err());
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f,
-        &zkgames::mpc::engine::Required::rounds(220),
-        b"ctx"
-    )
-    .is_err());
+    assert!(zkgames::mpc::sha256::verify(&d2, &f, &Required::rounds(219), b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(219), b"ctX").is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(220), b"ctx").is_err());
     // a proof for another message length (another circuit) under the same digest
     let body: Sha256Body = decode(&f.body, "b").unwrap();
     let other = Sha256Body {
@@ -319,13 +263,7 @@ fn large_proof_tampering_is_rejected() {
         proof: body.proof.clone(),
     };
     let f2 = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, encode(&other));
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f2,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctx"
-    )
-    .is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f2, &Required::rounds(219), b"ctx").is_err());
     // fewer rounds: drop the last round and its challenge
     let mut p: Proof = body.proof.clone();
     p.rounds.pop();
@@ -339,29 +277,11 @@ fn large_proof_tampering_is_rejected() {
             proof: p,
         }),
     );
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f3,
-        &zkgames::mpc::engine::Required::rounds(218),
-        b"ctx"
-    )
-    .is_err());
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f3,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctx"
-    )
-    .is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f3, &Required::rounds(218), b"ctx").is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f3, &Required::rounds(219), b"ctx").is_err());
     // a peg proof file is not a SHA-256 proof
     let f4 = ProofFile::new(ProtocolId::PegMpc, Mode::NonInteractive, f.body.clone());
-    assert!(zkgames::mpc::sha256::verify(
-        &digest,
-        &f4,
-        &zkgames::mpc::engine::Required::rounds(219),
-        b"ctx"
-    )
-    .is_err());
+    assert!(zkgames::mpc::sha256::verify(&digest, &f4, &Required::rounds(219), b"ctx").is_err());
 }
 
 #[test]
@@ -373,7 +293,7 @@ fn hostile_bodies_never_panic() {
         let b = zkgames::peg::mpc::prove(
             &inst,
             &tee_solution(),
-            &zkgames::mpc::engine::System::Zkbpp { rounds: 8 },
+            &System::Zkbpp { rounds: 8 },
             b"",
             &mut rng,
         )
@@ -402,22 +322,10 @@ fn hostile_bodies_never_panic() {
         };
         for mode in [Mode::NonInteractive, Mode::Interactive] {
             let f = ProofFile::new(ProtocolId::PegMpc, mode, body.clone());
-            assert!(zkgames::peg::mpc::verify(
-                &inst,
-                &f,
-                &zkgames::mpc::engine::Required::rounds(8),
-                b""
-            )
-            .is_err());
+            assert!(zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(8), b"").is_err());
             let _ = zkgames::peg::mpc::inspect(&f);
             let f = ProofFile::new(ProtocolId::Sha256Mpc, mode, body.clone());
-            assert!(zkgames::mpc::sha256::verify(
-                &digest,
-                &f,
-                &zkgames::mpc::engine::Required::rounds(8),
-                b""
-            )
-            .is_err());
+            assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(8), b"").is_err());
             let _ = zkgames::mpc::sha256::inspect(&f);
         }
     }
@@ -433,7 +341,7 @@ fn hostile_bodies_never_panic() {
     };
     let mut v = zkgames::peg::mpc::session_verifier(
         &inst,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 5 },
+        &System::Zkbpp { rounds: 5 },
         b"",
         seeded_rng(9),
     )
@@ -515,22 +423,10 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     let st = || statement_for_tests(&inst, b"ctx").unwrap();
     let bytes = zkgames::mpc::session::record_file(ProtocolId::PegKkw, &rec);
     let f = ProofFile::from_bytes(&bytes).unwrap();
-    let rep = zkgames::peg::mpc::verify(
-        &inst,
-        &f,
-        &zkgames::mpc::engine::Required::bits(128),
-        b"ctx",
-    )
-    .unwrap();
+    let rep = zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"ctx").unwrap();
     assert_eq!(rep.mode, Mode::Interactive);
-    assert!(zkgames::peg::mpc::verify(
-        &inst,
-        &f,
-        &zkgames::mpc::engine::Required::bits(128),
-        b"ctX"
-    )
-    .is_err());
-    let Some(zkgames::mpc::engine::System::Kkw(p)) = Some(size) else {
+    assert!(zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"ctX").is_err());
+    let Some(System::Kkw(p)) = Some(size) else {
         unreachable!()
     };
     kkw_session::replay(st(), ProtocolId::PegKkw, p, &rec).unwrap();

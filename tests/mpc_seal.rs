@@ -58,22 +58,13 @@ fn sha256_seal_verify_open_and_rejections() {
         let mut pre = vec![0u8; len];
         rng.fill_bytes(&mut pre);
         let d = sha(&pre);
-        let (file, o) = zkgames::mpc::sha256::seal(
-            &pre,
-            &zkgames::mpc::engine::System::Zkbpp { rounds },
-            b"game 1",
-            &mut rng,
-        )
-        .unwrap();
+        let (file, o) =
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"game 1", &mut rng)
+                .unwrap();
         let f = ProofFile::from_bytes(&file).unwrap();
         // the ordinary verifier accepts the seal
-        let rep = zkgames::mpc::sha256::verify(
-            &d,
-            &f,
-            &zkgames::mpc::engine::Required::rounds(rounds),
-            b"game 1",
-        )
-        .unwrap();
+        let rep =
+            zkgames::mpc::sha256::verify(&d, &f, &Required::rounds(rounds), b"game 1").unwrap();
         assert_eq!(rep.rounds, rounds);
         assert_eq!(
             zkgames::mpc::sha256::open(&d, &f, &o, b"game 1").unwrap(),
@@ -118,13 +109,9 @@ fn sha256_seal_verify_open_and_rejections() {
         assert!(e.to_string().contains("round 1:"), "{e}");
         // another seal of the same preimage: its opening names it, and relabelled with
         // this seal's digest it still does not open this one
-        let (file2, o_other) = zkgames::mpc::sha256::seal(
-            &pre,
-            &zkgames::mpc::engine::System::Zkbpp { rounds },
-            b"game 1",
-            &mut rng,
-        )
-        .unwrap();
+        let (file2, o_other) =
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"game 1", &mut rng)
+                .unwrap();
         let f2 = ProofFile::from_bytes(&file2).unwrap();
         assert!(zkgames::mpc::sha256::open(&d, &f, &o_other, b"game 1").is_err());
         assert!(zkgames::mpc::sha256::open(&d, &f2, &o, b"game 1").is_err());
@@ -149,13 +136,8 @@ fn sha256_flipped_bytes_never_open() {
     let mut rng = seeded_rng(2);
     let pre = b"move e2-e4";
     let d = sha(pre);
-    let (file, o) = zkgames::mpc::sha256::seal(
-        pre,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 40 },
-        b"",
-        &mut rng,
-    )
-    .unwrap();
+    let (file, o) =
+        zkgames::mpc::sha256::seal(pre, &System::Zkbpp { rounds: 40 }, b"", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&file).unwrap();
     let ob = o.to_bytes();
     for i in 0..ob.len() {
@@ -232,20 +214,10 @@ fn seal_size_is_an_ordinary_proof_size() {
     let pre: Vec<u8> = (0..55u8).collect();
     let c = zkgames::mpc::sha256::sha256_circuit(55).unwrap();
     for rounds in [219usize, 13] {
-        let (sealed, _) = zkgames::mpc::sha256::seal(
-            &pre,
-            &zkgames::mpc::engine::System::Zkbpp { rounds },
-            b"",
-            &mut rng,
-        )
-        .unwrap();
-        let ordinary = zkgames::mpc::sha256::prove(
-            &pre,
-            &zkgames::mpc::engine::System::Zkbpp { rounds },
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let (sealed, _) =
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+        let ordinary =
+            zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
         for file in [&sealed, &ordinary] {
             let f = ProofFile::from_bytes(file).unwrap();
             let b: Sha256Body = decode(&f.body, "b").unwrap();

@@ -4,6 +4,7 @@
 mod common;
 
 use proptest::prelude::*;
+use zkgames::mpc::engine::System;
 use zkgames::net::{run_verifier, Channel};
 use zkgames::peg::fs;
 use zkgames::peg::instance::tee;
@@ -143,7 +144,7 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     // SHA-256 proofs are non-interactive only: a header saying "interactive" is refused
     let sha = zkgames::mpc::sha256::prove(
         b"abc",
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 20 },
+        &System::Zkbpp { rounds: 20 },
         b"",
         &mut seeded_rng(4),
     )
@@ -167,7 +168,7 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     let mpc = zkgames::peg::mpc::prove(
         &inst,
         &common::tee_solution(),
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 20 },
+        &System::Zkbpp { rounds: 20 },
         b"",
         &mut seeded_rng(5),
     )
@@ -208,7 +209,7 @@ fn mpc_proof_for_another_instance_says_so() {
     let mpc = zkgames::peg::mpc::prove(
         &inst,
         &common::tee_solution(),
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 219 },
+        &System::Zkbpp { rounds: 219 },
         b"",
         &mut seeded_rng(7),
     )
@@ -255,7 +256,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
     let mpc = zkgames::peg::mpc::prove(
         &inst,
         &z,
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 30 },
+        &System::Zkbpp { rounds: 30 },
         b"",
         &mut seeded_rng(10),
     )
@@ -271,7 +272,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
     let mpc_session = zkgames::peg::mpc::session_file(zkgames::mpc::engine::Engine::Zkbpp, &mrec);
     let sha = zkgames::mpc::sha256::prove(
         b"abc",
-        &zkgames::mpc::engine::System::Zkbpp { rounds: 30 },
+        &System::Zkbpp { rounds: 30 },
         b"",
         &mut seeded_rng(12),
     )

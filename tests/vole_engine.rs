@@ -438,38 +438,18 @@ fn sha256_and_lowmc_proof_files_of_both_sets_and_their_sizes() {
     let d: [u8; 32] = sha2::Sha256::digest(pre).into();
     for (prof, max) in [(Profile::Size, 40_000usize), (Profile::Speed, 60_000)] {
         let p = params_for(128, prof).unwrap();
-        let f = zkgames::mpc::sha256::prove(
-            pre,
-            &zkgames::mpc::engine::System::Vole(p),
-            b"c",
-            &mut rng,
-        )
-        .unwrap();
+        let f = zkgames::mpc::sha256::prove(pre, &System::Vole(p), b"c", &mut rng).unwrap();
         assert!(f.len() <= max, "{prof:?}: {} bytes", f.len());
         let pf = ProofFile::from_bytes(&f).unwrap();
         assert_eq!(pf.protocol, ProtocolId::Sha256Vole);
-        let rep =
-            zkgames::mpc::sha256::verify(&d, &pf, &zkgames::mpc::engine::Required::bits(128), b"c")
-                .unwrap();
+        let rep = zkgames::mpc::sha256::verify(&d, &pf, &Required::bits(128), b"c").unwrap();
         assert_eq!(rep.security_bits, 128.0);
-        assert!(zkgames::mpc::sha256::verify(
-            &d,
-            &pf,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"x"
-        )
-        .is_err());
+        assert!(zkgames::mpc::sha256::verify(&d, &pf, &Required::bits(128), b"x").is_err());
         let mut t = f.clone();
         let i = t.len() / 2;
         t[i] ^= 4;
         let tf = ProofFile::from_bytes(&t).unwrap();
-        assert!(zkgames::mpc::sha256::verify(
-            &d,
-            &tf,
-            &zkgames::mpc::engine::Required::bits(128),
-            b"c"
-        )
-        .is_err());
+        assert!(zkgames::mpc::sha256::verify(&d, &tf, &Required::bits(128), b"c").is_err());
         // the engine interface reads the engine from the protocol id only
         let e = EngineProof::from_body(zkgames::mpc::engine::Engine::Vole, &pf.body, "x");
         assert!(e.is_err(), "a SHA-256 body is not a bare proof");
