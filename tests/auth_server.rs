@@ -344,7 +344,16 @@ fn kkw_logins_and_servers_that_require_one_system() {
         // every refused engine counts as a failed login from this address: room for them all
         let srv = Server::start(
             &db,
-            &["--require-system", only, "--max-failures-per-minute", "100"],
+            // KKW peg logins take seconds to prove on a loaded machine: a read deadline
+            // that outlasts them (the 2 s default of these tests closed the connection)
+            &[
+                "--require-system",
+                only,
+                "--max-failures-per-minute",
+                "100",
+                "--timeout",
+                "10",
+            ],
         );
         for (kind, kp) in &keys {
             let mut a = vec!["auth", "login", kind, "--key", kp, &srv.addr];
