@@ -102,7 +102,7 @@ pub fn describe(proof: &Proof) -> String {
     let p = proof.params;
     let security = match p.check() {
         Ok(()) => format!(
-            "{:.1} bits (log2 of a forger's expected hash evaluations, docs/PROTOCOLS.md 7.9)",
+            "{:.1} bits (the sum over the three Fiat–Shamir phases, docs/PROTOCOLS.md 7.9)",
             vole::attack_cost_bits(&p)
         ),
         Err(e) => format!("invalid parameters: {e}"),
@@ -111,10 +111,13 @@ pub fn describe(proof: &Proof) -> String {
     let seeds: usize = proof.response.openings.iter().map(|o| o.path.len()).sum();
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} × {} B\nmasked witness: {} B\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
+         corrections: {} × {} B\nmasked witness: {} B\nfield checks: {} universal hashes, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
         c.corrections.len(),
         c.corrections.first().map_or(0, |x| x.len()),
         c.masked_witness.len(),
+        c.u_hash.len(),
+        c.a0.len(),
+        16 * (c.u_hash.len() + c.a0.len() + c.a1.len()),
         seeds,
         16 * seeds,
         proof.response.openings.len(),

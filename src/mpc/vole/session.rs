@@ -26,7 +26,7 @@ use crate::rng::Rng;
 use crate::{Error, Result};
 
 /// Domain tag of [`session_statement`].
-pub const SESSION_STATEMENT_TAG: &[u8] = b"zkg:vole:session:v1";
+pub const SESSION_STATEMENT_TAG: &[u8] = b"zkg:vole:session:v3";
 
 /// `SHA-256(SESSION_STATEMENT_TAG ‖ statement digest ‖ u32le(τ) ‖ u32le(delta_bits) ‖
 /// u32le(w))`, the statement digest being [`Statement::digest`].
