@@ -78,7 +78,7 @@ fn seal_verify_open_inspect() {
         0
     );
     assert_eq!(
-        wall_verify(&pos, &seal, &["--context", "g1", "--security", "129"]).0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--security", "130"]).0,
         1
     );
     // an opening of another seal
