@@ -259,7 +259,11 @@ fn a_cheat_on_one_field_check_is_caught_by_the_other() {
             let ch = Challenge::random(&TINY, &mut rng);
             let d = ch.delta(&TINY);
             let mut cheats = vec![Cheat::FlipAnd(0)];
-            cheats.extend(adjusted.iter().map(|&k| Cheat::Adjust { check: k, delta: d }));
+            cheats.extend(
+                adjusted
+                    .iter()
+                    .map(|&k| Cheat::Adjust { check: k, delta: d }),
+            );
             let ps = vole::commit(&st, &w, TINY, &mut rng, &cheats).unwrap();
             let r = ps.respond(&ch).unwrap();
             let res = vole::verify_interactive(&st, &TINY, ps.commitment(), &ch, &r);
@@ -300,7 +304,11 @@ fn a_cheat_on_one_field_check_is_caught_by_the_other() {
                 rng.gen_range(0..l + 256)
             };
             let mut cheats = vec![Cheat::Correction { rep: 1, bit }];
-            cheats.extend(adjusted.iter().map(|&k| Cheat::Adjust { check: k, delta: d }));
+            cheats.extend(
+                adjusted
+                    .iter()
+                    .map(|&k| Cheat::Adjust { check: k, delta: d }),
+            );
             let ps = vole::commit(&st, &w, TINY, &mut rng, &cheats).unwrap();
             let r = ps.respond(&ch).unwrap();
             let res = vole::verify_interactive(&st, &TINY, ps.commitment(), &ch, &r);
@@ -532,8 +540,17 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
             ProtocolId::PegVole,
             zkgames::rng::fork(&mut rng),
         );
+        // a session runs the set's session form: no grinding, its bits moved into Δ
+        let q = p.session();
+        assert_eq!((q.tau, q.delta_bits, q.grind), (20, 128, 0));
+        assert_eq!(
+            prover.hello().statement,
+            vole::session::session_statement(&owned().as_ref(), &q)
+        );
         ver.check_hello(&prover.hello()).unwrap();
         let ch = ver.draw_challenges();
+        let c: Challenge = decode(&ch, "challenge").unwrap();
+        c.check(&q).unwrap();
         let (cm, resp) = prover.commit().unwrap();
         ver.check_commitments(&cm).unwrap();
         let r = resp.respond(&ch).unwrap();

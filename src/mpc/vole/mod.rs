@@ -680,8 +680,7 @@ pub fn verify_interactive(
     let qrows = convert::rows(&cols, sh.lhat);
     let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
     for (k, lhs) in lhs.into_iter().enumerate() {
-        let rhs = u128::from_le_bytes(cm.a0[k])
-            ^ gf128::mul(u128::from_le_bytes(cm.a1[k]), delta);
+        let rhs = u128::from_le_bytes(cm.a0[k]) ^ gf128::mul(u128::from_le_bytes(cm.a1[k]), delta);
         if lhs != rhs {
             return Err(rejected(format!(
                 "the QuickSilver check of the AND gates fails (combination {})",

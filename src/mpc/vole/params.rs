@@ -64,6 +64,19 @@ impl Params {
         Ok(())
     }
 
+    /// The form of this set a live session runs (docs/PROTOCOLS.md 7.10): a session has no
+    /// grinding (the verifier draws `Δ`, one try per session), so the `w` grinding bits become
+    /// bits of `Δ`, as far as the field (128) and the trees (`16·τ`) allow:
+    /// `(τ, min(D + w, 128, 16τ), 0)`. Its `Δ` term, `2^{1−D'}` per session, is then the
+    /// proof's `ε₃` (`2^{1−D−w}`) up to the field's cap: `2^-127` for both 128-bit sets.
+    pub fn session(&self) -> Params {
+        let d = (self.delta_bits + self.grind)
+            .min(MAX_DELTA_BITS)
+            .min(MAX_K * self.tau)
+            .max(self.delta_bits);
+        Params::new(self.tau, d, 0)
+    }
+
     pub fn tau(&self) -> usize {
         self.tau as usize
     }
@@ -118,7 +131,7 @@ impl std::fmt::Display for Params {
 /// its success is at most `Q·(ε₁ + ε₂ + ε₃)`.
 ///
 /// Misuse: this is the non-interactive figure. A live session has no grinding (the verifier
-/// draws `Δ`), so its `Δ` term is `2^{1−delta_bits}` per session: see 7.10.
+/// draws `Δ`): it runs [`Params::session`], whose `Δ` term is `2^{1−D'}` per session (7.10).
 pub fn attack_cost_bits(p: &Params) -> f64 {
     let field = 2.0 * (-FIELD_BITS).exp2();
     let delta = (1.0 - p.delta_bits as f64 - p.grind as f64).exp2();
@@ -214,6 +227,20 @@ mod tests {
         // the former 128-bit shape (D = 128, w = 8) with the doubled checks: 134.99 bits
         let old = attack_cost_bits(&Params::new(11, 128, 8));
         assert!((old - 134.99).abs() < 0.01, "{old}");
+        // sessions: grinding moved into Δ, 2·2^-D' per session ≥ b bits below 128, 127 at 128
+        for bits in 1..=128 {
+            for prof in Profile::ALL {
+                let p = params_for(bits, prof).unwrap();
+                let q = p.session();
+                q.check().unwrap();
+                assert_eq!((q.tau, q.grind), (p.tau, 0));
+                assert_eq!(q.delta_bits, (bits + 2).min(128), "{bits} {p}");
+                assert!((q.delta_bits - 1) as f64 >= (bits as f64).min(127.0));
+            }
+        }
+        assert_eq!(s.session(), Params::new(11, 128, 0));
+        assert_eq!(f.session(), Params::new(20, 128, 0));
+        assert_eq!(Params::new(1, 16, 8).session(), Params::new(1, 16, 0));
         assert!(params_for(129, Profile::Size).is_err());
         assert!(Params::new(1, 17, 0).check().is_err());
         assert!(Params::new(0, 4, 0).check().is_err());
