@@ -7,6 +7,8 @@
 #
 # Usage: fuzz/seed.sh        (from anywhere; builds the binaries and the example first)
 set -euo pipefail
+# Every proving command names its --system: the commands' default engine (VOLE since issue 22)
+# is not what the ZKB++/isomorphism targets below expect.
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 C=$ROOT/fuzz/corpus
@@ -39,15 +41,15 @@ put peg_solution tee-matrix-on-board puzzles/raw/tee.solution 00
 
 # --- proofs of every kind on the fixtures (tee, SHA-256 of "zk", the 4x4 wall game), 8 bits
 S="--security 8 --seed 1"
-$P peg prove tee --solution "$T/tee.sol" $S -o "$T/iso" 2>/dev/null
+$P peg prove tee --solution "$T/tee.sol" $S --system iso -o "$T/iso" 2>/dev/null
 put proof_peg_iso fs-proof "$T/iso"
-$P peg simulate tee --security 8 --seed 1 -o "$T/iso-sim" 2>/dev/null
+$P peg simulate tee --security 8 --seed 1 --system iso -o "$T/iso-sim" 2>/dev/null
 put proof_peg_iso simulated-session "$T/iso-sim"
 $P peg prove tee --solution "$T/tee.sol" $S --system zkbpp -o "$T/zkbpp" 2>/dev/null
 put proof_peg_mpc fs-proof "$T/zkbpp"
 $P peg prove tee --solution "$T/tee.sol" $S --system kkw -o "$T/kkw" 2>/dev/null
 put proof_peg_kkw fs-proof "$T/kkw"
-$P sha256 prove --preimage-hex 7a6b $S -o "$T/sha" 2>/dev/null
+$P sha256 prove --preimage-hex 7a6b $S --system zkbpp -o "$T/sha" 2>/dev/null
 put proof_sha256_mpc fs-proof "$T/sha"
 $P sha256 prove --preimage-hex 7a6b $S --system kkw -o "$T/shakkw" 2>/dev/null
 put proof_sha256_kkw fs-proof "$T/shakkw"
@@ -112,13 +114,13 @@ done
 $V wall notation "$T/g4.txt" 'Cb4.>a3' >"$T/mj" 2>/dev/null && { printf '\x00'; grep -o '{.*}' "$T/mj" | head -1; } >"$C/wall_move/4x4-json" || true
 
 # --- sealed moves and openings (the fixture game, 8 bits)
-$P wall seal "$T/g4.txt" --move 'Cb4.>a3' $S -o "$T/seal" --opening "$T/open" 2>/dev/null
+$P wall seal "$T/g4.txt" --move 'Cb4.>a3' $S --system zkbpp -o "$T/seal" --opening "$T/open" 2>/dev/null
 put proof_wall_move seal-Cb4 "$T/seal"
 put seal_open opening-Cb4-other-seal "$T/open"
-$P wall seal "$T/g4.txt" --move '---' $S -o "$T/seal2" --opening "$T/open2" 2>/dev/null
+$P wall seal "$T/g4.txt" --move '---' $S --system zkbpp -o "$T/seal2" --opening "$T/open2" 2>/dev/null
 put proof_wall_move seal-none "$T/seal2"
 put seal_open opening-none "$T/open2"
-$P sha256 seal --help >/dev/null 2>&1 && $P sha256 seal --preimage-hex 7a6b $S -o "$T/sseal" --opening "$T/sopen" 2>/dev/null &&
+$P sha256 seal --help >/dev/null 2>&1 && $P sha256 seal --preimage-hex 7a6b $S --system zkbpp -o "$T/sseal" --opening "$T/sopen" 2>/dev/null &&
   { put seal_open sha256-opening "$T/sopen"; put proof_sha256_mpc sha256-seal "$T/sseal"; } || true
 
 # --- authentication keys and identities

@@ -6,9 +6,9 @@
 //! 2 malformed). python3 is required: without it these tests fail.
 //!
 //! Runtime: the Python GGM expansion costs about 3 SHA-256 and one ChaCha20 block per leaf,
-//! so the sweep of ~200 tampered files runs at 16 bits (speed set: τ = 2 trees of 2^8
-//! leaves, one correction; about 0.15 s of Python each); the honest proofs are also checked
-//! at 128 bits with both parameter sets (the size set's 36,864 leaves: about 3 s of Python).
+//! so the sweep of ~200 tampered files runs at 16 bits (speed set: τ = 3 trees of 2^5
+//! leaves, two corrections; about 0.15 s of Python each); the honest proofs are also checked
+//! at 128 bits with both parameter sets (the size set's 17,408 leaves: about 1.5 s of Python).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

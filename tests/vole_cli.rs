@@ -47,7 +47,7 @@ fn sha256_vole_proofs_and_seals_with_both_parameter_sets() {
         assert!(out.starts_with("ACCEPTED") && out.contains(tau), "{out}");
         let (c, _, err) = sha256_verify(ABC, &p, &[]);
         assert_eq!(c, 1, "{err}");
-        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "c", "--security", "129"]);
+        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "c", "--security", "130"]);
         assert_eq!(c, 1, "{err}");
         let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &p]);
         assert_eq!(c, 0);

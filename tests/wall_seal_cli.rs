@@ -60,7 +60,7 @@ fn seal_verify_open_inspect() {
     let (c, out, _) = run(VERIFIER, &["wall", "inspect", &seal]);
     assert_eq!(c, 0);
     assert!(
-        out.contains("VOLE-in-the-head") && out.contains("128.0 bits of security"),
+        out.contains("VOLE-in-the-head") && out.contains("129.0 bits of security"),
         "{out}"
     );
     // another context, another player, fewer rounds than required
@@ -78,7 +78,7 @@ fn seal_verify_open_inspect() {
         0
     );
     assert_eq!(
-        wall_verify(&pos, &seal, &["--context", "g1", "--security", "129"]).0,
+        wall_verify(&pos, &seal, &["--context", "g1", "--security", "130"]).0,
         1
     );
     // an opening of another seal

@@ -392,7 +392,7 @@ def check_one(args, path):
     except Exception as e:  # never a traceback: anything unexpected is bad input
         return 2, "MALFORMED: unexpected error: %s: %s" % (type(e).__name__, excerpt(e, 200))
     return 0, ("ACCEPTED: LowMC key login of %s on %s, VOLE-in-the-head, tau = %d, D = %d, "
-               "w = %d, %d bits" % (args.user, args.server, tau, dbits, grind,
+               "w = %d, %.2f bits" % (args.user, args.server, tau, dbits, grind,
                                     attack_cost_bits(dbits, grind)))
 
 

@@ -14,6 +14,7 @@ Exit status: 0 accepted, 1 rejected, 2 malformed input (instance, proof file or 
 
 import argparse
 import hashlib
+import math
 import os
 import struct
 import sys
@@ -28,7 +29,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v1"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v3"                       # 7.8
 MASK128 = (1 << 128) - 1
 
 # ---------------------------------------------------------------- GF(2^128) (7.1)
@@ -426,7 +427,9 @@ def check_params(tau, dbits, grind):
 
 
 def attack_cost_bits(dbits, grind):
-    return min(128, dbits - 1 + grind)
+    """7.9: -log2(e1 + e2 + e3), the sum over the three Fiat-Shamir phases: both field
+    checks run twice over GF(2^128) (2^-256 each), Delta costs 2^(1-D-w) per query."""
+    return -math.log2(2.0 ** -255 + 2.0 ** (1 - dbits - grind))
 
 
 # ---------------------------------------------------------------- proof bytes (7.7)
@@ -465,11 +468,11 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["salt"] = r.take(32)
     p["h_com"] = r.take(32)
     p["corrections"] = r.vec(lambda: bytes(r.vec(r.u8)))
-    p["u_hash"] = r.take(16)
+    p["u_hash"] = r.take(32)           # u~ || u~'
     p["v_hash"] = r.take(32)
     p["d"] = bytes(r.vec(r.u8))
-    p["a0"] = r.take(16)
-    p["a1"] = r.take(16)
+    p["a0"] = r.take(32)               # A0~ || A0~'
+    p["a1"] = r.take(32)               # A1~ || A1~'
     p["counter"] = r.u32()
     p["openings"] = r.vec(lambda: (r.vec(lambda: r.take(16)), r.take(32)))
     r.done()
@@ -522,12 +525,12 @@ def verify_statement(p, tag, bld, public, y, security, context):
     ands = [g for g in bld.gates if g[0] == AND]
     n_and, n_out = len(ands), len(bld.outputs)
     ell = n_in + n_and
-    ellh = ell + 256
+    ellh = ell + 512
     tau, dbits, grind = p["tau"], p["D"], p["w"]
     # 1. parameters
     ks = check_params(tau, dbits, grind)
     if attack_cost_bits(dbits, grind) < security:
-        raise Rejected("parameters give %d bits, %d asked" % (attack_cost_bits(dbits, grind), security))
+        raise Rejected("parameters give %.2f bits, %d asked" % (attack_cost_bits(dbits, grind), security))
     offsets = [sum(ks[:i]) for i in range(tau)]
     # 2. transcript
     tr = Transcript(VOLE_LABEL)
@@ -616,23 +619,24 @@ def verify_statement(p, tag, bld, public, y, security, context):
             if i >= 1 and (js >> b) & 1:
                 q ^= corr[i - 1]
             cols.append(q)
-    # consistency check (7.5)
-    m = -(-(ell + 128) // 128)
-    rr = field_stream(chall1, m)
-    low_mask = (1 << (ell + 128)) - 1
+    # consistency check (7.5): two universal hashes, keys r and r' from one chall1 stream
+    m = -(-(ell + 256) // 128)
+    rr = field_stream(chall1, 2 * m)
+    low_mask = (1 << (ell + 256)) - 1
 
-    def uhash(x):
+    def uhash(x, k):
         xl = x & low_mask
         acc = 0
         for j in range(m):
-            acc ^= gf_mul(rr[j], (xl >> (128 * j)) & MASK128)
-        return acc ^ ((x >> (ell + 128)) & MASK128)
+            acc ^= gf_mul(rr[k * m + j], (xl >> (128 * j)) & MASK128)
+        return acc ^ ((x >> (ell + 256 + 128 * k)) & MASK128)
 
-    ut = int.from_bytes(p["u_hash"], "little")
-    parts = [b"zkg:vole:vhash:v1"]
+    ut = [int.from_bytes(p["u_hash"][16 * k:16 * k + 16], "little") for k in range(2)]
+    parts = [b"zkg:vole:vhash:v3"]
     for c in range(dbits):
-        h = uhash(cols[c]) ^ (ut if (delta >> c) & 1 else 0)
-        parts.append(h.to_bytes(16, "little"))
+        for k in range(2):
+            h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
+            parts.append(h.to_bytes(16, "little"))
     if sha256(*parts) != p["v_hash"]:
         raise Rejected("the VOLE consistency check fails")
     # QuickSilver (7.6)
@@ -643,10 +647,13 @@ def verify_statement(p, tag, bld, public, y, security, context):
             v |= ((cols[c] >> pos) & 1) << c
         return v
 
-    chi = field_stream(chall2, n_and + n_out)
+    # two combinations: chi is the first n_and + n_out elements of the chall2 stream, chi'
+    # the next n_and + n_out; combination k is masked by positions [ell + 128k, ell + 128k + 128)
+    n_rel = n_and + n_out
+    chis = field_stream(chall2, 2 * n_rel)
     keys = [qpos(pp) ^ (delta if (d >> pp) & 1 else 0) for pp in range(n_in)]
-    s_kk = 0
-    s_kc = 0
+    s_kk = [0, 0]
+    s_kc = [0, 0]
     t = 0
     for op, a, b in bld.gates:
         if op == XOR:
@@ -657,20 +664,24 @@ def verify_statement(p, tag, bld, public, y, security, context):
             pos = n_in + t
             kc = qpos(pos) ^ (delta if (d >> pos) & 1 else 0)
             keys.append(kc)
-            s_kk ^= gf_mul(chi[t], gf_mul(keys[a], keys[b]))
-            s_kc ^= gf_mul(chi[t], kc)
+            kk = gf_mul(keys[a], keys[b])
+            for k in range(2):
+                s_kk[k] ^= gf_mul(chis[k * n_rel + t], kk)
+                s_kc[k] ^= gf_mul(chis[k * n_rel + t], kc)
             t += 1
     for o, w in enumerate(bld.outputs):
         if not is_const(w):
-            s_kc ^= gf_mul(chi[n_and + o], keys[w] ^ (delta if y[o] else 0))
-    mask = 0
-    for j in range(128):
-        mask ^= gf_mul(qpos(ell + j), 1 << j)
-    lhs = s_kk ^ gf_mul(delta, s_kc) ^ mask
-    a0 = int.from_bytes(p["a0"], "little")
-    a1 = int.from_bytes(p["a1"], "little")
-    if lhs != a0 ^ gf_mul(a1, delta):
-        raise Rejected("the QuickSilver check fails")
+            for k in range(2):
+                s_kc[k] ^= gf_mul(chis[k * n_rel + n_and + o], keys[w] ^ (delta if y[o] else 0))
+    for k in range(2):
+        mask = 0
+        for j in range(128):
+            mask ^= gf_mul(qpos(ell + 128 * k + j), 1 << j)
+        lhs = s_kk[k] ^ gf_mul(delta, s_kc[k]) ^ mask
+        a0 = int.from_bytes(p["a0"][16 * k:16 * k + 16], "little")
+        a1 = int.from_bytes(p["a1"][16 * k:16 * k + 16], "little")
+        if lhs != a0 ^ gf_mul(a1, delta):
+            raise Rejected("the QuickSilver check fails (combination %d)" % (k + 1))
     return tau, dbits, grind
 
 
@@ -751,7 +762,7 @@ def main(argv):
     except Exception as e:  # never a traceback: anything unexpected is bad input
         print("MALFORMED: unexpected error: %s: %s" % (type(e).__name__, excerpt(e, 200)))
         return 2
-    print("ACCEPTED: VOLE-in-the-head, tau = %d, D = %d, w = %d, %d bits (S = %d)"
+    print("ACCEPTED: VOLE-in-the-head, tau = %d, D = %d, w = %d, %.2f bits (S = %d)"
           % (tau, dbits, grind, attack_cost_bits(dbits, grind), inst.s))
     return 0
 

@@ -201,7 +201,7 @@ impl System {
                 super::kkw_session::simulate(st, protocol, *p, &ch, rng)
             }
             System::Vole(p) => {
-                let ch = vole::Challenge::random(p, rng);
+                let ch = vole::Challenge::random(&p.session(), rng);
                 super::vole::session::simulate(st, protocol, *p, &ch, rng)
             }
         }

@@ -404,7 +404,7 @@ pub fn seal_kkw_cheating_for_tests(
 /// Domain tag of the generator a VOLE seal's randomness comes from (`vole_master_rng`).
 pub const VOLE_MASTER_TAG: &[u8] = b"zkg:vole:seal-rng:v1";
 /// Domain tag of [`seal_digest_vole`].
-pub const VOLE_SEAL_DIGEST_TAG: &[u8] = b"zkg:vole:seal:v1";
+pub const VOLE_SEAL_DIGEST_TAG: &[u8] = b"zkg:vole:seal:v3";
 
 /// The generator of every random value of a VOLE seal: ChaCha20 keyed by
 /// `SHA-256(VOLE_MASTER_TAG ‖ master)` (nonce 0). [`vole::commit`] reads from it, in this

@@ -204,10 +204,12 @@ pub fn rows(cols: &[Bits], nbits: usize) -> Vec<u128> {
     out
 }
 
-/// The universal hash of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+256}`,
-/// `H(x) = Σ_j r_j · x[128j, 128j+128) + x[ℓ+128, ℓ+256)` over the blocks of the first
-/// `ℓ + 128` bits (the last block zero-padded), `r_j` the `j`-th 16 bytes (little-endian) of
-/// the ChaCha20 keystream under `chall1`.
+/// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+512}`,
+/// `H_k(x) = Σ_j r_{k,j} · x[128j, 128j+128) + x[ℓ+256+128k, ℓ+384+128k)` (`k = 0, 1`) over
+/// the `m = ⌈(ℓ+256)/128⌉` blocks of the first `ℓ + 256` bits (the witness and both
+/// QuickSilver masks; the last block zero-padded); `r_{0,j}` is the `j`-th and `r_{1,j}` the
+/// `(m+j)`-th 16 bytes (little-endian) of the ChaCha20 keystream under `chall1`. Independent
+/// keys: a nonzero error passes both with probability `2^-256`.
 pub struct UHash {
     r: Vec<u128>,
     body: usize,
@@ -216,20 +218,27 @@ pub struct UHash {
 impl UHash {
     /// For witnesses of `l` bits.
     pub fn new(chall1: &[u8; 32], l: usize) -> Self {
-        let body = l + 128;
+        let body = l + 256;
         Self {
-            r: field_stream(chall1, body.div_ceil(128)),
+            r: field_stream(chall1, 2 * body.div_ceil(128)),
             body,
         }
     }
 
-    pub fn hash(&self, x: &[u64]) -> u128 {
-        let mut acc = gf128::Acc::default();
-        for (j, r) in self.r.iter().enumerate() {
+    /// `(H_0(x), H_1(x))`, one pass over `x`.
+    pub fn hash(&self, x: &[u64]) -> [u128; 2] {
+        let m = self.r.len() / 2;
+        let (mut a, mut b) = (gf128::Acc::default(), gf128::Acc::default());
+        for j in 0..m {
             let len = (self.body - 128 * j).min(128);
-            acc.add_mul(*r, chunk(x, 128 * j, len));
+            let xj = chunk(x, 128 * j, len);
+            a.add_mul(self.r[j], xj);
+            b.add_mul(self.r[m + j], xj);
         }
-        acc.value() ^ chunk(x, self.body, 128)
+        [
+            a.value() ^ chunk(x, self.body, 128),
+            b.value() ^ chunk(x, self.body + 128, 128),
+        ]
     }
 }
 
@@ -258,17 +267,28 @@ mod tests {
             "9bf49a6a0755f953811fce125f2683d50429c3bb49e074147e0089a52eae155f"
         );
         assert_eq!(w[4], 0);
-        // and the universal hash against its definition, one reduction per block
+        // and the universal hashes against their definition, bit by bit: x[i] times
+        // r_{k, i/128}·X^{i mod 128} for i < ℓ+256, plus the k-th mask
         let h = UHash::new(&[5; 32], 300);
         let mut rng = ChaCha20Rng::seed_from_u64(6);
-        let n = 300 + 256;
+        let n = 300 + 512;
         let mut x: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
         clear_tail(&mut x, n);
-        let mut want = chunk(&x, 300 + 128, 128);
-        for (j, r) in h.r.iter().enumerate() {
-            want ^= gf128::mul_reference(*r, chunk(&x, 128 * j, (428 - 128 * j).min(128)));
+        let keys = field_stream(&[5; 32], 10);
+        for k in 0..2 {
+            let mut want = 0u128;
+            for i in 0..556 {
+                if get(&x, i) {
+                    want ^= gf128::mul_reference(keys[5 * k + i / 128], 1u128 << (i % 128));
+                }
+            }
+            for t in 0..128 {
+                if get(&x, 556 + 128 * k + t) {
+                    want ^= 1u128 << t;
+                }
+            }
+            assert_eq!(h.hash(&x)[k], want, "hash {k}");
         }
-        assert_eq!(h.hash(&x), want);
     }
 
     #[test]
@@ -342,7 +362,7 @@ mod tests {
         }
         let h = UHash::new(&[3; 32], 40);
         let mut rng = ChaCha20Rng::seed_from_u64(9);
-        let n = 40 + 256;
+        let n = 40 + 512;
         let a: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
         let b: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
         let mut s = a.clone();
@@ -351,6 +371,8 @@ mod tests {
         clear_tail(&mut a, n);
         clear_tail(&mut b, n);
         clear_tail(&mut s, n);
-        assert_eq!(h.hash(&s), h.hash(&a) ^ h.hash(&b));
+        for k in 0..2 {
+            assert_eq!(h.hash(&s)[k], h.hash(&a)[k] ^ h.hash(&b)[k]);
+        }
     }
 }

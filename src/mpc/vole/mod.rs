@@ -4,18 +4,22 @@
 //! The witness is the circuit's input bits followed by every AND gate's output bit
 //! (`ℓ = n_in + n_and` bits). The prover commits to `τ` all-but-one vector commitments
 //! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
-//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 256` with a
+//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 512` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
 //! hold `q_p = v_p + u_p·Δ`. The prover sends the corrections (`τ − 1` strings of `ℓ̂` bits),
-//! then, after `chall1`, the universal hash `ũ` of `u` and a digest of the hashes of `V`'s
-//! columns (the VOLE consistency check), and the masked witness `d = w ⊕ u[0, ℓ)`; after
-//! `chall2`, QuickSilver's `Ã0, Ã1` ([`quicksilver`], masked by `u[ℓ, ℓ+128)` and its tags);
-//! `chall3` gives `Δ`, i.e. the hidden leaf of every tree, and the prover opens every other
-//! leaf. The verifier rebuilds `q`, checks the leaf commitments, the consistency hash and
-//! `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
+//! then, after `chall1`, the two universal hashes `ũ, ũ′` of `u` (independent keys) and a
+//! digest of both hashes of every column of `V` (the VOLE consistency check), and the masked
+//! witness `d = w ⊕ u[0, ℓ)`; after `chall2`, two QuickSilver combinations with independent
+//! coefficients, `Ã0, Ã1` and `Ã0′, Ã1′` ([`quicksilver`], masked by `u[ℓ, ℓ+128)`,
+//! `u[ℓ+128, ℓ+256)` and their tags); `chall3` gives `Δ`, i.e. the hidden leaf of every
+//! tree, and the prover opens every other leaf. The verifier rebuilds `q`, checks the leaf
+//! commitments, both consistency hashes and both `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
+//! Each check is run twice so that each field phase costs a forger `2^-256` per query and the
+//! sum over the three phases reaches the level asked ([`attack_cost_bits`]).
 //!
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
-//! corrections → `chall1`; `ũ`, `H(Ṽ)`, `d` → `chall2`; `Ã0`, `Ã1`, counter → `chall3`).
+//! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
+//! counter → `chall3`).
 //! `chall3` is valid only if `w` bits after `Δ`'s are zero (grinding: the prover tries
 //! counters, `2^w` hashes on average).
 //!
@@ -43,10 +47,12 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof.
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v1";
+/// Transcript label of every VOLE proof (`v3`: doubled field checks; `v1` had one of each).
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v3";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v1";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v3";
+/// How many times each field check runs, with independent keys.
+pub const CHECKS: usize = 2;
 
 /// The prover's messages before `Δ` (in a live session: its first message).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -56,15 +62,15 @@ pub struct CommitMsg {
     pub h_com: Digest,
     /// `c_i = u_0 ⊕ u_i` for `i = 1 … τ−1`, `ℓ̂` bits each, packed (padding bits zero).
     pub corrections: Vec<Vec<u8>>,
-    /// `ũ`, the universal hash of `u_0` (16 bytes, little-endian).
-    pub u_hash: [u8; 16],
-    /// `SHA-256(VHASH_TAG ‖ Ṽ_0 ‖ … ‖ Ṽ_{delta_bits−1})`.
+    /// `[ũ, ũ′]`, the two universal hashes of `u_0` (16 bytes each, little-endian).
+    pub u_hash: [[u8; 16]; CHECKS],
+    /// `SHA-256(VHASH_TAG ‖ H(Ṽ_0) ‖ H′(Ṽ_0) ‖ … ‖ H′(Ṽ_{delta_bits−1}))`.
     pub v_hash: Digest,
     /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
     pub masked_witness: Vec<u8>,
-    /// QuickSilver's `Ã0` and `Ã1`.
-    pub a0: [u8; 16],
-    pub a1: [u8; 16],
+    /// QuickSilver's `[Ã0, Ã0′]` and `[Ã1, Ã1′]`, one per combination.
+    pub a0: [[u8; 16]; CHECKS],
+    pub a1: [[u8; 16]; CHECKS],
 }
 
 /// One repetition's opening: the `k_i` sibling seeds and the hidden leaf's commitment.
@@ -154,11 +160,16 @@ impl Challenge {
 pub enum Cheat {
     /// Flip the output bit of AND gate `t` in the witness (and carry on with it).
     FlipAnd(usize),
-    /// Place a root of the check's error polynomial at this guess of `Δ`: the forger's best
-    /// strategy once its witness is wrong (`Ã1 += E·g`).
+    /// Place a root of both checks' error polynomials at this guess of `Δ`: the forger's best
+    /// strategy once its witness is wrong (`Ã1 += E·g`, `Ã1′ += E′·g`).
     Guess(u128),
     /// Flip bit `bit` of correction `rep` (`1 ≤ rep < τ`): an inconsistent VOLE.
     Correction { rep: usize, bit: usize },
+    /// A forger that knows `Δ` for one of the two checks (`check` 0 or 1) only: that check's
+    /// column hashes absorb the corrections' error (`+ Δ_c·H_k(e)`) and its `Ã1` places a
+    /// root at `Δ`, so that check passes whatever the witness and the corrections; the other
+    /// check is computed honestly. Shows that the second check is checked.
+    Adjust { check: usize, delta: u128 },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -174,7 +185,7 @@ impl Shape {
         Shape {
             n_and: c.n_and(),
             l,
-            lhat: l + 256,
+            lhat: l + 512,
         }
     }
 }
@@ -209,13 +220,28 @@ fn draw32(t: &Transcript, label: &'static [u8]) -> [u8; 32] {
 fn challenges(st: &Statement, p: &Params, cm: &CommitMsg) -> ([u8; 32], [u8; 32], Transcript) {
     let mut t = transcript(st, p, cm);
     let c1 = draw32(&t, b"vole chall1");
-    t.append(b"u hash", &cm.u_hash);
+    absorb_hashes(&mut t, cm);
+    let c2 = draw32(&t, b"vole chall2");
+    absorb_quicksilver(&mut t, cm);
+    (c1, c2, t)
+}
+
+/// `ũ ‖ ũ′`, `v_hash`, `d`: what `chall2` follows.
+fn absorb_hashes(t: &mut Transcript, cm: &CommitMsg) {
+    t.append(b"u hash", &cm.u_hash.concat());
     t.append(b"v hash", &cm.v_hash);
     t.append(b"masked witness", &cm.masked_witness);
-    let c2 = draw32(&t, b"vole chall2");
-    t.append(b"a0", &cm.a0);
-    t.append(b"a1", &cm.a1);
-    (c1, c2, t)
+}
+
+/// `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`: what `chall3` follows.
+fn absorb_quicksilver(t: &mut Transcript, cm: &CommitMsg) {
+    t.append(b"a0", &cm.a0.concat());
+    t.append(b"a1", &cm.a1.concat());
+}
+
+/// `χ` and `χ′`: the first and the next `n` elements of the `chall2` stream.
+fn chis(chall2: &[u8; 32], n: usize) -> Vec<u128> {
+    convert::field_stream(chall2, CHECKS * n)
 }
 
 fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
@@ -224,23 +250,32 @@ fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
     draw32(&t, b"vole chall3")
 }
 
-fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> u128 + Sync) -> Digest {
-    let hs: Vec<u128> = cols
+/// `SHA-256(VHASH_TAG ‖ H(col_0) + adj_0 ‖ H′(col_0) + adj′_0 ‖ …)`.
+fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; CHECKS] + Sync) -> Digest {
+    let hs: Vec<[u128; CHECKS]> = cols
         .par_iter()
         .enumerate()
-        .map(|(c, col)| uh.hash(col) ^ adjust(c))
+        .map(|(c, col)| {
+            let (h, a) = (uh.hash(col), adjust(c));
+            [h[0] ^ a[0], h[1] ^ a[1]]
+        })
         .collect();
     let mut h = Sha256::new();
     h.update(VHASH_TAG);
-    for x in hs {
+    for x in hs.iter().flatten() {
         h.update(x.to_le_bytes());
     }
     h.finalize().into()
 }
 
-/// `Σ_j row_{ℓ+j} · X^j`: the QuickSilver mask's tag (prover) or key (verifier).
-fn mask_sum(rows: &[u128], l: usize) -> u128 {
-    (0..128).fold(0u128, |a, j| a ^ gf128::mul(rows[l + j], 1u128 << j))
+/// `Σ_j row_{from+j} · X^j`: a QuickSilver mask's tag (prover) or key (verifier); check `k`'s
+/// mask is at `from = ℓ + 128k`.
+fn mask_sum(rows: &[u128], from: usize) -> u128 {
+    (0..128).fold(0u128, |a, j| a ^ gf128::mul(rows[from + j], 1u128 << j))
+}
+
+fn le(x: u128) -> [u8; 16] {
+    x.to_le_bytes()
 }
 
 /// The witness positions' values: inputs, then every AND output (gate order).
@@ -334,10 +369,21 @@ pub fn commit(
             convert::to_bytes(&c, sh.lhat)
         })
         .collect();
+    // the corrections' error per repetition (zero for an honest prover)
+    let mut errors: Vec<Bits> = vec![vec![0u64; convert::words(sh.lhat)]; p.tau()];
     for ch in cheats {
         if let Cheat::Correction { rep, bit } = *ch {
             if rep >= 1 && rep < p.tau() && bit < sh.lhat {
                 corrections[rep - 1][bit / 8] ^= 1 << (bit % 8);
+                errors[rep][bit / 64] ^= 1 << (bit % 64);
+            }
+        }
+    }
+    let mut adjust: [Option<u128>; CHECKS] = [None; CHECKS];
+    for c in cheats {
+        if let Cheat::Adjust { check, delta } = *c {
+            if check < CHECKS {
+                adjust[check] = Some(delta);
             }
         }
     }
@@ -356,34 +402,55 @@ pub fn commit(
         salt,
         h_com,
         corrections,
-        u_hash: [0; 16],
+        u_hash: [[0; 16]; CHECKS],
         v_hash: [0; 32],
         masked_witness: convert::to_bytes(&d, sh.l),
-        a0: [0; 16],
-        a1: [0; 16],
+        a0: [[0; 16]; CHECKS],
+        a1: [[0; 16]; CHECKS],
     };
     let mut t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
     let uh = UHash::new(&c1, sh.l);
-    cm.u_hash = uh.hash(&u0).to_le_bytes();
-    cm.v_hash = v_hash(&uh, &cols, |_| 0);
-    t.append(b"u hash", &cm.u_hash);
-    t.append(b"v hash", &cm.v_hash);
-    t.append(b"masked witness", &cm.masked_witness);
-    let c2 = draw32(&t, b"vole chall2");
-    let chi = convert::field_stream(&c2, sh.n_and + st.circuit.n_outputs());
-    let (a0, a1, e) = quicksilver::prover_sums(st.circuit, &x, &tags, &chi, st.output);
-    let a0 = a0 ^ mask_sum(&tags, sh.l);
-    let mut a1 = a1 ^ convert::chunk(&u0, sh.l, 128);
-    for ch in cheats {
-        if let Cheat::Guess(g) = *ch {
-            a1 ^= gf128::mul(e, g);
+    cm.u_hash = uh.hash(&u0).map(le);
+    // column c of repetition i: the adjusted check absorbs Δ_c·H_k(e_i)
+    let err_hash: Vec<[u128; CHECKS]> = errors.iter().map(|e| uh.hash(e)).collect();
+    let rep_of: Vec<usize> = (0..p.tau())
+        .flat_map(|i| std::iter::repeat_n(i, p.k(i) as usize))
+        .collect();
+    cm.v_hash = v_hash(&uh, &cols, |col| {
+        let mut a = [0u128; CHECKS];
+        for (k, adj) in adjust.iter().enumerate() {
+            if let Some(delta) = adj {
+                a[k] = gf128::scale(err_hash[rep_of[col]][k], (delta >> col) & 1 == 1);
+            }
         }
+        a
+    });
+    absorb_hashes(&mut t, &cm);
+    let c2 = draw32(&t, b"vole chall2");
+    let n_rel = sh.n_and + st.circuit.n_outputs();
+    let chi = chis(&c2, n_rel);
+    let sums = quicksilver::prover_sums(
+        st.circuit,
+        &x,
+        &tags,
+        &[&chi[..n_rel], &chi[n_rel..]],
+        st.output,
+    );
+    for (k, &(a0, a1, e)) in sums.iter().enumerate() {
+        let a0 = a0 ^ mask_sum(&tags, sh.l + 128 * k);
+        let mut a1 = a1 ^ convert::chunk(&u0, sh.l + 128 * k, 128);
+        for ch in cheats {
+            match *ch {
+                Cheat::Guess(g) => a1 ^= gf128::mul(e, g),
+                Cheat::Adjust { check, delta } if check == k => a1 ^= gf128::mul(e, delta),
+                _ => {}
+            }
+        }
+        cm.a0[k] = le(a0);
+        cm.a1[k] = le(a1);
     }
-    cm.a0 = a0.to_le_bytes();
-    cm.a1 = a1.to_le_bytes();
-    t.append(b"a0", &cm.a0);
-    t.append(b"a1", &cm.a1);
+    absorb_quicksilver(&mut t, &cm);
     Ok(ProverState {
         params: p,
         commit: cm,
@@ -416,18 +483,31 @@ impl ProverState {
         Ok(Response { openings })
     }
 
-    /// The first counter whose `chall3` is valid, and its challenge.
+    /// The first counter whose `chall3` is valid, and its challenge: `2^w` hashes on
+    /// average, searched in blocks of [`GRIND_BLOCK`] counters split over the thread pool
+    /// (the smallest valid counter of the first block that has one, so the proof does not
+    /// depend on the number of threads).
     fn grind(&self) -> Result<(u32, Challenge)> {
-        for counter in 0..=u32::MAX {
-            if let Some(ch) =
-                Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
-            {
-                return Ok((counter, ch));
+        let try_one = |counter: u32| {
+            Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
+                .map(|ch| (counter, ch))
+        };
+        for block in 0..(1usize << 32) / GRIND_BLOCK {
+            let lo = block * GRIND_BLOCK;
+            let found = (lo..lo + GRIND_BLOCK)
+                .into_par_iter()
+                .with_min_len(64)
+                .find_map_first(|c| try_one(c as u32));
+            if found.is_some() {
+                return found.ok_or_else(|| Error::bad("no grinding counter found"));
             }
         }
         Err(Error::bad("no grinding counter found"))
     }
 }
+
+/// Counters tried per parallel block of the grinding search.
+const GRIND_BLOCK: usize = 2048;
 
 fn check_output_len(st: &Statement) -> Result<()> {
     if st.output.len() != st.circuit.n_outputs() {
@@ -590,20 +670,50 @@ pub fn verify_interactive(
     let delta = ch.delta(p);
     let (c1, c2, _) = challenges(st, p, cm);
     let uh = UHash::new(&c1, sh.l);
-    let ut = u128::from_le_bytes(cm.u_hash);
-    let vh = v_hash(&uh, &cols, |col| gf128::scale(ut, (delta >> col) & 1 == 1));
+    let ut = cm.u_hash.map(u128::from_le_bytes);
+    let vh = v_hash(&uh, &cols, |col| {
+        ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
+    });
     if vh != cm.v_hash {
         return Err(rejected("the VOLE consistency check fails"));
     }
     let qrows = convert::rows(&cols, sh.lhat);
-    let chi = convert::field_stream(&c2, sh.n_and + c.n_outputs());
-    let lhs = quicksilver::verifier_sum(c, &qrows, |x| convert::get(&d, x), delta, &chi, st.output)
-        ^ mask_sum(&qrows, sh.l);
-    let rhs = u128::from_le_bytes(cm.a0) ^ gf128::mul(u128::from_le_bytes(cm.a1), delta);
-    if lhs != rhs {
-        return Err(rejected("the QuickSilver check of the AND gates fails"));
+    let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
+    for (k, lhs) in lhs.into_iter().enumerate() {
+        let rhs = u128::from_le_bytes(cm.a0[k]) ^ gf128::mul(u128::from_le_bytes(cm.a1[k]), delta);
+        if lhs != rhs {
+            return Err(rejected(format!(
+                "the QuickSilver check of the AND gates fails (combination {})",
+                k + 1
+            )));
+        }
     }
     Ok(())
+}
+
+/// The verifier's side of both QuickSilver checks, masks included: `L` and `L′`.
+fn quicksilver_keys(
+    st: &Statement,
+    sh: &Shape,
+    qrows: &[u128],
+    d: &Bits,
+    delta: u128,
+    c2: &[u8; 32],
+) -> Vec<u128> {
+    let n_rel = sh.n_and + st.circuit.n_outputs();
+    let chi = chis(c2, n_rel);
+    quicksilver::verifier_sum(
+        st.circuit,
+        qrows,
+        |x| convert::get(d, x),
+        delta,
+        &[&chi[..n_rel], &chi[n_rel..]],
+        st.output,
+    )
+    .into_iter()
+    .enumerate()
+    .map(|(k, l)| l ^ mask_sum(qrows, sh.l + 128 * k))
+    .collect()
 }
 
 /// Verifies a non-interactive proof with at least `min_bits` of [`attack_cost_bits`].
@@ -646,8 +756,8 @@ fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
 
 /// The zero-knowledge simulator: an accepting `(commitment, response)` for the challenge
 /// `ch` fixed in advance, made without any witness. Every value the verifier sees is drawn
-/// uniformly (corrections, `ũ`, `d`, `Ã1`, the hidden leaves' commitments, seeds) and the
-/// rest is solved for from the verifier's equations.
+/// uniformly (corrections, `ũ`, `ũ′`, `d`, `Ã1`, `Ã1′`, the hidden leaves' commitments, seeds) and the
+/// rest is solved for from the verifier's equations (both checks: `v_hash`, `Ã0`, `Ã0′`).
 pub fn simulate(
     st: &Statement,
     p: Params,
@@ -676,8 +786,9 @@ pub fn simulate(
     };
     let corrections: Vec<Bits> = (1..p.tau()).map(|_| random_bits(rng, sh.lhat)).collect();
     let d = random_bits(rng, sh.l);
-    let ut = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
-    let a1 = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+    let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+    let ut = [r128(), r128()];
+    let a1 = [r128(), r128()];
     let paths: Vec<&[NodeSeed]> = openings.iter().map(|o| &o.path[..]).collect();
     let hidden: Vec<Digest> = openings.iter().map(|o| o.commitment).collect();
     let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &paths, &hidden);
@@ -690,28 +801,24 @@ pub fn simulate(
             .iter()
             .map(|c| convert::to_bytes(c, sh.lhat))
             .collect(),
-        u_hash: ut.to_le_bytes(),
+        u_hash: ut.map(le),
         v_hash: [0; 32],
         masked_witness: convert::to_bytes(&d, sh.l),
-        a0: [0; 16],
-        a1: a1.to_le_bytes(),
+        a0: [[0; 16]; CHECKS],
+        a1: a1.map(le),
     };
     let t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
     let uh = UHash::new(&c1, sh.l);
-    cm.v_hash = v_hash(&uh, &cols, |col| gf128::scale(ut, (delta >> col) & 1 == 1));
+    cm.v_hash = v_hash(&uh, &cols, |col| {
+        ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
+    });
     let (_, c2, _) = challenges(st, &p, &cm);
     let qrows = convert::rows(&cols, sh.lhat);
-    let chi = convert::field_stream(&c2, sh.n_and + st.circuit.n_outputs());
-    let lhs = quicksilver::verifier_sum(
-        st.circuit,
-        &qrows,
-        |x| convert::get(&d, x),
-        delta,
-        &chi,
-        st.output,
-    ) ^ mask_sum(&qrows, sh.l);
-    cm.a0 = (lhs ^ gf128::mul(a1, delta)).to_le_bytes();
+    let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
+    for k in 0..CHECKS {
+        cm.a0[k] = le(lhs[k] ^ gf128::mul(a1[k], delta));
+    }
     Ok((cm, Response { openings }))
 }
 
@@ -720,7 +827,7 @@ pub fn describe(proof: &Proof) -> String {
     let p = proof.params;
     let security = match p.check() {
         Ok(()) => format!(
-            "{:.1} bits (log2 of a forger's expected hash evaluations, docs/PROTOCOLS.md 7.9)",
+            "{:.1} bits (the sum over the three Fiat–Shamir phases, docs/PROTOCOLS.md 7.9)",
             attack_cost_bits(&p)
         ),
         Err(e) => format!("invalid parameters: {e}"),
@@ -729,10 +836,13 @@ pub fn describe(proof: &Proof) -> String {
     let seeds: usize = proof.response.openings.iter().map(|o| o.path.len()).sum();
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} × {} B\nmasked witness: {} B\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
+         corrections: {} × {} B\nmasked witness: {} B\nfield checks: {} universal hashes, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
         c.corrections.len(),
         c.corrections.first().map_or(0, |x| x.len()),
         c.masked_witness.len(),
+        c.u_hash.len(),
+        c.a0.len(),
+        16 * (c.u_hash.len() + c.a0.len() + c.a1.len()),
         seeds,
         16 * seeds,
         proof.response.openings.len(),

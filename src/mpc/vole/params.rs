@@ -11,8 +11,10 @@ pub const MAX_DELTA_BITS: u32 = 128;
 pub const MAX_K: u32 = 16;
 /// The most grinding bits (the honest prover's expected work is `2^w` hashes).
 pub const MAX_GRIND: u32 = 16;
-/// The bit security of the universal-hash and QuickSilver challenges: their field's size.
-pub const FIELD_BITS: f64 = 128.0;
+/// The bits of each of the two field checks' challenges (`chall1`: two universal hashes with
+/// independent keys; `chall2`: two QuickSilver combinations with independent coefficients),
+/// each over GF(2^128): a wrong value passes both with probability `2^-256`.
+pub const FIELD_BITS: f64 = 256.0;
 
 /// `τ` repetitions sharing `Δ`'s `delta_bits` bits (repetition `i` has `2^{k_i}` leaves,
 /// `Σ k_i = delta_bits`, [`Params::k`]), and `grind` bits of proof of work on `Δ`.
@@ -62,6 +64,19 @@ impl Params {
         Ok(())
     }
 
+    /// The form of this set a live session runs (docs/PROTOCOLS.md 7.10): a session has no
+    /// grinding (the verifier draws `Δ`, one try per session), so the `w` grinding bits become
+    /// bits of `Δ`, as far as the field (128) and the trees (`16·τ`) allow:
+    /// `(τ, min(D + w, 128, 16τ), 0)`. Its `Δ` term, `2^{1−D'}` per session, is then the
+    /// proof's `ε₃` (`2^{1−D−w}`) up to the field's cap: `2^-127` for both 128-bit sets.
+    pub fn session(&self) -> Params {
+        let d = (self.delta_bits + self.grind)
+            .min(MAX_DELTA_BITS)
+            .min(MAX_K * self.tau)
+            .max(self.delta_bits);
+        Params::new(self.tau, d, 0)
+    }
+
     pub fn tau(&self) -> usize {
         self.tau as usize
     }
@@ -104,32 +119,36 @@ impl std::fmt::Display for Params {
     }
 }
 
-/// The cost in bits (`log2` of the expected hash evaluations) of the cheapest *single* phase
-/// of a Fiat–Shamir forgery attacked alone, `min(128, delta_bits − 1 + w)`: the number a
-/// verifier's required level is compared with.
+/// The Fiat–Shamir security of a proof in bits: `−log2(ε₁ + ε₂ + ε₃)`, the *sum* of the
+/// per-query errors of its three phases (docs/PROTOCOLS.md, 7.9), the number a verifier's
+/// required level is compared with.
 ///
-/// A forger must get through one of three challenges (docs/PROTOCOLS.md, 7.9): the
-/// universal hash of the VOLE check (`chall1`: `2^-128` per try), QuickSilver's random
-/// combination (`chall2`: `2^-128` per try), or `Δ` itself (`chall3`: two roots of a
-/// degree-2 polynomial, `2·2^-delta_bits` per valid try, each costing `2^w` hashes).
+/// A forger spends each random-oracle query on one of three challenges: the two universal
+/// hashes of the VOLE check (`chall1`: both must vanish on its error, `ε₁ = 2^-256`), the two
+/// QuickSilver combinations (`chall2`: both must vanish, `ε₂ = 2^-256`), or `Δ` itself
+/// (`chall3`: two roots of a nonzero degree-2 polynomial among `2^delta_bits` values, and one
+/// query in `2^w` is a valid challenge, `ε₃ = 2^{1−delta_bits−w}`). With `Q` queries in all
+/// its success is at most `Q·(ε₁ + ε₂ + ε₃)`.
 ///
-/// Misuse: this is not the proof's Fiat–Shamir security, which is bounded by the *sum* of
-/// the phases' per-query errors: `−log2(2^-128 + 2^-128 + 2^{1−delta_bits−w})`, 126.99 bits
-/// for the offered 128-bit sets (7.9 says what would restore 128).
+/// Misuse: this is the non-interactive figure. A live session has no grinding (the verifier
+/// draws `Δ`): it runs [`Params::session`], whose `Δ` term is `2^{1−D'}` per session (7.10).
 pub fn attack_cost_bits(p: &Params) -> f64 {
-    let delta = p.delta_bits as f64 - 1.0 + p.grind as f64;
-    delta.min(FIELD_BITS)
+    let field = 2.0 * (-FIELD_BITS).exp2();
+    let delta = (1.0 - p.delta_bits as f64 - p.grind as f64).exp2();
+    -(field + delta).log2()
 }
 
 /// The offered trade-offs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
-    /// Smaller proofs: `τ = 11` repetitions of `2^11`–`2^12` leaves (FAEST-128s' shape).
+    /// Smaller proofs: `τ = 11` repetitions of `2^10`–`2^11` leaves for a 116-bit `Δ` and 14
+    /// grinding bits (`2^14` hashes for the honest prover): twelve seeds fewer per proof than
+    /// a 128-bit `Δ`, which pays for the doubled field checks.
     Size,
-    /// Faster proving and verifying: `τ = 20` repetitions of `2^6`–`2^7` leaves. The verifier's
-    /// time is mostly the leaves' expansion, so 1,792 leaves (FAEST-128f's `τ = 16` of `2^8`
-    /// would be 4,096) verify SHA-256 in about 0.7× ZKB++'s time, for four more corrections
-    /// (about 24 % larger proofs than `τ = 16`).
+    /// Faster proving and verifying: `τ = 20` repetitions of `2^6` leaves for a 120-bit `Δ`
+    /// and 10 grinding bits. The verifier's time is mostly the leaves' expansion, so 1,280
+    /// leaves (FAEST-128f's `τ = 16` of `2^8` would be 4,096), for four more corrections than
+    /// `τ = 16`.
     Speed,
 }
 
@@ -137,10 +156,11 @@ impl Profile {
     /// Every offered set, in the order a verifier replaying a session tries them.
     pub const ALL: [Profile; 2] = [Profile::Size, Profile::Speed];
 
-    fn tau128(self) -> u32 {
+    /// `(τ, D)` at 128 bits; `w = 130 − D` (14 and 10 grinding bits).
+    fn shape128(self) -> (u32, u32) {
         match self {
-            Profile::Size => 11,
-            Profile::Speed => 20,
+            Profile::Size => (11, 116),
+            Profile::Speed => (20, 120),
         }
     }
 
@@ -152,22 +172,21 @@ impl Profile {
     }
 }
 
-/// Grinding bits of the offered sets: `2^8` hashes for the honest prover (well under a
-/// millisecond), and the `Δ` guess then costs `2^135` hashes, above the other terms.
-pub const GRIND: u32 = 8;
-
-/// The parameters of `profile` at `bits` bits (`1 ≤ bits ≤ 128`): `delta_bits = bits`,
-/// `τ = ⌈τ₁₂₈ · bits / 128⌉`, `w = 8`. At 128 bits: size `τ = 11` (seven trees of `2^12`
-/// leaves, four of `2^11`), speed `τ = 20` (eight trees of `2^7` leaves, twelve of `2^6`);
-/// both reach 128 bits.
+/// The parameters of `profile` at `bits` bits (`1 ≤ bits ≤ 128`): `Δ` of
+/// `D = ⌈D₁₂₈ · bits / 128⌉` bits, `w = bits + 2 − D` grinding bits (so `ε₃ = 2^{−bits−1}`
+/// and [`attack_cost_bits`] `= −log2(2^{−bits−1} + 2^-255) ≥ bits`),
+/// `τ = ⌈τ₁₂₈ · bits / 128⌉` (capped at `D`). At 128 bits: size `(τ, D, w) = (11, 116, 14)`
+/// (six trees of `2^11` leaves, five of `2^10`), speed `(20, 120, 10)` (twenty trees of `2^6`).
 pub fn params_for(bits: u32, profile: Profile) -> Result<Params> {
     if !(1..=128).contains(&bits) {
         return Err(Error::bad(format!(
             "{bits} bits of security: the VOLE engine offers 1 to 128 (its field is GF(2^128))"
         )));
     }
-    let tau = (profile.tau128() * bits).div_ceil(128).clamp(1, bits);
-    let p = Params::new(tau, bits, GRIND);
+    let (tau128, d128) = profile.shape128();
+    let d = (d128 * bits).div_ceil(128);
+    let tau = (tau128 * bits).div_ceil(128).clamp(1, d);
+    let p = Params::new(tau, d, bits + 2 - d);
     p.check()?;
     debug_assert!(attack_cost_bits(&p) >= bits as f64);
     Ok(p)
@@ -182,7 +201,11 @@ mod tests {
         for bits in 1..=128 {
             for prof in Profile::ALL {
                 let p = params_for(bits, prof).unwrap();
-                assert!(attack_cost_bits(&p) >= bits as f64);
+                assert!(attack_cost_bits(&p) >= bits as f64, "{bits} {p}");
+                // the sum over phases, computed directly
+                let sum = 2f64.powi(-256) * 2.0 + 2f64.powi(1 - (p.delta_bits + p.grind) as i32);
+                assert!((attack_cost_bits(&p) + sum.log2()).abs() < 1e-9);
+                assert!(-sum.log2() >= bits as f64);
                 let s: u32 = (0..p.tau()).map(|i| p.k(i)).sum();
                 assert_eq!(s, p.delta_bits);
                 assert_eq!(p.offset(p.tau()), p.delta_bits);
@@ -190,11 +213,34 @@ mod tests {
             }
         }
         let s = params_for(128, Profile::Size).unwrap();
-        assert_eq!((s.tau, s.k(0), s.k(10)), (11, 12, 11));
-        assert_eq!((0..11).filter(|&i| s.k(i) == 12).count(), 7);
+        assert_eq!((s.tau, s.delta_bits, s.grind), (11, 116, 14));
+        assert_eq!((s.k(0), s.k(10)), (11, 10));
+        assert_eq!((0..11).filter(|&i| s.k(i) == 11).count(), 6);
         let f = params_for(128, Profile::Speed).unwrap();
-        assert_eq!((f.tau, f.k(0), f.k(7), f.k(8), f.k(19)), (20, 7, 7, 6, 6));
-        assert_eq!(attack_cost_bits(&s), 128.0);
+        assert_eq!((f.tau, f.delta_bits, f.grind), (20, 120, 10));
+        assert!((0..20).all(|i| f.k(i) == 6));
+        // 2^-129 + 2^-255: 129 bits less a hair, for both
+        for p in [s, f] {
+            let b = attack_cost_bits(&p);
+            assert!(b > 128.99 && b <= 129.0, "{b}");
+        }
+        // the former 128-bit shape (D = 128, w = 8) with the doubled checks: 134.99 bits
+        let old = attack_cost_bits(&Params::new(11, 128, 8));
+        assert!((old - 134.99).abs() < 0.01, "{old}");
+        // sessions: grinding moved into Δ, 2·2^-D' per session ≥ b bits below 128, 127 at 128
+        for bits in 1..=128 {
+            for prof in Profile::ALL {
+                let p = params_for(bits, prof).unwrap();
+                let q = p.session();
+                q.check().unwrap();
+                assert_eq!((q.tau, q.grind), (p.tau, 0));
+                assert_eq!(q.delta_bits, (bits + 2).min(128), "{bits} {p}");
+                assert!((q.delta_bits - 1) as f64 >= (bits as f64).min(127.0));
+            }
+        }
+        assert_eq!(s.session(), Params::new(11, 128, 0));
+        assert_eq!(f.session(), Params::new(20, 128, 0));
+        assert_eq!(Params::new(1, 16, 8).session(), Params::new(1, 16, 0));
         assert!(params_for(129, Profile::Size).is_err());
         assert!(Params::new(1, 17, 0).check().is_err());
         assert!(Params::new(0, 4, 0).check().is_err());

@@ -10,6 +10,8 @@
 //! output, the prover's `A0 = Σ χ_t v_a v_b`, `A1 = Σ χ_t (x_a v_b + x_b v_a + v_c) + Σ χ_o v_w`
 //! satisfy `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ = A0 + A1 Δ + E Δ²`, where `E`
 //! is zero exactly when every relation holds (except with probability `2^-128` over `χ`).
+//! A proof runs two combinations with independent coefficients (`2^-256` for both), sharing
+//! the walk over the gates.
 
 use rayon::prelude::*;
 
@@ -50,17 +52,19 @@ fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
 }
 
 /// The prover's sums `(A0, A1, E)` for the witness positions' values `x` (inputs, then AND
-/// outputs) and tags, the coefficients `chi` (`n_and + n_outputs`), the public `output`.
+/// outputs) and tags, one triple per coefficient vector of `chis` (each `n_and + n_outputs`
+/// long: the proof has two independent combinations), the public `output`.
 ///
 /// One serial pass over the gates collects each AND gate's input tags and linear term (XORs
-/// only); the products are then summed in parallel with lazy reduction.
+/// only, shared by every combination); the products are then summed in parallel with lazy
+/// reduction, once per combination.
 pub fn prover_sums(
     c: &Circuit,
     x: &[bool],
     tags: &[u128],
-    chi: &[u128],
+    chis: &[&[u128]],
     output: &[bool],
-) -> (u128, u128, u128) {
+) -> Vec<(u128, u128, u128)> {
     let n_in = c.n_inputs();
     let n_and = c.n_and();
     let mut xv: Vec<bool> = Vec::with_capacity(c.n_wires());
@@ -69,7 +73,8 @@ pub fn prover_sums(
     tv.extend_from_slice(&tags[..n_in]);
     let mut pairs: Vec<(u128, u128)> = Vec::with_capacity(n_and);
     let mut lin: Vec<u128> = Vec::with_capacity(n_and);
-    let mut e = 0u128;
+    // the AND gates whose output is wrong (only a cheating prover has any)
+    let mut wrong: Vec<usize> = Vec::new();
     for g in c.gates() {
         let (xx, vv) = match *g {
             Gate::Xor(a, b) => (
@@ -84,23 +89,30 @@ pub fn prover_sums(
                 let (xc, vc) = (x[n_in + t], tags[n_in + t]);
                 pairs.push((va, vb));
                 lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
-                e ^= scale(chi[t], (xa & xb) ^ xc);
+                if (xa & xb) != xc {
+                    wrong.push(t);
+                }
                 (xc, vc)
             }
         };
         xv.push(xx);
         tv.push(vv);
     }
-    let a0 = sum_chi_products(&chi[..n_and], &pairs);
-    let mut a1 = sum_chi(&chi[..n_and], &lin);
-    for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
-        if let Bit::Wire(w) = *out {
-            let ch = chi[n_and + o];
-            a1 ^= mul(ch, tv[w as usize]);
-            e ^= scale(ch, xv[w as usize] ^ y);
-        }
-    }
-    (a0, a1, e)
+    chis.iter()
+        .map(|chi| {
+            let a0 = sum_chi_products(&chi[..n_and], &pairs);
+            let mut a1 = sum_chi(&chi[..n_and], &lin);
+            let mut e = wrong.iter().fold(0u128, |e, &t| e ^ chi[t]);
+            for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+                if let Bit::Wire(w) = *out {
+                    let ch = chi[n_and + o];
+                    a1 ^= mul(ch, tv[w as usize]);
+                    e ^= scale(ch, xv[w as usize] ^ y);
+                }
+            }
+            (a0, a1, e)
+        })
+        .collect()
 }
 
 /// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
@@ -113,9 +125,9 @@ pub fn verifier_sum(
     q: &[u128],
     d: impl Fn(usize) -> bool + Sync,
     delta: u128,
-    chi: &[u128],
+    chis: &[&[u128]],
     output: &[bool],
-) -> u128 {
+) -> Vec<u128> {
     let n_in = c.n_inputs();
     let n_and = c.n_and();
     let key = |p: usize| q[p] ^ scale(delta, d(p));
@@ -134,15 +146,19 @@ pub fn verifier_sum(
         };
         kv.push(k);
     }
-    let quad = sum_chi_products(&chi[..n_and], &pairs);
     let kcs: Vec<u128> = (n_in..n_in + n_and).into_par_iter().map(key).collect();
-    let mut lin = sum_chi(&chi[..n_and], &kcs);
-    for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
-        if let Bit::Wire(w) = *out {
-            lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
-        }
-    }
-    quad ^ mul(lin, delta)
+    chis.iter()
+        .map(|chi| {
+            let quad = sum_chi_products(&chi[..n_and], &pairs);
+            let mut lin = sum_chi(&chi[..n_and], &kcs);
+            for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+                if let Bit::Wire(w) = *out {
+                    lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
+                }
+            }
+            quad ^ mul(lin, delta)
+        })
+        .collect()
 }
 
 /// The definition of [`prover_sums`], one reduction per product, serial (tests).
@@ -264,15 +280,22 @@ mod tests {
             let out: Vec<bool> = (0..c.n_outputs())
                 .map(|_| rng.next_u32() & 1 == 1)
                 .collect();
+            let chi2: Vec<u128> = (0..chi.len()).map(|_| r128(&mut rng)).collect();
             assert_eq!(
-                prover_sums(&c, &x, &tags, &chi, &out),
-                prover_sums_naive(&c, &x, &tags, &chi, &out)
+                prover_sums(&c, &x, &tags, &[&chi, &chi2], &out),
+                vec![
+                    prover_sums_naive(&c, &x, &tags, &chi, &out),
+                    prover_sums_naive(&c, &x, &tags, &chi2, &out)
+                ]
             );
             let delta = r128(&mut rng);
             let d = |p: usize| x[p];
             assert_eq!(
-                verifier_sum(&c, &tags, d, delta, &chi, &out),
-                verifier_sum_naive(&c, &tags, d, delta, &chi, &out)
+                verifier_sum(&c, &tags, d, delta, &[&chi, &chi2], &out),
+                vec![
+                    verifier_sum_naive(&c, &tags, d, delta, &chi, &out),
+                    verifier_sum_naive(&c, &tags, d, delta, &chi2, &out)
+                ]
             );
         }
     }

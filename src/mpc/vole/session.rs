@@ -6,7 +6,9 @@
 //! costs `2^128` hashes, as in a proof), and it fixes every leaf before `Δ` is known. The
 //! verifier's challenge is `Δ` as one hidden leaf per repetition ([`Challenge`]), committed
 //! to in `Ready` before that message; the response is a [`Response`]. No grinding: `Δ` is
-//! the verifier's own draw. The verifier fixes the parameters: they are bound into the
+//! the verifier's own draw. A session runs its set's session form ([`Params::session`]: the
+//! grinding bits become bits of `Δ`, since there is nothing to grind), on both sides, so a
+//! caller passes the offered set. The verifier fixes the parameters: they are bound into the
 //! Hello's statement digest ([`session_statement`]) and `rounds = τ`. Bytes:
 //! docs/PROTOCOLS.md section 7.10.
 
@@ -26,7 +28,7 @@ use crate::rng::Rng;
 use crate::{Error, Result};
 
 /// Domain tag of [`session_statement`].
-pub const SESSION_STATEMENT_TAG: &[u8] = b"zkg:vole:session:v1";
+pub const SESSION_STATEMENT_TAG: &[u8] = b"zkg:vole:session:v3";
 
 /// `SHA-256(SESSION_STATEMENT_TAG ‖ statement digest ‖ u32le(τ) ‖ u32le(delta_bits) ‖
 /// u32le(w))`, the statement digest being [`Statement::digest`].
@@ -75,7 +77,7 @@ impl VoleProver {
             st,
             protocol,
             witness,
-            params,
+            params: params.session(),
             rng: crate::rng::with_fresh_entropy(&mut rng),
         })
     }
@@ -130,11 +132,12 @@ pub struct VoleVerifier {
 }
 
 impl VoleVerifier {
+    /// For the offered set `params`; the session runs its session form.
     pub fn new(st: OwnedStatement, protocol: ProtocolId, params: Params, rng: Rng) -> Self {
         VoleVerifier {
             st,
             protocol,
-            params,
+            params: params.session(),
             rng,
             commit: None,
             challenge: None,
@@ -231,7 +234,8 @@ pub fn replay_offered(
     let bits = min_bits.ceil().clamp(1.0, 128.0) as u32;
     for profile in Profile::ALL {
         let p = super::params_for(bits, profile)?;
-        if rec.hello.rounds == p.tau && rec.hello.statement == session_statement(&st.as_ref(), &p) {
+        let q = p.session();
+        if rec.hello.rounds == q.tau && rec.hello.statement == session_statement(&st.as_ref(), &q) {
             replay(st, protocol, p, rec)?;
             return Ok(p);
         }
@@ -242,7 +246,8 @@ pub fn replay_offered(
 }
 
 /// The zero-knowledge simulator: an accepting session transcript for a challenge fixed in
-/// advance, made without the witness ([`super::simulate`]).
+/// advance (for the session form of `params`, [`Params::session`]), made without the witness
+/// ([`super::simulate`]).
 pub fn simulate(
     st: &Statement,
     protocol: ProtocolId,
@@ -250,6 +255,7 @@ pub fn simulate(
     ch: &Challenge,
     rng: &mut impl RngCore,
 ) -> Result<SessionRecord> {
+    let params = params.session();
     let (cm, resp) = super::simulate(st, params, ch, rng)?;
     let hello = hello(st, protocol, &params);
     let challenges = proof_file::encode(ch);
