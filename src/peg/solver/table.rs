@@ -89,6 +89,21 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         let _ = h;
     }
 
+    /// [`Table::prefetch_hashed`] for a lookup ([`Table::contains_hashed`]): the slot only,
+    /// not the value beside it, which a lookup never reads (and which may be dropped).
+    #[inline(always)]
+    pub fn prefetch_slot_hashed(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.slots.as_ptr().wrapping_add(self.home(h));
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
     #[inline]
     pub fn contains(&self, x: W) -> bool {
         self.contains_hashed(x, x.hash64())
