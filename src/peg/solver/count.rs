@@ -593,7 +593,8 @@ impl<K: Key, const L: usize> Engine<K, L> {
             }
             _ => Self::smallest_lane(&std::array::from_fn(|k| imgs[k] ^ xm[k])),
         };
-        kids.push(bucket(key), key.tag(self.tags[m][lane]));
+        let mixed = key.mix();
+        kids.push(bucket_of_mixed(mixed), mixed.tag_mixed(self.tags[m][lane]));
     }
 
     /// The smallest of `L` lanes and the first lane that holds it (without a branch).
@@ -1033,7 +1034,7 @@ mod tests {
     fn list_entries_round_trip() {
         fn check<K: Key>(k: K, rank: u8) {
             assert_eq!(k.mix().unmix(), k);
-            let t = k.tag(rank);
+            let t = k.mix().tag_mixed(rank);
             assert_eq!(K::untag(t, bucket(k)), (k, rank));
             assert_eq!(K::slot_hash_tagged(t), slot_hash(k));
         }

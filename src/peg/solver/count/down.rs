@@ -44,12 +44,15 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
     };
     let mut out = Vec::new();
     let mut q = lowest;
+    // every step's lists, kept from one step to the next (their memory with them)
+    let threads = rayon::current_num_threads().max(1);
+    let mut lists: Vec<Stage<[K; 2]>> = (0..threads).map(|_| Stage::new()).collect();
     let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
         // every position of the level: the first step keeps the solvable children
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = step(e, Parents::Store(&m.store), q, partner);
+        let next = step(e, Parents::Store(&m.store), q, partner, &mut lists);
         q -= 1;
         out.push((q, next.len() as u64));
         next
@@ -79,7 +82,7 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = step(e, Parents::List(&cur), q, partner);
+        cur = step(e, Parents::List(&cur), q, partner, &mut lists);
         q -= 1;
         out.push((q, cur.len() as u64));
     }
@@ -109,12 +112,13 @@ fn step<K: Key, const L: usize>(
     parents: Parents<K>,
     q: u32,
     partner: &Level<K>,
+    lists: &mut Vec<Stage<[K; 2]>>,
 ) -> Vec<(K, u16)> {
-    // a batch's repeats are only the kept children (about a tenth of the children on the
-    // English board), so a batch may list a few chunks of children
-    let batch = (4 * e.chunk / e.c.moves().max(1)).max(1);
-    let threads = rayon::current_num_threads().max(1);
-    let mut lists: Vec<Stage<[K; 2]>> = (0..threads).map(|_| Stage::new()).collect();
+    // the lists hold a batch's children, two words each: a few per parent with the sleep
+    // sets, so a batch of a 64th of a chunk's parents lists a sixteenth of a chunk's entries
+    // or so (an eighth without sleep sets); each batch reads the partner level once
+    let batch = (e.chunk / 64).max(1);
+    let threads = lists.len();
     let mut next: Vec<(K, u16)> = Vec::new();
     let mut run = |lists: &mut Vec<Stage<[K; 2]>>,
                    part: &(dyn Fn(usize, &mut Stage<[K; 2]>) + Sync)| {
@@ -133,7 +137,7 @@ fn step<K: Key, const L: usize>(
     match parents {
         Parents::List(cur) => {
             for ps in cur.chunks(batch) {
-                run(&mut lists, &|t, l| {
+                run(lists, &|t, l| {
                     let (lo, hi) = (ps.len() * t / threads, ps.len() * (t + 1) / threads);
                     list_children(e, &ps[lo..hi], q, l);
                 });
@@ -149,7 +153,7 @@ fn step<K: Key, const L: usize>(
                     held += st.bucket_len(j);
                     j += 1;
                 }
-                run(&mut lists, &|t, l| {
+                run(lists, &|t, l| {
                     let mut ps = Vec::new();
                     for b in i + (j - i) * t / threads..i + (j - i) * (t + 1) / threads {
                         st.values_into(b, &mut ps);
@@ -226,7 +230,7 @@ fn merge_ranks(v: &mut u16, w: u16) {
 }
 
 /// Lists the children of the parents `ch` (of `q` pegs) into `l`, by the bucket of their
-/// complement's canonical form: that form tagged with the rank of the move ([`Key::tag`]),
+/// complement's canonical form: that form tagged with the rank of the move ([`Key::tag_mixed`]),
 /// and the child's canonical form; on the engine's instruction set.
 fn list_children<K: Key, const L: usize>(
     e: &Engine<K, L>,

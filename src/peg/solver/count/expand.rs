@@ -143,7 +143,8 @@ pub(super) fn merge_bucket<K: Key>(
                     tb.prefetch_hashed(K::slot_hash_tagged(y));
                 }
                 let (x, rank) = K::untag(e, b);
-                tb.update_growing_with(x, usize::MAX, slot_hash, |v| keep_two(v, rank));
+                let h = K::slot_hash_tagged(e);
+                tb.update_growing_hashed(x, h, usize::MAX, slot_hash, |v| keep_two(v, rank));
             }
         }
         if let Some(pl) = partner {

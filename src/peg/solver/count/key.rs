@@ -11,7 +11,7 @@ use super::BUCKET_BITS;
 ///
 /// Positions are placed by [`Key::mix`], a bijection of the word: its top [`BUCKET_BITS`]
 /// bits pick the bucket, the next ones the slot in the bucket's table ([`slot_hash`]). A
-/// child in a bucket's list is one word of the same width ([`Key::tag`]): the mixed word
+/// child in a bucket's list is one word of the same width ([`Key::tag_mixed`]): the mixed word
 /// without its bucket bits, which the list implies, and the rank of the move that made it in
 /// the 8 bits so freed. That halves the lists against a word and a rank side by side, and
 /// the lists are written and read once per child, through memory.
@@ -23,11 +23,10 @@ pub(super) trait Key: Word {
     fn mix(self) -> Self;
     /// The inverse of [`Key::mix`].
     fn unmix(self) -> Self;
-    /// `self`'s mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
-    fn tag(self, rank: u8) -> Self;
     /// The position and rank of the entry `t` of bucket `b`'s list.
     fn untag(t: Self, b: usize) -> (Self, u8);
-    /// [`Key::tag`] of the position whose mixed word is `self`.
+    /// The list entry of the position whose mixed word is `self` and the move of rank
+    /// `rank`: the mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
     fn tag_mixed(self, rank: u8) -> Self;
     /// The mixed word of the position, and the rank, of the entry `t` of bucket `b`'s list.
     fn untag_mixed(t: Self, b: usize) -> (Self, u8);
@@ -79,10 +78,6 @@ macro_rules! mixing {
         fn unmix(self) -> $t {
             const INV: $t = inverse(MIX_MUL) as $t;
             (self ^ self >> (<$t>::BITS / 2)).wrapping_mul(INV) ^ MIX_XOR as $t
-        }
-        #[inline(always)]
-        fn tag(self, rank: u8) -> $t {
-            self.mix().tag_mixed(rank)
         }
         #[inline(always)]
         fn untag(t: $t, b: usize) -> ($t, u8) {
