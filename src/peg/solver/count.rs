@@ -29,7 +29,10 @@
 //! when the lists hold `CHUNK_CHILDREN` entries, which bounds their memory. A board of at
 //! most 33 holes stores positions as 32-bit words (the 33rd bit follows from the level's peg
 //! count, so truncation is one-to-one within a level), which halves the memory of the levels
-//! and of the lanes.
+//! and of the lanes. A complete level is frozen ([`frozen`]): sorted by mixed word under a
+//! directory, 2 bytes per position of such a board (4 while its move ranks are kept) instead
+//! of a table slot and its value at a load of at most 3/4; it is then read in order (the
+//! parents of the next level) and looked up (complement queries, the walk down).
 //!
 //! **Solvable positions.** A move `a` over `b` into `c` from `P` to `Q` is, in the
 //! complements, the move `c` over `b` into `a` from `Q̄` to `P̄`. So `P` reaches the goal `L`
@@ -49,7 +52,9 @@
 //! pegs whose complement's canonical form is reachable, at a level of more than `n / 2` pegs
 //! that is at hand. For an odd `n` the walk starts from every position of `(n + 1) / 2` pegs,
 //! so the largest level is never built. The levels of more than `n / 2` pegs have as many
-//! solvable positions as their partners. The walk down skips moves by the same sleep sets.
+//! solvable positions as their partners. The walk down skips moves by the same sleep sets,
+//! and answers its lookups as the search merges children: listed by the bucket of the
+//! complement, then looked up bucket by bucket in the partner level's part for that bucket.
 //!
 //! **Pagoda pruning** (solvable positions only, central games). Only positions on a path to
 //! the finish matter here, so the search drops every child that a pagoda function of the
@@ -68,6 +73,7 @@ mod expand;
 mod frozen;
 mod key;
 mod pagoda;
+mod simd;
 mod stage;
 
 use expand::{keep_two, merge_bucket, Cursor, Isa, Job, AHEAD};
@@ -909,75 +915,6 @@ fn bfs<K: Key, const L: usize>(
         });
     }
     Some(levels)
-}
-
-/// The canonical form of a child as vector instructions, for the common case of 8 lanes of
-/// 32-bit words (a board of at most 33 holes with the 8 symmetries of the square).
-mod simd {
-    use std::any::TypeId;
-
-    /// `a` and `b` as 8 lanes of `u32`, if that is what they are.
-    #[inline(always)]
-    pub(super) fn as_u32x8<'a, K: 'static, const L: usize>(
-        a: &'a [K; L],
-        b: &'a [K; L],
-    ) -> Option<(&'a [u32; 8], &'a [u32; 8])> {
-        if L == 8 && TypeId::of::<K>() == TypeId::of::<u32>() {
-            // SAFETY: `[K; L]` is `[u32; 8]` (checked just above).
-            Some(unsafe { (&*(a as *const [K; L]).cast(), &*(b as *const [K; L]).cast()) })
-        } else {
-            None
-        }
-    }
-
-    /// The smallest lane of `a ^ b` and the index of the first lane that holds it.
-    ///
-    /// # Safety
-    /// The processor must have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub(super) unsafe fn smallest_u32x8(a: &[u32; 8], b: &[u32; 8]) -> (u32, u32) {
-        use std::arch::x86_64::*;
-        let v = _mm256_xor_si256(
-            _mm256_loadu_si256(a.as_ptr().cast()),
-            _mm256_loadu_si256(b.as_ptr().cast()),
-        );
-        // the minimum of all lanes in every lane: halves, then pairs, then neighbours
-        let m = _mm256_min_epu32(v, _mm256_permute2x128_si256::<1>(v, v));
-        let m = _mm256_min_epu32(m, _mm256_shuffle_epi32::<0b01_00_11_10>(m));
-        let m = _mm256_min_epu32(m, _mm256_shuffle_epi32::<0b10_11_00_01>(m));
-        let at = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, m))) as u32;
-        (_mm256_cvtsi256_si32(m) as u32, at.trailing_zeros())
-    }
-
-    /// The smallest lane of `a ^ b`, the index of the first lane that holds it, and the
-    /// largest lane.
-    ///
-    /// # Safety
-    /// The processor must have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub(super) unsafe fn extremes_u32x8(a: &[u32; 8], b: &[u32; 8]) -> (u32, u32, u32) {
-        use std::arch::x86_64::*;
-        let v = _mm256_xor_si256(
-            _mm256_loadu_si256(a.as_ptr().cast()),
-            _mm256_loadu_si256(b.as_ptr().cast()),
-        );
-        let h = _mm256_permute2x128_si256::<1>(v, v);
-        let (m, x) = (_mm256_min_epu32(v, h), _mm256_max_epu32(v, h));
-        let m = _mm256_min_epu32(m, _mm256_shuffle_epi32::<0b01_00_11_10>(m));
-        let x = _mm256_max_epu32(x, _mm256_shuffle_epi32::<0b01_00_11_10>(x));
-        let m = _mm256_min_epu32(m, _mm256_shuffle_epi32::<0b10_11_00_01>(m));
-        let x = _mm256_max_epu32(x, _mm256_shuffle_epi32::<0b10_11_00_01>(x));
-        let at = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, m))) as u32;
-        (
-            _mm256_cvtsi256_si32(m) as u32,
-            at.trailing_zeros(),
-            _mm256_cvtsi256_si32(x) as u32,
-        )
-    }
 }
 
 /// The number of solvable positions of each level of `levels` (the reachable set `R`, every
