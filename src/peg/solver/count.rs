@@ -905,6 +905,12 @@ fn bfs<K: Key, const L: usize>(
         if size == 0 {
             break;
         }
+        if stop.is_some_and(|s| pegs - 1 <= s) {
+            // the last level: its lists are no longer needed, and freeing them before it is
+            // frozen keeps them out of the peak memory (the tables, the frozen copy and the
+            // lists would otherwise all be held at once)
+            lists = Vec::new();
+        }
         levels.push(Level {
             pegs: pegs - 1,
             size,
