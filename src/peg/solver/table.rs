@@ -89,6 +89,21 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         let _ = h;
     }
 
+    /// [`Table::prefetch_hashed`] for a lookup ([`Table::contains_hashed`]): the slot only,
+    /// not the value beside it, which a lookup never reads (and which may be dropped).
+    #[inline(always)]
+    pub fn prefetch_slot_hashed(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.slots.as_ptr().wrapping_add(self.home(h));
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
     #[inline]
     pub fn contains(&self, x: W) -> bool {
         self.contains_hashed(x, x.hash64())
@@ -154,10 +169,25 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
     /// Inserts `x` if it is not there (with the default value), growing as
     /// [`Table::insert_growing_with`] does, then applies `f` to its value. True if `x` was not
     /// there. A full table at `max_cap` slots stores nothing and applies nothing (false).
-    #[inline(always)]
+    #[cfg(test)]
     pub fn update_growing_with(
         &mut self,
         x: W,
+        max_cap: usize,
+        hash: impl Fn(W) -> u64,
+        f: impl FnOnce(&mut V),
+    ) -> bool {
+        let h = hash(x);
+        self.update_growing_hashed(x, h, max_cap, hash, f)
+    }
+
+    /// [`Table::update_growing_with`] with `x`'s hash given too (`h`, which must be
+    /// `hash(x)`), for a caller that has it at hand.
+    #[inline(always)]
+    pub fn update_growing_hashed(
+        &mut self,
+        x: W,
+        h: u64,
         max_cap: usize,
         hash: impl Fn(W) -> u64,
         f: impl FnOnce(&mut V),
@@ -169,7 +199,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
             f(&mut self.zero_val);
             return !std::mem::replace(&mut self.has_zero, true);
         }
-        match self.place(x, hash(x)) {
+        match self.place(x, h) {
             Some((i, new)) => {
                 f(&mut self.vals[i]);
                 new

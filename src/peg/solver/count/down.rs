@@ -12,7 +12,7 @@
 
 use rayon::prelude::*;
 
-use super::{bucket, keep_two, slot_hash, Engine, Isa, Key, Level, Table, AHEAD};
+use super::{bucket_of_mixed, keep_two, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS};
 
 /// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
 /// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
@@ -44,12 +44,15 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
     };
     let mut out = Vec::new();
     let mut q = lowest;
+    // every step's lists, kept from one step to the next (their memory with them)
+    let threads = rayon::current_num_threads().max(1);
+    let mut lists: Vec<Stage<[K; 2]>> = (0..threads).map(|_| Stage::new()).collect();
     let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
         // every position of the level: the first step keeps the solvable children
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = step(e, Parents::Tables(&m.buckets), q, partner);
+        let next = step(e, Parents::Store(&m.store), q, partner, &mut lists);
         q -= 1;
         out.push((q, next.len() as u64));
         next
@@ -58,12 +61,11 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
             return Vec::new();
         };
         let dual = |v: &[K; L]| e.full ^ v.iter().copied().fold(K::ZERO, K::max);
-        let cur: Vec<(K, u16)> = m
-            .buckets
-            .par_iter()
-            .flat_map_iter(|t| {
+        let cur: Vec<(K, u16)> = (0..BUCKETS)
+            .into_par_iter()
+            .flat_map_iter(|b| {
                 let mut pairs = Vec::new();
-                t.values_into(&mut pairs);
+                m.store.values_into(b, &mut pairs);
                 let pairs: Vec<(K, u16, K)> = pairs
                     .into_iter()
                     .map(|(k, v)| (k, v, dual(&e.images(k.unpack(lowest, n as usize)))))
@@ -80,7 +82,7 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = step(e, Parents::List(&cur), q, partner);
+        cur = step(e, Parents::List(&cur), q, partner, &mut lists);
         q -= 1;
         out.push((q, cur.len() as u64));
     }
@@ -88,10 +90,10 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
 }
 
 /// The parents of a step: the solvable positions found by the previous one, or a whole level
-/// of the search, read from its tables.
+/// of the search, read bucket by bucket.
 enum Parents<'a, K: Key> {
     List(&'a [(K, u16)]),
-    Tables(&'a [Table<K, u16>]),
+    Store(&'a Store<K>),
 }
 
 /// The solvable children of `parents` (positions of `q` pegs), without repeats, each with the
@@ -99,53 +101,87 @@ enum Parents<'a, K: Key> {
 ///
 /// In batches of parents whose children fit a few chunks, so that the repeats never take
 /// more memory than that (what is kept is at most the partner level's size: the solvable
-/// positions of `q - 1` and `n - q + 1` pegs pair up).
+/// positions of `q - 1` and `n - q + 1` pegs pair up). Each batch goes in two passes, as a
+/// level of the breadth-first search does: every thread lists its share of the children by
+/// the bucket of their complement's canonical form ([`Stage`]), then each bucket's complements
+/// are looked up in the partner level's part for that bucket, which stays in the caches
+/// (a lookup straight into the whole partner level was a cache miss per child: half the time
+/// of the walk).
 fn step<K: Key, const L: usize>(
     e: &Engine<K, L>,
     parents: Parents<K>,
     q: u32,
     partner: &Level<K>,
+    lists: &mut Vec<Stage<[K; 2]>>,
 ) -> Vec<(K, u16)> {
-    // a batch's repeats are only the kept children (about a tenth of the children on the
-    // English board), so a batch may list a few chunks of children
-    let batch = (4 * e.chunk / e.c.moves().max(1)).max(1);
+    // the lists hold a batch's children, two words each: a few per parent with the sleep
+    // sets, so a batch of a 64th of a chunk's parents lists a sixteenth of a chunk's entries
+    // or so (an eighth without sleep sets); each batch reads the partner level once
+    let batch = (e.chunk / 64).max(1);
+    let threads = lists.len();
     let mut next: Vec<(K, u16)> = Vec::new();
+    let mut run = |lists: &mut Vec<Stage<[K; 2]>>,
+                   part: &(dyn Fn(usize, &mut Stage<[K; 2]>) + Sync)| {
+        lists.par_iter_mut().enumerate().for_each(|(t, l)| {
+            l.clear();
+            part(t, l);
+            l.publish();
+        });
+        let lists_ref = &*lists;
+        let kept: Vec<(K, u16)> = (0..BUCKETS)
+            .into_par_iter()
+            .flat_map_iter(|b| answer(b, lists_ref, partner))
+            .collect();
+        add(&mut next, kept);
+    };
     match parents {
         Parents::List(cur) => {
             for ps in cur.chunks(batch) {
-                let kept: Vec<(K, u16)> = ps
-                    .par_chunks(2048)
-                    .flat_map_iter(|ch| kept_children(e, ch, q, partner))
-                    .collect();
-                add(&mut next, kept);
+                run(lists, &|t, l| {
+                    let (lo, hi) = (ps.len() * t / threads, ps.len() * (t + 1) / threads);
+                    list_children(e, &ps[lo..hi], q, l);
+                });
             }
         }
-        Parents::Tables(ts) => {
+        Parents::Store(st) => {
             let mut i = 0;
-            while i < ts.len() {
+            while i < BUCKETS {
                 // the buckets from `i` that hold at most `batch` positions (at least one)
                 let mut j = i + 1;
-                let mut held = ts[i].len();
-                while j < ts.len() && held + ts[j].len() <= batch {
-                    held += ts[j].len();
+                let mut held = st.bucket_len(i);
+                while j < BUCKETS && held + st.bucket_len(j) <= batch {
+                    held += st.bucket_len(j);
                     j += 1;
                 }
-                let kept: Vec<(K, u16)> = ts[i..j]
-                    .par_iter()
-                    .flat_map_iter(|t| {
-                        let mut ps = Vec::new();
-                        t.values_into(&mut ps);
-                        ps.chunks(2048)
-                            .flat_map(|ch| kept_children(e, ch, q, partner))
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                add(&mut next, kept);
+                run(lists, &|t, l| {
+                    let mut ps = Vec::new();
+                    for b in i + (j - i) * t / threads..i + (j - i) * (t + 1) / threads {
+                        st.values_into(b, &mut ps);
+                        list_children(e, &ps, q, l);
+                    }
+                });
                 i = j;
             }
         }
     }
     next
+}
+
+/// The children listed in bucket `b` of `lists` whose complement is in `partner`, each with
+/// the rank of its move in the high byte.
+fn answer<K: Key>(b: usize, lists: &[Stage<[K; 2]>], partner: &Level<K>) -> Vec<(K, u16)> {
+    let mut out = Vec::new();
+    for l in lists {
+        for es in l.entries(b) {
+            for &[t, k] in es {
+                let (m, rank) = K::untag_mixed(t, b);
+                if partner.store.contains_mixed(m) {
+                    out.push((k, (rank as u16) << 8));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Adds `kept` to the sorted `next`, one entry per position, keeping the two highest ranks of
@@ -193,69 +229,68 @@ fn merge_ranks(v: &mut u16, w: u16) {
     keep_two(v, w as u8);
 }
 
-/// The children of the parents `ch` (of `q` pegs) whose complement is in `partner`, with the
-/// rank of their move (repeats included), on the engine's instruction set.
-fn kept_children<K: Key, const L: usize>(
+/// Lists the children of the parents `ch` (of `q` pegs) into `l`, by the bucket of their
+/// complement's canonical form: that form tagged with the rank of the move ([`Key::tag_mixed`]),
+/// and the child's canonical form; on the engine's instruction set.
+fn list_children<K: Key, const L: usize>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Level<K>,
-) -> Vec<(K, u16)> {
-    let mut out = Vec::new();
+    l: &mut Stage<[K; 2]>,
+) {
     match e.isa {
         // SAFETY: `Isa::available` found AVX2 (AVX-512 is only listed with it).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 | Isa::Avx2 => unsafe { kept_avx2(e, ch, q, partner, &mut out) },
-        _ => kept_plain(e, ch, q, partner, &mut out),
+        Isa::Avx512 | Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
+        _ => list_plain(e, ch, q, l),
     }
-    out
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn kept_avx2<K: Key, const L: usize>(
+fn list_avx2<K: Key, const L: usize>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Level<K>,
-    out: &mut Vec<(K, u16)>,
+    l: &mut Stage<[K; 2]>,
 ) {
-    kept_body::<K, L, true>(e, ch, q, partner, out)
+    list_body::<K, L, true>(e, ch, q, l)
 }
 
 #[inline(never)]
-fn kept_plain<K: Key, const L: usize>(
+fn list_plain<K: Key, const L: usize>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Level<K>,
-    out: &mut Vec<(K, u16)>,
+    l: &mut Stage<[K; 2]>,
 ) {
-    kept_body::<K, L, false>(e, ch, q, partner, out)
+    list_body::<K, L, false>(e, ch, q, l)
 }
 
-/// [`kept_children`], inlined into each compiled version (`SIMD`: with AVX2).
+/// [`list_children`], inlined into each compiled version (`SIMD`: with AVX2).
 #[inline(always)]
-fn kept_body<K: Key, const L: usize, const SIMD: bool>(
+fn list_body<K: Key, const L: usize, const SIMD: bool>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Level<K>,
-    out: &mut Vec<(K, u16)>,
+    l: &mut Stage<[K; 2]>,
 ) {
     let n = e.c.n;
-    let mut moves = Vec::new();
-    // (child, rank of its move in the high byte, canonical form of its complement)
-    let mut pairs: Vec<(K, u16, K)> = Vec::with_capacity(ch.len() * 4);
+    let (mut scratch, mut moves) = (Vec::new(), Vec::new());
     for &(k, sleep) in ch {
         let x = k.unpack(q, n);
         let imgs = e.images(x);
-        e.for_each_move(x, q, sleep, &mut moves, |mv| {
+        // the moves first, then the children: a closure doing both would not be inlined
+        // (nor would the vector instructions within it)
+        moves.clear();
+        e.for_each_move(x, q, sleep, &mut scratch, |mv| moves.push(mv as u16));
+        for &mv in &moves {
+            let mv = mv as usize;
             let (key, lane, dual) = e.child_and_dual::<SIMD>(&imgs, mv);
-            pairs.push((key, (e.tags[mv][lane] as u16) << 8, dual));
-        });
+            let m = dual.mix();
+            l.push(bucket_of_mixed(m), [m.tag_mixed(e.tags[mv][lane]), key]);
+        }
     }
-    keep(&pairs, partner, out);
 }
 
 /// The positions of `pairs` (position, ranks of moves that led to it, canonical form of its
@@ -263,12 +298,12 @@ fn kept_body<K: Key, const L: usize, const SIMD: bool>(
 /// levels being far larger than the caches.
 #[inline(always)]
 fn keep<K: Key>(pairs: &[(K, u16, K)], partner: &Level<K>, out: &mut Vec<(K, u16)>) {
-    let at = |d: K| &partner.buckets[bucket(d)];
+    let at = &partner.store;
     for (i, &(k, sleep, d)) in pairs.iter().enumerate() {
         if let Some(&(_, _, y)) = pairs.get(i + AHEAD) {
-            at(y).prefetch_hashed(slot_hash(y));
+            at.prefetch(y);
         }
-        if at(d).contains_hashed(d, slot_hash(d)) {
+        if at.contains(d) {
             out.push((k, sleep));
         }
     }

@@ -46,7 +46,7 @@ impl Isa {
 /// forms), until the lists hold `cap` entries or might overflow it with the next parent.
 pub(super) struct Job<'a, K: Key, const L: usize> {
     pub(super) e: &'a Engine<K, L>,
-    pub(super) buckets: &'a [Table<K, u16>],
+    pub(super) store: &'a Store<K>,
     pub(super) pegs: u32,
     pub(super) ask: bool,
     pub(super) cap: usize,
@@ -86,7 +86,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
         let mut held = 0;
         while at.b < at.hi {
             if at.i == 0 {
-                self.buckets[at.b].values_into(&mut parents);
+                self.store.values_into(at.b, &mut parents);
             }
             while let Some(&(k, sleep)) = parents.get(at.i) {
                 if held > 0 && held + most > self.cap {
@@ -143,17 +143,18 @@ pub(super) fn merge_bucket<K: Key>(
                     tb.prefetch_hashed(K::slot_hash_tagged(y));
                 }
                 let (x, rank) = K::untag(e, b);
-                tb.update_growing_with(x, usize::MAX, slot_hash, |v| keep_two(v, rank));
+                let h = K::slot_hash_tagged(e);
+                tb.update_growing_hashed(x, h, usize::MAX, slot_hash, |v| keep_two(v, rank));
             }
         }
         if let Some(pl) = partner {
-            let pt = &pl.buckets[b];
+            let pt = &pl.store;
             for qs in l.queries.entries(b) {
                 for (i, &d) in qs.iter().enumerate() {
                     if let Some(&y) = qs.get(i + AHEAD) {
-                        pt.prefetch_hashed(slot_hash(y));
+                        pt.prefetch(y);
                     }
-                    hits += pt.contains_hashed(d, slot_hash(d)) as u64;
+                    hits += pt.contains(d) as u64;
                 }
             }
         }

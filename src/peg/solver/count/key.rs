@@ -11,7 +11,7 @@ use super::BUCKET_BITS;
 ///
 /// Positions are placed by [`Key::mix`], a bijection of the word: its top [`BUCKET_BITS`]
 /// bits pick the bucket, the next ones the slot in the bucket's table ([`slot_hash`]). A
-/// child in a bucket's list is one word of the same width ([`Key::tag`]): the mixed word
+/// child in a bucket's list is one word of the same width ([`Key::tag_mixed`]): the mixed word
 /// without its bucket bits, which the list implies, and the rank of the move that made it in
 /// the 8 bits so freed. That halves the lists against a word and a rank side by side, and
 /// the lists are written and read once per child, through memory.
@@ -23,15 +23,30 @@ pub(super) trait Key: Word {
     fn mix(self) -> Self;
     /// The inverse of [`Key::mix`].
     fn unmix(self) -> Self;
-    /// `self`'s mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
-    fn tag(self, rank: u8) -> Self;
     /// The position and rank of the entry `t` of bucket `b`'s list.
     fn untag(t: Self, b: usize) -> (Self, u8);
+    /// The list entry of the position whose mixed word is `self` and the move of rank
+    /// `rank`: the mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
+    fn tag_mixed(self, rank: u8) -> Self;
+    /// The mixed word of the position, and the rank, of the entry `t` of bucket `b`'s list.
+    fn untag_mixed(t: Self, b: usize) -> (Self, u8);
     /// The mixed word of `self`'s position without its bucket bits, at the top of a `u64`:
     /// the hash of its slot in the bucket's table.
     fn slot_hash(self) -> u64;
     /// [`Key::slot_hash`] of the position of the entry `t`, from the entry alone.
     fn slot_hash_tagged(t: Self) -> u64;
+
+    /// What a [`Frozen`](super::frozen::Frozen) level stores of a mixed word below its
+    /// directory of `d` bits (at least [`Key::MIN_DIR_BITS`]): for 32-bit words the low
+    /// 16 bits (the bits above them are the directory slot's), for 64-bit words the whole
+    /// word.
+    type Rem: Copy + Eq + Default + Send + Sync + 'static;
+    /// The fewest directory bits a frozen level of these words may have.
+    const MIN_DIR_BITS: u32;
+    /// The stored part of the mixed word `m`.
+    fn rem(m: Self) -> Self::Rem;
+    /// The mixed word of directory slot `slot` (of `d` bits) and stored part `r`.
+    fn join(slot: usize, r: Self::Rem, d: u32) -> Self;
 }
 
 /// The inverse of an odd `m` modulo 2⁶⁴ (Newton's iteration doubles the correct low bits;
@@ -65,13 +80,20 @@ macro_rules! mixing {
             (self ^ self >> (<$t>::BITS / 2)).wrapping_mul(INV) ^ MIX_XOR as $t
         }
         #[inline(always)]
-        fn tag(self, rank: u8) -> $t {
-            self.mix() << BUCKET_BITS | rank as $t
+        fn untag(t: $t, b: usize) -> ($t, u8) {
+            let (h, rank) = <$t>::untag_mixed(t, b);
+            (h.unmix(), rank)
         }
         #[inline(always)]
-        fn untag(t: $t, b: usize) -> ($t, u8) {
-            let h = (b as $t) << (<$t>::BITS - BUCKET_BITS) | t >> BUCKET_BITS;
-            (h.unmix(), t as u8)
+        fn tag_mixed(self, rank: u8) -> $t {
+            self << BUCKET_BITS | rank as $t
+        }
+        #[inline(always)]
+        fn untag_mixed(t: $t, b: usize) -> ($t, u8) {
+            (
+                (b as $t) << (<$t>::BITS - BUCKET_BITS) | t >> BUCKET_BITS,
+                t as u8,
+            )
         }
         #[inline(always)]
         fn slot_hash(self) -> u64 {
@@ -103,6 +125,17 @@ impl Key for u32 {
         }
     }
     mixing!(u32);
+    type Rem = u16;
+    const MIN_DIR_BITS: u32 = 16;
+    #[inline(always)]
+    fn rem(m: u32) -> u16 {
+        m as u16
+    }
+    #[inline(always)]
+    fn join(slot: usize, r: u16, d: u32) -> u32 {
+        // the bits of `r` above the slot's low end are the slot's own (d >= 16)
+        (slot as u32) << (32 - d) | r as u32
+    }
 }
 
 impl Key for u64 {
@@ -119,12 +152,28 @@ impl Key for u64 {
         self
     }
     mixing!(u64);
+    type Rem = u64;
+    const MIN_DIR_BITS: u32 = BUCKET_BITS;
+    #[inline(always)]
+    fn rem(m: u64) -> u64 {
+        m
+    }
+    #[inline(always)]
+    fn join(_: usize, r: u64, _: u32) -> u64 {
+        r
+    }
 }
 
 /// The bucket of a position: the top [`BUCKET_BITS`] bits of its mixed word.
 #[inline(always)]
 pub(super) fn bucket<K: Key>(k: K) -> usize {
-    (k.mix().wide() >> (K::BITS as u32 - BUCKET_BITS)) as usize
+    bucket_of_mixed(k.mix())
+}
+
+/// The bucket of the position whose mixed word is `m`.
+#[inline(always)]
+pub(super) fn bucket_of_mixed<K: Key>(m: K) -> usize {
+    (m.wide() >> (K::BITS as u32 - BUCKET_BITS)) as usize
 }
 
 /// The hash that places a position in its bucket's table (every table of a count uses it).

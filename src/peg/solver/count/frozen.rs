@@ -1,0 +1,345 @@
+//! A finished level, frozen ([`Frozen`]): its positions sorted by mixed word into slots of a
+//! directory, each stored as the part of the mixed word below the slot's bits, and with it
+//! the move ranks while the level still has children to list ([`Store`] holds either form).
+//!
+//! **Why.** Once a level is complete it is only read: in order, bucket by bucket, as the
+//! parents of the next level, and at random, for the complement queries and the walk down.
+//! The hash tables it was built in are three quarters full at best and hold a whole word per
+//! position; frozen, a position of a board of at most 33 holes takes 2 bytes (the low 16 bits
+//! of its mixed word: the directory slot holds the top bits, at least 16 of them) plus 2 for
+//! its ranks while they are needed, and a directory word per 16 positions or so. A lookup is
+//! one directory word (a directory of 2²ᶠ slots for `f` ≥ 16 bits, 0.25–0.5 byte per position,
+//! mostly in the second-level cache) and one cache line of entries, usually; the English
+//! board's largest kept level (2.0 M positions) is 4 MB of entries instead of 11 MB of table
+//! slots, which spares the processor's address translation as much as its caches (a random
+//! lookup into many pages costs a page walk, dear on a virtual machine).
+//!
+//! **Layout.** The directory slot of a position is the top `d` bits of its mixed word
+//! ([`Key::mix`]), so bucket `b` (the top [`BUCKET_BITS`] bits) owns the consecutive slots
+//! `b << (d - BUCKET_BITS)..`: freezing is a counting sort of each bucket's table into its
+//! own part of the arrays (in parallel), and reading a bucket back is a walk over its slots.
+//! Within a slot the entries are in no order; a lookup compares them all (a slot holds about
+//! 16, one or two vector compares).
+//!
+//! Misuse: a frozen level is immutable; [`Store::values_into`] after
+//! [`Store::drop_values`] panics, as for a table.
+
+use rayon::prelude::*;
+
+use super::super::table::Table;
+use super::{bucket, slot_hash, Key, BUCKETS, BUCKET_BITS};
+
+/// A level's positions (and their move ranks), read-only. See the module documentation.
+pub(super) struct Frozen<K: Key> {
+    /// Directory bits: the slot of a position is the top `d` bits of its mixed word.
+    d: u32,
+    /// `dir[s]..dir[s + 1]`: the entries of slot `s` (`2^d + 1` words).
+    dir: Vec<u32>,
+    /// Per entry, its mixed word below the slot's bits ([`Key::rem`]).
+    rem: Vec<K::Rem>,
+    /// Per entry, the ranks of two moves into it; empty once dropped.
+    vals: Vec<u16>,
+}
+
+/// Positions per directory slot aimed at: the directory costs a word per this many entries,
+/// and a lookup compares this many on average.
+const PER_SLOT: usize = 16;
+
+impl<K: Key> Frozen<K> {
+    /// The directory bits for `len` positions: about [`PER_SLOT`] per slot, at least
+    /// [`Key::MIN_DIR_BITS`] and [`BUCKET_BITS`], at most 28.
+    fn dir_bits(len: usize) -> u32 {
+        let want = (len / PER_SLOT).max(1).next_power_of_two().trailing_zeros();
+        want.clamp(K::MIN_DIR_BITS.max(BUCKET_BITS), 28)
+    }
+
+    /// Freezes the level held by `tables` (one per bucket, as [`bucket`] places positions),
+    /// keeping the values if `keep_vals`; frees each table once copied. `None` (the tables
+    /// given back) if the level holds 2³² positions or more.
+    pub(super) fn from_tables(
+        tables: Vec<Table<K, u16>>,
+        keep_vals: bool,
+    ) -> Result<Self, Vec<Table<K, u16>>> {
+        assert_eq!(tables.len(), BUCKETS);
+        let lens: Vec<usize> = tables.iter().map(Table::len).collect();
+        let len: usize = lens.iter().sum();
+        if len >= u32::MAX as usize {
+            return Err(tables);
+        }
+        let d = Self::dir_bits(len);
+        let per = 1usize << (d - BUCKET_BITS);
+        let mut rem = vec![K::Rem::default(); len];
+        let mut vals = vec![0u16; if keep_vals { len } else { 0 }];
+        let mut dir = vec![0u32; (1 << d) + 1];
+        dir[1 << d] = len as u32;
+        // each bucket's own part of the arrays
+        let mut parts = Vec::with_capacity(BUCKETS);
+        let (mut r, mut v, mut ds) = (&mut rem[..], &mut vals[..], &mut dir[..1 << d]);
+        let mut start = 0usize;
+        for &l in &lens {
+            let (r0, r1) = r.split_at_mut(l);
+            let (v0, v1) = v.split_at_mut(if keep_vals { l } else { 0 });
+            let (d0, d1) = ds.split_at_mut(per);
+            parts.push((r0, v0, d0, start));
+            (r, v, ds) = (r1, v1, d1);
+            start += l;
+        }
+        tables
+            .into_par_iter()
+            .zip(parts)
+            .for_each(|(t, (r, v, ds, start))| {
+                let mut pairs = Vec::new();
+                t.values_into(&mut pairs);
+                drop(t);
+                let sub = |k: K| (k.mix().wide() >> (K::BITS as u32 - d)) as usize & (per - 1);
+                // counting sort by slot: counts, then each slot's first entry
+                let mut at = vec![0u32; per + 1];
+                for &(k, _) in &pairs {
+                    at[sub(k) + 1] += 1;
+                }
+                for s in 0..per {
+                    at[s + 1] += at[s];
+                }
+                for (s, e) in ds.iter_mut().enumerate() {
+                    *e = start as u32 + at[s];
+                }
+                for &(k, val) in &pairs {
+                    let s = sub(k);
+                    let i = at[s] as usize;
+                    at[s] += 1;
+                    r[i] = K::rem(k.mix());
+                    if keep_vals {
+                        v[i] = val;
+                    }
+                }
+            });
+        Ok(Frozen { d, dir, rem, vals })
+    }
+
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.rem.len()
+    }
+
+    /// The directory slot of the mixed word `m`.
+    #[inline(always)]
+    fn slot(&self, m: K) -> usize {
+        (m.wide() >> (K::BITS as u32 - self.d)) as usize
+    }
+
+    /// True if `k` is in the level.
+    #[inline(always)]
+    pub(super) fn contains(&self, k: K) -> bool {
+        self.contains_mixed(k.mix())
+    }
+
+    /// True if the position whose mixed word is `m` is in the level.
+    #[inline(always)]
+    pub(super) fn contains_mixed(&self, m: K) -> bool {
+        let s = self.slot(m);
+        let (lo, hi) = (self.dir[s] as usize, self.dir[s + 1] as usize);
+        let r = K::rem(m);
+        // no early exit: a fold over a few entries compiles to vector compares
+        self.rem[lo..hi]
+            .iter()
+            .fold(false, |acc, &x| acc | (x == r))
+    }
+
+    /// Asks the processor to bring the entries of `k`'s slot into the cache.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, k: K) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let s = self.slot(k.mix());
+            let p = self.rem.as_ptr().wrapping_add(self.dir[s] as usize);
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = k;
+    }
+
+    /// The entries of bucket `b`: the range of `rem` its slots cover.
+    fn bucket_range(&self, b: usize) -> (usize, usize) {
+        let per = 1usize << (self.d - BUCKET_BITS);
+        (self.dir[b * per] as usize, self.dir[(b + 1) * per] as usize)
+    }
+
+    /// The positions of bucket `b` with their values, into `out` (replacing what it held).
+    pub(super) fn values_into(&self, b: usize, out: &mut Vec<(K, u16)>) {
+        assert_eq!(
+            self.vals.len(),
+            self.rem.len(),
+            "values read after drop_values"
+        );
+        out.clear();
+        let per = 1usize << (self.d - BUCKET_BITS);
+        for s in b * per..(b + 1) * per {
+            let (lo, hi) = (self.dir[s] as usize, self.dir[s + 1] as usize);
+            for i in lo..hi {
+                out.push((K::join(s, self.rem[i], self.d).unmix(), self.vals[i]));
+            }
+        }
+    }
+}
+
+/// A level's positions: hash tables per bucket while it is built (and for small levels),
+/// [`Frozen`] once complete.
+pub(super) enum Store<K: Key> {
+    Tables(Vec<Table<K, u16>>),
+    Frozen(Frozen<K>),
+}
+
+impl<K: Key> Store<K> {
+    /// The complete level of `tables`, frozen if it holds at least `min` positions (and
+    /// fewer than 2³²); values are kept.
+    pub(super) fn complete(tables: Vec<Table<K, u16>>, min: usize) -> Self {
+        let len: usize = tables.iter().map(Table::len).sum();
+        if len < min {
+            return Store::Tables(tables);
+        }
+        match Frozen::from_tables(tables, true) {
+            Ok(f) => Store::Frozen(f),
+            Err(t) => Store::Tables(t),
+        }
+    }
+
+    /// No positions (a level no longer needed).
+    pub(super) fn empty() -> Self {
+        Store::Tables(Vec::new())
+    }
+
+    /// True if `k` is in the level.
+    #[inline(always)]
+    pub(super) fn contains(&self, k: K) -> bool {
+        match self {
+            Store::Tables(ts) => ts[bucket(k)].contains_hashed(k, slot_hash(k)),
+            Store::Frozen(f) => f.contains(k),
+        }
+    }
+
+    /// True if the position whose mixed word is `m` is in the level.
+    #[inline(always)]
+    pub(super) fn contains_mixed(&self, m: K) -> bool {
+        match self {
+            Store::Tables(_) => self.contains(m.unmix()),
+            Store::Frozen(f) => f.contains_mixed(m),
+        }
+    }
+
+    /// Prefetches what [`Store::contains`] of `k` reads.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, k: K) {
+        match self {
+            Store::Tables(ts) => ts[bucket(k)].prefetch_slot_hashed(slot_hash(k)),
+            Store::Frozen(f) => f.prefetch(k),
+        }
+    }
+
+    /// Positions of bucket `b`.
+    pub(super) fn bucket_len(&self, b: usize) -> usize {
+        match self {
+            Store::Tables(ts) => ts[b].len(),
+            Store::Frozen(f) => {
+                let (lo, hi) = f.bucket_range(b);
+                hi - lo
+            }
+        }
+    }
+
+    /// The positions of bucket `b` with their values, into `out` (replacing what it held).
+    pub(super) fn values_into(&self, b: usize, out: &mut Vec<(K, u16)>) {
+        match self {
+            Store::Tables(ts) => ts[b].values_into(out),
+            Store::Frozen(f) => f.values_into(b, out),
+        }
+    }
+
+    /// Frees the values (see [`Table::drop_values`]).
+    pub(super) fn drop_values(&mut self) {
+        match self {
+            Store::Tables(ts) => ts.iter_mut().for_each(Table::drop_values),
+            Store::Frozen(f) => f.vals = Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A frozen level answers lookups as a hash map of its positions does (on members and on
+    /// random words), gives back every position with its value bucket by bucket, and its
+    /// buckets hold what the tables held: for both widths of word, levels from empty to
+    /// large enough for directories beyond the minimum, the empty word included.
+    #[test]
+    fn frozen_levels_agree_with_a_hash_map() {
+        fn check<K: Key>(mut rand: impl FnMut() -> u64, sizes: &[usize]) {
+            for &size in sizes {
+                let mut want: HashMap<K, u16> = HashMap::new();
+                let mut tables: Vec<Table<K, u16>> =
+                    (0..BUCKETS).map(|_| Table::with_capacity(4)).collect();
+                let words: Vec<K> = (0..size)
+                    .map(|i| if i == 0 { K::ZERO } else { K::pack(rand()) })
+                    .collect();
+                for &k in &words {
+                    let v = rand() as u16;
+                    tables[bucket(k)].update_growing_with(k, usize::MAX, slot_hash, |x| *x = v);
+                    want.insert(k, v);
+                }
+                let lens: Vec<usize> = tables.iter().map(Table::len).collect();
+                let f = Frozen::from_tables(tables, true).ok().unwrap();
+                assert_eq!(f.len(), want.len());
+                let store = Store::Frozen(f);
+                let mut seen = HashMap::new();
+                let mut out = Vec::new();
+                for (b, &l) in lens.iter().enumerate() {
+                    store.values_into(b, &mut out);
+                    assert_eq!(out.len(), l);
+                    assert_eq!(store.bucket_len(b), l);
+                    for &(k, v) in &out {
+                        assert_eq!(bucket(k), b);
+                        assert!(seen.insert(k, v).is_none(), "{k:?} twice");
+                    }
+                }
+                assert_eq!(seen, want);
+                for &k in &words {
+                    assert!(store.contains(k));
+                }
+                for _ in 0..20_000 {
+                    let k = K::pack(rand());
+                    assert_eq!(store.contains(k), want.contains_key(&k), "{k:?}");
+                    // near misses: one bit off a member
+                    let m = words[rand() as usize % words.len()];
+                    let k = m ^ K::bit((rand() % K::BITS as u64) as u32);
+                    assert_eq!(store.contains(k), want.contains_key(&k), "{k:?}");
+                }
+                let mut s = store;
+                s.drop_values();
+                assert!(words.iter().all(|&k| s.contains(k)));
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let sizes = [1, 2, 100, 5_000, 300_000, 2_500_000];
+        // 32-bit words: random ones, and dense low ones (like canonical forms, which crowd
+        // the low words)
+        check::<u32>(&mut rand, &sizes);
+        let mut y = 0u64;
+        check::<u32>(
+            move || {
+                y += 1 + (y % 3);
+                y
+            },
+            &sizes[..5],
+        );
+        check::<u64>(&mut rand, &sizes[..5]);
+    }
+}
