@@ -6,7 +6,8 @@
 //!
 //! `cargo bench --bench engines` (about a minute on two cores). `ENGINES_KINDS=sha256,lowmc`
 //! runs only those tables (kinds: `sha256`, `lowmc`, `wall`, `peg`);
-//! `ENGINES_SYSTEMS=vole-speed` only those engines besides the ZKB++ baseline.
+//! `ENGINES_SYSTEMS=vole-speed` only those engines besides the ZKB++ baseline;
+//! `ENGINES_RUNS=51` times each median over 51 runs instead of 7 to 15.
 
 use std::time::Instant;
 
@@ -18,7 +19,17 @@ use zkgames::wall::board::Variant;
 use zkgames::wall::game::Game;
 use zkgames::wall::seal::{seal_move, verify_seal, MoveStatement};
 
+/// Timed runs per median: `n`, or `ENGINES_RUNS` when set (more runs for a steadier ratio).
+fn runs(n: usize) -> usize {
+    std::env::var("ENGINES_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(n)
+}
+
 fn median_ms(mut f: impl FnMut(), n: usize) -> f64 {
+    let n = runs(n);
     let mut t: Vec<f64> = (0..n)
         .map(|_| {
             let s = Instant::now();
