@@ -169,13 +169,7 @@ impl SealOpening {
 /// The opening's witness, once the statement's output has the circuit's width and the
 /// witness has its input width and satisfies the statement (checks common to both engines).
 fn opened_witness<'a>(st: &Statement, opening: &'a SealOpening) -> Result<&'a [bool]> {
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the public output has {} bits, the circuit produces {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
+    st.check_output_len()?;
     let w = &opening.witness;
     if w.len() != st.circuit.n_inputs() {
         return Err(Error::rejected(format!(

@@ -289,7 +289,7 @@ pub fn commit(
             st.circuit.n_inputs()
         )));
     }
-    check_output_len(st)?;
+    st.check_output_len()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);
@@ -475,17 +475,6 @@ impl ProverState {
     }
 }
 
-fn check_output_len(st: &Statement) -> Result<()> {
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the public output has {} bits, the circuit produces {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
-    Ok(())
-}
-
 /// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
 pub fn prove(
     st: &Statement,
@@ -535,7 +524,7 @@ pub fn recompute(
     resp: &Response,
 ) -> Result<CommitMsg> {
     params.check().map_err(|e| Error::rejected(e.to_string()))?;
-    check_output_len(st)?;
+    st.check_output_len()?;
     ch.check(params)
         .map_err(|e| Error::rejected(e.to_string()))?;
     let (m, n) = (params.m(), params.n());
@@ -798,7 +787,7 @@ pub fn simulate(
 ) -> Result<(CommitMsg, Response)> {
     params.check()?;
     ch.check(&params)?;
-    check_output_len(st)?;
+    st.check_output_len()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);

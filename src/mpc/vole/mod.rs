@@ -325,7 +325,7 @@ pub fn commit(
     cheats: &[Cheat],
 ) -> Result<ProverState> {
     params.check()?;
-    check_output_len(st)?;
+    st.check_output_len()?;
     if witness.len() != st.circuit.n_inputs() {
         return Err(Error::bad(format!(
             "witness has {} bits, the circuit takes {}",
@@ -509,17 +509,6 @@ impl ProverState {
 /// Counters tried per parallel block of the grinding search.
 const GRIND_BLOCK: usize = 2048;
 
-fn check_output_len(st: &Statement) -> Result<()> {
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the statement's output has {} bits, the circuit gives {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
-    Ok(())
-}
-
 /// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
 pub fn prove(
     st: &Statement,
@@ -622,7 +611,7 @@ pub fn verify_interactive(
 ) -> Result<()> {
     p.check().map_err(|e| Error::rejected(e.to_string()))?;
     ch.check(p).map_err(|e| Error::rejected(e.to_string()))?;
-    check_output_len(st)?;
+    st.check_output_len()?;
     let c = st.circuit;
     let sh = Shape::of(c);
     for (o, &y) in c.outputs().iter().zip(st.output) {
@@ -766,7 +755,7 @@ pub fn simulate(
 ) -> Result<(CommitMsg, Response)> {
     p.check()?;
     ch.check(&p)?;
-    check_output_len(st)?;
+    st.check_output_len()?;
     let sh = Shape::of(st.circuit);
     let salt = crate::rng::random_32(rng);
     let mut openings = Vec::with_capacity(p.tau());

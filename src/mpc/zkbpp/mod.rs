@@ -90,6 +90,19 @@ pub struct Statement<'a> {
 }
 
 impl Statement<'_> {
+    /// Bad input unless the public output has the circuit's output width: every engine's
+    /// prover, verifier and seal opening checks it before reading anything sized by it.
+    pub fn check_output_len(&self) -> Result<()> {
+        if self.output.len() != self.circuit.n_outputs() {
+            return Err(Error::bad(format!(
+                "the public output has {} bits, the circuit produces {}",
+                self.output.len(),
+                self.circuit.n_outputs()
+            )));
+        }
+        Ok(())
+    }
+
     /// A digest of everything public except the context: what a session's Hello names.
     pub fn digest(&self) -> Digest {
         let mut h = Sha256::new();
@@ -791,13 +804,7 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
         )));
     }
     check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
-    if st.output.len() != st.circuit.n_outputs() {
-        return Err(Error::bad(format!(
-            "the public output has {} bits, the circuit produces {}",
-            st.output.len(),
-            st.circuit.n_outputs()
-        )));
-    }
+    st.check_output_len()?;
     let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
         Error::rejected(format!(
             "the challenge field is not {rounds} well-formed trits"
