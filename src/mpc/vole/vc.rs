@@ -205,28 +205,21 @@ mod tests {
         let c = Tree::new(&Domains::new(&[8; 32]), 0, 3, &[1; 16]);
         assert_ne!(a.leaves(), b.leaves());
         assert_ne!(a.leaves(), c.leaves());
-        // the cached one-block prefix against hashing the whole input at once
-        let mut tag = [0u8; 32];
-        tag[..TREE_TAG.len()].copy_from_slice(TREE_TAG);
-        let whole: [u8; 32] = Sha256::new()
-            .chain_update(tag)
-            .chain_update(salt)
-            .chain_update(5u32.to_le_bytes())
-            .chain_update(9u32.to_le_bytes())
-            .chain_update([3u8; 16])
-            .finalize()
-            .into();
-        assert_eq!(child(&dom, 5, 9, &[3; 16]), whole[..16]);
-        let mut tag = [0u8; 32];
-        tag[..LEAF_PRG_TAG.len()].copy_from_slice(LEAF_PRG_TAG);
-        let whole: [u8; 32] = Sha256::new()
-            .chain_update(tag)
-            .chain_update(salt)
-            .chain_update(5u32.to_le_bytes())
-            .chain_update(9u32.to_le_bytes())
-            .chain_update([3u8; 16])
-            .finalize()
-            .into();
-        assert_eq!(leaf(&dom, 5, 9, &[3; 16]).1, whole);
+        // the cached one-block prefix against hashing the whole input at once: the tag
+        // zero-padded to 32 bytes, the salt, the indices, the seed
+        let whole = |t: &[u8]| -> [u8; 32] {
+            let mut tag = [0u8; 32];
+            tag[..t.len()].copy_from_slice(t);
+            Sha256::new()
+                .chain_update(tag)
+                .chain_update(salt)
+                .chain_update(5u32.to_le_bytes())
+                .chain_update(9u32.to_le_bytes())
+                .chain_update([3u8; 16])
+                .finalize()
+                .into()
+        };
+        assert_eq!(child(&dom, 5, 9, &[3; 16]), whole(TREE_TAG)[..16]);
+        assert_eq!(leaf(&dom, 5, 9, &[3; 16]).1, whole(LEAF_PRG_TAG));
     }
 }
