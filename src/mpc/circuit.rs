@@ -12,6 +12,9 @@
 //!
 //! Outputs are [`Bit`]s too: a constant output simply states a public bit.
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
 use sha2::{Digest as _, Sha256};
 
 use crate::commit::Digest;
@@ -162,6 +165,63 @@ impl Circuit {
                 Bit::Wire(w) => v[w as usize],
             })
             .collect()
+    }
+}
+
+/// A process-wide memo of circuits rebuilt from a small key (a SHA-256 circuit from its
+/// message length, a LowMC circuit from its plaintext): a server verifying proof after proof
+/// for the same statement builds its circuit once. Building SHA-256's (about 120,000 gates,
+/// hashed for its digest) costs as much as a quarter of a VOLE proof.
+///
+/// At most `cap` circuits are kept, the most recently used; the key must determine the
+/// circuit completely (the memo never compares circuits), and a failed build is not kept.
+/// The memory is bounded by `cap` circuits whatever keys untrusted input names.
+pub struct Memo<K> {
+    slots: Mutex<VecDeque<(K, Arc<Circuit>)>>,
+    cap: usize,
+}
+
+impl<K: Eq> Memo<K> {
+    pub const fn new(cap: usize) -> Self {
+        Memo {
+            slots: Mutex::new(VecDeque::new()),
+            cap,
+        }
+    }
+
+    /// The circuit of `key`, built by `build` unless it is held.
+    pub fn get(
+        &self,
+        key: K,
+        build: impl FnOnce() -> crate::Result<Circuit>,
+    ) -> crate::Result<Arc<Circuit>> {
+        let lock = || self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        {
+            let mut slots = lock();
+            if let Some(i) = slots.iter().position(|(k, _)| *k == key) {
+                let hit = slots.remove(i).expect("position is in range");
+                let c = hit.1.clone();
+                slots.push_front(hit);
+                return Ok(c);
+            }
+        }
+        // built outside the lock: two threads may both build the same circuit, never block
+        let c = Arc::new(build()?);
+        let mut slots = lock();
+        if !slots.iter().any(|(k, _)| *k == key) {
+            slots.push_front((key, c.clone()));
+            slots.truncate(self.cap);
+        }
+        Ok(c)
+    }
+
+    /// How many circuits are held (tests).
+    pub fn len(&self) -> usize {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -612,5 +672,47 @@ mod tests {
         assert_eq!(mk(true).digest(), mk(true).digest());
         assert!(Circuit::from_parts(1, vec![Gate::Not(1)], vec![]).is_err());
         assert!(Circuit::from_parts(1, vec![Gate::Not(0)], vec![Bit::Wire(2)]).is_err());
+    }
+
+    /// The memo against a plain model: a list of the most recently used keys, at most `cap`
+    /// of them; a key in the list is a hit (no build, the same circuit), any other is built,
+    /// and a failed build changes nothing.
+    #[test]
+    fn memo_keeps_the_most_recent_circuits() {
+        let mut rng = seeded_rng(41);
+        for cap in 1..5usize {
+            let memo: Memo<u8> = Memo::new(cap);
+            let mut model: Vec<u8> = Vec::new();
+            let mut held: std::collections::HashMap<u8, Arc<Circuit>> = Default::default();
+            for _ in 0..400 {
+                let key: u8 = rng.gen_range(0..8);
+                let fail = rng.gen_range(0..10) == 0;
+                let mut built = false;
+                let got = memo.get(key, || {
+                    built = true;
+                    if fail {
+                        Err(crate::Error::bad("no"))
+                    } else {
+                        Circuit::from_parts(key as usize + 1, vec![], vec![Bit::Wire(0)])
+                    }
+                });
+                let hit = model.contains(&key);
+                assert_eq!(built, !hit, "cap {cap} key {key}");
+                if hit {
+                    assert!(Arc::ptr_eq(&got.unwrap(), &held[&key]));
+                    model.retain(|&k| k != key);
+                    model.insert(0, key);
+                } else if fail {
+                    assert!(got.is_err());
+                } else {
+                    let c = got.unwrap();
+                    assert_eq!(c.n_inputs(), key as usize + 1);
+                    held.insert(key, c);
+                    model.insert(0, key);
+                    model.truncate(cap);
+                }
+                assert_eq!(memo.len(), model.len());
+            }
+        }
     }
 }

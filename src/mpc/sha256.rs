@@ -9,7 +9,9 @@
 //! The message length is public (it fixes the padding and the number of blocks): the
 //! proof hides the content of the preimage, not its length.
 
-use super::circuit::{Bit, Builder, Circuit, Word};
+use std::sync::Arc;
+
+use super::circuit::{Bit, Builder, Circuit, Memo, Word};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::seal::SealOpening;
 use super::zkbpp::Statement;
@@ -207,10 +209,14 @@ pub(crate) fn digest_of(preimage: &[u8]) -> [u8; 32] {
     sha2::Sha256::digest(preimage).into()
 }
 
+/// The SHA-256 circuits of the last few message lengths (every proof of a 55-byte preimage
+/// shares one).
+static CIRCUITS: Memo<usize> = Memo::new(4);
+
 /// The public side of "I know a `len`-byte preimage of `digest`", owned, for any engine and
 /// for proving, verifying, sealing and opening alike.
 pub(crate) struct PreimageStatement {
-    circuit: Circuit,
+    circuit: Arc<Circuit>,
     output: Vec<bool>,
     public: Vec<u8>,
 }
@@ -224,7 +230,7 @@ impl PreimageStatement {
             )));
         }
         Ok(PreimageStatement {
-            circuit: sha256_circuit(len)?,
+            circuit: CIRCUITS.get(len, || sha256_circuit(len))?,
             output: bytes_to_bits(digest),
             public: public_bytes(len),
         })

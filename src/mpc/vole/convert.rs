@@ -228,16 +228,12 @@ impl UHash {
     /// `(H_0(x), H_1(x))`, one pass over `x`.
     pub fn hash(&self, x: &[u64]) -> [u128; 2] {
         let m = self.r.len() / 2;
-        let (mut a, mut b) = (gf128::Acc::default(), gf128::Acc::default());
-        for j in 0..m {
-            let len = (self.body - 128 * j).min(128);
-            let xj = chunk(x, 128 * j, len);
-            a.add_mul(self.r[j], xj);
-            b.add_mul(self.r[m + j], xj);
-        }
+        let blocks: Vec<u128> = (0..m)
+            .map(|j| chunk(x, 128 * j, (self.body - 128 * j).min(128)))
+            .collect();
         [
-            a.value() ^ chunk(x, self.body, 128),
-            b.value() ^ chunk(x, self.body + 128, 128),
+            gf128::dot(&self.r[..m], &blocks).value() ^ chunk(x, self.body, 128),
+            gf128::dot(&self.r[m..], &blocks).value() ^ chunk(x, self.body + 128, 128),
         ]
     }
 }

@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 
 use super::super::circuit::{Bit, Circuit, Gate};
-use super::super::gf128::{mul, scale, Acc};
+use super::super::gf128::{dot, dot_of_products, mul, scale, Acc};
 
 /// Gates per parallel chunk of the sums.
 const CHUNK: usize = 4096;
@@ -25,13 +25,7 @@ const CHUNK: usize = 4096;
 fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
     chi.par_chunks(CHUNK)
         .zip(pairs.par_chunks(CHUNK))
-        .map(|(c, p)| {
-            let mut acc = Acc::default();
-            for (&ch, &(a, b)) in c.iter().zip(p) {
-                acc.add_mul(ch, mul(a, b));
-            }
-            acc
-        })
+        .map(|(c, p)| dot_of_products(c, p))
         .reduce(Acc::default, Acc::merge)
         .value()
 }
@@ -40,15 +34,56 @@ fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
 fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
     chi.par_chunks(CHUNK)
         .zip(xs.par_chunks(CHUNK))
-        .map(|(c, x)| {
-            let mut acc = Acc::default();
-            for (&ch, &v) in c.iter().zip(x) {
-                acc.add_mul(ch, v);
-            }
-            acc
-        })
+        .map(|(c, x)| dot(c, x))
         .reduce(Acc::default, Acc::merge)
         .value()
+}
+
+/// The walk's working memory, kept from proof to proof on each thread: a SHA-256 circuit's
+/// 120,000 wires take 2 MB of tags (or keys) and its AND gates 1 MB more, which the
+/// allocator would otherwise map and the kernel clear afresh on every proof (page faults
+/// were a fifth of a proof's time). Everything is wiped before it is put back: the prover's
+/// tags and values would give the witness away once `Δ` is public.
+#[derive(Default)]
+struct Scratch {
+    wires: Vec<u128>,
+    bits: Vec<bool>,
+    pairs: Vec<(u128, u128)>,
+    lin: Vec<u128>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = const {
+        std::cell::Cell::new(Scratch {
+            wires: Vec::new(),
+            bits: Vec::new(),
+            pairs: Vec::new(),
+            lin: Vec::new(),
+        })
+    };
+}
+
+impl Scratch {
+    /// Runs `f` on this thread's scratch (empty vectors, their capacity kept), then wipes
+    /// it. A nested call gets fresh vectors rather than sharing.
+    fn with<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+        let mut s = SCRATCH.with(|c| c.take());
+        let r = f(&mut s);
+        wipe(&mut s.wires);
+        wipe(&mut s.bits);
+        wipe(&mut s.pairs);
+        wipe(&mut s.lin);
+        SCRATCH.with(|c| c.set(s));
+        r
+    }
+}
+
+/// Zeroes `v`'s contents (that the optimiser cannot drop) and empties it, keeping its
+/// capacity.
+fn wipe<T: Copy + Default>(v: &mut Vec<T>) {
+    v.fill(T::default());
+    std::hint::black_box(&mut v[..]);
+    v.clear();
 }
 
 /// The prover's sums `(A0, A1, E)` for the witness positions' values `x` (inputs, then AND
@@ -65,54 +100,58 @@ pub fn prover_sums(
     chis: &[&[u128]],
     output: &[bool],
 ) -> Vec<(u128, u128, u128)> {
-    let n_in = c.n_inputs();
-    let n_and = c.n_and();
-    let mut xv: Vec<bool> = Vec::with_capacity(c.n_wires());
-    let mut tv: Vec<u128> = Vec::with_capacity(c.n_wires());
-    xv.extend_from_slice(&x[..n_in]);
-    tv.extend_from_slice(&tags[..n_in]);
-    let mut pairs: Vec<(u128, u128)> = Vec::with_capacity(n_and);
-    let mut lin: Vec<u128> = Vec::with_capacity(n_and);
-    // the AND gates whose output is wrong (only a cheating prover has any)
-    let mut wrong: Vec<usize> = Vec::new();
-    for g in c.gates() {
-        let (xx, vv) = match *g {
-            Gate::Xor(a, b) => (
-                xv[a as usize] ^ xv[b as usize],
-                tv[a as usize] ^ tv[b as usize],
-            ),
-            Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
-            Gate::And(a, b) => {
-                let t = pairs.len();
-                let (xa, xb) = (xv[a as usize], xv[b as usize]);
-                let (va, vb) = (tv[a as usize], tv[b as usize]);
-                let (xc, vc) = (x[n_in + t], tags[n_in + t]);
-                pairs.push((va, vb));
-                lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
-                if (xa & xb) != xc {
-                    wrong.push(t);
+    Scratch::with(|s| {
+        let n_in = c.n_inputs();
+        let n_and = c.n_and();
+        let (xv, tv) = (&mut s.bits, &mut s.wires);
+        let (pairs, lin) = (&mut s.pairs, &mut s.lin);
+        xv.reserve(c.n_wires());
+        tv.reserve(c.n_wires());
+        pairs.reserve(n_and);
+        lin.reserve(n_and);
+        xv.extend_from_slice(&x[..n_in]);
+        tv.extend_from_slice(&tags[..n_in]);
+        // the AND gates whose output is wrong (only a cheating prover has any)
+        let mut wrong: Vec<usize> = Vec::new();
+        for g in c.gates() {
+            let (xx, vv) = match *g {
+                Gate::Xor(a, b) => (
+                    xv[a as usize] ^ xv[b as usize],
+                    tv[a as usize] ^ tv[b as usize],
+                ),
+                Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+                Gate::And(a, b) => {
+                    let t = pairs.len();
+                    let (xa, xb) = (xv[a as usize], xv[b as usize]);
+                    let (va, vb) = (tv[a as usize], tv[b as usize]);
+                    let (xc, vc) = (x[n_in + t], tags[n_in + t]);
+                    pairs.push((va, vb));
+                    lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
+                    if (xa & xb) != xc {
+                        wrong.push(t);
+                    }
+                    (xc, vc)
                 }
-                (xc, vc)
-            }
-        };
-        xv.push(xx);
-        tv.push(vv);
-    }
-    chis.iter()
-        .map(|chi| {
-            let a0 = sum_chi_products(&chi[..n_and], &pairs);
-            let mut a1 = sum_chi(&chi[..n_and], &lin);
-            let mut e = wrong.iter().fold(0u128, |e, &t| e ^ chi[t]);
-            for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
-                if let Bit::Wire(w) = *out {
-                    let ch = chi[n_and + o];
-                    a1 ^= mul(ch, tv[w as usize]);
-                    e ^= scale(ch, xv[w as usize] ^ y);
+            };
+            xv.push(xx);
+            tv.push(vv);
+        }
+        chis.iter()
+            .map(|chi| {
+                let a0 = sum_chi_products(&chi[..n_and], pairs);
+                let mut a1 = sum_chi(&chi[..n_and], lin);
+                let mut e = wrong.iter().fold(0u128, |e, &t| e ^ chi[t]);
+                for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+                    if let Bit::Wire(w) = *out {
+                        let ch = chi[n_and + o];
+                        a1 ^= mul(ch, tv[w as usize]);
+                        e ^= scale(ch, xv[w as usize] ^ y);
+                    }
                 }
-            }
-            (a0, a1, e)
-        })
-        .collect()
+                (a0, a1, e)
+            })
+            .collect()
+    })
 }
 
 /// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
@@ -128,37 +167,41 @@ pub fn verifier_sum(
     chis: &[&[u128]],
     output: &[bool],
 ) -> Vec<u128> {
-    let n_in = c.n_inputs();
-    let n_and = c.n_and();
-    let key = |p: usize| q[p] ^ scale(delta, d(p));
-    let mut kv: Vec<u128> = Vec::with_capacity(c.n_wires());
-    kv.extend((0..n_in).map(key));
-    let mut pairs: Vec<(u128, u128)> = Vec::with_capacity(n_and);
-    for g in c.gates() {
-        let k = match *g {
-            Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
-            Gate::Not(a) => kv[a as usize] ^ delta,
-            Gate::And(a, b) => {
-                let kc = key(n_in + pairs.len());
-                pairs.push((kv[a as usize], kv[b as usize]));
-                kc
-            }
-        };
-        kv.push(k);
-    }
-    let kcs: Vec<u128> = (n_in..n_in + n_and).into_par_iter().map(key).collect();
-    chis.iter()
-        .map(|chi| {
-            let quad = sum_chi_products(&chi[..n_and], &pairs);
-            let mut lin = sum_chi(&chi[..n_and], &kcs);
-            for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
-                if let Bit::Wire(w) = *out {
-                    lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
+    Scratch::with(|s| {
+        let n_in = c.n_inputs();
+        let n_and = c.n_and();
+        let key = |p: usize| q[p] ^ scale(delta, d(p));
+        let (kv, pairs, kcs) = (&mut s.wires, &mut s.pairs, &mut s.lin);
+        kv.reserve(c.n_wires());
+        pairs.reserve(n_and);
+        kcs.reserve(n_and);
+        kv.extend((0..n_in).map(key));
+        for g in c.gates() {
+            let k = match *g {
+                Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
+                Gate::Not(a) => kv[a as usize] ^ delta,
+                Gate::And(a, b) => {
+                    let kc = key(n_in + pairs.len());
+                    pairs.push((kv[a as usize], kv[b as usize]));
+                    kcs.push(kc);
+                    kc
                 }
-            }
-            quad ^ mul(lin, delta)
-        })
-        .collect()
+            };
+            kv.push(k);
+        }
+        chis.iter()
+            .map(|chi| {
+                let quad = sum_chi_products(&chi[..n_and], pairs);
+                let mut lin = sum_chi(&chi[..n_and], kcs);
+                for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+                    if let Bit::Wire(w) = *out {
+                        lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
+                    }
+                }
+                quad ^ mul(lin, delta)
+            })
+            .collect()
+    })
 }
 
 /// The definition of [`prover_sums`], one reduction per product, serial (tests).
