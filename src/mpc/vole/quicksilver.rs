@@ -43,7 +43,9 @@ fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
 /// 120,000 wires take 2 MB of tags (or keys) and its AND gates 1 MB more, which the
 /// allocator would otherwise map and the kernel clear afresh on every proof (page faults
 /// were a fifth of a proof's time). Everything is wiped before it is put back: the prover's
-/// tags and values would give the witness away once `Δ` is public.
+/// tags and values would give the witness away once `Δ` is public. Each thread keeps the
+/// capacity of the largest circuit it walked (about 3 MB for a one-block SHA-256), until it
+/// exits: the servers bound their verifying threads, so that memory is bounded too.
 #[derive(Default)]
 struct Scratch {
     wires: Vec<u128>,
