@@ -22,8 +22,11 @@
 //! Python per accepted proof.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Child, Command, Output};
+
+mod common;
+
+use common::python::{self as py, verdict_code};
 
 use zkgames::auth::keys::{
     login_context, prove_login_with, read_identity, read_key, verify_login, Identity, SecretKey,
@@ -34,30 +37,14 @@ use zkgames::mpc::vole::Profile;
 use zkgames::proof_file::{Mode, ProofFile};
 use zkgames::rng::seeded_rng;
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
+use common::PROVER;
+const SCRIPT: &str = "verify_lowmc_login.py";
 const SERVER: &str = "login.example";
 const USER: &str = "alice";
 const NONCE: [u8; 32] = [0x5a; 32];
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn script() -> PathBuf {
-    root().join("tools/verify_lowmc_login.py")
-}
-
 fn temp_dir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "independent_lowmc_verifier-{}-{}-{}",
-        std::process::id(),
-        name,
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    py::scratch_dir("independent_lowmc_verifier", name)
 }
 
 /// A LowMC key made by the binary: (secret key, identity, identity file).
@@ -182,9 +169,8 @@ fn lowered_code(c: &Case, id: &Identity, nonce: &[u8; 32], proof: &[u8]) -> i32 
 
 fn python(cases: &[&Case], each: bool) -> Child {
     let c0 = cases[0];
-    let mut cmd = Command::new("python3");
-    cmd.arg(script())
-        .arg(&c0.id_path)
+    let mut cmd = py::python(SCRIPT);
+    cmd.arg(&c0.id_path)
         .arg(&c0.server)
         .arg(&c0.user)
         .arg(&c0.nonce);
@@ -195,30 +181,17 @@ fn python(cases: &[&Case], each: bool) -> Child {
     if each {
         cmd.arg("--each");
     }
-    cmd.stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 is required to run the independent verifier (CI has it)")
+    py::spawn(&mut cmd)
 }
 
-/// Checks the Python output had no traceback; returns (exit code, stdout).
+/// Checks the Python verifier did not crash nor write to stderr; returns (exit code, stdout).
 fn python_output(o: Output, what: &str) -> (i32, String) {
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
-        !stderr.contains("Traceback") && !stdout.contains("Traceback") && stderr.is_empty(),
-        "{what}: the Python verifier crashed or wrote to stderr:\n{stdout}{stderr}"
+        o.stderr.is_empty(),
+        "{what}: the Python verifier wrote to stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
     );
-    (o.status.code().expect("python3 killed by a signal"), stdout)
-}
-
-fn verdict_code(line: &str, what: &str) -> i32 {
-    for (code, word) in [(0, "ACCEPTED"), (1, "REJECTED"), (2, "MALFORMED")] {
-        if line.starts_with(word) {
-            return code;
-        }
-    }
-    panic!("{what}: unexpected Python output {line:?}")
+    py::verdict(o, what)
 }
 
 /// Both verifiers on each case, one Python process per case (a few at a time); returns the
@@ -278,17 +251,7 @@ fn both_batched(cases: &[Case]) -> Vec<i32> {
 
 #[test]
 fn python_self_test_lowmc_constants_known_answer_and_circuit() {
-    let o = Command::new("python3")
-        .arg(script())
-        .arg("--self-test")
-        .output()
-        .expect("python3 is required");
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    py::self_test(SCRIPT);
 }
 
 #[test]

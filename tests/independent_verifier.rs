@@ -4,47 +4,26 @@
 //! on) a proof with a flipped byte. python3 is required: without it these tests fail.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Child, Command, Output};
 
 mod common;
 
+use common::python::{self as py, raw_puzzle, root};
+
 const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn script() -> PathBuf {
-    root().join("tools/verify_peg_iso.py")
-}
+const SCRIPT: &str = "verify_peg_iso.py";
 
 fn tee() -> (PathBuf, PathBuf) {
-    (
-        root().join("puzzles/raw/tee.txt"),
-        root().join("puzzles/raw/tee.solution"),
-    )
+    raw_puzzle("tee")
 }
 
 fn english() -> (PathBuf, PathBuf) {
-    (
-        root().join("puzzles/raw/english.txt"),
-        root().join("puzzles/raw/english.solution"),
-    )
+    raw_puzzle("english")
 }
 
 /// A fresh directory of its own for each caller.
 fn temp_dir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "independent_verifier-{}-{}-{}",
-        std::process::id(),
-        name,
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    py::scratch_dir("independent_verifier", name)
 }
 
 /// Runs the prover with the paper's protocol (`--system iso`, what the Python verifier
@@ -87,43 +66,25 @@ fn prove(
 }
 
 fn spawn_python(instance: &Path, proof: &Path, security: Option<u32>, context: &str) -> Child {
-    let mut cmd = Command::new("python3");
-    cmd.arg(script())
-        .arg(instance)
-        .arg(proof)
-        .arg("--context")
-        .arg(context)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut cmd = py::python(SCRIPT);
+    cmd.arg(instance).arg(proof).arg("--context").arg(context);
     if let Some(b) = security {
         cmd.arg("--security").arg(b.to_string());
     }
-    cmd.spawn()
-        .expect("python3 is required to run the independent verifier (CI has it)")
+    py::spawn(&mut cmd)
 }
 
-/// Exit code of the Python verifier, after checking it did not crash.
+/// Exit code of the Python verifier, after checking it did not crash and, when it accepted
+/// or rejected, that it said so.
 fn check_output(o: Output, what: &str) -> i32 {
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !stderr.contains("Traceback") && !stdout.contains("Traceback"),
-        "{what}: the Python verifier crashed:\n{stdout}{stderr}"
-    );
-    let code = o
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("{what}: killed by a signal"));
-    let verdict = match code {
-        0 => "ACCEPTED",
-        1 => "REJECTED",
-        2 => "",
-        c => panic!("{what}: unexpected exit code {c}: {stdout}{stderr}"),
-    };
-    assert!(
-        stdout.starts_with(verdict),
-        "{what}: exit {code} but output {stdout:?}"
-    );
+    let (code, stdout) = py::verdict(o, what);
+    if code < 2 {
+        assert_eq!(
+            py::verdict_code(&stdout, what),
+            code,
+            "{what}: exit {code} but output {stdout:?}"
+        );
+    }
     code
 }
 

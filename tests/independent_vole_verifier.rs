@@ -12,37 +12,20 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-const PROVER: &str = env!("CARGO_BIN_EXE_prover");
-const VERIFIER: &str = env!("CARGO_BIN_EXE_verifier");
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::python::{self as py, raw_puzzle};
+use common::{PROVER, VERIFIER};
 
-fn script() -> PathBuf {
-    root().join("tools/verify_vole.py")
-}
+const SCRIPT: &str = "verify_vole.py";
 
 fn tee() -> (PathBuf, PathBuf) {
-    (
-        root().join("puzzles/raw/tee.txt"),
-        root().join("puzzles/raw/tee.solution"),
-    )
+    raw_puzzle("tee")
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "independent_vole_verifier-{}-{}-{}",
-        std::process::id(),
-        name,
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    py::scratch_dir("independent_vole_verifier", name)
 }
 
 /// A VOLE proof of the tee solution; panics unless the prover succeeds.
@@ -69,16 +52,13 @@ fn prove(out: &Path, security: u32, set: &str, context: &str, seed: u64) {
 }
 
 fn spawn_python(instance: &Path, proof: &Path, security: u32, context: &str) -> Child {
-    Command::new("python3")
-        .arg(script())
-        .arg(instance)
-        .arg(proof)
-        .args(["--security", &security.to_string()])
-        .args(["--context", context])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 is required to run the independent verifier (CI has it)")
+    py::spawn(
+        py::python(SCRIPT)
+            .arg(instance)
+            .arg(proof)
+            .args(["--security", &security.to_string()])
+            .args(["--context", context]),
+    )
 }
 
 fn spawn_rust(instance: &Path, proof: &Path, security: u32, context: &str) -> Child {
@@ -97,32 +77,10 @@ fn spawn_rust(instance: &Path, proof: &Path, security: u32, context: &str) -> Ch
 /// Exit code of the Python verifier, after checking it did not crash and printed its
 /// one-line verdict.
 fn python_code(o: Output, what: &str) -> i32 {
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (code, stdout) = py::verdict(o, what);
     assert!(
-        !stderr.contains("Traceback") && !stdout.contains("Traceback"),
-        "{what}: the Python verifier crashed:\n{stdout}{stderr}"
-    );
-    let code = o.status.code().expect("python3 killed by a signal");
-    let verdict = match code {
-        0 => "ACCEPTED",
-        1 => "REJECTED",
-        2 => "MALFORMED",
-        c => panic!("{what}: unexpected exit code {c}: {stdout}{stderr}"),
-    };
-    assert!(
-        stdout.starts_with(verdict) && stdout.lines().count() == 1,
+        py::verdict_code(&stdout, what) == code && stdout.lines().count() == 1,
         "{what}: exit {code} but output {stdout:?}"
-    );
-    code
-}
-
-fn rust_code(o: Output, what: &str) -> i32 {
-    let code = o.status.code().expect("verifier killed by a signal");
-    assert!(
-        [0, 1, 2].contains(&code),
-        "{what}: verifier exit {code}: {}",
-        String::from_utf8_lossy(&o.stderr)
     );
     code
 }
@@ -149,7 +107,7 @@ fn both(cases: &[(PathBuf, PathBuf, u32, String, String)]) -> Vec<i32> {
             let r_err = String::from_utf8_lossy(&ro.stderr).into_owned();
             let r_out = String::from_utf8_lossy(&ro.stdout).into_owned();
             let p = python_code(po, what);
-            let r = rust_code(ro, what);
+            let r = py::rust_code(&ro, what);
             assert_eq!(
                 p, r,
                 "{what}: Python exit {p} ({p_out}) but Rust exit {r} ({r_out}{r_err})"
@@ -162,17 +120,7 @@ fn both(cases: &[(PathBuf, PathBuf, u32, String, String)]) -> Vec<i32> {
 
 #[test]
 fn python_self_test_chacha20_rfc8439_and_gf128() {
-    let o = Command::new("python3")
-        .arg(script())
-        .arg("--self-test")
-        .output()
-        .expect("python3 is required");
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    py::self_test(SCRIPT);
 }
 
 #[test]
@@ -245,7 +193,7 @@ fn flipped_truncated_extended_and_wrong_statement_refused_alike() {
         std::fs::write(&path, &bytes).unwrap();
         cases.push((inst.clone(), path, bits, ctx.to_string(), name.to_string()));
     }
-    let english = root().join("puzzles/raw/english.txt");
+    let english = py::root().join("puzzles/raw/english.txt");
     cases.push((
         english,
         proof.clone(),
