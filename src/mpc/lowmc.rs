@@ -22,9 +22,9 @@
 //! Encryption: `x = p ⊕ K_0·k`; then for `i = 1..=4`: `x = S(x)`, `x = L_i·x`, `x = x ⊕ C_i`,
 //! `x = x ⊕ K_i·k`. A matrix times a vector: `y_j = ⊕_c M[j][c]·x_c`.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use super::circuit::{Bit, Builder, Circuit, Memo};
+use super::circuit::{Bit, Builder, Circuit};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::zkbpp::Statement;
 use crate::proof_file::{ProofFile, ProtocolId};
@@ -328,12 +328,14 @@ fn block_bits(x: &Block) -> Vec<bool> {
     (0..N).map(|i| bit(x, i)).collect()
 }
 
-/// The LowMC circuits of the last few plaintexts (a login server's busiest identities).
-static CIRCUITS: Memo<Block> = Memo::new(8);
-
 /// The public side of "I know `k` with `LowMC_k(p) = c`".
+///
+/// The circuit is built afresh for every statement, never taken from a [`Memo`](super::circuit::Memo): its key
+/// would be the plaintext, that is the identity, and a login server that verified a
+/// registered user's proof faster or slower than a decoy's (login.rs) would tell who is
+/// registered.
 struct KeyStatement {
-    circuit: Arc<Circuit>,
+    circuit: Circuit,
     output: Vec<bool>,
     public: Vec<u8>,
 }
@@ -343,9 +345,7 @@ impl KeyStatement {
         let mut public = b"lowmc-129-129-43-4 plaintext".to_vec();
         public.extend_from_slice(&block_to_bytes(p));
         KeyStatement {
-            circuit: CIRCUITS
-                .get(*p, || Ok(lowmc_circuit(p)))
-                .expect("building a LowMC circuit cannot fail"),
+            circuit: lowmc_circuit(p),
             output: block_bits(c),
             public,
         }
