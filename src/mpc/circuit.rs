@@ -169,13 +169,17 @@ impl Circuit {
 }
 
 /// A process-wide memo of circuits rebuilt from a small key (a SHA-256 circuit from its
-/// message length, a LowMC circuit from its plaintext): a server verifying proof after proof
-/// for the same statement builds its circuit once. Building SHA-256's (about 120,000 gates,
-/// hashed for its digest) costs as much as a quarter of a VOLE proof.
+/// message length): a server verifying proof after proof of the same shape builds its
+/// circuit once. Building SHA-256's (about 120,000 gates, hashed for its digest) costs as
+/// much as a quarter of a VOLE proof.
 ///
 /// At most `cap` circuits are kept, the most recently used; the key must determine the
 /// circuit completely (the memo never compares circuits), and a failed build is not kept.
 /// The memory is bounded by `cap` circuits whatever keys untrusted input names.
+///
+/// Misuse: a key drawn from a secret or from who is asking (an identity's plaintext or
+/// instance) makes the verification time tell it, a hit being faster than a build; key
+/// only by what the proof itself claims, the same for everyone.
 pub struct Memo<K> {
     slots: Mutex<VecDeque<(K, Arc<Circuit>)>>,
     cap: usize,
