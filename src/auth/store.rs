@@ -8,7 +8,7 @@
 //!
 //! Schema version 3 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"). Older databases are
 //! migrated in place when opened, one step at a time in one immediate transaction
-//! ([`MIGRATIONS`]): version 1 differs from 2 only in the `users.kind` check (`sha256`,
+//! (`MIGRATIONS`): version 1 differs from 2 only in the `users.kind` check (`sha256`,
 //! `peg`; version 2 adds `lowmc`); version 3 adds `device_codes` (the page's device login,
 //! [`device`]). A new file gets version 2's tables, then the same steps.
 //!
@@ -57,7 +57,7 @@ pub const TOKEN_TAG: &[u8] = b"zkgames/auth/token/v1";
 /// Longest peer address stored, in bytes.
 pub const MAX_PEER: usize = 64;
 
-/// A new database: version 2's tables, then [`MIGRATIONS`] from version 2 on.
+/// A new database: version 2's tables, then `MIGRATIONS` from version 2 on.
 const SCHEMA: &str = "
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 INSERT INTO schema_version VALUES (2);
@@ -94,7 +94,7 @@ CREATE INDEX audit_peer ON audit (event, peer, time);
 ";
 
 /// Migrations: entry `i` takes the schema from version `i + 1` to `i + 2`; each leaves the
-/// version row to [`migrate`].
+/// version row to `migrate`.
 const MIGRATIONS: &[&str] = &[
     // 1 -> 2: the `users` table rebuilt with the wider kind check, rows copied
     "
