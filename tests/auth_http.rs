@@ -559,7 +559,8 @@ fn every_route_in_openapi_answers_as_described() {
 /// Two `verifier auth serve --http` processes on one SQLite file share device codes: a code
 /// issued by one is redeemed by `prover auth login --code` at the other, and the poll at the
 /// first (which saw neither login) receives the refusal and then the token; a pending code
-/// survives a restart; a used code is refused by both.
+/// survives a restart; a used code is refused by both; one code sent to both at once logs
+/// in once.
 #[test]
 fn two_processes_on_one_sqlite_file_share_device_codes() {
     let d = dir("device-sqlite");
@@ -627,6 +628,37 @@ fn two_processes_on_one_sqlite_file_share_device_codes() {
     for z in [&a.addr, &b.addr] {
         let (c, _, e) = login(z, &k);
         assert_eq!(c, 2, "used: {e}");
+    }
+    // one code sent to both processes at the same moment: exactly one login, whose token
+    // the poll receives
+    for round in 0..3u64 {
+        let v = post(&b.addr, "/v1/device", &json!({"name": "alice"})).json();
+        let (code, handle) = (v["code"].clone(), v["poll"].as_str().unwrap().to_string());
+        let go = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let ts: Vec<_> = [a.addr.clone(), b.addr.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(i, z)| {
+                let (server, ch) = challenge(&z, "alice");
+                let seed = 900 + 2 * round + i as u64;
+                let proof =
+                    prove_login(&alice, &server, "alice", &nonce(&ch), &mut seeded_rng(seed));
+                let body = json!({"name": "alice", "challenge": ch, "system": "zkbpp",
+                    "proof": b64(&proof.unwrap()), "code": code});
+                let go = go.clone();
+                std::thread::spawn(move || {
+                    go.wait();
+                    post(&z, "/v1/login", &body)
+                })
+            })
+            .collect();
+        let rs: Vec<_> = ts.into_iter().map(|t| t.join().unwrap()).collect();
+        let mut got: Vec<u16> = rs.iter().map(|r| r.status).collect();
+        got.sort();
+        assert_eq!(got, [200, 400], "round {round}");
+        let won = rs.iter().find(|r| r.status == 200).unwrap().json();
+        let v = call(&a.addr, "GET", &format!("/v1/device/{handle}"), &[], b"").json();
+        assert_eq!(v["token"], won["token"], "round {round}");
     }
     for srv in [a, b] {
         let (c, log) = srv.stop();
