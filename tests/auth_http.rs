@@ -3,7 +3,9 @@
 //! (tests/common/http.rs). Register (201, 409), challenge, login (200, 401), whoami, logout;
 //! replays refused; wrong keys and unknown names answered alike; malformed (400), too large
 //! (413), rate limited (429 with Retry-After), busy (503); every route docs/openapi.yaml
-//! names answers as described; the TCP and HTTP services on one database are one service.
+//! names answers as described; the TCP and HTTP services on one database are one service;
+//! two server processes on one SQLite file share the page's device codes, which survive a
+//! restart.
 
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -552,4 +554,114 @@ fn every_route_in_openapi_answers_as_described() {
     }
     assert_eq!(checked, routes.len());
     srv.stop();
+}
+
+/// Two `verifier auth serve --http` processes on one SQLite file share device codes: a code
+/// issued by one is redeemed by `prover auth login --code` at the other, and the poll at the
+/// first (which saw neither login) receives the refusal and then the token; a pending code
+/// survives a restart; a used code is refused by both; one code sent to both at once logs
+/// in once.
+#[test]
+fn two_processes_on_one_sqlite_file_share_device_codes() {
+    let d = dir("device-sqlite");
+    let db = d.join("u.db");
+    let dbs = db.to_str().unwrap();
+    let (a, b) = (start(dbs, &[]), start(dbs, &[]));
+    let k = d.join("alice.key");
+    let m = d.join("mallory.key");
+    keygen("sha256", k.to_str().unwrap());
+    keygen("sha256", m.to_str().unwrap());
+    let alice = SecretKey::parse(&std::fs::read_to_string(&k).unwrap()).unwrap();
+    assert_eq!(register(&a.addr, "alice", &alice), 201);
+    let r = post(&a.addr, "/v1/device", &json!({"name": "alice"}));
+    assert_eq!(r.status, 201);
+    let v = r.json();
+    let (code, handle) = (
+        v["code"].as_str().unwrap().to_string(),
+        v["poll"].as_str().unwrap().to_string(),
+    );
+    let poll = |addr: &str, wait: u64| {
+        call(
+            addr,
+            "GET",
+            &format!("/v1/device/{handle}?wait={wait}"),
+            &[],
+            b"",
+        )
+    };
+    // a restart of the issuing process keeps the pending code
+    a.stop();
+    let a = start(dbs, &[]);
+    assert_eq!(poll(&a.addr, 0).json()["state"], "pending");
+    let login = |addr: &str, key: &PathBuf| {
+        let url = format!("http://{addr}");
+        run(&[
+            "auth",
+            "login",
+            "alice",
+            "--key",
+            key.to_str().unwrap(),
+            "--code",
+            &code,
+            &url,
+        ])
+    };
+    std::thread::scope(|sc| {
+        let waiting = sc.spawn(|| poll(&a.addr, 25));
+        std::thread::sleep(Duration::from_millis(300));
+        let (c, _, e) = login(&b.addr, &m);
+        assert_eq!(c, 1, "wrong key: {e}");
+        let v = waiting.join().unwrap().json();
+        assert_eq!((&v["state"], &v["refused"]), (&json!("pending"), &json!(1)));
+        let waiting = sc.spawn(|| poll(&a.addr, 25));
+        std::thread::sleep(Duration::from_millis(300));
+        let (c, token, e) = login(&b.addr, &k);
+        assert_eq!(c, 0, "right key: {e}");
+        let v = waiting.join().unwrap().json();
+        assert_eq!(v["state"], "done", "{v}");
+        assert_eq!(v["token"].as_str(), Some(token.trim()));
+        assert_eq!(
+            get_auth(&a.addr, "/v1/whoami", token.trim()).json()["name"],
+            "alice"
+        );
+    });
+    for z in [&a.addr, &b.addr] {
+        let (c, _, e) = login(z, &k);
+        assert_eq!(c, 2, "used: {e}");
+    }
+    // one code sent to both processes at the same moment: exactly one login, whose token
+    // the poll receives
+    for round in 0..3u64 {
+        let v = post(&b.addr, "/v1/device", &json!({"name": "alice"})).json();
+        let (code, handle) = (v["code"].clone(), v["poll"].as_str().unwrap().to_string());
+        let go = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let ts: Vec<_> = [a.addr.clone(), b.addr.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(i, z)| {
+                let (server, ch) = challenge(&z, "alice");
+                let seed = 900 + 2 * round + i as u64;
+                let proof =
+                    prove_login(&alice, &server, "alice", &nonce(&ch), &mut seeded_rng(seed));
+                let body = json!({"name": "alice", "challenge": ch, "system": "zkbpp",
+                    "proof": b64(&proof.unwrap()), "code": code});
+                let go = go.clone();
+                std::thread::spawn(move || {
+                    go.wait();
+                    post(&z, "/v1/login", &body)
+                })
+            })
+            .collect();
+        let rs: Vec<_> = ts.into_iter().map(|t| t.join().unwrap()).collect();
+        let mut got: Vec<u16> = rs.iter().map(|r| r.status).collect();
+        got.sort();
+        assert_eq!(got, [200, 400], "round {round}");
+        let won = rs.iter().find(|r| r.status == 200).unwrap().json();
+        let v = call(&a.addr, "GET", &format!("/v1/device/{handle}"), &[], b"").json();
+        assert_eq!(v["token"], won["token"], "round {round}");
+    }
+    for srv in [a, b] {
+        let (c, log) = srv.stop();
+        assert_eq!(c, Some(0), "{log}");
+    }
 }

@@ -4,7 +4,10 @@
 //! only once, tokens and rate limits shared, one name registered at two instances at once
 //! taken by exactly one, a restart losing nothing, kill -9 of an instance during a burst
 //! losing no acknowledged registration, the TCP service on the same database, the schema
-//! created by the first instance and a newer schema refused.
+//! created by the first instance and a newer schema refused; device codes of the page issued
+//! at one instance, redeemed at another and polled at a third, one code redeemed at two
+//! instances at once by exactly one login, expired codes refused everywhere, a version 1
+//! schema migrated.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -277,11 +280,11 @@ fn the_tcp_service_and_the_schema_on_postgres() {
         "--timeout",
         "5",
     ]);
-    // the first instance created the schema, version 1
+    // the first instance created the schema, version 2
     assert_eq!(
         pg.psql("schema", "SELECT version FROM zkg_schema_version")
             .trim(),
-        "1"
+        "2"
     );
     let d = common::fresh_dir("auth-pg", "tcp");
     let k = d.join("a.key");
@@ -338,4 +341,289 @@ fn the_tcp_service_and_the_schema_on_postgres() {
     );
     assert_eq!(c, 2, "{e}");
     assert!(!e.contains("hunter2") && e.lines().count() == 1, "{e}");
+}
+
+/// The prover's `auth login NAME --key KEY --code CODE http://ADDR`: (exit status, stdout,
+/// stderr).
+fn login_with_code(
+    addr: &str,
+    name: &str,
+    key: &std::path::Path,
+    code: &str,
+) -> (i32, String, String) {
+    let url = format!("http://{addr}");
+    common::run(
+        common::PROVER,
+        &[
+            "auth",
+            "login",
+            name,
+            "--key",
+            key.to_str().unwrap(),
+            "--code",
+            code,
+            &url,
+        ],
+    )
+}
+
+/// A device code from instance `a`: (code, poll handle).
+fn device(a: &str, name: &str) -> (String, String) {
+    let r = post(a, "/v1/device", &json!({ "name": name }));
+    assert_eq!(r.status, 201, "{}", r.text());
+    let v = r.json();
+    (
+        v["code"].as_str().unwrap().into(),
+        v["poll"].as_str().unwrap().into(),
+    )
+}
+
+fn poll(a: &str, handle: &str, wait: u64) -> common::http::Resp {
+    common::http::call(
+        a,
+        "GET",
+        &format!("/v1/device/{handle}?wait={wait}"),
+        &[],
+        b"",
+    )
+}
+
+#[test]
+fn device_codes_work_at_every_instance() {
+    let Some(pg) = pg("device") else { return };
+    let url = pg.database("device");
+    // every code of this test comes from 127.0.0.1: room for them all
+    let extra = ["--max-pending-per-peer", "64"];
+    let s = instances(&url, 3, &extra);
+    let (a, b, c) = (&s[0].addr, &s[1].addr, &s[2].addr);
+    let d = common::fresh_dir("auth-pg", "device");
+    let k = d.join("alice.key");
+    let m = d.join("mallory.key");
+    assert_eq!(common::keygen("sha256", k.to_str().unwrap()).0, 0);
+    assert_eq!(common::keygen("sha256", m.to_str().unwrap()).0, 0);
+    let alice = SecretKey::parse(&std::fs::read_to_string(&k).unwrap()).unwrap();
+    assert_eq!(register(a, "alice", &alice), 201);
+
+    // issued at A, a wrong key refused at B, the right key at B, polled at C, which
+    // answers the refusal and then the token without having seen either login
+    let (code, handle) = device(a, "alice");
+    let v = poll(c, &handle, 0).json();
+    assert_eq!(
+        (v["state"].as_str(), v["refused"].as_u64()),
+        (Some("pending"), Some(0))
+    );
+    let waiting = {
+        let (c, h) = (c.clone(), handle.clone());
+        std::thread::spawn(move || poll(&c, &h, 25))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let (st, _, e) = login_with_code(b, "alice", &m, &code);
+    assert_eq!(st, 1, "wrong key: {e}");
+    let r = waiting.join().unwrap();
+    assert_eq!(r.status, 200);
+    let v = r.json();
+    assert_eq!(
+        (v["state"].as_str(), v["refused"].as_u64()),
+        (Some("pending"), Some(1)),
+        "{v}"
+    );
+    let waiting = {
+        let (c, h) = (c.clone(), handle.clone());
+        std::thread::spawn(move || poll(&c, &h, 25))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let (st, token, e) = login_with_code(b, "alice", &k, &code);
+    assert_eq!(st, 0, "right key: {e}");
+    let token = token.trim().to_string();
+    let r = waiting.join().unwrap();
+    let v = r.json();
+    assert_eq!(v["state"], "done", "{v}");
+    assert_eq!(v["name"], "alice");
+    assert_eq!(
+        v["token"].as_str(),
+        Some(token.as_str()),
+        "the prover's session"
+    );
+    assert_eq!(v["system"], "vole");
+    assert!(v["proof_bytes"].as_u64().unwrap() > 1000 && v["verify_ms"].as_f64().is_some());
+    for z in [a, b, c] {
+        assert_eq!(poll(z, &handle, 0).json()["token"], v["token"]);
+        assert_eq!(get_auth(z, "/v1/whoami", &token).json()["name"], "alice");
+        // used once: the code is refused everywhere now
+        let (st, _, e) = login_with_code(z, "alice", &k, &code);
+        assert_eq!(st, 2, "{e}");
+        assert!(e.contains("unknown, used or expired code"), "{e}");
+    }
+    // the database holds the handle and the code only as hashes
+    let row = pg.psql(
+        "device",
+        "SELECT encode(poll_hash, 'hex') || ' ' || encode(code_hash, 'hex') FROM zkg_device_codes",
+    );
+    assert!(
+        !row.contains(&handle) && !row.contains(&code.replace('-', "")),
+        "{row}"
+    );
+    // a code is bound to its name, at every instance
+    assert_eq!(register(b, "bob", &key(77)), 201);
+    let (bob_code, _) = device(c, "bob");
+    let (st, _, e) = login_with_code(a, "alice", &k, &bob_code);
+    assert_eq!(st, 2, "{e}");
+
+    // one code redeemed at two instances at the same moment: one login, whose token the
+    // poll receives; the other refused after its proof verified (the database's
+    // conditional UPDATE decided), or before, if it came second
+    let mut raced = 0;
+    for round in 0..6u64 {
+        let (code, handle) = device(a, "alice");
+        let mut reqs = Vec::new();
+        for (i, z) in [b, c].into_iter().enumerate() {
+            let (server, ch, st) = challenge(z, "alice");
+            assert_eq!(st, 200);
+            let p = prove(&alice, &server, "alice", &ch, 500 + 2 * round + i as u64);
+            reqs.push((
+                z.clone(),
+                json!({"name": "alice", "challenge": ch, "proof": p, "code": code}),
+            ));
+        }
+        let go = Arc::new(std::sync::Barrier::new(2));
+        let ts: Vec<_> = reqs
+            .into_iter()
+            .map(|(z, body)| {
+                let go = go.clone();
+                std::thread::spawn(move || {
+                    go.wait();
+                    post(&z, "/v1/login", &body)
+                })
+            })
+            .collect();
+        let rs: Vec<_> = ts.into_iter().map(|t| t.join().unwrap()).collect();
+        let mut got: Vec<u16> = rs.iter().map(|r| r.status).collect();
+        got.sort();
+        assert_eq!(got, [200, 400], "round {round}");
+        let won = rs.iter().find(|r| r.status == 200).unwrap().json();
+        let lost = rs.iter().find(|r| r.status == 400).unwrap().json();
+        assert_eq!(lost["error"], "unknown, used or expired code for this name");
+        let v = poll(a, &handle, 0).json();
+        assert_eq!((&v["state"], &v["token"]), (&json!("done"), &won["token"]));
+        raced = pg
+            .psql(
+                "device",
+                "SELECT count(*) FROM zkg_audit WHERE detail = 'device code used or expired'",
+            )
+            .trim()
+            .parse::<u32>()
+            .unwrap();
+    }
+    // the losers' tokens were revoked: only the winners' are valid
+    let live: u32 = pg
+        .psql("device", "SELECT count(*) FROM zkg_tokens")
+        .trim()
+        .parse()
+        .unwrap();
+    println!("{raced} of 6 races decided by the UPDATE");
+    assert!(raced >= 1, "no race reached the redemption");
+    assert_eq!(live, 1 + 6, "one session per successful login");
+    // and through the binaries: two provers with one code at two instances at once
+    let (code, handle) = device(c, "alice");
+    let ts: Vec<_> = [a.clone(), b.clone()]
+        .into_iter()
+        .map(|z| {
+            let (k, code) = (k.clone(), code.clone());
+            std::thread::spawn(move || login_with_code(&z, "alice", &k, &code))
+        })
+        .collect();
+    let outs: Vec<_> = ts.into_iter().map(|t| t.join().unwrap()).collect();
+    let mut got: Vec<i32> = outs.iter().map(|o| o.0).collect();
+    got.sort();
+    assert_eq!(got, [0, 2], "{outs:?}");
+    let won = outs.iter().find(|o| o.0 == 0).unwrap().1.trim().to_string();
+    assert_eq!(
+        poll(b, &handle, 0).json()["token"].as_str(),
+        Some(won.as_str())
+    );
+
+    // an expired code is refused everywhere (an instance issuing 2-second codes)
+    let short = start(&url, &["--device-ttl", "2", "--max-pending-per-peer", "64"]);
+    let (code, handle) = device(&short.addr, "alice");
+    assert_eq!(poll(a, &handle, 0).status, 200);
+    std::thread::sleep(Duration::from_millis(3100));
+    for z in [a, b, c, &short.addr] {
+        assert_eq!(poll(z, &handle, 0).status, 404, "{z}");
+        let (st, _, e) = login_with_code(z, "alice", &k, &code);
+        assert_eq!(st, 2, "{e}");
+        assert!(e.contains("unknown, used or expired code"), "{e}");
+    }
+    // unknown and malformed handles are 404 everywhere
+    for h in ["00".repeat(32), "zz".into(), "0".repeat(5000)] {
+        assert_eq!(poll(b, &h, 0).status, 404);
+    }
+    assert_eq!(short.stop().0, Some(0));
+    for srv in s {
+        let (code, log) = srv.stop();
+        assert_eq!(code, Some(0), "{log}");
+    }
+    // expired rows are purged by the next start
+    let again = start(&url, &extra);
+    let (_, log) = again.stop();
+    assert!(log.contains(" 1 expired device codes"), "{log}");
+    assert_eq!(
+        pg.psql(
+            "device",
+            &format!(
+                "SELECT count(*) FROM zkg_device_codes WHERE expires <= {}",
+                now()
+            )
+        )
+        .trim(),
+        "0"
+    );
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+/// The per-address limit of pending device codes and the schema migration from version 1
+/// (no device codes) hold across instances.
+#[test]
+fn device_code_limits_and_the_migration_from_version_1() {
+    let Some(pg) = pg("devlimit") else { return };
+    let url = pg.database("devlimit");
+    // a version 1 database: what the previous build created, with a user in it
+    let s = instances(&url, 1, &[]);
+    let alice = key(1);
+    assert_eq!(register(&s[0].addr, "alice", &alice), 201);
+    s.into_iter().for_each(|x| {
+        x.stop();
+    });
+    pg.psql(
+        "devlimit",
+        "DROP TABLE zkg_device_codes; UPDATE zkg_schema_version SET version = 1",
+    );
+    let s = instances(&url, 2, &["--max-pending-per-peer", "3"]);
+    assert_eq!(
+        pg.psql("devlimit", "SELECT version FROM zkg_schema_version")
+            .trim(),
+        "2"
+    );
+    let (a, b) = (&s[0].addr, &s[1].addr);
+    assert_eq!(register(b, "alice", &key(2)), 409, "the user kept");
+    // three pending codes from this address, spread over both instances: the fourth is
+    // refused at either, with the wait until the oldest expires
+    for z in [a, b, a] {
+        device(z, "alice");
+    }
+    for z in [a, b] {
+        let r = post(z, "/v1/device", &json!({ "name": "alice" }));
+        assert_eq!(r.status, 429, "{}", r.text());
+        let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
+        assert!((1..=300).contains(&wait), "{wait}");
+    }
+    for x in s {
+        let (code, log) = x.stop();
+        assert_eq!(code, Some(0), "{log}");
+    }
 }

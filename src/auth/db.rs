@@ -13,7 +13,10 @@
 use std::sync::Mutex;
 
 use super::keys::Identity;
-use super::store::{Challenge, Clock, Event, Policy, Purged, Store, Token, User};
+use super::store::{
+    Challenge, Clock, DeviceCode, DeviceDone, DeviceInsert, Event, Policy, Purged, Store, Token,
+    User,
+};
 use crate::{Error, Result};
 
 /// What the login service needs from its database.
@@ -62,8 +65,30 @@ pub trait UserDb: Send {
     fn revoke_token(&self, token: &[u8; 32]) -> Result<bool>;
     /// Appends to the audit log.
     fn record(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<()>;
-    /// Deletes expired challenges and tokens and old audit lines.
+    /// Deletes expired challenges, tokens and device codes and old audit lines.
     fn purge(&self) -> Result<Purged>;
+    /// Stores a device code (its poll handle and code as hashes: [`super::store::poll_hash`],
+    /// [`super::store::code_hash`]) for `name`, asked from `peer`, unless `peer` holds
+    /// [`Policy::max_pending_per_peer`] live codes or the database holds `max_total`;
+    /// expired codes are deleted first. The counts and the insert are atomic across
+    /// connections and processes.
+    fn insert_device(
+        &self,
+        poll_hash: &[u8; 32],
+        code_hash: &[u8; 32],
+        name: &str,
+        peer: &str,
+        max_total: usize,
+    ) -> Result<DeviceInsert>;
+    /// The poll hash of the live, unused code `code_hash`, if it is bound to `name`.
+    fn device_by_code(&self, code_hash: &[u8; 32], name: &str) -> Result<Option<[u8; 32]>>;
+    /// Marks the live, unused code behind `poll_hash` (bound to `name`) done with `done`:
+    /// true for exactly one of any number of callers at once, at any instance.
+    fn redeem_device(&self, poll_hash: &[u8; 32], name: &str, done: &DeviceDone) -> Result<bool>;
+    /// Counts a refused login with the code behind `poll_hash`; the code stays usable.
+    fn refuse_device(&self, poll_hash: &[u8; 32]) -> Result<()>;
+    /// The live code behind `poll_hash`, whichever instance issued or redeemed it.
+    fn device(&self, poll_hash: &[u8; 32]) -> Result<Option<DeviceCode>>;
 }
 
 impl UserDb for Store {
@@ -118,6 +143,28 @@ impl UserDb for Store {
     }
     fn purge(&self) -> Result<Purged> {
         Store::purge(self)
+    }
+    fn insert_device(
+        &self,
+        poll_hash: &[u8; 32],
+        code_hash: &[u8; 32],
+        name: &str,
+        peer: &str,
+        max_total: usize,
+    ) -> Result<DeviceInsert> {
+        Store::insert_device(self, poll_hash, code_hash, name, peer, max_total)
+    }
+    fn device_by_code(&self, code_hash: &[u8; 32], name: &str) -> Result<Option<[u8; 32]>> {
+        Store::device_by_code(self, code_hash, name)
+    }
+    fn redeem_device(&self, poll_hash: &[u8; 32], name: &str, done: &DeviceDone) -> Result<bool> {
+        Store::redeem_device(self, poll_hash, name, done)
+    }
+    fn refuse_device(&self, poll_hash: &[u8; 32]) -> Result<()> {
+        Store::refuse_device(self, poll_hash)
+    }
+    fn device(&self, poll_hash: &[u8; 32]) -> Result<Option<DeviceCode>> {
+        Store::device(self, poll_hash)
     }
 }
 

@@ -206,6 +206,25 @@ impl<'a> Authenticator<'a> {
         nonce: &[u8; 32],
         proof: &[u8],
     ) -> Result<Result<Token, Denied>> {
+        self.finish_then(user, peer, nonce, proof, |_| Ok(true))
+    }
+
+    /// [`Authenticator::finish`] for a login that must also claim something once the proof
+    /// has verified (the page's device code): `claim` receives the new token and says
+    /// whether the claim succeeded. If it did not (the code was used meanwhile, at whatever
+    /// instance, or expired), the token is revoked before anyone saw it, the attempt is
+    /// recorded as `refused` (not a failure: the proof was valid, so the rate limit does not
+    /// count it) and the login answered [`Denied::Failed`]; the caller, who knows its claim
+    /// failed, may say why. `claim` runs after the verification, so the refusal costs the
+    /// same work as a success.
+    pub fn finish_then(
+        &self,
+        user: &str,
+        peer: &str,
+        nonce: &[u8; 32],
+        proof: &[u8],
+        claim: impl FnOnce(&Token) -> Result<bool>,
+    ) -> Result<Result<Token, Denied>> {
         check_user_name(user)?;
         let fresh = self.store.consume_challenge(nonce, user)?;
         if let Some(s) = self.store.retry_after(peer)? {
@@ -230,6 +249,12 @@ impl<'a> Authenticator<'a> {
         match verdict {
             Ok(()) => {
                 let t = self.store.issue_token(user)?;
+                if !claim(&t)? {
+                    self.store.revoke_token(&t.token)?;
+                    self.store
+                        .record(Event::Refused, user, peer, "device code used or expired")?;
+                    return Ok(Err(Denied::Failed));
+                }
                 self.store.record(Event::LoginOk, user, peer, "")?;
                 Ok(Ok(t))
             }

@@ -4,7 +4,8 @@
 //! (counted in the shared audit log) and session tokens hold for all instances.
 //!
 //! The schema is created and migrated by the server itself, under a transaction-scoped
-//! advisory lock so that instances starting together do it once. Schema version 1:
+//! advisory lock so that instances starting together do it once. Schema version 2 (version 1
+//! lacks `zkg_device_codes`, added by the second migration):
 //!
 //! ```sql
 //! CREATE TABLE zkg_schema_version (version INTEGER NOT NULL);   -- one row: 1
@@ -16,12 +17,20 @@
 //!                          username TEXT NOT NULL, created BIGINT NOT NULL, expires BIGINT NOT NULL);
 //! CREATE TABLE zkg_audit (id BIGSERIAL PRIMARY KEY, time BIGINT NOT NULL, event TEXT NOT NULL,
 //!                         username TEXT NOT NULL, peer TEXT NOT NULL, detail TEXT NOT NULL);
+//! CREATE TABLE zkg_device_codes (poll_hash BYTEA PRIMARY KEY, code_hash BYTEA NOT NULL UNIQUE,
+//!                         name TEXT NOT NULL, peer TEXT NOT NULL, expires BIGINT NOT NULL,
+//!                         refused INTEGER NOT NULL, state TEXT NOT NULL,    -- pending | done
+//!                         token BYTEA, token_expires BIGINT, system TEXT,   -- once done
+//!                         proof_bytes BIGINT, verify_ms DOUBLE PRECISION);
 //! ```
 //!
 //! Atomicity: a challenge is consumed by one `DELETE … RETURNING` (two instances racing for
 //! one nonce: one gets the row, the other nothing); a name by the primary key with
 //! `ON CONFLICT DO NOTHING`; the per-address count of pending challenges is checked and the
-//! new one inserted under an advisory lock on the address. Every acknowledged write is
+//! new one inserted under an advisory lock on the address; a device code is issued under one
+//! advisory lock for all (its per-address and global caps counted with the insert) and
+//! redeemed by one `UPDATE … WHERE state = 'pending'` (of two instances redeeming one code at
+//! once, the second finds no pending row once the first commits). Every acknowledged write is
 //! committed (PostgreSQL's default `synchronous_commit`) before the server answers.
 //!
 //! Misuse: one [`PgStore`] is one connection, not shared between threads; the URL's
@@ -35,15 +44,20 @@ use postgres::{Client, NoTls};
 
 use super::db::UserDb;
 use super::keys::{check_user_name, Identity};
-use super::store::{token_hash, Challenge, Clock, Event, Policy, Purged, Token, User, MAX_PEER};
+use super::store::device::{DeviceRow, DEVICE_COLUMNS, MAX_REFUSED};
+use super::store::{
+    token_hash, Challenge, Clock, DeviceCode, DeviceDone, DeviceInsert, Event, Policy, Purged,
+    Token, User, MAX_PEER,
+};
 use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
 /// The schema version this build reads and writes.
-pub const PG_SCHEMA_VERSION: i32 = 1;
+pub const PG_SCHEMA_VERSION: i32 = 2;
 
 /// Migrations: entry `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE zkg_schema_version (version INTEGER NOT NULL);
 INSERT INTO zkg_schema_version VALUES (0);
 CREATE TABLE zkg_users (
@@ -76,10 +90,32 @@ CREATE TABLE zkg_audit (
 );
 CREATE INDEX zkg_audit_user ON zkg_audit (event, username, time);
 CREATE INDEX zkg_audit_peer ON zkg_audit (event, peer, time);
-"];
+",
+    "
+CREATE TABLE zkg_device_codes (
+    poll_hash BYTEA PRIMARY KEY CHECK (octet_length(poll_hash) = 32),
+    code_hash BYTEA NOT NULL UNIQUE CHECK (octet_length(code_hash) = 32),
+    name TEXT NOT NULL,
+    peer TEXT NOT NULL,
+    expires BIGINT NOT NULL,
+    refused INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
+    token BYTEA CHECK (token IS NULL OR octet_length(token) = 32),
+    token_expires BIGINT,
+    system TEXT,
+    proof_bytes BIGINT,
+    verify_ms DOUBLE PRECISION
+);
+CREATE INDEX zkg_device_codes_peer ON zkg_device_codes (peer, expires);
+CREATE INDEX zkg_device_codes_expires ON zkg_device_codes (expires);
+",
+];
 
 /// Key of the advisory lock held while the schema is created or migrated ("zkgschem").
 const SCHEMA_LOCK: i64 = 0x7A6B_6773_6368_656D;
+/// Key of the advisory lock held while a device code is counted and inserted ("zkgdevic"):
+/// one for all addresses, since the global cap counts every address's codes.
+const DEVICE_LOCK: i64 = 0x7A6B_6764_6576_6963;
 
 /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
 pub fn redact(url: &str) -> String {
@@ -451,6 +487,9 @@ impl UserDb for PgStore {
         let tokens = tx
             .execute("DELETE FROM zkg_tokens WHERE expires <= $1", &[&now])
             .map_err(e)?;
+        let devices = tx
+            .execute("DELETE FROM zkg_device_codes WHERE expires <= $1", &[&now])
+            .map_err(e)?;
         let mut audit = tx
             .execute(
                 "DELETE FROM zkg_audit WHERE time < $1",
@@ -468,7 +507,140 @@ impl UserDb for PgStore {
             challenges: challenges as usize,
             tokens: tokens as usize,
             audit: audit as usize,
+            devices: devices as usize,
         })
+    }
+
+    fn insert_device(
+        &self,
+        poll_hash: &[u8; 32],
+        code_hash: &[u8; 32],
+        name: &str,
+        peer: &str,
+        max_total: usize,
+    ) -> Result<DeviceInsert> {
+        check_user_name(name)?;
+        check_peer(peer)?;
+        let now = self.now();
+        let max = self.policy.max_pending_per_peer;
+        let mut c = self.c();
+        let mut tx = c.transaction().map_err(|e| pg_err(&self.url, e))?;
+        let e = |e| pg_err(&self.url, e);
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&DEVICE_LOCK])
+            .map_err(e)?;
+        tx.execute("DELETE FROM zkg_device_codes WHERE expires <= $1", &[&now])
+            .map_err(e)?;
+        let mine: Vec<i64> = tx
+            .query(
+                "SELECT expires FROM zkg_device_codes WHERE peer = $1 ORDER BY expires LIMIT $2",
+                &[&peer, &(max as i64)],
+            )
+            .map_err(e)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let total: i64 = tx
+            .query_one("SELECT count(*) FROM zkg_device_codes", &[])
+            .map_err(e)?
+            .get(0);
+        if mine.len() >= max || total as usize >= max_total {
+            let wait = mine.first().map_or(1, |&x| (x - now).max(1));
+            return Ok(DeviceInsert::Full {
+                retry_after: wait as u64,
+            });
+        }
+        let expires = now + self.policy.device_ttl;
+        let n = tx
+            .execute(
+                "INSERT INTO zkg_device_codes (poll_hash, code_hash, name, peer, expires)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                &[&&poll_hash[..], &&code_hash[..], &name, &peer, &expires],
+            )
+            .map_err(e)?;
+        tx.commit().map_err(e)?;
+        Ok(if n == 1 {
+            DeviceInsert::Stored { expires }
+        } else {
+            DeviceInsert::Collision
+        })
+    }
+
+    fn device_by_code(&self, code_hash: &[u8; 32], name: &str) -> Result<Option<[u8; 32]>> {
+        let row = self
+            .c()
+            .query_opt(
+                "SELECT poll_hash, name FROM zkg_device_codes
+                 WHERE code_hash = $1 AND state = 'pending' AND expires > $2",
+                &[&&code_hash[..], &self.now()],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(row
+            .map(|r| (r.get::<_, Vec<u8>>(0), r.get::<_, String>(1)))
+            .filter(|(_, n)| n == name)
+            .and_then(|(p, _)| p.try_into().ok()))
+    }
+
+    fn redeem_device(&self, poll_hash: &[u8; 32], name: &str, done: &DeviceDone) -> Result<bool> {
+        // READ COMMITTED: a second UPDATE of the row waits for the first to commit, then
+        // re-checks `state = 'pending'` on the new row and updates nothing
+        let n = self
+            .c()
+            .execute(
+                "UPDATE zkg_device_codes SET state = 'done', token = $1, token_expires = $2,
+                     system = $3, proof_bytes = $4, verify_ms = $5
+                 WHERE poll_hash = $6 AND name = $7 AND state = 'pending' AND expires > $8",
+                &[
+                    &&done.token.token[..],
+                    &done.token.expires,
+                    &done.system,
+                    &(done.proof_bytes.min(i64::MAX as u64) as i64),
+                    &done.verify_ms,
+                    &&poll_hash[..],
+                    &name,
+                    &self.now(),
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(n == 1)
+    }
+
+    fn refuse_device(&self, poll_hash: &[u8; 32]) -> Result<()> {
+        self.c()
+            .execute(
+                "UPDATE zkg_device_codes SET refused = LEAST(refused + 1, $1)
+                 WHERE poll_hash = $2 AND state = 'pending'",
+                &[&(MAX_REFUSED as i32), &&poll_hash[..]],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    fn device(&self, poll_hash: &[u8; 32]) -> Result<Option<DeviceCode>> {
+        let row = self
+            .c()
+            .query_opt(
+                format!(
+                    "SELECT {DEVICE_COLUMNS} FROM zkg_device_codes WHERE poll_hash = $1 AND expires > $2"
+                )
+                .as_str(),
+                &[&&poll_hash[..], &self.now()],
+            )
+            .map_err(|e| self.err(e))?;
+        let Some(r) = row else { return Ok(None) };
+        let d = DeviceRow {
+            name: r.get(0),
+            expires: r.get(1),
+            refused: i64::from(r.get::<_, i32>(2)),
+            state: r.get(3),
+            token: r.get(4),
+            token_expires: r.get(5),
+            system: r.get(6),
+            proof_bytes: r.get(7),
+            verify_ms: r.get(8),
+        };
+        d.into_code()
+            .map(Some)
+            .ok_or_else(|| Error::bad(format!("{}: corrupt device code entry", self.url)))
     }
 }
 

@@ -6,12 +6,14 @@
 //! time comes from the store's [`Clock`], in Unix seconds, so expiry is testable with
 //! [`Clock::fake`].
 //!
-//! Schema version 2 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"); version 1 differs only
-//! in the `users.kind` check (`sha256`, `peg`; version 2 adds `lowmc`) and is migrated in
-//! place when opened (`migrate_v1`):
+//! Schema version 3 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"). Older databases are
+//! migrated in place when opened, one step at a time in one immediate transaction
+//! (`MIGRATIONS`): version 1 differs from 2 only in the `users.kind` check (`sha256`,
+//! `peg`; version 2 adds `lowmc`); version 3 adds `device_codes` (the page's device login,
+//! [`device`]). A new file gets version 2's tables, then the same steps.
 //!
 //! ```sql
-//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 2
+//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 3
 //! CREATE TABLE users (name TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
 //!                     identity TEXT NOT NULL, created INTEGER NOT NULL);
 //! CREATE TABLE challenges (nonce BLOB PRIMARY KEY NOT NULL, user TEXT NOT NULL,
@@ -21,6 +23,11 @@
 //! CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL,
 //!                     event TEXT NOT NULL, user TEXT NOT NULL, peer TEXT NOT NULL,
 //!                     detail TEXT NOT NULL);
+//! CREATE TABLE device_codes (poll_hash BLOB PRIMARY KEY NOT NULL, code_hash BLOB NOT NULL UNIQUE,
+//!                            name TEXT NOT NULL, peer TEXT NOT NULL, expires INTEGER NOT NULL,
+//!                            refused INTEGER NOT NULL, state TEXT NOT NULL,   -- pending | done
+//!                            token BLOB, token_expires INTEGER, system TEXT,  -- once done
+//!                            proof_bytes INTEGER, verify_ms REAL);
 //! ```
 //!
 //! Several processes or threads may open the same file (one [`Store`] each): every
@@ -38,8 +45,11 @@ use super::keys::{check_user_name, Identity, Kind};
 use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
+pub mod device;
+pub use device::{code_hash, poll_hash, DeviceCode, DeviceDone, DeviceInsert};
+
 /// The schema version this build reads and writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 /// `PRAGMA application_id` of a user database ("zkg1").
 pub const APPLICATION_ID: i32 = 0x7A6B_6731;
 /// Domain tag of token hashes: the database holds `SHA-256(TOKEN_TAG ‖ token)`.
@@ -47,6 +57,7 @@ pub const TOKEN_TAG: &[u8] = b"zkgames/auth/token/v1";
 /// Longest peer address stored, in bytes.
 pub const MAX_PEER: usize = 64;
 
+/// A new database: version 2's tables, then `MIGRATIONS` from version 2 on.
 const SCHEMA: &str = "
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 INSERT INTO schema_version VALUES (2);
@@ -82,10 +93,11 @@ CREATE INDEX audit_user ON audit (event, user, time);
 CREATE INDEX audit_peer ON audit (event, peer, time);
 ";
 
-/// Migrates a version 1 database to version 2 (the `users` table rebuilt with the wider kind
-/// check, rows copied, the version row set to 2), in one immediate transaction; a database
-/// already migrated by another process is left alone.
-const MIGRATE_V1: &str = "
+/// Migrations: entry `i` takes the schema from version `i + 1` to `i + 2`; each leaves the
+/// version row to `migrate`.
+const MIGRATIONS: &[&str] = &[
+    // 1 -> 2: the `users` table rebuilt with the wider kind check, rows copied
+    "
 CREATE TABLE users_v2 (
     name TEXT PRIMARY KEY NOT NULL,
     kind TEXT NOT NULL CHECK (kind IN ('sha256', 'peg', 'lowmc')),
@@ -95,15 +107,39 @@ CREATE TABLE users_v2 (
 INSERT INTO users_v2 (name, kind, identity, created) SELECT name, kind, identity, created FROM users;
 DROP TABLE users;
 ALTER TABLE users_v2 RENAME TO users;
-UPDATE schema_version SET version = 2;
-";
+",
+    // 2 -> 3: device codes (see [`device`])
+    "
+CREATE TABLE device_codes (
+    poll_hash BLOB PRIMARY KEY NOT NULL CHECK (length(poll_hash) = 32),
+    code_hash BLOB NOT NULL UNIQUE CHECK (length(code_hash) = 32),
+    name TEXT NOT NULL,
+    peer TEXT NOT NULL,
+    expires INTEGER NOT NULL,
+    refused INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
+    token BLOB CHECK (token IS NULL OR length(token) = 32),
+    token_expires INTEGER,
+    system TEXT,
+    proof_bytes INTEGER,
+    verify_ms REAL
+);
+CREATE INDEX device_codes_peer ON device_codes (peer, expires);
+CREATE INDEX device_codes_expires ON device_codes (expires);
+",
+];
 
-fn migrate_v1(conn: &Connection) -> rusqlite::Result<()> {
+/// Brings the schema to [`SCHEMA_VERSION`], one step of [`MIGRATIONS`] at a time, in one
+/// immediate transaction with the version re-read inside it: a database migrated meanwhile
+/// by another process is left alone, and a failed step leaves the old version intact.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
     let r = (|| {
-        let v: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0))?;
-        if v == 1 {
-            conn.execute_batch(MIGRATE_V1)?;
+        let mut v: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0))?;
+        while (1..SCHEMA_VERSION).contains(&v) {
+            conn.execute_batch(MIGRATIONS[v as usize - 1])?;
+            v += 1;
+            conn.execute("UPDATE schema_version SET version = ?1", [v])?;
         }
         conn.execute_batch("COMMIT")
     })();
@@ -167,6 +203,9 @@ pub struct Policy {
     pub audit_retention: i64,
     /// Most audit entries kept by [`Store::purge`] (the newest; 1,000,000).
     pub audit_max_rows: i64,
+    /// Seconds a device code of the login page stays usable (5 minutes); it is bound to
+    /// one name and used once. One peer may hold `max_pending_per_peer` live codes.
+    pub device_ttl: i64,
 }
 
 impl Default for Policy {
@@ -181,6 +220,7 @@ impl Default for Policy {
             registration_window: 3600,
             audit_retention: 90 * 86_400,
             audit_max_rows: 1_000_000,
+            device_ttl: 300,
         }
     }
 }
@@ -271,6 +311,8 @@ pub struct Purged {
     pub challenges: usize,
     pub tokens: usize,
     pub audit: usize,
+    /// Expired device codes.
+    pub devices: usize,
 }
 
 /// An open user database.
@@ -379,7 +421,8 @@ impl Store {
                         .pragma_update(None, "application_id", APPLICATION_ID)?;
                     self.conn.execute_batch(SCHEMA)?;
                 }
-                self.conn.execute_batch("COMMIT")
+                self.conn.execute_batch("COMMIT")?;
+                migrate(&self.conn)
             })();
             if let Err(e) = r {
                 let _ = self.conn.execute_batch("ROLLBACK");
@@ -396,7 +439,9 @@ impl Store {
                 .map_err(|_| not_ours())?;
             match v {
                 Some(SCHEMA_VERSION) => {}
-                Some(1) => migrate_v1(&self.conn).map_err(|e| self.err(e))?,
+                Some(v) if (1..SCHEMA_VERSION).contains(&v) => {
+                    migrate(&self.conn).map_err(|e| self.err(e))?
+                }
                 Some(v) => {
                     return Err(Error::bad(format!(
                         "{}: user database schema version {v}, this build reads version {SCHEMA_VERSION}",
@@ -750,7 +795,7 @@ impl Store {
         Ok(rows)
     }
 
-    /// Deletes expired challenges and tokens, and audit entries older than
+    /// Deletes expired challenges, tokens and device codes, and audit entries older than
     /// [`Policy::audit_retention`] or beyond the newest [`Policy::audit_max_rows`].
     pub fn purge(&self) -> Result<Purged> {
         let now = self.now();
@@ -764,6 +809,9 @@ impl Store {
             .map_err(|e| self.err(e))?;
         let tokens = tx
             .execute("DELETE FROM tokens WHERE expires <= ?1", [now])
+            .map_err(|e| self.err(e))?;
+        let devices = tx
+            .execute("DELETE FROM device_codes WHERE expires <= ?1", [now])
             .map_err(|e| self.err(e))?;
         let mut audit = tx
             .execute(
@@ -782,6 +830,7 @@ impl Store {
             challenges,
             tokens,
             audit,
+            devices,
         })
     }
 
@@ -846,8 +895,9 @@ mod tests {
         assert_eq!(token_hash(&t).as_slice(), Sha256::digest(&b).as_slice());
     }
 
-    /// A version 1 database (the old kind check) is migrated on open: its users kept, `lowmc`
-    /// users accepted, the version row 2; a version 3 database is refused.
+    /// A version 1 database (the old kind check, no device codes) is migrated on open: its
+    /// users kept, `lowmc` users accepted, device codes stored, the version row 3; a version 4
+    /// database is refused.
     #[test]
     fn version_1_databases_are_migrated() {
         use crate::auth::keys::SecretKey;
@@ -887,20 +937,26 @@ mod tests {
             .conn
             .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(v, 2);
+        assert_eq!(v, SCHEMA_VERSION);
+        let (p, c) = (poll_hash(&[1; 32]), code_hash("BCDFGHJK"));
+        assert_eq!(
+            st.insert_device(&p, &c, "new", "10.0.0.1", 10).unwrap(),
+            DeviceInsert::Stored { expires: 400 }
+        );
+        assert_eq!(st.device_by_code(&c, "new").unwrap(), Some(p));
         drop(st);
         // reopening a migrated database changes nothing
         let st = Store::open(&path, Clock::fake(100), Policy::default()).unwrap();
         assert_eq!(st.users().unwrap().len(), 2);
         st.conn
-            .execute("UPDATE schema_version SET version = 3", [])
+            .execute("UPDATE schema_version SET version = 4", [])
             .unwrap();
         drop(st);
         let e = Store::open(&path, Clock::fake(100), Policy::default())
             .err()
             .unwrap()
             .to_string();
-        assert!(e.contains("schema version 3"), "{e}");
+        assert!(e.contains("schema version 4"), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -169,6 +169,9 @@ pub enum VerifierCmd {
         /// Seconds a login nonce stays valid.
         #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(i64).range(1..=3600))]
         challenge_ttl: i64,
+        /// Seconds a device code of the login page stays usable (HTTP).
+        #[arg(long, value_name = "SECS", default_value_t = crate::auth::http::DEVICE_TTL, value_parser = clap::value_parser!(i64).range(1..=3600))]
+        device_ttl: i64,
         /// Connections (TCP) or requests (HTTP) served at once; further ones are told to
         /// retry later (never queued), on TCP after closing one that has not sent its first
         /// message, if any, to make room.
@@ -522,6 +525,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             name,
             token_ttl,
             challenge_ttl,
+            device_ttl,
             max_sessions,
             max_pending_per_peer,
             max_failures_per_minute,
@@ -537,6 +541,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             let policy = Policy {
                 token_ttl,
                 challenge_ttl,
+                device_ttl,
                 max_pending_per_peer: max_pending_per_peer as usize,
                 max_failures: max_failures_per_minute as usize,
                 failure_window: 60,
@@ -568,10 +573,11 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 LogFormat::Plain
             };
             let about = format!(
-                "{users} users in {} (purged {} expired challenges, {} expired tokens, {} old audit lines); Ctrl-C stops",
+                "{users} users in {} (purged {} expired challenges, {} expired tokens, {} expired device codes, {} old audit lines); Ctrl-C stops",
                 spec.display(),
                 purged.challenges,
                 purged.tokens,
+                purged.devices,
                 purged.audit
             );
             if let Some((_, a)) = &web {

@@ -5,74 +5,57 @@
 //! Why this is safe to show on screen: a code grants nothing by itself. The token goes only
 //! to the holder of the secret `poll` handle (256 bits from the OS), and only after a valid
 //! login proof for the code's name; a code is bound to one name, used once, and expires
-//! after [`DEVICE_TTL`] seconds. How to misuse it: handing `poll` to anyone but the page
-//! that asked (it is the token's only key), or keeping codes past their expiry.
+//! after [`crate::auth::Policy::device_ttl`] seconds ([`DEVICE_TTL`] by default). How to
+//! misuse it: handing `poll` to anyone but the page that asked (it is the token's only key),
+//! or keeping codes past their expiry.
 //!
-//! Codes live in the memory of the instance that issued them ([`Devices`]); the command shown
-//! on the page names that instance's URL.
+//! Codes live in the user database ([`crate::auth::store::device`]; SQLite or PostgreSQL),
+//! so that with several instances on one database a code issued by any instance is redeemed
+//! at any instance and its poll answered by any instance: the database is the only shared
+//! state; redemption is one conditional `UPDATE` (exactly one of two instances redeeming a
+//! code at once wins). A poll waiting at the instance that verified the login is woken at
+//! once ([`Devices::news`]); a poll waiting at another instance looks at the database again
+//! every [`RECHECK`], holding no connection and no work slot while it sleeps.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
-use crate::auth::store::Clock;
+use crate::auth::db::UserDb;
+use crate::auth::store::{code_hash, poll_hash, DeviceCode, DeviceInsert};
 use crate::rng::{os_rng, random_32};
+use crate::{Error, Result};
 
 /// Longest a device-code poll may wait for news, in seconds.
 pub const MAX_WAIT: u64 = 25;
-/// Device codes held at once by one instance.
+/// Device codes held at once by the database (all instances together, expired ones deleted
+/// first).
 pub const MAX_DEVICES: usize = 4096;
-/// Seconds a device code stays usable.
+/// Seconds a device code stays usable by default (`--device-ttl`).
 pub const DEVICE_TTL: i64 = 300;
+/// How often a waiting poll looks at the database for news from other instances.
+pub const RECHECK: Duration = Duration::from_millis(250);
 /// Letters of a device code (no vowels: no words, no 0/O or 1/I confusion).
 const CODE_ALPHABET: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ";
+/// Fresh draws when a new code or handle equals a stored one (with 20^8 codes and at most
+/// [`MAX_DEVICES`] stored, a second collision in a row has odds below 10^-12).
+const DRAWS: usize = 4;
 
-/// Where a device login stands.
-#[derive(Clone, Debug)]
-enum State {
-    Pending,
-    Done {
-        token: String,
-        expires_at: i64,
-        system: &'static str,
-        proof_bytes: usize,
-        verify_ms: f64,
-    },
-}
-
-#[derive(Clone, Debug)]
-struct Device {
-    code: String,
-    name: String,
-    peer: String,
-    expires: i64,
-    refused: u32,
-    state: State,
-}
-
-impl Device {
-    /// What the page reads from a poll.
-    fn to_json(&self) -> Value {
-        match &self.state {
-            State::Pending => json!({
-                "state": "pending", "name": self.name, "expires_at": self.expires,
-                "refused": self.refused,
-            }),
-            State::Done {
-                token,
-                expires_at,
-                system,
-                proof_bytes,
-                verify_ms,
-            } => json!({
-                "state": "done", "name": self.name, "refused": self.refused,
-                "token": token, "expires_at": expires_at, "system": system,
-                "proof_bytes": proof_bytes, "verify_ms": verify_ms,
-            }),
-        }
+/// What the page reads from a poll.
+pub fn to_json(d: &DeviceCode) -> Value {
+    match &d.done {
+        None => json!({
+            "state": "pending", "name": d.name, "expires_at": d.expires,
+            "refused": d.refused,
+        }),
+        Some(done) => json!({
+            "state": "done", "name": d.name, "refused": d.refused,
+            "token": done.token.to_hex(), "expires_at": done.token.expires,
+            "system": done.system, "proof_bytes": done.proof_bytes,
+            "verify_ms": (done.verify_ms * 10.0).round() / 10.0,
+        }),
     }
 }
 
@@ -85,135 +68,122 @@ pub struct Issued {
     pub expires_at: i64,
 }
 
-/// The device codes of one instance, keyed by their poll handle, and the news that wakes
-/// the polls waiting on them.
+/// A new code for `name`, asked from `peer` (an address, as the rate limits count it), stored
+/// in `db`. `Ok(Err(seconds))` when `peer` already holds
+/// [`crate::auth::Policy::max_pending_per_peer`] live codes or the database holds
+/// [`MAX_DEVICES`]: the wait until the peer's oldest code expires.
+pub fn issue(db: &dyn UserDb, name: &str, peer: &str) -> Result<std::result::Result<Issued, u64>> {
+    for _ in 0..DRAWS {
+        let code = new_code();
+        let poll = random_32(&mut os_rng());
+        match db.insert_device(
+            &poll_hash(&poll),
+            &code_hash(&code),
+            name,
+            peer,
+            MAX_DEVICES,
+        )? {
+            DeviceInsert::Stored { expires } => {
+                return Ok(Ok(Issued {
+                    code: format!("{}-{}", &code[..4], &code[4..]),
+                    poll: hex::encode(poll),
+                    expires_at: expires,
+                }))
+            }
+            DeviceInsert::Full { retry_after } => return Ok(Err(retry_after)),
+            DeviceInsert::Collision => {}
+        }
+    }
+    Err(Error::io(
+        "device codes",
+        std::io::Error::other("no fresh code after several draws"),
+    ))
+}
+
+/// The poll hash of the live, unused code `code` (as typed: see [`normalise_code`]) for
+/// `name`, if any. The database is searched by the code's hash, never by its letters.
+pub fn by_code(db: &dyn UserDb, code: &str, name: &str) -> Result<Option<[u8; 32]>> {
+    db.device_by_code(&code_hash(&normalise_code(code)), name)
+}
+
+/// The stored hash of a poll handle as it arrives in a URL; `None` for anything but 64 hex
+/// digits (answered as an unknown handle).
+pub fn poll_key(poll: &str) -> Option<[u8; 32]> {
+    if poll.len() != 64 {
+        return None;
+    }
+    let p: [u8; 32] = hex::decode(poll).ok()?.try_into().ok()?;
+    Some(poll_hash(&p))
+}
+
+/// What one look at the database found.
+pub enum Seen {
+    /// The code behind the handle, live.
+    Code(DeviceCode),
+    /// No such live code: unknown, or expired.
+    Gone,
+    /// No work slot was free: look again at the next tick.
+    Busy,
+}
+
+/// The news of this instance: wakes the polls waiting here when a login with a code
+/// verified or was refused here. Polls waiting at other instances see it within
+/// [`RECHECK`].
+#[derive(Default)]
 pub struct Devices {
-    map: Mutex<HashMap<String, Device>>,
     news: Notify,
 }
 
-impl Default for Devices {
-    fn default() -> Self {
-        Devices {
-            map: Mutex::new(HashMap::new()),
-            news: Notify::new(),
-        }
-    }
-}
-
-fn now() -> i64 {
-    Clock::System.now()
-}
-
 impl Devices {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Device>> {
-        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    /// A login with a code was redeemed or refused at this instance.
+    pub fn news(&self) {
+        self.news.notify_waiters();
     }
 
-    /// A new code for `name`, asked from `peer` (an address, as the rate limits count it).
-    /// `Err(seconds)` when `peer` already holds `max_per_peer` live codes or the instance
-    /// holds [`MAX_DEVICES`]: the wait until the peer's oldest code expires.
-    pub fn issue(&self, name: &str, peer: &str, max_per_peer: usize) -> Result<Issued, u64> {
-        let t = now();
-        let mut map = self.lock();
-        map.retain(|_, d| d.expires > t);
-        let mine: Vec<i64> = map
-            .values()
-            .filter(|d| d.peer == peer)
-            .map(|d| d.expires)
-            .collect();
-        if mine.len() >= max_per_peer || map.len() >= MAX_DEVICES {
-            return Err(mine.iter().min().map_or(1, |&e| (e - t).max(1)) as u64);
-        }
-        let code = new_code();
-        let poll = hex::encode(random_32(&mut os_rng()));
-        map.insert(
-            poll.clone(),
-            Device {
-                code: code.clone(),
-                name: name.to_string(),
-                peer: peer.to_string(),
-                expires: t + DEVICE_TTL,
-                refused: 0,
-                state: State::Pending,
-            },
-        );
-        Ok(Issued {
-            code: format!("{}-{}", &code[..4], &code[4..]),
-            poll,
-            expires_at: t + DEVICE_TTL,
-        })
-    }
-
-    /// The poll handle of the live, unused code `code` (as typed: see [`normalise_code`])
-    /// for `name`, if any.
-    pub fn by_code(&self, code: &str, name: &str) -> Option<String> {
-        let code = normalise_code(code);
-        let t = now();
-        self.lock()
-            .iter()
-            .find(|(_, d)| d.code == code && d.expires > t && matches!(d.state, State::Pending))
-            .filter(|(_, d)| d.name == name)
-            .map(|(poll, _)| poll.clone())
-    }
-
-    /// A login with the code behind `poll` succeeded: the page may collect the token.
-    pub fn done(
+    /// The state of a code once it changes (done, or one more refusal) or after `wait`
+    /// seconds (at most [`MAX_WAIT`]); `Ok(None)` for an unknown or expired handle. `look`
+    /// reads the database (`first` says whether it is the first look, which may answer
+    /// busy to the client; later looks just wait for the next tick). Between looks the
+    /// poll holds nothing but a timer.
+    pub async fn poll<E, F, Fut>(
         &self,
-        poll: &str,
-        token: &crate::auth::store::Token,
-        system: &'static str,
-        proof_bytes: usize,
-        verify_ms: f64,
-    ) {
-        if let Some(d) = self.lock().get_mut(poll) {
-            d.state = State::Done {
-                token: token.to_hex(),
-                expires_at: token.expires,
-                system,
-                proof_bytes,
-                verify_ms: (verify_ms * 10.0).round() / 10.0,
-            };
-        }
-        self.news.notify_waiters();
-    }
-
-    /// A login with the code behind `poll` was refused: the page says so, the code stays.
-    pub fn refused(&self, poll: &str) {
-        if let Some(d) = self.lock().get_mut(poll) {
-            d.refused = d.refused.saturating_add(1);
-        }
-        self.news.notify_waiters();
-    }
-
-    /// The state of `poll` once it changes (done, or one more refusal) or after `wait`
-    /// seconds (at most [`MAX_WAIT`]); `None` for an unknown or expired handle.
-    pub async fn poll(&self, poll: &str, wait: u64) -> Option<Value> {
+        wait: u64,
+        mut look: F,
+    ) -> std::result::Result<Option<Value>, E>
+    where
+        F: FnMut(bool) -> Fut,
+        Fut: Future<Output = std::result::Result<Seen, E>>,
+    {
         let deadline = Instant::now() + Duration::from_secs(wait.min(MAX_WAIT));
-        let mut seen: Option<u32> = None;
+        let mut first_refused: Option<u32> = None;
+        let mut last: Option<DeviceCode> = None;
         loop {
             // register interest before looking, so that news between the look and the
             // wait is not missed
             let notified = self.news.notified();
-            let d = self
-                .lock()
-                .get(poll)
-                .filter(|d| d.expires > now())
-                .cloned()?;
-            let pending = matches!(d.state, State::Pending);
-            let changed = seen.is_some_and(|s| s != d.refused);
-            let left = deadline.saturating_duration_since(Instant::now());
-            if !pending || changed || left.is_zero() {
-                return Some(d.to_json());
+            match look(last.is_none()).await? {
+                Seen::Gone => return Ok(None),
+                Seen::Busy => {}
+                Seen::Code(d) => {
+                    let changed = first_refused.is_some_and(|s| s != d.refused);
+                    if d.done.is_some() || changed {
+                        return Ok(Some(to_json(&d)));
+                    }
+                    first_refused.get_or_insert(d.refused);
+                    last = Some(d);
+                }
             }
-            seen.get_or_insert(d.refused);
-            let _ = tokio::time::timeout(left.min(Duration::from_secs(1)), notified).await;
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(last.as_ref().map(to_json));
+            }
+            let _ = tokio::time::timeout(left.min(RECHECK), notified).await;
         }
     }
 }
 
 /// A code as typed (any case, dashes or spaces) in its stored form; at most 16 characters
-/// are kept, so a hostile request cannot make the comparison long.
+/// are kept, so a hostile request cannot make the hashing long.
 pub fn normalise_code(c: &str) -> String {
     c.chars()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -235,6 +205,7 @@ fn new_code() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::auth::store::{Clock, DeviceDone, Policy, Store, Token};
 
     #[test]
     fn codes_are_eight_letters_of_the_alphabet() {
@@ -245,31 +216,192 @@ mod tests {
         }
         assert_eq!(normalise_code("bcdf-ghjk"), "BCDFGHJK");
         assert_eq!(normalise_code(&"x".repeat(100)).len(), 16);
+        assert!(poll_key(&"ab".repeat(32)).is_some());
+        for bad in ["00", &"zz".repeat(32), &"é".repeat(32), &"00".repeat(33)] {
+            assert!(poll_key(bad).is_none(), "{bad}");
+        }
     }
 
-    #[test]
-    fn a_code_is_bound_to_its_name_and_limited_per_peer() {
-        let d = Devices::default();
-        let a = d.issue("alice", "10.0.0.1", 2).unwrap();
-        assert_eq!(
-            d.by_code(&a.code.to_lowercase(), "alice"),
-            Some(a.poll.clone())
-        );
-        assert_eq!(d.by_code(&a.code, "bob"), None);
-        assert_eq!(d.by_code("BCDF-GHJK-X", "alice"), None);
-        d.issue("bob", "10.0.0.1", 2).unwrap();
-        assert!(d.issue("carol", "10.0.0.1", 2).is_err(), "two per peer");
-        assert!(d.issue("carol", "10.0.0.2", 2).is_ok(), "another peer");
-        d.refused(&a.poll);
-        let rt = tokio::runtime::Builder::new_current_thread()
+    fn store(tag: &str, clock: Clock, pol: Policy) -> (Store, std::path::PathBuf) {
+        let d = std::env::temp_dir().join(format!("zkg-device-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join("u.db");
+        (Store::open(&p, clock, pol).unwrap(), d)
+    }
+
+    fn look(db: &dyn UserDb, poll: &str) -> Seen {
+        match db.device(&poll_key(poll).unwrap()).unwrap() {
+            Some(d) => Seen::Code(d),
+            None => Seen::Gone,
+        }
+    }
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
+            .unwrap()
+    }
+
+    /// A code is bound to its name, limited per peer and globally, used once (a second
+    /// redemption, by another connection as another instance would, fails), refused
+    /// logins counted, and gone at its expiry (then deleted by purge).
+    #[test]
+    fn a_code_is_bound_to_its_name_limited_and_used_once() {
+        let clock = Clock::fake(1_000);
+        let pol = Policy {
+            max_pending_per_peer: 2,
+            ..Policy::default()
+        };
+        let (db, dir) = store("bound", clock.clone(), pol.clone());
+        let other = Store::open(&dir.join("u.db"), clock.clone(), pol).unwrap();
+        let a = issue(&db, "alice", "10.0.0.1").unwrap().unwrap();
+        assert_eq!(a.expires_at, 1_000 + DEVICE_TTL);
+        let p = by_code(&other, &a.code.to_lowercase(), "alice").unwrap();
+        assert_eq!(p, poll_key(&a.poll));
+        assert_eq!(by_code(&other, &a.code, "bob").unwrap(), None);
+        assert_eq!(by_code(&other, "BCDF-GHJK-X", "alice").unwrap(), None);
+        issue(&db, "bob", "10.0.0.1").unwrap().unwrap();
+        assert!(
+            issue(&db, "carol", "10.0.0.1").unwrap().is_err(),
+            "two per peer"
+        );
+        assert!(
+            issue(&db, "carol", "10.0.0.2").unwrap().is_ok(),
+            "another peer"
+        );
+        let p = p.unwrap();
+        other.refuse_device(&p).unwrap();
+        let v = rt()
+            .block_on(Devices::default().poll(0, |_| async { Ok::<_, ()>(look(&db, &a.poll)) }))
+            .unwrap()
             .unwrap();
-        let v = rt.block_on(d.poll(&a.poll, 0)).unwrap();
         assert_eq!(
             (v["state"].as_str(), v["refused"].as_u64()),
             (Some("pending"), Some(1))
         );
-        assert!(rt.block_on(d.poll("00", 0)).is_none());
+        let done = DeviceDone {
+            token: Token {
+                token: [7; 32],
+                expires: 5_000,
+            },
+            system: "vole".into(),
+            proof_bytes: 1234,
+            verify_ms: 5.25,
+        };
+        assert!(
+            !other.redeem_device(&p, "bob", &done).unwrap(),
+            "another name"
+        );
+        assert!(other.redeem_device(&p, "alice", &done).unwrap());
+        assert!(!db.redeem_device(&p, "alice", &done).unwrap(), "used once");
+        assert_eq!(by_code(&db, &a.code, "alice").unwrap(), None, "used");
+        let v = rt()
+            .block_on(Devices::default().poll(5, |_| async { Ok::<_, ()>(look(&db, &a.poll)) }))
+            .unwrap()
+            .unwrap();
+        assert_eq!(v["state"], "done");
+        assert_eq!(v["token"], "07".repeat(32));
+        assert_eq!(
+            (v["proof_bytes"].as_u64(), v["verify_ms"].as_f64()),
+            (Some(1234), Some(5.3))
+        );
+        assert!(rt()
+            .block_on(
+                Devices::default().poll(0, |_| async { Ok::<_, ()>(look(&db, &"00".repeat(32))) })
+            )
+            .unwrap()
+            .is_none());
+        // expiry: gone for the poll and the login, then purged
+        clock.advance(DEVICE_TTL);
+        assert!(db.device(&p).unwrap().is_none());
+        let c = issue(&db, "dave", "10.0.0.3").unwrap().unwrap();
+        clock.advance(DEVICE_TTL);
+        assert_eq!(by_code(&db, &c.code, "dave").unwrap(), None);
+        assert!(!db
+            .redeem_device(&poll_key(&c.poll).unwrap(), "dave", &done)
+            .unwrap());
+        assert_eq!(db.purge().unwrap().devices, 1);
+        assert_eq!(db.device_count().unwrap(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The global cap counts every peer's live codes; expired ones are deleted on the next
+    /// issue and do not count.
+    #[test]
+    fn the_global_cap_holds_and_expired_codes_make_room() {
+        let clock = Clock::fake(1_000);
+        let (db, dir) = store("cap", clock.clone(), Policy::default());
+        let p = |i: u8| poll_hash(&[i; 32]);
+        let c = |i: u8| code_hash(&format!("C{i}"));
+        for i in 0..5 {
+            assert!(matches!(
+                db.insert_device(&p(i), &c(i), "alice", &format!("10.0.0.{i}"), 5)
+                    .unwrap(),
+                DeviceInsert::Stored { .. }
+            ));
+        }
+        assert_eq!(
+            db.insert_device(&p(9), &c(9), "alice", "10.0.1.1", 5)
+                .unwrap(),
+            DeviceInsert::Full { retry_after: 1 }
+        );
+        assert_eq!(
+            db.insert_device(&p(9), &c(0), "alice", "10.0.1.1", 6)
+                .unwrap(),
+            DeviceInsert::Collision,
+            "a code equal to a stored one"
+        );
+        clock.advance(DEVICE_TTL);
+        assert!(matches!(
+            db.insert_device(&p(9), &c(9), "alice", "10.0.1.1", 5)
+                .unwrap(),
+            DeviceInsert::Stored { .. }
+        ));
+        assert_eq!(db.device_count().unwrap(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A poll at one instance sees a redemption made through another connection within a
+    /// recheck, without being notified.
+    #[test]
+    fn a_waiting_poll_sees_news_from_elsewhere() {
+        let clock = Clock::fake(1_000);
+        let (db, dir) = store("news", clock.clone(), Policy::default());
+        let a = issue(&db, "alice", "10.0.0.1").unwrap().unwrap();
+        let path = dir.join("u.db");
+        let key = poll_key(&a.poll).unwrap();
+        let writer = std::thread::spawn({
+            let (path, clock) = (path.clone(), clock.clone());
+            move || {
+                std::thread::sleep(Duration::from_millis(600));
+                let other = Store::open(&path, clock, Policy::default()).unwrap();
+                let done = DeviceDone {
+                    token: Token {
+                        token: [9; 32],
+                        expires: 9_000,
+                    },
+                    system: "kkw".into(),
+                    proof_bytes: 1,
+                    verify_ms: 1.0,
+                };
+                assert!(other.redeem_device(&key, "alice", &done).unwrap());
+            }
+        });
+        let looks = std::cell::Cell::new(0);
+        let v = rt()
+            .block_on(Devices::default().poll(10, |_| {
+                looks.set(looks.get() + 1);
+                let s = look(&db, &a.poll);
+                async { Ok::<_, ()>(s) }
+            }))
+            .unwrap()
+            .unwrap();
+        writer.join().unwrap();
+        // without the rechecks the poll would have answered "pending" after 10 s
+        assert_eq!(v["state"], "done");
+        assert!(looks.get() >= 2, "rechecked");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -30,7 +30,8 @@
 //! bound to a name and a secret `poll` handle; the person runs
 //! `prover auth login NAME --key KEY --code CODE URL`, whose login request carries the code;
 //! the page long-polls `GET /v1/device/POLL` and receives the session token once the proof
-//! has verified ([`device`]).
+//! has verified ([`device`]). Codes live in the database, so with several instances on one
+//! PostgreSQL (or several processes on one SQLite file) each step may reach any instance.
 
 mod device;
 
@@ -53,7 +54,7 @@ use tokio::sync::Semaphore;
 use super::db::{DbPool, DbSpec, UserDb};
 use super::keys::{check_user_name, Identity};
 use super::login::{Authenticator, Denied, Registration};
-use super::store::{Clock, Policy};
+use super::store::{Clock, DeviceDone, Policy};
 use crate::mpc::engine::Engine;
 use crate::net::server::{utc_now, LogFormat};
 use crate::net::Deadlines;
@@ -240,17 +241,28 @@ async fn blocking<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
 ) -> std::result::Result<T, Response> {
-    let Ok(permit) = app.work.clone().try_acquire_owned() else {
-        app.busy.fetch_add(1, Ordering::Relaxed);
-        return Err(busy());
-    };
+    match try_blocking(app, f).await {
+        Some(r) => r,
+        None => {
+            app.busy.fetch_add(1, Ordering::Relaxed);
+            Err(busy())
+        }
+    }
+}
+
+/// [`blocking`], `None` when no work slot is free.
+async fn try_blocking<T: Send + 'static>(
+    app: &Arc<App>,
+    f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
+) -> Option<std::result::Result<T, Response>> {
+    let permit = app.work.clone().try_acquire_owned().ok()?;
     let a = app.clone();
     let r = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         a.pool.with(f)
     })
     .await;
-    match r {
+    Some(match r {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => {
             if !matches!(e, Error::BadInput(_) | Error::Rejected(_)) {
@@ -262,7 +274,7 @@ async fn blocking<T: Send + 'static>(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal error (the server's log says more)",
         )),
-    }
+    })
 }
 
 fn bearer(h: &HeaderMap) -> Option<[u8; 32]> {
@@ -374,9 +386,11 @@ struct LoginReq {
     code: Option<String>,
 }
 
-/// The verdict of a login, for the reply, the log and a device code.
+/// The verdict of a login, for the reply and the log.
 struct Verdict {
     outcome: std::result::Result<super::store::Token, Denied>,
+    /// The proof verified but its device code was used by another login meanwhile.
+    lost: bool,
     ms: f64,
 }
 
@@ -420,32 +434,54 @@ async fn login(
     let Some(system) = claimed.or_else(|| super::keys::login_engine(&proof)) else {
         return error(StatusCode::BAD_REQUEST, "proof: not a login proof file");
     };
-    let code = match r.code.as_deref() {
-        None => None,
-        Some(c) => match app.devices.by_code(c, &r.name) {
-            Some(poll) => Some(poll),
-            None => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "unknown, used or expired code for this name",
-                )
-            }
-        },
-    };
     // the server's own restriction wins; else the proof must be of the system it claims
     let only = app.cfg.only.or(Some(system));
     let (name, ip, a, size) = (r.name.clone(), peer.ip(), app.clone(), proof.len());
+    let code = r.code;
+    let with_code = code.is_some();
     let out = blocking(&app, move |db| {
+        // a device code is looked up (by its hash) before anything is verified or consumed
+        let poll = match &code {
+            None => None,
+            Some(c) => match device::by_code(db, c, &name)? {
+                Some(p) => Some(p),
+                None => return Ok(None),
+            },
+        };
         let t0 = Instant::now();
-        let outcome = auth(&a, db, only)?.finish(&name, &ip, &nonce, &proof)?;
-        Ok(Verdict {
+        let mut redeemed = None;
+        let outcome = auth(&a, db, only)?.finish_then(&name, &ip, &nonce, &proof, |t| {
+            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            let won = match &poll {
+                None => true,
+                Some(p) => db.redeem_device(
+                    p,
+                    &name,
+                    &DeviceDone {
+                        token: t.clone(),
+                        system: system_name(system).to_string(),
+                        proof_bytes: size as u64,
+                        verify_ms: ms,
+                    },
+                )?,
+            };
+            redeemed = Some((won, ms));
+            Ok(won)
+        })?;
+        if let (Some(p), Err(Denied::Failed), None) = (&poll, &outcome, redeemed) {
+            db.refuse_device(p)?;
+        }
+        let ms = redeemed.map_or(t0.elapsed().as_secs_f64() * 1e3, |(_, ms)| ms);
+        Ok(Some(Verdict {
             outcome,
-            ms: t0.elapsed().as_secs_f64() * 1e3,
-        })
+            lost: redeemed.is_some_and(|(won, _)| !won),
+            ms,
+        }))
     })
     .await;
     let v = match out {
-        Ok(v) => v,
+        Ok(Some(v)) => v,
+        Ok(None) => return code_refused(),
         Err(resp) => return resp,
     };
     let detail = format!(
@@ -454,12 +490,13 @@ async fn login(
         system_name(system),
         v.ms
     );
+    if with_code {
+        // wake the polls waiting here; those at other instances see it at their next look
+        app.devices.news();
+    }
     match v.outcome {
         Ok(t) => {
             log(&app, Some(peer), "ok", &detail);
-            if let Some(c) = &code {
-                app.devices.done(c, &t, system_name(system), size, v.ms);
-            }
             reply(
                 StatusCode::OK,
                 json!({
@@ -472,14 +509,29 @@ async fn login(
                 }),
             )
         }
+        Err(_) if v.lost => {
+            log(
+                &app,
+                Some(peer),
+                "refused",
+                &format!("{detail}: code used meanwhile"),
+            );
+            code_refused()
+        }
         Err(d) => {
             log(&app, Some(peer), "refused", &detail);
-            if let (Some(c), Denied::Failed) = (&code, d) {
-                app.devices.refused(c);
-            }
             denied(d)
         }
     }
+}
+
+/// The answer to a login whose device code is unknown, used, expired or bound to another
+/// name (before any verification), or was used by another login while this one verified.
+fn code_refused() -> Response {
+    error(
+        StatusCode::BAD_REQUEST,
+        "unknown, used or expired code for this name",
+    )
 }
 
 async fn whoami(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
@@ -525,18 +577,17 @@ async fn device_new(
     if let Err(e) = check_user_name(&r.name) {
         return from_error(&e);
     }
-    let issued = match app
-        .devices
-        .issue(&r.name, &peer.ip(), app.cfg.policy.max_pending_per_peer)
-    {
-        Ok(i) => i,
-        Err(wait) => {
+    let (name, ip) = (r.name.clone(), peer.ip());
+    let issued = match blocking(&app, move |db| device::issue(db, &name, &ip)).await {
+        Ok(Ok(i)) => i,
+        Ok(Err(wait)) => {
             return retry(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many pending device codes",
                 wait,
             )
         }
+        Err(resp) => return resp,
     };
     let host = headers
         .get(header::HOST)
@@ -576,10 +627,38 @@ async fn device_poll(
     Path(poll): Path<String>,
     Query(q): Query<WaitQuery>,
 ) -> Response {
-    match app.devices.poll(&poll, q.wait.unwrap_or(0)).await {
-        Some(v) => reply(StatusCode::OK, v),
-        None => error(StatusCode::NOT_FOUND, "unknown or expired device code"),
+    let Some(key) = device::poll_key(&poll) else {
+        return gone();
+    };
+    let look = |first: bool| {
+        let app = app.clone();
+        async move {
+            let f = move |db: &dyn UserDb| db.device(&key);
+            let found = if first {
+                // the first look answers busy like any request
+                blocking(&app, f).await?
+            } else {
+                // later ones skip a tick rather than fail a poll that is under way
+                match try_blocking(&app, f).await {
+                    None => return Ok(device::Seen::Busy),
+                    Some(r) => r?,
+                }
+            };
+            Ok::<_, Response>(match found {
+                Some(d) => device::Seen::Code(d),
+                None => device::Seen::Gone,
+            })
+        }
+    };
+    match app.devices.poll(q.wait.unwrap_or(0), look).await {
+        Ok(Some(v)) => reply(StatusCode::OK, v),
+        Ok(None) => gone(),
+        Err(resp) => resp,
     }
+}
+
+fn gone() -> Response {
+    error(StatusCode::NOT_FOUND, "unknown or expired device code")
 }
 
 // ------------------------------------------------------------------ other routes
