@@ -619,18 +619,20 @@ fn two_processes_on_one_sqlite_file_share_device_codes() {
         assert_eq!(c, 0, "right key: {e}");
         let v = waiting.join().unwrap().json();
         assert_eq!(v["state"], "done", "{v}");
-        assert_eq!(v["token"].as_str(), Some(token.trim()));
-        assert_eq!(
-            get_auth(&a.addr, "/v1/whoami", token.trim()).json()["name"],
-            "alice"
-        );
+        // the page's own session, issued when A collected the code
+        let page = v["token"].as_str().unwrap();
+        assert_ne!(page, token.trim());
+        for t in [page, token.trim()] {
+            assert_eq!(get_auth(&a.addr, "/v1/whoami", t).json()["name"], "alice");
+        }
+        assert_eq!(poll(&b.addr, 0).status, 404, "collected once");
     });
     for z in [&a.addr, &b.addr] {
         let (c, _, e) = login(z, &k);
         assert_eq!(c, 2, "used: {e}");
     }
-    // one code sent to both processes at the same moment: exactly one login, whose token
-    // the poll receives
+    // one code sent to both processes at the same moment: exactly one login, after which
+    // the poll receives the page's session
     for round in 0..3u64 {
         let v = post(&b.addr, "/v1/device", &json!({"name": "alice"})).json();
         let (code, handle) = (v["code"].clone(), v["poll"].as_str().unwrap().to_string());
@@ -658,7 +660,8 @@ fn two_processes_on_one_sqlite_file_share_device_codes() {
         assert_eq!(got, [200, 400], "round {round}");
         let won = rs.iter().find(|r| r.status == 200).unwrap().json();
         let v = call(&a.addr, "GET", &format!("/v1/device/{handle}"), &[], b"").json();
-        assert_eq!(v["token"], won["token"], "round {round}");
+        assert_eq!(v["state"], "done", "round {round}");
+        assert_ne!(v["token"], won["token"], "round {round}");
     }
     for srv in [a, b] {
         let (c, log) = srv.stop();

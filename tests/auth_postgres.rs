@@ -439,22 +439,22 @@ fn device_codes_work_at_every_instance() {
     let v = r.json();
     assert_eq!(v["state"], "done", "{v}");
     assert_eq!(v["name"], "alice");
-    assert_eq!(
-        v["token"].as_str(),
-        Some(token.as_str()),
-        "the prover's session"
-    );
+    // the page's session of its own, issued when C collected the code
+    let page = v["token"].as_str().unwrap().to_string();
+    assert_ne!(page, token, "the page's session is not the prover's");
     assert_eq!(v["system"], "vole");
     assert!(v["proof_bytes"].as_u64().unwrap() > 1000 && v["verify_ms"].as_f64().is_some());
     for z in [a, b, c] {
-        assert_eq!(poll(z, &handle, 0).json()["token"], v["token"]);
+        // collected once: no instance answers the handle again
+        assert_eq!(poll(z, &handle, 0).status, 404);
         assert_eq!(get_auth(z, "/v1/whoami", &token).json()["name"], "alice");
+        assert_eq!(get_auth(z, "/v1/whoami", &page).json()["name"], "alice");
         // used once: the code is refused everywhere now
         let (st, _, e) = login_with_code(z, "alice", &k, &code);
         assert_eq!(st, 2, "{e}");
         assert!(e.contains("unknown, used or expired code"), "{e}");
     }
-    // the database holds the handle and the code only as hashes
+    // the database holds the handle and the code only as hashes, and no session token
     let row = pg.psql(
         "device",
         "SELECT encode(poll_hash, 'hex') || ' ' || encode(code_hash, 'hex') FROM zkg_device_codes",
@@ -463,15 +463,21 @@ fn device_codes_work_at_every_instance() {
         !row.contains(&handle) && !row.contains(&code.replace('-', "")),
         "{row}"
     );
+    let cols = pg.psql(
+        "device",
+        "SELECT string_agg(column_name, ' ') FROM information_schema.columns \
+         WHERE table_name = 'zkg_device_codes'",
+    );
+    assert!(!cols.contains("token"), "{cols}");
     // a code is bound to its name, at every instance
     assert_eq!(register(b, "bob", &key(77)), 201);
     let (bob_code, _) = device(c, "bob");
     let (st, _, e) = login_with_code(a, "alice", &k, &bob_code);
     assert_eq!(st, 2, "{e}");
 
-    // one code redeemed at two instances at the same moment: one login, whose token the
-    // poll receives; the other refused after its proof verified (the database's
-    // conditional UPDATE decided), or before, if it came second
+    // one code redeemed at two instances at the same moment: one login, after which the
+    // poll receives the page's session; the other refused after its proof verified (the
+    // database's conditional UPDATE decided), or before, if it came second
     let mut raced = 0;
     for round in 0..6u64 {
         let (code, handle) = device(a, "alice");
@@ -504,7 +510,10 @@ fn device_codes_work_at_every_instance() {
         let lost = rs.iter().find(|r| r.status == 400).unwrap().json();
         assert_eq!(lost["error"], "unknown, used or expired code for this name");
         let v = poll(a, &handle, 0).json();
-        assert_eq!((&v["state"], &v["token"]), (&json!("done"), &won["token"]));
+        assert_eq!(v["state"], "done");
+        assert_ne!(v["token"], won["token"]);
+        let page = v["token"].as_str().unwrap();
+        assert_eq!(get_auth(a, "/v1/whoami", page).json()["name"], "alice");
         raced = pg
             .psql(
                 "device",
@@ -514,7 +523,7 @@ fn device_codes_work_at_every_instance() {
             .parse::<u32>()
             .unwrap();
     }
-    // the losers' tokens were revoked: only the winners' are valid
+    // the losers' tokens were revoked: only the winners' and the pages' are valid
     let live: u32 = pg
         .psql("device", "SELECT count(*) FROM zkg_tokens")
         .trim()
@@ -522,7 +531,11 @@ fn device_codes_work_at_every_instance() {
         .unwrap();
     println!("{raced} of 6 races decided by the UPDATE");
     assert!(raced >= 1, "no race reached the redemption");
-    assert_eq!(live, 1 + 6, "one session per successful login");
+    assert_eq!(
+        live,
+        2 + 2 * 6,
+        "one session per successful login and one per page"
+    );
     // and through the binaries: two provers with one code at two instances at once
     let (code, handle) = device(c, "alice");
     let ts: Vec<_> = [a.clone(), b.clone()]
@@ -537,10 +550,9 @@ fn device_codes_work_at_every_instance() {
     got.sort();
     assert_eq!(got, [0, 2], "{outs:?}");
     let won = outs.iter().find(|o| o.0 == 0).unwrap().1.trim().to_string();
-    assert_eq!(
-        poll(b, &handle, 0).json()["token"].as_str(),
-        Some(won.as_str())
-    );
+    let v = poll(b, &handle, 0).json();
+    assert_eq!(v["state"], "done");
+    assert_ne!(v["token"].as_str(), Some(won.as_str()));
 
     // an expired code is refused everywhere (an instance issuing 2-second codes)
     let short = start(&url, &["--device-ttl", "2", "--max-pending-per-peer", "64"]);

@@ -87,6 +87,10 @@ pub trait UserDb: Send {
     fn redeem_device(&self, poll_hash: &[u8; 32], name: &str, done: &DeviceDone) -> Result<bool>;
     /// Counts a refused login with the code behind `poll_hash`; the code stays usable.
     fn refuse_device(&self, poll_hash: &[u8; 32]) -> Result<()>;
+    /// Moves the done code behind `poll_hash` to collected: the name it logged in, for
+    /// exactly one of any number of callers at once, at any instance (who then issues the
+    /// page's session).
+    fn collect_device(&self, poll_hash: &[u8; 32]) -> Result<Option<String>>;
     /// The live code behind `poll_hash`, whichever instance issued or redeemed it.
     fn device(&self, poll_hash: &[u8; 32]) -> Result<Option<DeviceCode>>;
 }
@@ -162,6 +166,9 @@ impl UserDb for Store {
     }
     fn refuse_device(&self, poll_hash: &[u8; 32]) -> Result<()> {
         Store::refuse_device(self, poll_hash)
+    }
+    fn collect_device(&self, poll_hash: &[u8; 32]) -> Result<Option<String>> {
+        Store::collect_device(self, poll_hash)
     }
     fn device(&self, poll_hash: &[u8; 32]) -> Result<Option<DeviceCode>> {
         Store::device(self, poll_hash)

@@ -19,9 +19,9 @@
 //!                         username TEXT NOT NULL, peer TEXT NOT NULL, detail TEXT NOT NULL);
 //! CREATE TABLE zkg_device_codes (poll_hash BYTEA PRIMARY KEY, code_hash BYTEA NOT NULL UNIQUE,
 //!                         name TEXT NOT NULL, peer TEXT NOT NULL, expires BIGINT NOT NULL,
-//!                         refused INTEGER NOT NULL, state TEXT NOT NULL,    -- pending | done
-//!                         token BYTEA, token_expires BIGINT, system TEXT,   -- once done
-//!                         proof_bytes BIGINT, verify_ms DOUBLE PRECISION);
+//!                         refused INTEGER NOT NULL,
+//!                         state TEXT NOT NULL,          -- pending | done | collected
+//!                         system TEXT, proof_bytes BIGINT, verify_ms DOUBLE PRECISION); -- once done
 //! ```
 //!
 //! Atomicity: a challenge is consumed by one `DELETE … RETURNING` (two instances racing for
@@ -99,9 +99,7 @@ CREATE TABLE zkg_device_codes (
     peer TEXT NOT NULL,
     expires BIGINT NOT NULL,
     refused INTEGER NOT NULL DEFAULT 0,
-    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
-    token BYTEA CHECK (token IS NULL OR octet_length(token) = 32),
-    token_expires BIGINT,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'collected')),
     system TEXT,
     proof_bytes BIGINT,
     verify_ms DOUBLE PRECISION
@@ -586,12 +584,10 @@ impl UserDb for PgStore {
         let n = self
             .c()
             .execute(
-                "UPDATE zkg_device_codes SET state = 'done', token = $1, token_expires = $2,
-                     system = $3, proof_bytes = $4, verify_ms = $5
-                 WHERE poll_hash = $6 AND name = $7 AND state = 'pending' AND expires > $8",
+                "UPDATE zkg_device_codes SET state = 'done',
+                     system = $1, proof_bytes = $2, verify_ms = $3
+                 WHERE poll_hash = $4 AND name = $5 AND state = 'pending' AND expires > $6",
                 &[
-                    &&done.token.token[..],
-                    &done.token.expires,
                     &done.system,
                     &(done.proof_bytes.min(i64::MAX as u64) as i64),
                     &done.verify_ms,
@@ -632,15 +628,26 @@ impl UserDb for PgStore {
             expires: r.get(1),
             refused: i64::from(r.get::<_, i32>(2)),
             state: r.get(3),
-            token: r.get(4),
-            token_expires: r.get(5),
-            system: r.get(6),
-            proof_bytes: r.get(7),
-            verify_ms: r.get(8),
+            system: r.get(4),
+            proof_bytes: r.get(5),
+            verify_ms: r.get(6),
         };
         d.into_code()
             .map(Some)
             .ok_or_else(|| Error::bad(format!("{}: corrupt device code entry", self.url)))
+    }
+
+    fn collect_device(&self, poll_hash: &[u8; 32]) -> Result<Option<String>> {
+        // as for redeem_device: of two collections at once, the second finds no 'done' row
+        let row = self
+            .c()
+            .query_opt(
+                "UPDATE zkg_device_codes SET state = 'collected'
+                 WHERE poll_hash = $1 AND state = 'done' AND expires > $2 RETURNING name",
+                &[&&poll_hash[..], &self.now()],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(row.map(|r| r.get(0)))
     }
 }
 

@@ -25,9 +25,9 @@
 //!                     detail TEXT NOT NULL);
 //! CREATE TABLE device_codes (poll_hash BLOB PRIMARY KEY NOT NULL, code_hash BLOB NOT NULL UNIQUE,
 //!                            name TEXT NOT NULL, peer TEXT NOT NULL, expires INTEGER NOT NULL,
-//!                            refused INTEGER NOT NULL, state TEXT NOT NULL,   -- pending | done
-//!                            token BLOB, token_expires INTEGER, system TEXT,  -- once done
-//!                            proof_bytes INTEGER, verify_ms REAL);
+//!                            refused INTEGER NOT NULL,
+//!                            state TEXT NOT NULL,       -- pending | done | collected
+//!                            system TEXT, proof_bytes INTEGER, verify_ms REAL); -- once done
 //! ```
 //!
 //! Several processes or threads may open the same file (one [`Store`] each): every
@@ -117,9 +117,7 @@ CREATE TABLE device_codes (
     peer TEXT NOT NULL,
     expires INTEGER NOT NULL,
     refused INTEGER NOT NULL DEFAULT 0,
-    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
-    token BLOB CHECK (token IS NULL OR length(token) = 32),
-    token_expires INTEGER,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'collected')),
     system TEXT,
     proof_bytes INTEGER,
     verify_ms REAL

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::auth::db::UserDb;
-use crate::auth::store::{code_hash, poll_hash, DeviceCode, DeviceInsert};
+use crate::auth::store::{code_hash, poll_hash, DeviceCode, DeviceInsert, Event, Token};
 use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
@@ -43,20 +43,48 @@ const CODE_ALPHABET: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ";
 /// [`MAX_DEVICES`] stored, a second collision in a row has odds below 10^-12).
 const DRAWS: usize = 4;
 
-/// What the page reads from a poll.
-pub fn to_json(d: &DeviceCode) -> Value {
-    match &d.done {
-        None => json!({
-            "state": "pending", "name": d.name, "expires_at": d.expires,
-            "refused": d.refused,
-        }),
-        Some(done) => json!({
+/// What the page reads from a poll: a pending code, or a done one with the page's session
+/// `token` (issued when the poll collected it).
+pub fn to_json(d: &DeviceCode, token: Option<&Token>) -> Value {
+    match (&d.done, token) {
+        (Some(done), Some(t)) => json!({
             "state": "done", "name": d.name, "refused": d.refused,
-            "token": done.token.to_hex(), "expires_at": done.token.expires,
+            "token": t.to_hex(), "expires_at": t.expires,
             "system": done.system, "proof_bytes": done.proof_bytes,
             "verify_ms": (done.verify_ms * 10.0).round() / 10.0,
         }),
+        _ => json!({
+            "state": "pending", "name": d.name, "expires_at": d.expires,
+            "refused": d.refused,
+        }),
     }
+}
+
+/// One look at the code behind the stored poll hash `key`, for a poll from `peer`: a done
+/// code is collected here (one conditional `UPDATE`: of two polls at once, at any
+/// instances, one collects) and the page gets a session of its own, issued now; a code
+/// collected already is gone for everyone else.
+pub fn look(db: &dyn UserDb, key: &[u8; 32], peer: &str) -> Result<Seen> {
+    let Some(d) = db.device(key)? else {
+        return Ok(Seen::Gone);
+    };
+    if d.collected {
+        return Ok(Seen::Gone);
+    }
+    if d.done.is_none() {
+        return Ok(Seen::Code(d));
+    }
+    let Some(name) = db.collect_device(key)? else {
+        return Ok(Seen::Gone);
+    };
+    let t = db.issue_token(&name)?;
+    db.record(
+        Event::LoginOk,
+        &name,
+        peer,
+        "page session of a device login",
+    )?;
+    Ok(Seen::Done(d, t))
 }
 
 /// A code just issued: what `POST /v1/device` answers.
@@ -118,8 +146,10 @@ pub fn poll_key(poll: &str) -> Option<[u8; 32]> {
 
 /// What one look at the database found.
 pub enum Seen {
-    /// The code behind the handle, live.
+    /// The code behind the handle, live and pending.
     Code(DeviceCode),
+    /// The code was done and this look collected it: the page's new session.
+    Done(DeviceCode, Token),
     /// No such live code: unknown, or expired.
     Gone,
     /// No work slot was free: look again at the next tick.
@@ -164,10 +194,10 @@ impl Devices {
             match look(last.is_none()).await? {
                 Seen::Gone => return Ok(None),
                 Seen::Busy => {}
+                Seen::Done(d, t) => return Ok(Some(to_json(&d, Some(&t)))),
                 Seen::Code(d) => {
-                    let changed = first_refused.is_some_and(|s| s != d.refused);
-                    if d.done.is_some() || changed {
-                        return Ok(Some(to_json(&d)));
+                    if first_refused.is_some_and(|s| s != d.refused) {
+                        return Ok(Some(to_json(&d, None)));
                     }
                     first_refused.get_or_insert(d.refused);
                     last = Some(d);
@@ -175,7 +205,7 @@ impl Devices {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Ok(last.as_ref().map(to_json));
+                return Ok(last.as_ref().map(|d| to_json(d, None)));
             }
             let _ = tokio::time::timeout(left.min(RECHECK), notified).await;
         }
@@ -205,7 +235,7 @@ fn new_code() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::store::{Clock, DeviceDone, Policy, Store, Token};
+    use crate::auth::store::{Clock, DeviceDone, Policy, Store};
 
     #[test]
     fn codes_are_eight_letters_of_the_alphabet() {
@@ -231,10 +261,13 @@ mod tests {
     }
 
     fn look(db: &dyn UserDb, poll: &str) -> Seen {
-        match db.device(&poll_key(poll).unwrap()).unwrap() {
-            Some(d) => Seen::Code(d),
-            None => Seen::Gone,
-        }
+        super::look(db, &poll_key(poll).unwrap(), "10.9.9.9").unwrap()
+    }
+
+    /// The session a done poll answer carries, checked against the store: its user.
+    fn session_user(db: &dyn UserDb, v: &Value) -> Option<String> {
+        let t: [u8; 32] = hex::decode(v["token"].as_str()?).ok()?.try_into().ok()?;
+        db.check_token(&t).unwrap()
     }
 
     fn rt() -> tokio::runtime::Runtime {
@@ -282,10 +315,6 @@ mod tests {
             (Some("pending"), Some(1))
         );
         let done = DeviceDone {
-            token: Token {
-                token: [7; 32],
-                expires: 5_000,
-            },
             system: "vole".into(),
             proof_bytes: 1234,
             verify_ms: 5.25,
@@ -302,11 +331,18 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(v["state"], "done");
-        assert_eq!(v["token"], "07".repeat(32));
+        assert_eq!(
+            session_user(&other, &v).as_deref(),
+            Some("alice"),
+            "a live session"
+        );
         assert_eq!(
             (v["proof_bytes"].as_u64(), v["verify_ms"].as_f64()),
             (Some(1234), Some(5.3))
         );
+        // collected once: a second poll, at any instance, finds nothing
+        assert!(matches!(look(&other, &a.poll), Seen::Gone));
+        assert!(matches!(look(&db, &a.poll), Seen::Gone));
         assert!(rt()
             .block_on(
                 Devices::default().poll(0, |_| async { Ok::<_, ()>(look(&db, &"00".repeat(32))) })
@@ -378,10 +414,6 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(600));
                 let other = Store::open(&path, clock, Policy::default()).unwrap();
                 let done = DeviceDone {
-                    token: Token {
-                        token: [9; 32],
-                        expires: 9_000,
-                    },
                     system: "kkw".into(),
                     proof_bytes: 1,
                     verify_ms: 1.0,
@@ -401,7 +433,57 @@ mod tests {
         writer.join().unwrap();
         // without the rechecks the poll would have answered "pending" after 10 s
         assert_eq!(v["state"], "done");
+        assert_eq!(session_user(&db, &v).as_deref(), Some("alice"));
         assert!(looks.get() >= 2, "rechecked");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A done code is collected once: of two connections (two instances) looking at it, one
+    /// gets a session and the other nothing; the row never holds a token (no column does).
+    #[test]
+    fn a_done_code_is_collected_once_and_no_token_is_stored() {
+        let clock = Clock::fake(1_000);
+        let (db, dir) = store("collect", clock.clone(), Policy::default());
+        let other = Store::open(&dir.join("u.db"), clock, Policy::default()).unwrap();
+        for round in 0..20 {
+            let a = issue(&db, "alice", &format!("10.0.0.{round}"))
+                .unwrap()
+                .unwrap();
+            let key = poll_key(&a.poll).unwrap();
+            let done = DeviceDone {
+                system: "vole".into(),
+                proof_bytes: 1,
+                verify_ms: 1.0,
+            };
+            assert!(db.redeem_device(&key, "alice", &done).unwrap());
+            let (x, y) = if round % 2 == 0 {
+                (&db, &other)
+            } else {
+                (&other, &db)
+            };
+            let seen = [look(x, &a.poll), look(y, &a.poll)];
+            let sessions: Vec<&Token> = seen
+                .iter()
+                .filter_map(|s| match s {
+                    Seen::Done(_, t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(sessions.len(), 1, "round {round}");
+            assert_eq!(
+                db.check_token(&sessions[0].token).unwrap().as_deref(),
+                Some("alice")
+            );
+        }
+        let cols: Vec<String> = rusqlite::Connection::open(dir.join("u.db"))
+            .unwrap()
+            .prepare("SELECT name FROM pragma_table_info('device_codes')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert!(cols.iter().all(|c| !c.contains("token")), "{cols:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

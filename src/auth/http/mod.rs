@@ -450,7 +450,7 @@ async fn login(
         };
         let t0 = Instant::now();
         let mut redeemed = None;
-        let outcome = auth(&a, db, only)?.finish_then(&name, &ip, &nonce, &proof, |t| {
+        let outcome = auth(&a, db, only)?.finish_then(&name, &ip, &nonce, &proof, |_| {
             let ms = t0.elapsed().as_secs_f64() * 1e3;
             let won = match &poll {
                 None => true,
@@ -458,7 +458,6 @@ async fn login(
                     p,
                     &name,
                     &DeviceDone {
-                        token: t.clone(),
                         system: system_name(system).to_string(),
                         proof_bytes: size as u64,
                         verify_ms: ms,
@@ -624,17 +623,19 @@ struct WaitQuery {
 
 async fn device_poll(
     State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
     Path(poll): Path<String>,
     Query(q): Query<WaitQuery>,
 ) -> Response {
     let Some(key) = device::poll_key(&poll) else {
         return gone();
     };
+    let ip = peer.ip();
     let look = |first: bool| {
-        let app = app.clone();
+        let (app, ip) = (app.clone(), ip.clone());
         async move {
-            let f = move |db: &dyn UserDb| db.device(&key);
-            let found = if first {
+            let f = move |db: &dyn UserDb| device::look(db, &key, &ip);
+            let seen = if first {
                 // the first look answers busy like any request
                 blocking(&app, f).await?
             } else {
@@ -644,10 +645,15 @@ async fn device_poll(
                     Some(r) => r?,
                 }
             };
-            Ok::<_, Response>(match found {
-                Some(d) => device::Seen::Code(d),
-                None => device::Seen::Gone,
-            })
+            if let device::Seen::Done(d, _) = &seen {
+                log(
+                    &app,
+                    Some(peer),
+                    "ok",
+                    &format!("page session for {}", d.name),
+                );
+            }
+            Ok::<_, Response>(seen)
         }
     };
     match app.devices.poll(q.wait.unwrap_or(0), look).await {

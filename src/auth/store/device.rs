@@ -6,18 +6,20 @@
 //! Neither secret of a device login is stored as such: the poll handle (the key to the
 //! token) only as `SHA-256("zkgames/auth/device-poll/v1" ‖ poll)`, the code only as
 //! `SHA-256("zkgames/auth/device-code/v1" ‖ CODE)`, so that looking a code up by an index
-//! compares hashes and its timing says nothing about the letters of a live code. The one
-//! secret a row holds is the session token of a done login, kept for the page to collect
-//! until the code expires ([`super::Policy::device_ttl`]); expired rows are deleted by the
-//! next issue and by `purge`.
+//! compares hashes and its timing says nothing about the letters of a live code. No session
+//! token is ever stored (tokens live only as hashes, in the tokens table): a verified login
+//! marks its code `done`, and the poll that first finds it so moves it to `collected` (one
+//! conditional `UPDATE`, one winner) and issues the page a session of its own. A database
+//! dump thus holds nothing that logs anyone in. Expired rows are deleted by the next issue
+//! and by `purge`.
 //!
 //! Misuse: comparing codes or handles in application code instead of through their hashes;
-//! keeping rows past their expiry (the token inside would outlive the page's need for it).
+//! storing the token of a done login in the row (whoever reads the database could use it).
 
 use rusqlite::{params, OptionalExtension};
 use sha2::{Digest as _, Sha256};
 
-use super::{Store, Token};
+use super::Store;
 use crate::Result;
 
 /// Domain tag of poll handle hashes.
@@ -56,10 +58,10 @@ pub enum DeviceInsert {
     Full { retry_after: u64 },
 }
 
-/// What a login with a device code left for the page.
+/// What a login with a device code left for the page (its session is issued when the page
+/// collects it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceDone {
-    pub token: Token,
     /// The proof system's wire name (`vole`, `zkbpp`, `kkw`).
     pub system: String,
     pub proof_bytes: u64,
@@ -78,11 +80,13 @@ pub struct DeviceCode {
     pub refused: u32,
     /// The login, once a proof has verified.
     pub done: Option<DeviceDone>,
+    /// Whether a poll has collected the page's session already.
+    pub collected: bool,
 }
 
 /// The columns [`row_to_device`] reads, in its order.
 pub(crate) const DEVICE_COLUMNS: &str =
-    "name, expires, refused, state, token, token_expires, system, proof_bytes, verify_ms";
+    "name, expires, refused, state, system, proof_bytes, verify_ms";
 
 /// One row of [`DEVICE_COLUMNS`], whatever the backend, as plain values.
 pub(crate) struct DeviceRow {
@@ -90,8 +94,6 @@ pub(crate) struct DeviceRow {
     pub expires: i64,
     pub refused: i64,
     pub state: String,
-    pub token: Option<Vec<u8>>,
-    pub token_expires: Option<i64>,
     pub system: Option<String>,
     pub proof_bytes: Option<i64>,
     pub verify_ms: Option<f64>,
@@ -99,26 +101,28 @@ pub(crate) struct DeviceRow {
 
 impl DeviceRow {
     /// The row as the page sees it; `None` for a row no build of ours writes (a `done`
-    /// without its token), which the caller reports as corrupt.
+    /// without its figures), which the caller reports as corrupt.
     pub fn into_code(self) -> Option<DeviceCode> {
-        let done = match self.state.as_str() {
-            "pending" => None,
-            "done" => Some(DeviceDone {
-                token: Token {
-                    token: self.token?.try_into().ok()?,
-                    expires: self.token_expires?,
-                },
+        let (done, collected) = match self.state.as_str() {
+            "pending" => (false, false),
+            "done" => (true, false),
+            "collected" => (true, true),
+            _ => return None,
+        };
+        let done = match done {
+            false => None,
+            true => Some(DeviceDone {
                 system: self.system?,
                 proof_bytes: u64::try_from(self.proof_bytes?).ok()?,
                 verify_ms: self.verify_ms?,
             }),
-            _ => return None,
         };
         Some(DeviceCode {
             name: self.name,
             expires: self.expires,
             refused: self.refused.clamp(0, MAX_REFUSED as i64) as u32,
             done,
+            collected,
         })
     }
 }
@@ -212,12 +216,10 @@ impl Store {
         let n = self
             .conn
             .execute(
-                "UPDATE device_codes SET state = 'done', token = ?1, token_expires = ?2,
-                     system = ?3, proof_bytes = ?4, verify_ms = ?5
-                 WHERE poll_hash = ?6 AND name = ?7 AND state = 'pending' AND expires > ?8",
+                "UPDATE device_codes SET state = 'done',
+                     system = ?1, proof_bytes = ?2, verify_ms = ?3
+                 WHERE poll_hash = ?4 AND name = ?5 AND state = 'pending' AND expires > ?6",
                 params![
-                    &done.token.token[..],
-                    done.token.expires,
                     done.system,
                     done.proof_bytes.min(i64::MAX as u64) as i64,
                     done.verify_ms,
@@ -257,11 +259,9 @@ impl Store {
                         expires: r.get(1)?,
                         refused: r.get(2)?,
                         state: r.get(3)?,
-                        token: r.get(4)?,
-                        token_expires: r.get(5)?,
-                        system: r.get(6)?,
-                        proof_bytes: r.get(7)?,
-                        verify_ms: r.get(8)?,
+                        system: r.get(4)?,
+                        proof_bytes: r.get(5)?,
+                        verify_ms: r.get(6)?,
                     })
                 },
             )
@@ -269,6 +269,21 @@ impl Store {
             .map_err(|e| self.err(e))?;
         row.map(|r| r.into_code().ok_or_else(|| self.corrupt_device()))
             .transpose()
+    }
+
+    /// Moves the live code behind `poll_hash` from `done` to `collected`: the name it logged
+    /// in for exactly one caller (then the caller issues the page's session), `None` for
+    /// every other (not done yet, collected already, expired, unknown).
+    pub fn collect_device(&self, poll_hash: &[u8; 32]) -> Result<Option<String>> {
+        self.conn
+            .query_row(
+                "UPDATE device_codes SET state = 'collected'
+                 WHERE poll_hash = ?1 AND state = 'done' AND expires > ?2 RETURNING name",
+                params![&poll_hash[..], self.now()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
     }
 
     /// Number of device codes stored (expired ones included until deleted).
