@@ -582,7 +582,11 @@ fn sha256_and_lowmc_proof_files_of_both_sets_and_their_sizes() {
         assert_eq!(pf.protocol, ProtocolId::Sha256Vole);
         let rep = zkgames::mpc::sha256::verify(&d, &pf, &Required::bits(128), b"c").unwrap();
         // the sum over the three phases (2^-129 + 2^-255)
-        assert!((rep.security_bits - 129.0).abs() < 1e-6, "{}", rep.security_bits);
+        assert!(
+            (rep.security_bits - 129.0).abs() < 1e-6,
+            "{}",
+            rep.security_bits
+        );
         assert!(zkgames::mpc::sha256::verify(&d, &pf, &Required::bits(128), b"x").is_err());
         let mut t = f.clone();
         let i = t.len() / 2;

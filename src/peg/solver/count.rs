@@ -68,11 +68,13 @@
 
 use rayon::prelude::*;
 
+mod dense;
 mod down;
 mod expand;
 mod frozen;
 mod key;
 mod pagoda;
+mod phases;
 mod simd;
 mod stage;
 
@@ -726,6 +728,7 @@ fn run<K: Key, const L: usize>(
     }
     let e = e;
     let c = &e.c;
+    let mut clock = phases::Clock::start();
     let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest).ok_or_else(|| {
         Error::rejected(format!(
             "more than {max_positions} positions reachable; raise the limit (--budget)"
@@ -738,7 +741,10 @@ fn run<K: Key, const L: usize>(
     if let Some(lowest) = lowest {
         // solvable positions of at most `half` pegs, level by level down; those of
         // `p > half` pegs are as many as those of `n - p`
-        let low = down::solvable_down::<K, L>(&e, &forward, lowest);
+        clock.lap("bfs total", String::new);
+        let classes = dense::Classes::new(n, &c.abc, first);
+        let low = down::solvable_down::<K, L>(&e, &forward, lowest, classes.as_ref());
+        clock.lap("walk down total", String::new);
         let solvable = |pegs: u32| {
             let q = if pegs > half { n as u32 - pegs } else { pegs };
             low.iter().find(|l| l.0 == q).map_or(0, |l| l.1)
@@ -855,6 +861,8 @@ fn bfs<K: Key, const L: usize>(
         for l in lists.iter_mut() {
             l.kids.reserve(cap / BUCKETS);
         }
+        let (mut t_expand, mut t_merge) = (0f64, 0f64);
+        let mut clock = phases::on().then(std::time::Instant::now);
         while at.iter().any(|a| a.b < a.hi) {
             let job = Job {
                 e,
@@ -867,6 +875,11 @@ fn bfs<K: Key, const L: usize>(
                 .par_iter_mut()
                 .zip(at.par_iter_mut())
                 .for_each(|(l, a)| job.run(l, a));
+            if let Some(t) = clock.as_mut() {
+                let now = std::time::Instant::now();
+                t_expand += (now - *t).as_secs_f64() * 1e3;
+                *t = now;
+            }
             children += lists
                 .iter()
                 .flat_map(|l| (0..BUCKETS).flat_map(|b| l.kids.entries(b)))
@@ -883,11 +896,22 @@ fn bfs<K: Key, const L: usize>(
                 l.kids.clear();
                 l.queries.clear();
             }
+            if let Some(t) = clock.as_mut() {
+                let now = std::time::Instant::now();
+                t_merge += (now - *t).as_secs_f64() * 1e3;
+                *t = now;
+            }
             if stored + next.iter().map(|t| t.len() as u64).sum::<u64>() > max {
                 return None;
             }
         }
         let size: u64 = next.iter().map(|t| t.len() as u64).sum();
+        if phases::on() {
+            eprintln!(
+                "phase bfs {pegs:>2} -> {:>2}: expand {t_expand:>8.2} ms  merge {t_merge:>8.2} ms  {children:>9} children  {size:>8} positions",
+                pegs - 1
+            );
+        }
         stored += size;
         ratio = (size as f64 / cur.size as f64).clamp(0.25, 8.0);
         let done = levels.len() - 1;
@@ -915,7 +939,12 @@ fn bfs<K: Key, const L: usize>(
             pegs: pegs - 1,
             size,
             // complete: frozen for reading (see `frozen`)
-            store: Store::complete(next, e.freeze_min),
+            store: {
+                let mut clock = phases::Clock::start();
+                let st = Store::complete(next, e.freeze_min);
+                clock.lap("freeze", String::new);
+                st
+            },
             solvable: 0,
             children: 0,
         });

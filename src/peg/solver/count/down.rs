@@ -12,7 +12,10 @@
 
 use rayon::prelude::*;
 
-use super::{bucket_of_mixed, keep_two, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS};
+use super::dense::{Classes, Dense, BLOCK};
+use super::{
+    bucket_of_mixed, keep_two, phases, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS,
+};
 
 /// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
 /// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
@@ -32,10 +35,14 @@ use super::{bucket_of_mixed, keep_two, Engine, Isa, Key, Level, Stage, Store, AH
 /// way into `P` from a reachable position `R`, and if the child `P + u` skipped for `t` is
 /// solvable, so is `R + u` (it reaches `P + u`), the parent of the pair that makes the child
 /// instead.
+///
+/// With `classes` (boards small enough, see [`super::dense`]), each step's partner level is
+/// looked up as a bitmap built for the step ([`step_dense`]); otherwise through its store.
 pub(super) fn solvable_down<K: Key, const L: usize>(
     e: &Engine<K, L>,
     forward: &[Level<K>],
     lowest: u32,
+    classes: Option<&Classes>,
 ) -> Vec<(u32, u64)> {
     let n = e.c.n as u32;
     let level = |pegs: u32| forward.iter().find(|l| l.pegs == pegs);
@@ -52,7 +59,10 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = step(e, Parents::Store(&m.store), q, partner, &mut lists);
+        let next = match classes.and_then(|cl| dense_of(e, cl, partner)) {
+            Some(d) => step_dense(e, Parents::Store(&m.store), q, &d),
+            None => step(e, Parents::Store(&m.store), q, partner, &mut lists),
+        };
         q -= 1;
         out.push((q, next.len() as u64));
         next
@@ -82,7 +92,10 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = step(e, Parents::List(&cur), q, partner, &mut lists);
+        cur = match classes.and_then(|cl| dense_of(e, cl, partner)) {
+            Some(d) => step_dense(e, Parents::List(&cur), q, &d),
+            None => step(e, Parents::List(&cur), q, partner, &mut lists),
+        };
         q -= 1;
         out.push((q, cur.len() as u64));
     }
@@ -120,19 +133,34 @@ fn step<K: Key, const L: usize>(
     let batch = (e.chunk / 64).max(1);
     let threads = lists.len();
     let mut next: Vec<(K, u16)> = Vec::new();
+    let (mut t_list, mut t_answer, mut t_add, mut listed) = (0f64, 0f64, 0f64, 0usize);
     let mut run = |lists: &mut Vec<Stage<[K; 2]>>,
                    part: &(dyn Fn(usize, &mut Stage<[K; 2]>) + Sync)| {
+        let t0 = phases::on().then(std::time::Instant::now);
         lists.par_iter_mut().enumerate().for_each(|(t, l)| {
             l.clear();
             part(t, l);
             l.publish();
         });
+        let t1 = phases::on().then(std::time::Instant::now);
         let lists_ref = &*lists;
         let kept: Vec<(K, u16)> = (0..BUCKETS)
             .into_par_iter()
             .flat_map_iter(|b| answer(b, lists_ref, partner))
             .collect();
+        let t2 = phases::on().then(std::time::Instant::now);
         add(&mut next, kept);
+        if let (Some(t0), Some(t1), Some(t2)) = (t0, t1, t2) {
+            let t3 = std::time::Instant::now();
+            t_list += (t1 - t0).as_secs_f64() * 1e3;
+            t_answer += (t2 - t1).as_secs_f64() * 1e3;
+            t_add += (t3 - t2).as_secs_f64() * 1e3;
+            listed += lists
+                .iter()
+                .flat_map(|l| (0..BUCKETS).flat_map(|b| l.entries(b)))
+                .map(|e| e.len())
+                .sum::<usize>();
+        }
     };
     match parents {
         Parents::List(cur) => {
@@ -164,7 +192,233 @@ fn step<K: Key, const L: usize>(
             }
         }
     }
+    if phases::on() {
+        eprintln!(
+            "phase down {q:>2} -> {:>2}: list {t_list:>8.2} ms  answer {t_answer:>8.2} ms  add {t_add:>8.2} ms  {listed:>9} children  {:>8} positions",
+            q - 1,
+            next.len()
+        );
+    }
     next
+}
+
+/// The level `partner` as a bitmap ([`Dense`]), or `None` if its peg count spans too many
+/// positions for one.
+fn dense_of<'a, K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    cl: &'a Classes,
+    partner: &Level<K>,
+) -> Option<Dense<'a>> {
+    let mut clock = phases::Clock::start();
+    let d = Dense::new(cl, partner.pegs)?;
+    let (n, pegs) = (e.c.n, partner.pegs);
+    (0..BUCKETS).into_par_iter().for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(ks, xs), b| {
+            ks.clear();
+            partner.store.keys_into(b, ks);
+            xs.clear();
+            xs.extend(ks.iter().map(|k| k.unpack(pegs, n)));
+            // every position of a level is in the class of the start
+            d.insert_some(xs);
+        },
+    );
+    clock.lap("bitmap of a level", || format!("{pegs} pegs"));
+    Some(d)
+}
+
+/// [`step`] with the partner level as a bitmap: each thread lists the children of its share
+/// of the parents and looks their complements up in the bitmap as it goes, in blocks whose
+/// loads are prefetched ([`probe_children`]); the children kept go into a list, sorted
+/// and merged per batch of parents ([`add`]) as in [`step`].
+fn step_dense<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    parents: Parents<K>,
+    q: u32,
+    partner: &Dense,
+) -> Vec<(K, u16)> {
+    // the children kept are a few per parent at most: a batch of a sixteenth of a chunk of
+    // parents keeps a few megabytes
+    let batch = (e.chunk / 16).max(1);
+    let threads = rayon::current_num_threads().max(1);
+    let mut next: Vec<(K, u16)> = Vec::new();
+    let (mut t_list, mut t_add, mut kept_n) = (0f64, 0f64, 0usize);
+    let mut run = |part: &(dyn Fn(usize, &mut Vec<(K, u16)>) + Sync)| {
+        let t0 = phases::on().then(std::time::Instant::now);
+        let outs: Vec<Vec<(K, u16)>> = (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let mut out = Vec::new();
+                part(t, &mut out);
+                out
+            })
+            .collect();
+        let t1 = phases::on().then(std::time::Instant::now);
+        let kept = outs.concat();
+        kept_n += kept.len();
+        drop(outs);
+        add(&mut next, kept);
+        if let (Some(t0), Some(t1)) = (t0, t1) {
+            t_list += (t1 - t0).as_secs_f64() * 1e3;
+            t_add += t1.elapsed().as_secs_f64() * 1e3;
+        }
+    };
+    match parents {
+        Parents::List(cur) => {
+            for ps in cur.chunks(batch) {
+                run(&|t, out| {
+                    let (lo, hi) = (ps.len() * t / threads, ps.len() * (t + 1) / threads);
+                    probe_children(e, &ps[lo..hi], q, partner, out);
+                });
+            }
+        }
+        Parents::Store(st) => {
+            let mut i = 0;
+            while i < BUCKETS {
+                let mut j = i + 1;
+                let mut held = st.bucket_len(i);
+                while j < BUCKETS && held + st.bucket_len(j) <= batch {
+                    held += st.bucket_len(j);
+                    j += 1;
+                }
+                run(&|t, out| {
+                    let mut ps = Vec::new();
+                    for b in i + (j - i) * t / threads..i + (j - i) * (t + 1) / threads {
+                        st.values_into(b, &mut ps);
+                        probe_children(e, &ps, q, partner, out);
+                    }
+                });
+                i = j;
+            }
+        }
+    }
+    if phases::on() {
+        eprintln!(
+            "phase down {q:>2} -> {:>2}: list+probe {t_list:>8.2} ms  add {t_add:>8.2} ms  {kept_n:>9} kept  {:>8} positions",
+            q - 1,
+            next.len()
+        );
+    }
+    next
+}
+
+/// A block of children whose complements are looked up together, in three passes: the rank
+/// tables' words are prefetched, then the bitmap's, then the bits are tested; each pass
+/// covers the latency of the previous one's loads with [`BLOCK`] children of work.
+struct Probes<K> {
+    /// The complements, unpacked.
+    x: [u64; BLOCK],
+    /// The children, with the rank of the move that made each.
+    kid: [(K, u8); BLOCK],
+    len: usize,
+}
+
+impl<K: Key> Probes<K> {
+    fn new() -> Self {
+        Probes {
+            x: [0; BLOCK],
+            kid: [(K::ZERO, 0); BLOCK],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, x: u64, kid: (K, u8), partner: &Dense, out: &mut Vec<(K, u16)>) {
+        self.x[self.len] = x;
+        self.kid[self.len] = kid;
+        self.len += 1;
+        if self.len == BLOCK {
+            self.flush(partner, out);
+        }
+    }
+
+    /// Looks the block up, appending the children kept (rank in the high byte) to `out`.
+    #[inline(always)]
+    fn flush(&mut self, partner: &Dense, out: &mut Vec<(K, u16)>) {
+        let xs = &self.x[..self.len];
+        xs.iter().for_each(|&x| partner.prefetch_tables(x));
+        let mut at = [(0u32, false); BLOCK];
+        for (a, &x) in at.iter_mut().zip(xs) {
+            *a = partner.index_raw(x);
+            partner.prefetch(a.0);
+        }
+        out.reserve(self.len);
+        for (&(a, ok), &(k, r)) in at.iter().zip(&self.kid[..self.len]) {
+            if ok && partner.contains_at(a) {
+                out.push((k, (r as u16) << 8));
+            }
+        }
+        self.len = 0;
+    }
+}
+
+/// The children of the parents `ch` (of `q` pegs) whose complement is in `partner`, each with
+/// the rank of its move in the high byte, appended to `out`; on the engine's instruction set.
+fn probe_children<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    match e.isa {
+        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 | Isa::Avx2 => unsafe { probe_avx2(e, ch, q, partner, out) },
+        _ => probe_plain(e, ch, q, partner, out),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn probe_avx2<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    probe_body::<K, L, true>(e, ch, q, partner, out)
+}
+
+#[inline(never)]
+fn probe_plain<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    probe_body::<K, L, false>(e, ch, q, partner, out)
+}
+
+/// [`probe_children`], inlined into each compiled version (`SIMD`: with AVX2); the lookups go
+/// in blocks ([`Probes`]).
+#[inline(always)]
+fn probe_body<K: Key, const L: usize, const SIMD: bool>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    let n = e.c.n;
+    let dual_pegs = n as u32 - q + 1;
+    let (mut scratch, mut moves) = (Vec::new(), Vec::new());
+    let mut probes = Probes::new();
+    for &(k, sleep) in ch {
+        let x = k.unpack(q, n);
+        let imgs = e.images(x);
+        moves.clear();
+        e.for_each_move(x, q, sleep, &mut scratch, |mv| moves.push(mv as u16));
+        for &mv in &moves {
+            let mv = mv as usize;
+            let (key, lane, dual) = e.child_and_dual::<SIMD>(&imgs, mv);
+            let kid = (key, e.tags[mv][lane]);
+            probes.push(dual.unpack(dual_pegs, n), kid, partner, out);
+        }
+    }
+    probes.flush(partner, out);
 }
 
 /// The children listed in bucket `b` of `lists` whose complement is in `partner`, each with
@@ -239,7 +493,7 @@ fn list_children<K: Key, const L: usize>(
     l: &mut Stage<[K; 2]>,
 ) {
     match e.isa {
-        // SAFETY: `Isa::available` found AVX2 (AVX-512 is only listed with it).
+        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 | Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
         _ => list_plain(e, ch, q, l),
@@ -247,7 +501,7 @@ fn list_children<K: Key, const L: usize>(
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn list_avx2<K: Key, const L: usize>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
