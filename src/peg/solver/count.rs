@@ -73,6 +73,7 @@ mod down;
 mod expand;
 mod frozen;
 mod key;
+mod memory;
 mod pagoda;
 mod phases;
 mod simd;
@@ -741,6 +742,7 @@ fn run<K: Key, const L: usize>(
     if let Some(lowest) = lowest {
         // solvable positions of at most `half` pegs, level by level down; those of
         // `p > half` pegs are as many as those of `n - p`
+        memory::give_back();
         clock.lap("bfs total", String::new);
         let classes = dense::Classes::new(n, &c.abc, first);
         let low = down::solvable_down::<K, L>(&e, &forward, lowest, classes.as_ref());
@@ -908,8 +910,9 @@ fn bfs<K: Key, const L: usize>(
         let size: u64 = next.iter().map(|t| t.len() as u64).sum();
         if phases::on() {
             eprintln!(
-                "phase bfs {pegs:>2} -> {:>2}: expand {t_expand:>8.2} ms  merge {t_merge:>8.2} ms  {children:>9} children  {size:>8} positions",
-                pegs - 1
+                "phase bfs {pegs:>2} -> {:>2}: expand {t_expand:>8.2} ms  merge {t_merge:>8.2} ms  {children:>9} children  {size:>8} positions  {}",
+                pegs - 1,
+                phases::memory()
             );
         }
         stored += size;
@@ -941,7 +944,12 @@ fn bfs<K: Key, const L: usize>(
             // complete: frozen for reading (see `frozen`)
             store: {
                 let mut clock = phases::Clock::start();
+                // the last level's lists are freed by now: their pages go before the level's
+                // frozen copy takes its own
+                memory::give_back();
                 let st = Store::complete(next, e.freeze_min);
+                // the level's tables and the round's lists, freed, stay resident otherwise
+                memory::give_back();
                 clock.lap("freeze", String::new);
                 st
             },

@@ -34,6 +34,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(test)]
 use rayon::prelude::*;
 
 /// Bits of the low part of a position (at most: boards of fewer holes have no high part).

@@ -294,9 +294,10 @@ fn step_dense<K: Key, const L: usize>(
     }
     if phases::on() {
         eprintln!(
-            "phase down {q:>2} -> {:>2}: list+probe {t_list:>8.2} ms  add {t_add:>8.2} ms  {kept_n:>9} kept  {:>8} positions",
+            "phase down {q:>2} -> {:>2}: list+probe {t_list:>8.2} ms  add {t_add:>8.2} ms  {kept_n:>9} kept  {:>8} positions  {}",
             q - 1,
-            next.len()
+            next.len(),
+            phases::memory()
         );
     }
     next

@@ -24,11 +24,26 @@ impl Clock {
         if let Some(t) = self.0 {
             let now = Instant::now();
             eprintln!(
-                "phase {what:<24} {:>9.2} ms  {}",
+                "phase {what:<24} {:>9.2} ms  {}  {}",
                 (now - t).as_secs_f64() * 1e3,
-                extra()
+                extra(),
+                memory()
             );
             self.0 = Some(now);
         }
     }
+}
+
+/// The resident memory now and at its peak (Linux; empty elsewhere).
+pub(super) fn memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(String::new(), |kb| format!("{name} {:.1} MB", kb as f64 / 1e3))
+    };
+    format!("{} {}", field("VmRSS:"), field("VmHWM:"))
 }
