@@ -43,7 +43,9 @@ pub(super) fn memory() -> String {
             .find(|l| l.starts_with(name))
             .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|v| v.parse::<u64>().ok())
-            .map_or(String::new(), |kb| format!("{name} {:.1} MB", kb as f64 / 1e3))
+            .map_or(String::new(), |kb| {
+                format!("{name} {:.1} MB", kb as f64 / 1e3)
+            })
     };
     format!("{} {}", field("VmRSS:"), field("VmHWM:"))
 }
