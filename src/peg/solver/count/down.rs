@@ -59,13 +59,19 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
     // every step's lists, kept from one step to the next (their memory with them)
     let threads = rayon::current_num_threads().max(1);
     let mut lists: Vec<Stage<[K; 2]>> = (0..threads).map(|_| Stage::new()).collect();
+    // the bitmap of the previous step's partner level, renewed for the next one
+    let mut spare: Option<Dense> = None;
     let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
         // every position of the level: the first step keeps the solvable children
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = match classes.and_then(|cl| dense_of(e, cl, partner)) {
-            Some(d) => step_dense(e, Parents::Store(&m.store), q, &d),
+        let next = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
+            Some(d) => {
+                let next = step_dense(e, Parents::Store(&m.store), q, &d);
+                spare = Some(d);
+                next
+            }
             None => step(e, Parents::Store(&m.store), q, partner, &mut lists),
         };
         q -= 1;
@@ -97,8 +103,12 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = match classes.and_then(|cl| dense_of(e, cl, partner)) {
-            Some(d) => step_dense(e, Parents::List(&cur), q, &d),
+        cur = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
+            Some(d) => {
+                let next = step_dense(e, Parents::List(&cur), q, &d);
+                spare = Some(d);
+                next
+            }
             None => step(e, Parents::List(&cur), q, partner, &mut lists),
         };
         q -= 1;
@@ -207,15 +217,19 @@ fn step<K: Key, const L: usize>(
     next
 }
 
-/// The level `partner` as a bitmap ([`Dense`]), or `None` if its peg count spans too many
-/// positions for one.
+/// The level `partner` as a bitmap ([`Dense`]), in the memory of `spare` if given, or `None`
+/// if its peg count spans too many positions for one.
 fn dense_of<'a, K: Key, const L: usize>(
     e: &Engine<K, L>,
     cl: &'a Classes,
     partner: &Level<K>,
+    spare: Option<Dense<'a>>,
 ) -> Option<Dense<'a>> {
     let mut clock = phases::Clock::start();
-    let d = Dense::new(cl, partner.pegs)?;
+    let d = match spare {
+        Some(d) => d.renew(partner.pegs)?,
+        None => Dense::new(cl, partner.pegs)?,
+    };
     let (n, pegs) = (e.c.n, partner.pegs);
     (0..BUCKETS).into_par_iter().for_each_init(
         || (Vec::new(), Vec::new()),
