@@ -52,9 +52,17 @@
 //! pegs whose complement's canonical form is reachable, at a level of more than `n / 2` pegs
 //! that is at hand. For an odd `n` the walk starts from every position of `(n + 1) / 2` pegs,
 //! so the largest level is never built. The levels of more than `n / 2` pegs have as many
-//! solvable positions as their partners. The walk down skips moves by the same sleep sets,
-//! and answers its lookups as the search merges children: listed by the bucket of the
-//! complement, then looked up bucket by bucket in the partner level's part for that bucket.
+//! solvable positions as their partners. The walk down skips moves by the same sleep sets.
+//! On boards of at most 34 holes each step looks the complements up in a bitmap of the
+//! partner level built for the step ([`dense`]: a bit per position of its peg count in the
+//! start's class under the board's linear invariants, 8.7 MiB at most on the English board),
+//! prefetched in blocks as the children are made; on larger boards it answers them as the
+//! search merges children: listed by the bucket of the complement, then looked up bucket by
+//! bucket in the partner level's part for that bucket.
+//!
+//! **Memory.** Freed memory is given back to the system after each level ([`memory`]), so
+//! the peak is what is held at once (on the English board, `--solvable-only`: 57 MB, at the
+//! end of the level of 17 pegs, with its lists and tables).
 //!
 //! **Pagoda pruning** (solvable positions only, central games). Only positions on a path to
 //! the finish matter here, so the search drops every child that a pagoda function of the
@@ -68,11 +76,14 @@
 
 use rayon::prelude::*;
 
+mod dense;
 mod down;
 mod expand;
 mod frozen;
 mod key;
+mod memory;
 mod pagoda;
+mod phases;
 mod simd;
 mod stage;
 
@@ -726,6 +737,7 @@ fn run<K: Key, const L: usize>(
     }
     let e = e;
     let c = &e.c;
+    let mut clock = phases::Clock::start();
     let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest).ok_or_else(|| {
         Error::rejected(format!(
             "more than {max_positions} positions reachable; raise the limit (--budget)"
@@ -738,7 +750,11 @@ fn run<K: Key, const L: usize>(
     if let Some(lowest) = lowest {
         // solvable positions of at most `half` pegs, level by level down; those of
         // `p > half` pegs are as many as those of `n - p`
-        let low = down::solvable_down::<K, L>(&e, &forward, lowest);
+        memory::give_back();
+        clock.lap("bfs total", String::new);
+        let classes = dense::Classes::new(n, &c.abc, first);
+        let low = down::solvable_down::<K, L>(&e, &forward, lowest, classes.as_ref());
+        clock.lap("walk down total", String::new);
         let solvable = |pegs: u32| {
             let q = if pegs > half { n as u32 - pegs } else { pegs };
             low.iter().find(|l| l.0 == q).map_or(0, |l| l.1)
@@ -855,6 +871,8 @@ fn bfs<K: Key, const L: usize>(
         for l in lists.iter_mut() {
             l.kids.reserve(cap / BUCKETS);
         }
+        let (mut t_expand, mut t_merge) = (0f64, 0f64);
+        let mut clock = phases::on().then(std::time::Instant::now);
         while at.iter().any(|a| a.b < a.hi) {
             let job = Job {
                 e,
@@ -867,6 +885,11 @@ fn bfs<K: Key, const L: usize>(
                 .par_iter_mut()
                 .zip(at.par_iter_mut())
                 .for_each(|(l, a)| job.run(l, a));
+            if let Some(t) = clock.as_mut() {
+                let now = std::time::Instant::now();
+                t_expand += (now - *t).as_secs_f64() * 1e3;
+                *t = now;
+            }
             children += lists
                 .iter()
                 .flat_map(|l| (0..BUCKETS).flat_map(|b| l.kids.entries(b)))
@@ -883,11 +906,23 @@ fn bfs<K: Key, const L: usize>(
                 l.kids.clear();
                 l.queries.clear();
             }
+            if let Some(t) = clock.as_mut() {
+                let now = std::time::Instant::now();
+                t_merge += (now - *t).as_secs_f64() * 1e3;
+                *t = now;
+            }
             if stored + next.iter().map(|t| t.len() as u64).sum::<u64>() > max {
                 return None;
             }
         }
         let size: u64 = next.iter().map(|t| t.len() as u64).sum();
+        if phases::on() {
+            eprintln!(
+                "phase bfs {pegs:>2} -> {:>2}: expand {t_expand:>8.2} ms  merge {t_merge:>8.2} ms  {children:>9} children  {size:>8} positions  {}",
+                pegs - 1,
+                phases::memory()
+            );
+        }
         stored += size;
         ratio = (size as f64 / cur.size as f64).clamp(0.25, 8.0);
         let done = levels.len() - 1;
@@ -915,7 +950,24 @@ fn bfs<K: Key, const L: usize>(
             pegs: pegs - 1,
             size,
             // complete: frozen for reading (see `frozen`)
-            store: Store::complete(next, e.freeze_min),
+            store: {
+                let mut clock = phases::Clock::start();
+                // a search that stops early (solvable positions only) has its peak here, at
+                // its last and largest level: the last level's lists are freed by now, and
+                // their pages go before the level's frozen copy takes its own; the tables,
+                // freed, would stay resident otherwise. A search of every level holds far more
+                // later on, and giving pages back only to take them again measured 0.15 s of
+                // system time on the English board for no lower peak.
+                if stop.is_some() {
+                    memory::give_back();
+                }
+                let st = Store::complete(next, e.freeze_min);
+                if stop.is_some() {
+                    memory::give_back();
+                }
+                clock.lap("freeze", String::new);
+                st
+            },
             solvable: 0,
             children: 0,
         });

@@ -9,10 +9,18 @@
 //! every position of `(n + 1) / 2` pegs (2.6 M on the English board, the largest expansion of
 //! the walk), reads that level's tables bucket by bucket instead of copying it into a list
 //! first, which would add 8 bytes per position to the count's peak memory.
+//!
+//! The lookups: on boards of at most 34 holes, in a bitmap of the partner level
+//! ([`step_dense`]; on the English board the walk measured about 0.7x the time of the
+//! lookups below, which stage every child by bucket first); otherwise staged by bucket and
+//! looked up in the partner level's store ([`step`]).
 
 use rayon::prelude::*;
 
-use super::{bucket_of_mixed, keep_two, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS};
+use super::dense::{Classes, Dense, BLOCK};
+use super::{
+    bucket_of_mixed, keep_two, phases, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS,
+};
 
 /// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
 /// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
@@ -32,10 +40,14 @@ use super::{bucket_of_mixed, keep_two, Engine, Isa, Key, Level, Stage, Store, AH
 /// way into `P` from a reachable position `R`, and if the child `P + u` skipped for `t` is
 /// solvable, so is `R + u` (it reaches `P + u`), the parent of the pair that makes the child
 /// instead.
+///
+/// With `classes` (boards small enough, see [`super::dense`]), each step's partner level is
+/// looked up as a bitmap built for the step ([`step_dense`]); otherwise through its store.
 pub(super) fn solvable_down<K: Key, const L: usize>(
     e: &Engine<K, L>,
     forward: &[Level<K>],
     lowest: u32,
+    classes: Option<&Classes>,
 ) -> Vec<(u32, u64)> {
     let n = e.c.n as u32;
     let level = |pegs: u32| forward.iter().find(|l| l.pegs == pegs);
@@ -47,12 +59,21 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
     // every step's lists, kept from one step to the next (their memory with them)
     let threads = rayon::current_num_threads().max(1);
     let mut lists: Vec<Stage<[K; 2]>> = (0..threads).map(|_| Stage::new()).collect();
+    // the bitmap of the previous step's partner level, renewed for the next one
+    let mut spare: Option<Dense> = None;
     let mut cur: Vec<(K, u16)> = if 2 * lowest > n {
         // every position of the level: the first step keeps the solvable children
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = step(e, Parents::Store(&m.store), q, partner, &mut lists);
+        let next = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
+            Some(d) => {
+                let next = step_dense(e, Parents::Store(&m.store), q, &d);
+                spare = Some(d);
+                next
+            }
+            None => step(e, Parents::Store(&m.store), q, partner, &mut lists),
+        };
         q -= 1;
         out.push((q, next.len() as u64));
         next
@@ -82,7 +103,14 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = step(e, Parents::List(&cur), q, partner, &mut lists);
+        cur = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
+            Some(d) => {
+                let next = step_dense(e, Parents::List(&cur), q, &d);
+                spare = Some(d);
+                next
+            }
+            None => step(e, Parents::List(&cur), q, partner, &mut lists),
+        };
         q -= 1;
         out.push((q, cur.len() as u64));
     }
@@ -120,19 +148,34 @@ fn step<K: Key, const L: usize>(
     let batch = (e.chunk / 64).max(1);
     let threads = lists.len();
     let mut next: Vec<(K, u16)> = Vec::new();
+    let (mut t_list, mut t_answer, mut t_add, mut listed) = (0f64, 0f64, 0f64, 0usize);
     let mut run = |lists: &mut Vec<Stage<[K; 2]>>,
                    part: &(dyn Fn(usize, &mut Stage<[K; 2]>) + Sync)| {
+        let t0 = phases::on().then(std::time::Instant::now);
         lists.par_iter_mut().enumerate().for_each(|(t, l)| {
             l.clear();
             part(t, l);
             l.publish();
         });
+        let t1 = phases::on().then(std::time::Instant::now);
         let lists_ref = &*lists;
         let kept: Vec<(K, u16)> = (0..BUCKETS)
             .into_par_iter()
             .flat_map_iter(|b| answer(b, lists_ref, partner))
             .collect();
+        let t2 = phases::on().then(std::time::Instant::now);
         add(&mut next, kept);
+        if let (Some(t0), Some(t1), Some(t2)) = (t0, t1, t2) {
+            let t3 = std::time::Instant::now();
+            t_list += (t1 - t0).as_secs_f64() * 1e3;
+            t_answer += (t2 - t1).as_secs_f64() * 1e3;
+            t_add += (t3 - t2).as_secs_f64() * 1e3;
+            listed += lists
+                .iter()
+                .flat_map(|l| (0..BUCKETS).flat_map(|b| l.entries(b)))
+                .map(|e| e.len())
+                .sum::<usize>();
+        }
     };
     match parents {
         Parents::List(cur) => {
@@ -164,7 +207,245 @@ fn step<K: Key, const L: usize>(
             }
         }
     }
+    if phases::on() {
+        eprintln!(
+            "phase down {q:>2} -> {:>2}: list {t_list:>8.2} ms  answer {t_answer:>8.2} ms  add {t_add:>8.2} ms  {listed:>9} children  {:>8} positions",
+            q - 1,
+            next.len()
+        );
+    }
     next
+}
+
+/// The level `partner` as a bitmap ([`Dense`]), in the memory of `spare` if given, or `None`
+/// if its peg count spans too many positions for one.
+fn dense_of<'a, K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    cl: &'a Classes,
+    partner: &Level<K>,
+    spare: Option<Dense<'a>>,
+) -> Option<Dense<'a>> {
+    let mut clock = phases::Clock::start();
+    let d = match spare {
+        Some(d) => d.renew(partner.pegs)?,
+        None => Dense::new(cl, partner.pegs)?,
+    };
+    let (n, pegs) = (e.c.n, partner.pegs);
+    (0..BUCKETS).into_par_iter().for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(ks, xs), b| {
+            ks.clear();
+            partner.store.keys_into(b, ks);
+            xs.clear();
+            xs.extend(ks.iter().map(|k| k.unpack(pegs, n)));
+            // every position of a level is in the class of the start
+            d.insert_some(xs);
+        },
+    );
+    clock.lap("bitmap of a level", || format!("{pegs} pegs"));
+    Some(d)
+}
+
+/// [`step`] with the partner level as a bitmap: each thread lists the children of its share
+/// of the parents and looks their complements up in the bitmap as it goes, in blocks whose
+/// loads are prefetched ([`probe_children`]); the children kept go into a list per thread,
+/// which the thread sorts ([`sort_dedup`]), merged into the result per batch of parents
+/// ([`merge_into`]).
+fn step_dense<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    parents: Parents<K>,
+    q: u32,
+    partner: &Dense,
+) -> Vec<(K, u16)> {
+    // the children kept are a few per parent at most (a quarter on the English board): a
+    // batch of a quarter of a chunk of parents keeps a few megabytes
+    let batch = (e.chunk / 4).max(1);
+    let threads = rayon::current_num_threads().max(1);
+    let mut next: Vec<(K, u16)> = Vec::new();
+    let (mut t_list, mut t_add, mut kept_n) = (0f64, 0f64, 0usize);
+    let mut run = |part: &Piece<K>| {
+        let t0 = phases::on().then(std::time::Instant::now);
+        // each thread sorts its own children: only the merges are serial
+        let outs: Vec<(Vec<(K, u16)>, usize)> = (0..threads)
+            .into_par_iter()
+            .map(|t| {
+                let mut out = Vec::new();
+                part(t, &mut out);
+                let listed = out.len();
+                sort_dedup(&mut out);
+                (out, listed)
+            })
+            .collect();
+        let t1 = phases::on().then(std::time::Instant::now);
+        for (out, listed) in outs {
+            kept_n += listed;
+            merge_into(&mut next, out);
+        }
+        if let (Some(t0), Some(t1)) = (t0, t1) {
+            t_list += (t1 - t0).as_secs_f64() * 1e3;
+            t_add += t1.elapsed().as_secs_f64() * 1e3;
+        }
+    };
+    match parents {
+        Parents::List(cur) => {
+            for ps in cur.chunks(batch) {
+                run(&|t, out| {
+                    let (lo, hi) = (ps.len() * t / threads, ps.len() * (t + 1) / threads);
+                    probe_children(e, &ps[lo..hi], q, partner, out);
+                });
+            }
+        }
+        Parents::Store(st) => {
+            let mut i = 0;
+            while i < BUCKETS {
+                let mut j = i + 1;
+                let mut held = st.bucket_len(i);
+                while j < BUCKETS && held + st.bucket_len(j) <= batch {
+                    held += st.bucket_len(j);
+                    j += 1;
+                }
+                run(&|t, out| {
+                    let mut ps = Vec::new();
+                    for b in i + (j - i) * t / threads..i + (j - i) * (t + 1) / threads {
+                        st.values_into(b, &mut ps);
+                        probe_children(e, &ps, q, partner, out);
+                    }
+                });
+                i = j;
+            }
+        }
+    }
+    if phases::on() {
+        eprintln!(
+            "phase down {q:>2} -> {:>2}: list+probe {t_list:>8.2} ms  add {t_add:>8.2} ms  {kept_n:>9} kept  {:>8} positions  {}",
+            q - 1,
+            next.len(),
+            phases::memory()
+        );
+    }
+    next
+}
+
+/// A thread's part of a batch of parents (its index): lists the children kept into the vector.
+type Piece<'a, K> = dyn Fn(usize, &mut Vec<(K, u16)>) + Sync + 'a;
+
+/// A block of children whose complements are looked up together, in three passes: the rank
+/// tables' words are prefetched, then the bitmap's, then the bits are tested; each pass
+/// covers the latency of the previous one's loads with [`BLOCK`] children of work.
+struct Probes<K> {
+    /// The complements, unpacked.
+    x: [u64; BLOCK],
+    /// The children, with the rank of the move that made each.
+    kid: [(K, u8); BLOCK],
+    len: usize,
+}
+
+impl<K: Key> Probes<K> {
+    fn new() -> Self {
+        Probes {
+            x: [0; BLOCK],
+            kid: [(K::ZERO, 0); BLOCK],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, x: u64, kid: (K, u8), partner: &Dense, out: &mut Vec<(K, u16)>) {
+        self.x[self.len] = x;
+        self.kid[self.len] = kid;
+        self.len += 1;
+        if self.len == BLOCK {
+            self.flush(partner, out);
+        }
+    }
+
+    /// Looks the block up, appending the children kept (rank in the high byte) to `out`.
+    #[inline(always)]
+    fn flush(&mut self, partner: &Dense, out: &mut Vec<(K, u16)>) {
+        let xs = &self.x[..self.len];
+        xs.iter().for_each(|&x| partner.prefetch_tables(x));
+        let mut at = [(0u32, false); BLOCK];
+        for (a, &x) in at.iter_mut().zip(xs) {
+            *a = partner.index_raw(x);
+            partner.prefetch(a.0);
+        }
+        out.reserve(self.len);
+        for (&(a, ok), &(k, r)) in at.iter().zip(&self.kid[..self.len]) {
+            if ok && partner.contains_at(a) {
+                out.push((k, (r as u16) << 8));
+            }
+        }
+        self.len = 0;
+    }
+}
+
+/// The children of the parents `ch` (of `q` pegs) whose complement is in `partner`, each with
+/// the rank of its move in the high byte, appended to `out`; on the engine's instruction set.
+fn probe_children<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    match e.isa {
+        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 | Isa::Avx2 => unsafe { probe_avx2(e, ch, q, partner, out) },
+        _ => probe_plain(e, ch, q, partner, out),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn probe_avx2<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    probe_body::<K, L, true>(e, ch, q, partner, out)
+}
+
+#[inline(never)]
+fn probe_plain<K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    probe_body::<K, L, false>(e, ch, q, partner, out)
+}
+
+/// [`probe_children`], inlined into each compiled version (`SIMD`: with AVX2); the lookups go
+/// in blocks ([`Probes`]).
+#[inline(always)]
+fn probe_body<K: Key, const L: usize, const SIMD: bool>(
+    e: &Engine<K, L>,
+    ch: &[(K, u16)],
+    q: u32,
+    partner: &Dense,
+    out: &mut Vec<(K, u16)>,
+) {
+    let n = e.c.n;
+    let dual_pegs = n as u32 - q + 1;
+    let (mut scratch, mut moves) = (Vec::new(), Vec::new());
+    let mut probes = Probes::new();
+    for &(k, sleep) in ch {
+        let x = k.unpack(q, n);
+        let imgs = e.images(x);
+        moves.clear();
+        e.for_each_move(x, q, sleep, &mut scratch, |mv| moves.push(mv as u16));
+        for &mv in &moves {
+            let mv = mv as usize;
+            let (key, lane, dual) = e.child_and_dual::<SIMD>(&imgs, mv);
+            let kid = (key, e.tags[mv][lane]);
+            probes.push(dual.unpack(dual_pegs, n), kid, partner, out);
+        }
+    }
+    probes.flush(partner, out);
 }
 
 /// The children listed in bucket `b` of `lists` whose complement is in `partner`, each with
@@ -188,14 +469,26 @@ fn answer<K: Key>(b: usize, lists: &[Stage<[K; 2]>], partner: &Level<K>) -> Vec<
 /// its entries: `kept` is sorted and deduplicated on its own, then merged (sorting `next` again
 /// each batch would cost the whole of it per batch).
 fn add<K: Key>(next: &mut Vec<(K, u16)>, mut kept: Vec<(K, u16)>) {
-    kept.par_sort_unstable_by_key(|p| p.0);
-    kept.dedup_by(|later, first| {
+    sort_dedup(&mut kept);
+    merge_into(next, kept);
+}
+
+/// Sorts `v` by position and keeps one entry per position, with the two highest ranks of its
+/// entries.
+fn sort_dedup<K: Key>(v: &mut Vec<(K, u16)>) {
+    radix_sort(v);
+    v.dedup_by(|later, first| {
         let same = later.0 == first.0;
         if same {
             merge_ranks(&mut first.1, later.1);
         }
         same
     });
+}
+
+/// Merges the sorted and deduplicated `kept` into the sorted and deduplicated `next`, one
+/// entry per position with the two highest ranks of both.
+fn merge_into<K: Key>(next: &mut Vec<(K, u16)>, kept: Vec<(K, u16)>) {
     if next.is_empty() {
         *next = kept;
         return;
@@ -221,6 +514,43 @@ fn add<K: Key>(next: &mut Vec<(K, u16)>, mut kept: Vec<(K, u16)>) {
     *next = merged;
 }
 
+/// Sorts `v` by position: least significant digit first, [`DIGIT`] bits per pass, each pass
+/// a stable scatter by one digit (the positions are words: a few passes over the list instead
+/// of a comparison sort's `log₂ n`, measured 6-8 % of the English count's time as a parallel
+/// comparison sort); a pass whose digit is the same for every entry is skipped.
+fn radix_sort<K: Key>(v: &mut Vec<(K, u16)>) {
+    const DIGIT: u32 = 11;
+    const MASK: u64 = (1 << DIGIT) - 1;
+    let passes = (K::BITS as u32).div_ceil(DIGIT) as usize;
+    // every pass's histogram in one read of the list
+    let mut counts = vec![[0usize; 1 << DIGIT]; passes];
+    for e in v.iter() {
+        let w = e.0.wide();
+        for (p, c) in counts.iter_mut().enumerate() {
+            c[(w >> (p as u32 * DIGIT) & MASK) as usize] += 1;
+        }
+    }
+    let mut tmp = vec![(K::ZERO, 0u16); v.len()];
+    for (p, c) in counts.iter().enumerate() {
+        if c.contains(&v.len()) {
+            continue;
+        }
+        let mut at = [0usize; 1 << DIGIT];
+        let mut sum = 0;
+        for (a, &x) in at.iter_mut().zip(c) {
+            *a = sum;
+            sum += x;
+        }
+        let shift = p as u32 * DIGIT;
+        for &e in v.iter() {
+            let d = (e.0.wide() >> shift & MASK) as usize;
+            tmp[at[d]] = e;
+            at[d] += 1;
+        }
+        std::mem::swap(v, &mut tmp);
+    }
+}
+
 /// Keeps in `v` the two highest of its ranks and those of `w` (both as [`keep_two`] keeps
 /// them).
 #[inline(always)]
@@ -239,7 +569,7 @@ fn list_children<K: Key, const L: usize>(
     l: &mut Stage<[K; 2]>,
 ) {
     match e.isa {
-        // SAFETY: `Isa::available` found AVX2 (AVX-512 is only listed with it).
+        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 | Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
         _ => list_plain(e, ch, q, l),
@@ -247,7 +577,7 @@ fn list_children<K: Key, const L: usize>(
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn list_avx2<K: Key, const L: usize>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
@@ -305,6 +635,45 @@ fn keep<K: Key>(pairs: &[(K, u16, K)], partner: &Level<K>, out: &mut Vec<(K, u16
         }
         if at.contains(d) {
             out.push((k, sleep));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The radix sort orders as a comparison sort does (positions; the ranks of equal
+    /// positions in any order), for both widths of word, on random lists of random sizes with
+    /// words spread or crowded (digits constant over the list, skipped passes).
+    #[test]
+    fn radix_sort_sorts_as_sort_does() {
+        fn check<K: Key>(rand: &mut impl FnMut() -> u64, pick: &dyn Fn(u64) -> u64) {
+            for len in [0usize, 1, 2, 3, 100, 2048, 5000, 70_000] {
+                let mut v: Vec<(K, u16)> = (0..len)
+                    .map(|_| (K::pack(pick(rand())), rand() as u16))
+                    .collect();
+                let mut want = v.clone();
+                want.sort_unstable();
+                radix_sort(&mut v);
+                assert!(v.windows(2).all(|w| w[0].0 <= w[1].0));
+                v.sort_unstable();
+                assert_eq!(v, want);
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let spread = |w: u64| w;
+        let crowded = |w: u64| w & 0x00F0_0FFF;
+        let few = |w: u64| ((w % 7) << 40) | (w % 5);
+        for pick in [&spread as &dyn Fn(u64) -> u64, &crowded, &few] {
+            check::<u32>(&mut rand, pick);
+            check::<u64>(&mut rand, pick);
         }
     }
 }

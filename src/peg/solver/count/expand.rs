@@ -26,13 +26,17 @@ impl Isa {
         let mut out = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
+            // every processor with AVX2 has POPCNT; it is checked all the same (peg counts of
+            // positions, in every unpacking of a 33-hole position)
+            let popcnt = std::arch::is_x86_feature_detected!("popcnt");
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && std::arch::is_x86_feature_detected!("avx2")
+                && popcnt
             {
                 out.push(Isa::Avx512);
             }
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if std::arch::is_x86_feature_detected!("avx2") && popcnt {
                 out.push(Isa::Avx2);
             }
         }
@@ -106,13 +110,13 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
+#[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
 fn expand_avx512<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
     j.body::<true>(l, at)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 fn expand_avx2<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
     j.body::<true>(l, at)
 }

@@ -166,6 +166,19 @@ impl<K: Key> Frozen<K> {
         (self.dir[b * per] as usize, self.dir[(b + 1) * per] as usize)
     }
 
+    /// The positions of bucket `b`, appended to `out` (values or none).
+    pub(super) fn keys_into(&self, b: usize, out: &mut Vec<K>) {
+        let per = 1usize << (self.d - BUCKET_BITS);
+        for s in b * per..(b + 1) * per {
+            let (lo, hi) = (self.dir[s] as usize, self.dir[s + 1] as usize);
+            out.extend(
+                self.rem[lo..hi]
+                    .iter()
+                    .map(|&r| K::join(s, r, self.d).unmix()),
+            );
+        }
+    }
+
     /// The positions of bucket `b` with their values, into `out` (replacing what it held).
     pub(super) fn values_into(&self, b: usize, out: &mut Vec<(K, u16)>) {
         assert_eq!(
@@ -256,6 +269,15 @@ impl<K: Key> Store<K> {
         }
     }
 
+    /// The positions of bucket `b`, appended to `out` (with their values or after
+    /// [`Store::drop_values`]).
+    pub(super) fn keys_into(&self, b: usize, out: &mut Vec<K>) {
+        match self {
+            Store::Tables(ts) => out.extend(ts[b].iter()),
+            Store::Frozen(f) => f.keys_into(b, out),
+        }
+    }
+
     /// Frees the values (see [`Table::drop_values`]).
     pub(super) fn drop_values(&mut self) {
         match self {
@@ -305,6 +327,14 @@ mod tests {
                     }
                 }
                 assert_eq!(seen, want);
+                let mut keys = Vec::new();
+                for b in 0..BUCKETS {
+                    let before = keys.len();
+                    store.keys_into(b, &mut keys);
+                    assert!(keys[before..].iter().all(|&k| bucket(k) == b));
+                }
+                assert_eq!(keys.len(), want.len());
+                assert!(keys.iter().all(|k| want.contains_key(k)));
                 for &k in &words {
                     assert!(store.contains(k));
                 }
@@ -319,6 +349,9 @@ mod tests {
                 let mut s = store;
                 s.drop_values();
                 assert!(words.iter().all(|&k| s.contains(k)));
+                let mut after = Vec::new();
+                (0..BUCKETS).for_each(|b| s.keys_into(b, &mut after));
+                assert_eq!(after, keys);
             }
         }
         let mut x = 0x2545_F491_4F6C_DD1Du64;
