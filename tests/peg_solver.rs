@@ -721,7 +721,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             (want.clone(), pairs)
         };
-        let c = count(p.instance(), &syms, cells, 1 << 26, Mode::All, true).unwrap();
+        let c = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::All, true).unwrap();
         // sleep sets skip children only with the grid's move generation; without them, every
         // pair (position, legal move) is a child, and the counts are the same
         if cells.is_some() {
@@ -729,7 +729,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             assert_eq!(c.children, pairs, "{what}");
         }
-        let plain = count(p.instance(), &syms, cells, 1 << 26, Mode::All, false);
+        let plain = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::All, false);
         let plain = plain.unwrap();
         assert_eq!(
             (&plain.levels, plain.children),
@@ -749,7 +749,7 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
         // solvable positions only: the same solvable counts per level, and the reachable
         // counts it made (all of them unless the game is central) are right
-        let s = count(p.instance(), &syms, cells, 1 << 26, Mode::Solvable, true).unwrap();
+        let s = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::Solvable, true).unwrap();
         assert_eq!(s.solvable, c.solvable, "{what}");
         for &(pegs, r, sv) in &want {
             let l = s.levels.iter().find(|l| l.pegs == pegs);
@@ -884,6 +884,7 @@ fn english_counts_are_the_published_ones() {
         p.instance(),
         &p.symmetries(),
         p.cells(),
+        p.pagoda_hints(),
         1 << 26,
         Mode::All,
         true,
@@ -898,6 +899,7 @@ fn english_counts_are_the_published_ones() {
         p.instance(),
         &p.symmetries(),
         p.cells(),
+        p.pagoda_hints(),
         1 << 26,
         Mode::All,
         false,
@@ -919,6 +921,7 @@ fn english_counts_are_the_published_ones() {
         p.instance(),
         &p.symmetries(),
         p.cells(),
+        p.pagoda_hints(),
         1 << 26,
         Mode::Solvable,
         true,
@@ -948,6 +951,7 @@ fn counting_refuses_what_it_cannot_count() {
         tri.instance(),
         &tri.symmetries(),
         tri.cells(),
+        tri.pagoda_hints(),
         1 << 26,
         Mode::All,
         true,
@@ -960,7 +964,7 @@ fn counting_refuses_what_it_cannot_count() {
         row[..row.len() - 1].replace('o', ".")
     ))
     .unwrap();
-    let e = count(big.instance(), &[], None, 1 << 26, Mode::All, true).unwrap_err();
+    let e = count(big.instance(), &[], None, &[], 1 << 26, Mode::All, true).unwrap_err();
     assert!(e.to_string().contains("at most 64 holes"), "{e}");
     // a limit on the positions stored bounds time and memory: a rejection, exit code 1
     let eng = zkgames::peg::catalog::get("english").unwrap();
@@ -968,6 +972,7 @@ fn counting_refuses_what_it_cannot_count() {
         eng.instance(),
         &eng.symmetries(),
         eng.cells(),
+        eng.pagoda_hints(),
         100_000,
         Mode::All,
         true,

@@ -142,7 +142,14 @@ pub struct Puzzle {
     name: String,
     instance: Instance,
     board: Option<Board>,
+    /// Pagoda functions the file gives (`pagoda:` lines), each checked against every move.
+    pagodas: Vec<Vec<i32>>,
 }
+
+/// `pagoda:` lines a puzzle file may give at most.
+pub const MAX_PAGODAS: usize = 16;
+/// The largest weight (in absolute value) of a hole in a `pagoda:` line.
+pub const MAX_PAGODA_WEIGHT: i32 = 255;
 
 fn column_letters(mut k: usize) -> String {
     // spreadsheet style: a..z, aa..az, ba..
@@ -393,6 +400,53 @@ impl Board {
     }
 }
 
+/// The weights of a `pagoda:` line (one integer per hole, in reading order), if they make a
+/// pagoda function of the board: no jump, in either direction along any line of `triplets`,
+/// may raise the total weight of the pegs (`w(from) + w(over) ≥ w(to)`).
+fn parse_pagoda(
+    value: &str,
+    board: &Board,
+    triplets: &[[u32; 3]],
+) -> std::result::Result<Vec<i32>, String> {
+    let n = board.cells.len();
+    let mut w = Vec::with_capacity(n);
+    for t in value.split_whitespace() {
+        if w.len() == n {
+            return Err(format!("a pagoda line has one weight per hole: more than the board's {n}"));
+        }
+        let x: i32 = t.parse().map_err(|_| {
+            format!("a pagoda weight is a whole number, found '{}'", crate::files::excerpt(t))
+        })?;
+        if x.abs() > MAX_PAGODA_WEIGHT {
+            return Err(format!(
+                "a pagoda weight is between -{MAX_PAGODA_WEIGHT} and {MAX_PAGODA_WEIGHT}, found {x}"
+            ));
+        }
+        w.push(x);
+    }
+    if w.len() != n {
+        return Err(format!(
+            "a pagoda line has one weight per hole: {} given, the board has {n}",
+            w.len()
+        ));
+    }
+    for t in triplets {
+        for [a, b, c] in [*t, [t[2], t[1], t[0]]] {
+            let (wa, wb, wc) = (w[a as usize], w[b as usize], w[c as usize]);
+            if wa + wb < wc {
+                let name = |v: u32| board.names.get(v as usize).cloned().unwrap_or_default();
+                return Err(format!(
+                    "not a pagoda function: the jump from {} over {} to {} raises the weight ({wa} + {wb} < {wc})",
+                    name(a),
+                    name(b),
+                    name(c)
+                ));
+            }
+        }
+    }
+    Ok(w)
+}
+
 impl Puzzle {
     /// Parses a puzzle in the board format or, when the first meaningful line is not a
     /// `key:` line, in the raw instance format.
@@ -416,6 +470,7 @@ impl Puzzle {
                 name: "raw".into(),
                 instance,
                 board: None,
+                pagodas: Vec::new(),
             })
         }
     }
@@ -451,6 +506,7 @@ impl Puzzle {
         let mut start: Option<Vec<(usize, &str)>> = None;
         let mut finish: Option<Vec<(usize, &str)>> = None;
         let mut finish_pegs = None;
+        let mut pagoda_lines: Vec<(usize, &str)> = Vec::new();
         let mut block = Block::None;
         for (i, raw) in text.lines().enumerate() {
             let ln = i + 1;
@@ -500,9 +556,17 @@ impl Puzzle {
                             .map_err(|_| Error::bad(format!("line {ln}: finish-pegs must be a number, found '{}'", crate::files::excerpt(value))))?;
                         finish_pegs = Some(k);
                     }
+                    "pagoda" => {
+                        if pagoda_lines.len() == MAX_PAGODAS {
+                            return Err(Error::bad(format!(
+                                "line {ln}: at most {MAX_PAGODAS} 'pagoda:' lines"
+                            )));
+                        }
+                        pagoda_lines.push((ln, value));
+                    }
                     _ => {
                         return Err(Error::bad(format!(
-                            "line {ln}: unknown key '{key_shown}' (expected name, geometry, start, finish or finish-pegs)"
+                            "line {ln}: unknown key '{key_shown}' (expected name, geometry, start, finish, finish-pegs or pagoda)"
                         )))
                     }
                 }
@@ -563,12 +627,26 @@ impl Puzzle {
                 "the board has no line of three adjacent holes, so no move is possible",
             ));
         }
+        let pagodas = pagoda_lines
+            .iter()
+            .map(|&(ln, value)| {
+                parse_pagoda(value, &board, &triplets).map_err(|m| Error::bad(format!("line {ln}: {m}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let instance = Instance::new(board.cells.len(), triplets, first, goal)?;
         Ok(Puzzle {
             name: name.unwrap_or_else(|| "unnamed".into()),
             instance,
             board: Some(board),
+            pagodas,
         })
+    }
+
+    /// The pagoda functions the file gives (`pagoda:` lines: a weight per hole in reading
+    /// order, each checked against every move when the file was read). The count of solvable
+    /// positions prunes with them; nothing else depends on them.
+    pub fn pagoda_hints(&self) -> &[Vec<i32>] {
+        &self.pagodas
     }
 
     /// The puzzle's name (`name:` line, the file stem for raw files, or `unnamed` / `raw`).
