@@ -47,12 +47,5 @@ pub(super) fn memory() -> String {
                 format!("{name} {:.1} MB", kb as f64 / 1e3)
             })
     };
-    let mut cpu = 0u64;
-    if let Ok(rd) = std::fs::read_dir("/proc/self/task") {
-        for t in rd.flatten() {
-            let st = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
-            cpu += st.split_whitespace().next().and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
-        }
-    }
-    format!("{} {} CPU{cpu}", field("VmRSS:"), field("VmHWM:"))
+    format!("{} {}", field("VmRSS:"), field("VmHWM:"))
 }
