@@ -167,7 +167,16 @@ fn count_summary() {
         let p = catalog::get(name).unwrap();
         let syms = p.symmetries();
         let run = |mode, sleep_sets| {
-            count(p.instance(), &syms, p.cells(), p.pagoda_hints(), 1 << 26, mode, sleep_sets).unwrap()
+            count(
+                p.instance(),
+                &syms,
+                p.cells(),
+                p.pagoda_hints(),
+                1 << 26,
+                mode,
+                sleep_sets,
+            )
+            .unwrap()
         };
         let (ours, c) = best(3, || run(Mode::All, true));
         let (solvable_only, s) = best(3, || run(Mode::Solvable, true));

@@ -319,6 +319,27 @@ fn malformed_puzzles_are_refused_with_a_reason() {
             "lines after",
         ),
         ("geometry: square\nfoo: bar\n", "unknown key 'foo'"),
+        // pagoda lines: one weight per hole, whole numbers in range, no jump gaining weight
+        (
+            "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 0 0\n",
+            "line 5: a pagoda line has one weight per hole: 2 given, the board has 3",
+        ),
+        (
+            "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 0 0 0 0\n",
+            "more than the board's 3",
+        ),
+        (
+            "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 0 x 0\n",
+            "a pagoda weight is a whole number, found 'x'",
+        ),
+        (
+            "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 0 0 999\n",
+            "between -255 and 255, found 999",
+        ),
+        (
+            "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 0 0 1\n",
+            "not a pagoda function: the jump from a1 over b1 to c1 raises the weight (0 + 0 < 1)",
+        ),
         ("o o .\ngeometry: square\n", "raw instance"),
         ("geometry: square\no o .\n", "expected 'key: value'"),
         ("N 3\nt 1 2 3\nf 1 1 0\nl 0 0 2\n", "expected 0 or 1"),
@@ -331,6 +352,22 @@ fn malformed_puzzles_are_refused_with_a_reason() {
         assert!(e.contains(want), "{text:?}: got '{e}', want '{want}'");
         assert!(!e.contains('\n'), "one-line error: {e}");
     }
+    // a valid pagoda line is kept, weights in reading order; at most MAX_PAGODAS lines
+    let ok = "geometry: square\nstart:\no o .\nfinish-pegs: 1\npagoda: 1 1 1 # all ones\npagoda: 2 1 2\n";
+    let p = Puzzle::parse(ok).unwrap();
+    assert_eq!(p.pagoda_hints(), &[vec![1, 1, 1], vec![2, 1, 2]]);
+    let many = format!(
+        "geometry: square\nstart:\no o .\nfinish-pegs: 1\n{}",
+        "pagoda: 1 1 1\n".repeat(zkgames::peg::board::MAX_PAGODAS + 1)
+    );
+    assert!(
+        bad(&many).contains("at most 16 'pagoda:' lines"),
+        "{}",
+        bad(&many)
+    );
+    // the catalog's English board gives its own, each a pagoda function of the board
+    let english = zkgames::peg::catalog::get("english").unwrap();
+    assert!(!english.pagoda_hints().is_empty());
     let wide = format!(
         "geometry: square\nstart:\n{}\nfinish-pegs: 1\n",
         "o".repeat(MAX_BOARD_DIM + 1)

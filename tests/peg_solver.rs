@@ -721,7 +721,16 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             (want.clone(), pairs)
         };
-        let c = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::All, true).unwrap();
+        let c = count(
+            p.instance(),
+            &syms,
+            cells,
+            p.pagoda_hints(),
+            1 << 26,
+            Mode::All,
+            true,
+        )
+        .unwrap();
         // sleep sets skip children only with the grid's move generation; without them, every
         // pair (position, legal move) is a child, and the counts are the same
         if cells.is_some() {
@@ -729,7 +738,15 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         } else {
             assert_eq!(c.children, pairs, "{what}");
         }
-        let plain = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::All, false);
+        let plain = count(
+            p.instance(),
+            &syms,
+            cells,
+            p.pagoda_hints(),
+            1 << 26,
+            Mode::All,
+            false,
+        );
         let plain = plain.unwrap();
         assert_eq!(
             (&plain.levels, plain.children),
@@ -749,7 +766,16 @@ fn check_counts(p: &Puzzle, what: &str) -> u64 {
         assert_eq!(c.solvable, want.iter().map(|l| l.2).sum::<u64>());
         // solvable positions only: the same solvable counts per level, and the reachable
         // counts it made (all of them unless the game is central) are right
-        let s = count(p.instance(), &syms, cells, p.pagoda_hints(), 1 << 26, Mode::Solvable, true).unwrap();
+        let s = count(
+            p.instance(),
+            &syms,
+            cells,
+            p.pagoda_hints(),
+            1 << 26,
+            Mode::Solvable,
+            true,
+        )
+        .unwrap();
         assert_eq!(s.solvable, c.solvable, "{what}");
         for &(pegs, r, sv) in &want {
             let l = s.levels.iter().find(|l| l.pegs == pegs);

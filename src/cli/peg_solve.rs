@@ -109,7 +109,15 @@ pub fn count_report(
 ) -> Result<(String, String, Counts)> {
     let t0 = Instant::now();
     let syms = if symmetry { p.symmetries() } else { Vec::new() };
-    let c: Counts = count(p.instance(), &syms, p.cells(), p.pagoda_hints(), max_positions, mode, true)?;
+    let c: Counts = count(
+        p.instance(),
+        &syms,
+        p.cells(),
+        p.pagoda_hints(),
+        max_positions,
+        mode,
+        true,
+    )?;
     let mut out = format!(
         "# {}: positions reachable from the start (reachable) and, of those, positions from which\n\
          # the finish can be reached (solvable), counted up to the {} symmetries of the board that\n\

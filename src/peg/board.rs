@@ -412,10 +412,15 @@ fn parse_pagoda(
     let mut w = Vec::with_capacity(n);
     for t in value.split_whitespace() {
         if w.len() == n {
-            return Err(format!("a pagoda line has one weight per hole: more than the board's {n}"));
+            return Err(format!(
+                "a pagoda line has one weight per hole: more than the board's {n}"
+            ));
         }
         let x: i32 = t.parse().map_err(|_| {
-            format!("a pagoda weight is a whole number, found '{}'", crate::files::excerpt(t))
+            format!(
+                "a pagoda weight is a whole number, found '{}'",
+                crate::files::excerpt(t)
+            )
         })?;
         if x.abs() > MAX_PAGODA_WEIGHT {
             return Err(format!(
@@ -630,7 +635,8 @@ impl Puzzle {
         let pagodas = pagoda_lines
             .iter()
             .map(|&(ln, value)| {
-                parse_pagoda(value, &board, &triplets).map_err(|m| Error::bad(format!("line {ln}: {m}")))
+                parse_pagoda(value, &board, &triplets)
+                    .map_err(|m| Error::bad(format!("line {ln}: {m}")))
             })
             .collect::<Result<Vec<_>>>()?;
         let instance = Instance::new(board.cells.len(), triplets, first, goal)?;

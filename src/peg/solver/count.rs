@@ -1021,7 +1021,7 @@ mod tests {
             x ^= x << 17;
             x % m
         };
-        let (mut pruned, mut games) = (0, 0);
+        let (mut pruned, mut games, mut hinted_more) = (0, 0, 0);
         for round in 0..60 {
             let geometry = ["square", "square-diagonal"][round % 2];
             let (h, w) = (3 + rand(2) as usize, 3 + rand(3) as usize);
@@ -1055,7 +1055,49 @@ mod tests {
             let Ok(p) = Puzzle::parse(&text) else {
                 continue;
             };
-            let run = |prune| {
+            // a random pagoda function of the board, in general not symmetric: random weights,
+            // lowered where a jump would gain weight until none does
+            let abc: Vec<[u32; 3]> = p
+                .instance()
+                .triplets()
+                .iter()
+                .flat_map(|&[a, b, c]| [[a, b, c], [c, b, a]])
+                .collect();
+            // (weights only go down, so each try ends, below -9 at the latest: then another)
+            let mut w: Vec<i32> = Vec::new();
+            for _ in 0..50 {
+                w = (0..holes.len()).map(|_| rand(6) as i32 - 2).collect();
+                while let Some(&[a, b, c]) = abc
+                    .iter()
+                    .find(|t| w[t[0] as usize] + w[t[1] as usize] < w[t[2] as usize])
+                {
+                    w[c as usize] = w[a as usize] + w[b as usize];
+                    if w[c as usize] < -9 {
+                        break;
+                    }
+                }
+                if w.iter().all(|&x| x >= -9) {
+                    break;
+                }
+                // should every try fail: the last one's weights with the negative ones set
+                // to 0, which the loop below always makes a function
+                w = w.iter().map(|x| x.max(&0) % 4).collect();
+            }
+            while let Some(&[a, b, c]) = abc
+                .iter()
+                .find(|t| w[t[0] as usize] + w[t[1] as usize] < w[t[2] as usize])
+            {
+                w[c as usize] = w[a as usize] + w[b as usize];
+            }
+            let hinted = Puzzle::parse(&format!(
+                "{text}pagoda: {}\n",
+                w.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
+            .expect("a pagoda function of the board");
+            let run = |prune, p: &Puzzle| {
                 let how = How {
                     isa: Isa::detect(),
                     chunk: 256,
@@ -1065,9 +1107,19 @@ mod tests {
                     freeze_min: if prune { 0 } else { FREEZE_MIN },
                 };
                 let syms = p.symmetries();
-                count_on(how, Mode::Solvable, p.instance(), &syms, p.cells(), p.pagoda_hints(), 1 << 24)
+                count_on(
+                    how,
+                    Mode::Solvable,
+                    p.instance(),
+                    &syms,
+                    p.cells(),
+                    p.pagoda_hints(),
+                    1 << 24,
+                )
             };
-            let (Ok(with), Ok(without)) = (run(true), run(false)) else {
+            let (Ok(with), Ok(without), Ok(hints)) =
+                (run(true, &p), run(false, &p), run(true, &hinted))
+            else {
                 continue;
             };
             games += 1;
@@ -1080,8 +1132,17 @@ mod tests {
             assert_eq!(per(&with), per(&without), "{text}");
             assert!(with.children <= without.children, "{text}");
             pruned += (with.children < without.children) as u32;
+            // the puzzle's function and its images prune on top of those found, and change no
+            // count either
+            assert_eq!(per(&hints), per(&without), "{text}{w:?}");
+            assert!(hints.children <= with.children, "{text}{w:?}");
+            hinted_more += (hints.children < with.children) as u32;
         }
         assert!(games >= 20 && pruned >= 5, "{games} games, {pruned} pruned");
+        assert!(
+            hinted_more >= 3,
+            "{games} games, {hinted_more} pruned further by hints"
+        );
     }
 
     /// Every instruction set this processor has gives the same counts, in large rounds and in
@@ -1137,7 +1198,16 @@ mod tests {
                         0
                     },
                 };
-                count_on(how, mode, p.instance(), &p.symmetries(), p.cells(), p.pagoda_hints(), 1 << 24).unwrap()
+                count_on(
+                    how,
+                    mode,
+                    p.instance(),
+                    &p.symmetries(),
+                    p.cells(),
+                    p.pagoda_hints(),
+                    1 << 24,
+                )
+                .unwrap()
             };
             let want = run(Isa::Baseline, CHUNK_CHILDREN, Mode::All);
             assert!(want.reachable > Some(100) && want.solvable > 0, "{want:?}");

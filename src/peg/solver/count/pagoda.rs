@@ -350,18 +350,62 @@ impl Prune {
         }
         out
     }
-
-    /// True if the position `s` passes every function.
-    #[cfg(test)]
-    pub(super) fn passes(&self, s: u64) -> bool {
-        self.slack(s).iter().all(|&x| x >= 0)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::peg::instance::Goal;
+
+    /// The lanes agree with the weights computed one function at a time: on the English
+    /// board with its own functions and their images (and every lane count up to
+    /// [`LANES`]), the slack of random positions, and for every move whether the child keeps
+    /// a weight of at least the finish's under every function.
+    #[test]
+    fn lanes_agree_with_the_weights() {
+        let p = crate::peg::catalog::get("english").unwrap();
+        let inst = p.instance();
+        let Goal::Position(l) = inst.goal() else {
+            panic!("a position goal")
+        };
+        let n = inst.n();
+        let bits = |r: &[bool]| {
+            r.iter()
+                .enumerate()
+                .fold(0u64, |a, (i, &b)| a | (b as u64) << i)
+        };
+        let (first, goal) = (bits(inst.first()), bits(l));
+        let abc: Vec<[u32; 3]> = inst
+            .triplets()
+            .iter()
+            .flat_map(|&[a, b, c]| [[a, b, c], [c, b, a]])
+            .collect();
+        let all = functions(n, &abc, &p.symmetries(), first, goal, p.pagoda_hints());
+        assert!(all.len() > 8, "{}", all.len());
+        let mut x = 0x853C_49E6_748F_EA9Bu64;
+        for k in [1, 3, all.len()] {
+            let ws = &all[..k];
+            let pr = Prune::new(ws, n, &abc, goal);
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let s = x & ((1 << n) - 1);
+                let sl = pr.slack(s);
+                for (j, w) in ws.iter().enumerate() {
+                    assert_eq!(sl[j] as i32, weigh(w, s) - weigh(w, goal));
+                }
+                for (m, &[a, b, c]) in abc.iter().enumerate() {
+                    // only legal moves are asked about
+                    if s >> a & 1 == 1 && s >> b & 1 == 1 && s >> c & 1 == 0 {
+                        let child = s ^ (1 << a | 1 << b | 1 << c);
+                        let want = ws.iter().all(|w| weigh(w, child) >= weigh(w, goal));
+                        assert_eq!(pr.keeps(&sl, m), want, "{k} functions, move {m}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The pagoda functions found hold for every move, on every catalog board and on small
     /// random boards; on the English board one is found and rules out a fair share of the
