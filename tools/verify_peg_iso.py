@@ -15,6 +15,7 @@ Exit status: 0 accepted, 1 rejected, 2 malformed input (instance, proof file or 
 import argparse
 import hashlib
 import struct
+import re
 import sys
 import unicodedata
 
@@ -268,6 +269,7 @@ def parse_board(text):
     start = None
     finish = None
     finish_pegs = None
+    pagodas = []
     block = None
     for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.split("#", 1)[0].rstrip(WHITESPACE)
@@ -301,6 +303,10 @@ def parse_board(text):
                 else:
                     finish = []
                     block = finish
+            elif key == "pagoda":
+                if len(pagodas) == 16:
+                    raise Malformed("line %d: at most 16 'pagoda:' lines" % lineno)
+                pagodas.append((lineno, value))
             elif key == "finish-pegs":
                 if finish_pegs is not None:
                     raise Malformed("line %d: 'finish-pegs' given twice" % lineno)
@@ -344,6 +350,24 @@ def parse_board(text):
                 raw_triplets.append(((a + 1, b + 1, cc + 1), 0))
     if not raw_triplets:
         raise Malformed("the board has no line of three adjacent holes")
+    # pagoda lines: checked as the prover checks them, then not used (they only prune its
+    # count of solvable positions; the instance does not depend on them)
+    for lineno, value in pagodas:
+        w = []
+        for t in value.split():
+            if len(w) == len(cells):
+                raise Malformed("line %d: a pagoda line has one weight per hole" % lineno)
+            if not re.fullmatch(r"[+-]?[0-9]+", t):
+                raise Malformed("line %d: a pagoda weight is a whole number" % lineno)
+            if abs(int(t)) > 255:
+                raise Malformed("line %d: a pagoda weight is between -255 and 255" % lineno)
+            w.append(int(t))
+        if len(w) != len(cells):
+            raise Malformed("line %d: a pagoda line has one weight per hole" % lineno)
+        for (a, b, cc), _ in raw_triplets:
+            for x, y, z in ((a, b, cc), (cc, b, a)):
+                if w[x - 1] + w[y - 1] < w[z - 1]:
+                    raise Malformed("line %d: not a pagoda function" % lineno)
     return make_instance(len(cells), raw_triplets, f, l, c)
 
 

@@ -29,6 +29,13 @@
 //! variant of Section 5 of the paper). `name:` is optional (default `unnamed`); `geometry:`,
 //! `start:` and one of `finish:` / `finish-pegs:` are required, each at most once.
 //!
+//! `pagoda: W1 W2 …` (optional, up to [`MAX_PAGODAS`] lines) gives a pagoda function of the
+//! board: one whole-number weight per hole in reading order, at most [`MAX_PAGODA_WEIGHT`]
+//! in absolute value, such that no jump (either way along any line of three holes) raises
+//! the total weight of the pegs. Each line is checked against every jump when the file is
+//! read. Only the count of solvable positions uses them, to prune (see
+//! [`crate::peg::solver::count`]); they change no result.
+//!
 //! Board rows are the lines after `start:` or `finish:` up to the next `key:` line. In a board,
 //! `o` (or `O`, `x`) is a peg, `.` an empty hole, and a space or `_` a cell without a hole.
 //! Blank lines are ignored (write a row of `_` for a row without holes). Tabs are refused.
