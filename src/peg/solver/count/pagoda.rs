@@ -1,4 +1,5 @@
-//! Pagoda functions that prune the count of solvable positions, found per board.
+//! Pagoda functions that prune the count of solvable positions: found per board, and given
+//! by the puzzle file (`pagoda:` lines, used in all their images: [`functions`]).
 //!
 //! A *pagoda function* gives each hole an integer weight `w` with `w(a) + w(b) ≥ w(c)` for
 //! every move `a` over `b` into `c`: a move then never raises the total weight of the pegs, so
