@@ -95,6 +95,7 @@ use frozen::Store;
 use grid::Grid;
 use key::{bucket, bucket_of_mixed, slot_hash, Key};
 use stage::Stage;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::compiled::Compiled;
 use super::table::Table;
@@ -646,7 +647,9 @@ fn run<K: Key, const L: usize>(
     pagodas: &[Vec<i32>],
     max_positions: u64,
 ) -> Result<Counts> {
+    let mut setup = phases::Clock::start();
     let mut e = Engine::<K, L>::new(inst, group, cells, how);
+    setup.lap("engine", String::new);
     let c = &e.c;
     let n = c.n;
     let first = c.first;
@@ -666,6 +669,7 @@ fn run<K: Key, const L: usize>(
         let prune = (!ws.is_empty()).then(|| pagoda::Prune::new(&ws, n, &c.abc, goal));
         e.prune = prune;
     }
+    setup.lap("pagoda", String::new);
     let e = e;
     let c = &e.c;
     let mut clock = phases::Clock::start();
@@ -783,34 +787,32 @@ fn bfs<K: Key, const L: usize>(
         // sized for the expected level (the previous level's growth ratio), so that the
         // tables rarely grow
         let expect = (cur.size as f64 * ratio) as usize / BUCKETS;
+        // made by the threads: each table's memory is cleared as it is made, which the main
+        // thread alone measured 10-20 ms of a count of the English board with the other idle
         let mut next: Vec<Table<K, u16>> = (0..BUCKETS)
+            .into_par_iter()
             .map(|_| Table::with_capacity(expect * 4 / 3 + 16))
             .collect();
         let mut solvable = 0u64;
         let mut children = 0u64;
-        // rounds: each thread expands its share of the buckets until its lists are full, then
+        // rounds: each thread expands the buckets it takes until its lists are full, then
         // every list is merged; the next round goes on where each thread stopped
-        let per = BUCKETS.div_ceil(threads);
-        let mut at: Vec<Cursor> = (0..threads)
-            .map(|t| Cursor {
-                b: (t * per).min(BUCKETS),
-                i: 0,
-                hi: ((t + 1) * per).min(BUCKETS),
-            })
-            .collect();
+        let next_bucket = AtomicUsize::new(0);
+        let mut at: Vec<Cursor> = (0..threads).map(|_| Cursor::idle()).collect();
         let cap = (e.chunk / threads).max(1);
         for l in lists.iter_mut() {
             l.kids.reserve(cap / BUCKETS);
         }
         let (mut t_expand, mut t_merge) = (0f64, 0f64);
         let mut clock = phases::on().then(std::time::Instant::now);
-        while at.iter().any(|a| a.b < a.hi) {
+        while at.iter().any(Cursor::busy) || next_bucket.load(Ordering::Relaxed) < BUCKETS {
             let job = Job {
                 e,
                 store: &cur.store,
                 pegs,
                 ask,
                 cap,
+                next: &next_bucket,
             };
             lists
                 .par_iter_mut()

@@ -10,17 +10,20 @@
 //! the walk), reads that level's tables bucket by bucket instead of copying it into a list
 //! first, which would add 8 bytes per position to the count's peak memory.
 //!
-//! The lookups: on boards of at most 34 holes, in a bitmap of the partner level
-//! ([`step_dense`]; on the English board the walk measured about 0.7x the time of the
-//! lookups below, which stage every child by bucket first); otherwise staged by bucket and
-//! looked up in the partner level's store ([`step`]).
+//! The lookups ([`step_any`]): each child's as it is listed, in blocks whose loads are
+//! prefetched ([`step_probed`]), in the partner level as frozen if it is small enough, or in
+//! a bitmap of it on boards of at most 34 holes (the English board's level of 17 pegs; either
+//! way the walk measured about 0.7x the time of the lookups below); otherwise staged by
+//! bucket and looked up in the partner level's store ([`step`]).
 
 use rayon::prelude::*;
 
 use super::dense::{Classes, Dense, BLOCK};
+use super::frozen::Frozen;
 use super::{
     bucket_of_mixed, keep_two, phases, Engine, Isa, Key, Level, Stage, Store, AHEAD, BUCKETS,
 };
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
 /// `n / 2` down; `forward` holds every level from the start down to `lowest` pegs, which is
@@ -41,8 +44,9 @@ use super::{
 /// solvable, so is `R + u` (it reaches `P + u`), the parent of the pair that makes the child
 /// instead.
 ///
-/// With `classes` (boards small enough, see [`super::dense`]), each step's partner level is
-/// looked up as a bitmap built for the step ([`step_dense`]); otherwise through its store.
+/// Each step looks its partner level up as [`step_any`] chooses: frozen as it is, or as a
+/// bitmap built for the step where `classes` are given (boards small enough, see
+/// [`super::dense`]), or staged by bucket.
 pub(super) fn solvable_down<K: Key, const L: usize>(
     e: &Engine<K, L>,
     forward: &[Level<K>],
@@ -66,14 +70,15 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             return out;
         };
-        let next = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
-            Some(d) => {
-                let next = step_dense(e, Parents::Store(&m.store), q, &d);
-                spare = Some(d);
-                next
-            }
-            None => step(e, Parents::Store(&m.store), q, partner, &mut lists),
-        };
+        let next = step_any(
+            e,
+            Parents::Store(&m.store),
+            q,
+            partner,
+            classes,
+            &mut spare,
+            &mut lists,
+        );
         q -= 1;
         out.push((q, next.len() as u64));
         next
@@ -103,18 +108,55 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
         let Some(partner) = level(n - q + 1) else {
             break;
         };
-        cur = match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
-            Some(d) => {
-                let next = step_dense(e, Parents::List(&cur), q, &d);
-                spare = Some(d);
-                next
-            }
-            None => step(e, Parents::List(&cur), q, partner, &mut lists),
-        };
+        cur = step_any(
+            e,
+            Parents::List(&cur),
+            q,
+            partner,
+            classes,
+            &mut spare,
+            &mut lists,
+        );
         q -= 1;
         out.push((q, cur.len() as u64));
     }
     out
+}
+
+/// Positions of a partner level from which the walk looks it up as a bitmap instead
+/// ([`Dense`], where the board has one): on the English board, the bitmap of the level of 17
+/// pegs (1.3 M positions) costs as much to build as it saves on the lookups of the first step,
+/// and those of 18 pegs and fewer cost more to build (6-10 ms each) than they save.
+const DENSE_MIN: u64 = 1 << 20;
+
+/// One step of the walk: the solvable children of `parents` (of `q` pegs), looked up in
+/// `partner` (the level of `n - q + 1` pegs) as it is if it is smaller than [`DENSE_MIN`]
+/// ([`FrozenPartner`], [`TablesPartner`]), or as a bitmap in the memory of `spare`, which keeps it
+/// for the next step ([`Dense`], boards with `classes`), or staged by bucket ([`step`]).
+#[allow(clippy::too_many_arguments)]
+fn step_any<'a, K: Key, const L: usize>(
+    e: &Engine<K, L>,
+    parents: Parents<K>,
+    q: u32,
+    partner: &Level<K>,
+    classes: Option<&'a Classes>,
+    spare: &mut Option<Dense<'a>>,
+    lists: &mut Vec<Stage<[K; 2]>>,
+) -> Vec<(K, u16)> {
+    if partner.size < DENSE_MIN {
+        return match &partner.store {
+            Store::Frozen(f) => step_probed(e, parents, q, &FrozenPartner(f)),
+            st @ Store::Tables(_) => step_probed(e, parents, q, &TablesPartner(st)),
+        };
+    }
+    match classes.and_then(|cl| dense_of(e, cl, partner, spare.take())) {
+        Some(d) => {
+            let next = step_probed(e, parents, q, &d);
+            *spare = Some(d);
+            next
+        }
+        None => step(e, parents, q, partner, lists),
+    }
 }
 
 /// The parents of a step: the solvable positions found by the previous one, or a whole level
@@ -246,16 +288,16 @@ fn dense_of<'a, K: Key, const L: usize>(
     Some(d)
 }
 
-/// [`step`] with the partner level as a bitmap: each thread lists the children of its share
-/// of the parents and looks their complements up in the bitmap as it goes, in blocks whose
-/// loads are prefetched ([`probe_children`]); the children kept go into a list per thread,
-/// which the thread sorts ([`sort_dedup`]), merged into the result per batch of parents
-/// ([`merge_into`]).
-fn step_dense<K: Key, const L: usize>(
+/// [`step`] with lookups as the children are listed: each thread takes pieces of the parents,
+/// lists their children and looks their complements up in `partner` as it goes, in blocks
+/// whose loads are prefetched ([`probe_children`]); the children kept go into a list per
+/// thread, which the thread sorts ([`sort_dedup`]), merged into the result per batch of
+/// parents ([`merge_into`]).
+fn step_probed<K: Key, const L: usize, P: Partner>(
     e: &Engine<K, L>,
     parents: Parents<K>,
     q: u32,
-    partner: &Dense,
+    partner: &P,
 ) -> Vec<(K, u16)> {
     // the children kept are a few per parent at most (a quarter on the English board): a
     // batch of a quarter of a chunk of parents keeps a few megabytes
@@ -263,14 +305,23 @@ fn step_dense<K: Key, const L: usize>(
     let threads = rayon::current_num_threads().max(1);
     let mut next: Vec<(K, u16)> = Vec::new();
     let (mut t_list, mut t_add, mut kept_n) = (0f64, 0f64, 0usize);
-    let mut run = |part: &Piece<K>| {
+    let mut run = |pieces: usize, part: &Piece<K>| {
         let t0 = phases::on().then(std::time::Instant::now);
-        // each thread sorts its own children: only the merges are serial
+        // each thread takes the next piece not yet taken (a fixed share each left one of two
+        // threads idle whenever the other ran slower), and sorts its own children: only the
+        // merges are serial
+        let taken = AtomicUsize::new(0);
         let outs: Vec<(Vec<(K, u16)>, usize)> = (0..threads)
             .into_par_iter()
-            .map(|t| {
+            .map(|_| {
                 let mut out = Vec::new();
-                part(t, &mut out);
+                loop {
+                    let p = taken.fetch_add(1, Ordering::Relaxed);
+                    if p >= pieces {
+                        break;
+                    }
+                    part(p, &mut out);
+                }
                 let listed = out.len();
                 sort_dedup(&mut out);
                 (out, listed)
@@ -289,9 +340,9 @@ fn step_dense<K: Key, const L: usize>(
     match parents {
         Parents::List(cur) => {
             for ps in cur.chunks(batch) {
-                run(&|t, out| {
-                    let (lo, hi) = (ps.len() * t / threads, ps.len() * (t + 1) / threads);
-                    probe_children(e, &ps[lo..hi], q, partner, out);
+                run(ps.len().div_ceil(PIECE), &|p, out| {
+                    let piece = &ps[p * PIECE..((p + 1) * PIECE).min(ps.len())];
+                    probe_children(e, piece, q, partner, out);
                 });
             }
         }
@@ -304,12 +355,10 @@ fn step_dense<K: Key, const L: usize>(
                     held += st.bucket_len(j);
                     j += 1;
                 }
-                run(&|t, out| {
+                run(j - i, &|p, out| {
                     let mut ps = Vec::new();
-                    for b in i + (j - i) * t / threads..i + (j - i) * (t + 1) / threads {
-                        st.values_into(b, &mut ps);
-                        probe_children(e, &ps, q, partner, out);
-                    }
+                    st.values_into(i + p, &mut ps);
+                    probe_children(e, &ps, q, partner, out);
                 });
                 i = j;
             }
@@ -326,12 +375,85 @@ fn step_dense<K: Key, const L: usize>(
     next
 }
 
-/// A thread's part of a batch of parents (its index): lists the children kept into the vector.
+/// A piece of a batch of parents (its index): lists the children kept into the vector.
 type Piece<'a, K> = dyn Fn(usize, &mut Vec<(K, u16)>) + Sync + 'a;
 
-/// A block of children whose complements are looked up together, in three passes: the rank
-/// tables' words are prefetched, then the bitmap's, then the bits are tested; each pass
-/// covers the latency of the previous one's loads with [`BLOCK`] children of work.
+/// Parents per piece of a list of parents: small enough that the pieces of a batch balance
+/// the threads, large enough that taking one costs nothing in comparison.
+const PIECE: usize = 2048;
+
+/// A partner level as the walk looks it up: in three steps, each of which covers the
+/// latency of the previous one's loads with a block of children ([`Probes`]).
+trait Partner: Sync {
+    /// What the second step finds for the third.
+    type At: Copy + Default;
+    /// Asks for what the second step reads, for the complement `x` (unpacked).
+    fn first(&self, x: u64);
+    /// Reads it, and asks for what the third step reads.
+    fn second(&self, x: u64) -> Self::At;
+    /// True if the level holds `x`.
+    fn third(&self, at: Self::At, x: u64) -> bool;
+}
+
+impl Partner for Dense<'_> {
+    type At = (u32, bool);
+    #[inline(always)]
+    fn first(&self, x: u64) {
+        self.prefetch_tables(x);
+    }
+    #[inline(always)]
+    fn second(&self, x: u64) -> (u32, bool) {
+        let a = self.index_raw(x);
+        self.prefetch(a.0);
+        a
+    }
+    #[inline(always)]
+    fn third(&self, (a, ok): (u32, bool), _: u64) -> bool {
+        ok && self.contains_at(a)
+    }
+}
+
+/// A frozen level, looked up as it is: a directory word, then a slot's entries
+/// ([`Frozen::entries_of`]).
+struct FrozenPartner<'a, K: Key>(&'a Frozen<K>);
+
+impl<K: Key> Partner for FrozenPartner<'_, K> {
+    type At = (u32, u32);
+    #[inline(always)]
+    fn first(&self, x: u64) {
+        self.0.prefetch_dir(K::pack(x).mix());
+    }
+    #[inline(always)]
+    fn second(&self, x: u64) -> (u32, u32) {
+        self.0.entries_of(K::pack(x).mix())
+    }
+    #[inline(always)]
+    fn third(&self, at: (u32, u32), x: u64) -> bool {
+        self.0.holds(at, K::pack(x).mix())
+    }
+}
+
+/// A level still in its tables (too small to be frozen, see [`super::How::freeze_min`]),
+/// looked up through [`Store::contains`]: its slot is asked for first.
+struct TablesPartner<'a, K: Key>(&'a Store<K>);
+
+impl<K: Key> Partner for TablesPartner<'_, K> {
+    type At = ();
+    #[inline(always)]
+    fn first(&self, x: u64) {
+        self.0.prefetch(K::pack(x));
+    }
+    #[inline(always)]
+    fn second(&self, _: u64) {}
+    #[inline(always)]
+    fn third(&self, _: (), x: u64) -> bool {
+        self.0.contains(K::pack(x))
+    }
+}
+
+/// A block of children whose complements are looked up together, in the three steps of a
+/// [`Partner`]: each covers the latency of the previous one's loads with [`BLOCK`] children
+/// of work.
 struct Probes<K> {
     /// The complements, unpacked.
     x: [u64; BLOCK],
@@ -350,7 +472,7 @@ impl<K: Key> Probes<K> {
     }
 
     #[inline(always)]
-    fn push(&mut self, x: u64, kid: (K, u8), partner: &Dense, out: &mut Vec<(K, u16)>) {
+    fn push<P: Partner>(&mut self, x: u64, kid: (K, u8), partner: &P, out: &mut Vec<(K, u16)>) {
         self.x[self.len] = x;
         self.kid[self.len] = kid;
         self.len += 1;
@@ -361,17 +483,16 @@ impl<K: Key> Probes<K> {
 
     /// Looks the block up, appending the children kept (rank in the high byte) to `out`.
     #[inline(always)]
-    fn flush(&mut self, partner: &Dense, out: &mut Vec<(K, u16)>) {
+    fn flush<P: Partner>(&mut self, partner: &P, out: &mut Vec<(K, u16)>) {
         let xs = &self.x[..self.len];
-        xs.iter().for_each(|&x| partner.prefetch_tables(x));
-        let mut at = [(0u32, false); BLOCK];
+        xs.iter().for_each(|&x| partner.first(x));
+        let mut at = [P::At::default(); BLOCK];
         for (a, &x) in at.iter_mut().zip(xs) {
-            *a = partner.index_raw(x);
-            partner.prefetch(a.0);
+            *a = partner.second(x);
         }
         out.reserve(self.len);
-        for (&(a, ok), &(k, r)) in at.iter().zip(&self.kid[..self.len]) {
-            if ok && partner.contains_at(a) {
+        for ((&a, &x), &(k, r)) in at.iter().zip(xs).zip(&self.kid[..self.len]) {
+            if partner.third(a, x) {
                 out.push((k, (r as u16) << 8));
             }
         }
@@ -381,11 +502,11 @@ impl<K: Key> Probes<K> {
 
 /// The children of the parents `ch` (of `q` pegs) whose complement is in `partner`, each with
 /// the rank of its move in the high byte, appended to `out`; on the engine's instruction set.
-fn probe_children<K: Key, const L: usize>(
+fn probe_children<K: Key, const L: usize, P: Partner>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Dense,
+    partner: &P,
     out: &mut Vec<(K, u16)>,
 ) {
     match e.isa {
@@ -398,35 +519,35 @@ fn probe_children<K: Key, const L: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn probe_avx2<K: Key, const L: usize>(
+fn probe_avx2<K: Key, const L: usize, P: Partner>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Dense,
+    partner: &P,
     out: &mut Vec<(K, u16)>,
 ) {
-    probe_body::<K, L, true>(e, ch, q, partner, out)
+    probe_body::<K, L, P, true>(e, ch, q, partner, out)
 }
 
 #[inline(never)]
-fn probe_plain<K: Key, const L: usize>(
+fn probe_plain<K: Key, const L: usize, P: Partner>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Dense,
+    partner: &P,
     out: &mut Vec<(K, u16)>,
 ) {
-    probe_body::<K, L, false>(e, ch, q, partner, out)
+    probe_body::<K, L, P, false>(e, ch, q, partner, out)
 }
 
 /// [`probe_children`], inlined into each compiled version (`SIMD`: with AVX2); the lookups go
 /// in blocks ([`Probes`]).
 #[inline(always)]
-fn probe_body<K: Key, const L: usize, const SIMD: bool>(
+fn probe_body<K: Key, const L: usize, P: Partner, const SIMD: bool>(
     e: &Engine<K, L>,
     ch: &[(K, u16)],
     q: u32,
-    partner: &Dense,
+    partner: &P,
     out: &mut Vec<(K, u16)>,
 ) {
     let n = e.c.n;
@@ -488,13 +609,43 @@ fn sort_dedup<K: Key>(v: &mut Vec<(K, u16)>) {
 
 /// Merges the sorted and deduplicated `kept` into the sorted and deduplicated `next`, one
 /// entry per position with the two highest ranks of both.
+///
+/// In pieces, one per range of positions, merged by the threads side by side (the main thread
+/// alone measured a tenth of the first step of the English board's walk, the others idle).
 fn merge_into<K: Key>(next: &mut Vec<(K, u16)>, kept: Vec<(K, u16)>) {
     if next.is_empty() {
         *next = kept;
         return;
     }
-    let mut merged = Vec::with_capacity(next.len() + kept.len());
-    let (mut a, mut b) = (next.iter().peekable(), kept.iter().peekable());
+    // the ranges: split at every `per`-th position of the longer list
+    const PIECES: usize = 16;
+    let (long, short) = if next.len() >= kept.len() {
+        (&next[..], &kept[..])
+    } else {
+        (&kept[..], &next[..])
+    };
+    let per = long.len().div_ceil(PIECES).max(1 << 12);
+    let mut cuts: Vec<(usize, usize)> = (per..long.len())
+        .step_by(per)
+        .map(|i| (i, short.partition_point(|x| x.0 < long[i].0)))
+        .collect();
+    cuts.insert(0, (0, 0));
+    cuts.push((long.len(), short.len()));
+    let pieces: Vec<Vec<(K, u16)>> = cuts
+        .par_windows(2)
+        .map(|w| merge_sorted(&long[w[0].0..w[1].0], &short[w[0].1..w[1].1]))
+        .collect();
+    let mut merged = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+    for p in &pieces {
+        merged.extend_from_slice(p);
+    }
+    *next = merged;
+}
+
+/// [`merge_into`] of two sorted and deduplicated lists, as a new list.
+fn merge_sorted<K: Key>(x: &[(K, u16)], y: &[(K, u16)]) -> Vec<(K, u16)> {
+    let mut merged = Vec::with_capacity(x.len() + y.len());
+    let (mut a, mut b) = (x.iter().peekable(), y.iter().peekable());
     loop {
         let x = match (a.peek(), b.peek()) {
             (Some(&&x), Some(&&y)) if x.0 == y.0 => {
@@ -511,7 +662,7 @@ fn merge_into<K: Key>(next: &mut Vec<(K, u16)>, kept: Vec<(K, u16)>) {
         };
         merged.push(x);
     }
-    *next = merged;
+    merged
 }
 
 /// Sorts `v` by position: least significant digit first, [`DIGIT`] bits per pass, each pass
@@ -642,6 +793,66 @@ fn keep<K: Key>(pairs: &[(K, u16, K)], partner: &Level<K>, out: &mut Vec<(K, u16
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The merge of two sorted lists, in pieces run side by side, gives what a map does: every
+    /// position once, with the two highest of its ranks from both lists; on lists of random
+    /// sizes (one or both past a piece, so that they are cut), crowded or spread, either longer.
+    #[test]
+    fn merge_into_merges_as_a_map_does() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // a sorted list without repeats, as `sort_dedup` leaves it
+        let list = |len: usize, spread: u64, rand: &mut dyn FnMut() -> u64| {
+            let mut v: Vec<(u32, u16)> = (0..len)
+                .map(|_| {
+                    // two ranks, the higher in the high byte and never twice the same but
+                    // for none (as `keep_two` keeps them)
+                    let (a, mut b) = (rand() as u8, rand() as u8);
+                    if a == b {
+                        b = 0;
+                    }
+                    (
+                        (rand() % spread) as u32,
+                        (a.max(b) as u16) << 8 | a.min(b) as u16,
+                    )
+                })
+                .collect();
+            sort_dedup(&mut v);
+            v
+        };
+        for (a, b, spread) in [
+            (0usize, 5usize, 100u64),
+            (7, 0, 100),
+            (3, 4, 10),
+            (20_000, 50_000, 60_000),
+            (90_000, 300, 1 << 20),
+            (500, 120_000, 1 << 32),
+            (70_000, 70_000, 100_000),
+        ] {
+            let (mut next, kept) = (list(a, spread, &mut rand), list(b, spread, &mut rand));
+            let mut want: std::collections::BTreeMap<u32, u16> = Default::default();
+            for &(k, r) in next.iter().chain(&kept) {
+                match want.get_mut(&k) {
+                    Some(v) => merge_ranks(v, r),
+                    None => {
+                        want.insert(k, r);
+                    }
+                }
+            }
+            merge_into(&mut next, kept);
+            let got: Vec<(u32, u16)> = next;
+            let want: Vec<(u32, u16)> = want.into_iter().collect();
+            assert_eq!(got.len(), want.len(), "{a} {b} {spread}");
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g, w, "{a} {b} {spread} at {i}");
+            }
+        }
+    }
 
     /// The radix sort orders as a comparison sort does (positions; the ranks of equal
     /// positions in any order), for both widths of word, on random lists of random sizes with

@@ -1,6 +1,7 @@
-//! A level's expansion, per instruction set ([`Isa`]): each thread lists the children of its
-//! share of the parents ([`Job`], [`Cursor`]), then each bucket's lists are merged into the
-//! next level's table ([`merge_bucket`]), keeping two move ranks per position ([`keep_two`]).
+//! A level's expansion, per instruction set ([`Isa`]): each thread lists the children of the
+//! buckets of parents it takes ([`Job`], [`Cursor`]), then each bucket's lists are merged into
+//! the next level's table ([`merge_bucket`]), keeping two move ranks per position
+//! ([`keep_two`]).
 
 use super::*;
 
@@ -45,23 +46,46 @@ impl Isa {
     }
 }
 
-/// A round of a level's expansion: each thread expands parents of `buckets` (with `pegs`
-/// pegs) from its [`Cursor`] into its lists (with `ask`, also their complements' canonical
-/// forms), until the lists hold `cap` entries or might overflow it with the next parent.
+/// A round of a level's expansion: each thread expands parents of `store` (with `pegs` pegs)
+/// from its [`Cursor`] into its lists (with `ask`, also their complements' canonical forms),
+/// until the lists hold `cap` entries or might overflow it with the next parent.
+///
+/// A thread takes the next bucket not yet taken (`next`) when it is done with one, rather
+/// than a fixed share of them: a fixed half each left one of two threads idle for up to a
+/// sixth of a level's expansion whenever the other ran slower (its parents' children, or its
+/// processor taken by the host).
 pub(super) struct Job<'a, K: Key, const L: usize> {
     pub(super) e: &'a Engine<K, L>,
     pub(super) store: &'a Store<K>,
     pub(super) pegs: u32,
     pub(super) ask: bool,
     pub(super) cap: usize,
+    /// The first bucket no thread has taken yet (past [`BUCKETS`] once all are).
+    pub(super) next: &'a AtomicUsize,
 }
 
-/// Where a thread stands in its share of a level: bucket `b` (of those before `hi`), parent
-/// `i` of the thread's copy of that bucket (`Lists::parents`, made when `i` is 0).
+/// Where a thread stands in a level: parent `i` of bucket `b`, in the thread's copy of that
+/// bucket (`Lists::parents`, made when `i` is 0), or no bucket at all ([`Cursor::IDLE`]).
 pub(super) struct Cursor {
     pub(super) b: usize,
     pub(super) i: usize,
-    pub(super) hi: usize,
+}
+
+impl Cursor {
+    /// No bucket: the thread takes the next one when it runs.
+    pub(super) const IDLE: usize = usize::MAX;
+
+    pub(super) fn idle() -> Cursor {
+        Cursor {
+            b: Self::IDLE,
+            i: 0,
+        }
+    }
+
+    /// Whether the thread is in the middle of a bucket.
+    pub(super) fn busy(&self) -> bool {
+        self.b != Self::IDLE
+    }
 }
 
 impl<K: Key, const L: usize> Job<'_, K, L> {
@@ -88,7 +112,17 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
         let most = self.e.c.moves() + 1;
         let mut parents = std::mem::take(&mut l.parents);
         let mut held = 0;
-        while at.b < at.hi {
+        loop {
+            if !at.busy() {
+                if held > 0 && held + most > self.cap {
+                    break;
+                }
+                let b = self.next.fetch_add(1, Ordering::Relaxed);
+                if b >= BUCKETS {
+                    break;
+                }
+                *at = Cursor { b, i: 0 };
+            }
             if at.i == 0 {
                 self.store.values_into(at.b, &mut parents);
             }
@@ -102,8 +136,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
                         .expand::<SIMD>(k.unpack(self.pegs, n), self.pegs, sleep, self.ask, l);
                 at.i += 1;
             }
-            at.b += 1;
-            at.i = 0;
+            *at = Cursor::idle();
         }
         l.parents = parents;
     }

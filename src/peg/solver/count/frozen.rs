@@ -145,6 +145,47 @@ impl<K: Key> Frozen<K> {
             .fold(false, |acc, &x| acc | (x == r))
     }
 
+    /// Asks the processor to bring the directory word of the mixed word `m` into the cache:
+    /// the first of the three steps of a lookup whose loads are prefetched
+    /// ([`Frozen::entries_of`], [`Frozen::holds`] are the others).
+    #[inline(always)]
+    pub(super) fn prefetch_dir(&self, m: K) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.dir.as_ptr().wrapping_add(self.slot(m));
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = m;
+    }
+
+    /// The entries of the slot of the mixed word `m` (a range of `rem`), whose first line it
+    /// asks the processor to bring into the cache.
+    #[inline(always)]
+    pub(super) fn entries_of(&self, m: K) -> (u32, u32) {
+        let s = self.slot(m);
+        let (lo, hi) = (self.dir[s], self.dir[s + 1]);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.rem.as_ptr().wrapping_add(lo as usize);
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+        }
+        (lo, hi)
+    }
+
+    /// True if the entries `at` (from [`Frozen::entries_of`] of `m`) hold the mixed word `m`.
+    #[inline(always)]
+    pub(super) fn holds(&self, at: (u32, u32), m: K) -> bool {
+        let r = K::rem(m);
+        self.rem[at.0 as usize..at.1 as usize]
+            .iter()
+            .fold(false, |acc, &x| acc | (x == r))
+    }
+
     /// Asks the processor to bring the entries of `k`'s slot into the cache.
     #[inline(always)]
     pub(super) fn prefetch(&self, k: K) {
@@ -338,13 +379,23 @@ mod tests {
                 for &k in &words {
                     assert!(store.contains(k));
                 }
+                // the lookup in three steps (the walk's) answers as `contains` does
+                let steps = |k: K| match &store {
+                    Store::Frozen(f) => {
+                        f.prefetch_dir(k.mix());
+                        f.holds(f.entries_of(k.mix()), k.mix())
+                    }
+                    Store::Tables(_) => unreachable!("frozen"),
+                };
                 for _ in 0..20_000 {
                     let k = K::pack(rand());
                     assert_eq!(store.contains(k), want.contains_key(&k), "{k:?}");
+                    assert_eq!(steps(k), want.contains_key(&k), "{k:?}");
                     // near misses: one bit off a member
                     let m = words[rand() as usize % words.len()];
                     let k = m ^ K::bit((rand() % K::BITS as u64) as u32);
                     assert_eq!(store.contains(k), want.contains_key(&k), "{k:?}");
+                    assert_eq!(steps(k), want.contains_key(&k), "{k:?}");
                 }
                 let mut s = store;
                 s.drop_values();
