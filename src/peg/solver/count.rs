@@ -72,7 +72,7 @@
 //! them, and every solvable position passes: the counts are exact. The levels enumerated are
 //! then a part of the reachable positions, so no reachable count is reported. The puzzle file
 //! may give pagoda functions of its own (`pagoda:` lines), used in all their images under the
-//! group ([`pagoda::functions`]). On the English board the search carries 3.5 M positions of
+//! group ([`pagoda::functions`]). On the English board the search carries 3.35 M positions of
 //! 17 pegs and more (5.1 M with the found function alone) instead of the 6.3 M reachable ones
 //! (of 23.5 M), and the walk down tests fewer children.
 
