@@ -131,8 +131,9 @@ const DENSE_MIN: u64 = 1 << 20;
 
 /// One step of the walk: the solvable children of `parents` (of `q` pegs), looked up in
 /// `partner` (the level of `n - q + 1` pegs) as it is if it is smaller than [`DENSE_MIN`]
-/// ([`FrozenPartner`], [`TablesPartner`]), or as a bitmap in the memory of `spare`, which keeps it
-/// for the next step ([`Dense`], boards with `classes`), or staged by bucket ([`step`]).
+/// ([`FrozenPartner`], [`TablesPartner`]; the partner levels only shrink from there on, so
+/// `spare` is freed), or as a bitmap in the memory of `spare`, which keeps it for the next
+/// step ([`Dense`], boards with `classes`), or staged by bucket ([`step`]).
 #[allow(clippy::too_many_arguments)]
 fn step_any<'a, K: Key, const L: usize>(
     e: &Engine<K, L>,
@@ -144,6 +145,7 @@ fn step_any<'a, K: Key, const L: usize>(
     lists: &mut Vec<Stage<[K; 2]>>,
 ) -> Vec<(K, u16)> {
     if partner.size < DENSE_MIN {
+        *spare = None;
         return match &partner.store {
             Store::Frozen(f) => step_probed(e, parents, q, &FrozenPartner(f)),
             st @ Store::Tables(_) => step_probed(e, parents, q, &TablesPartner(st)),
@@ -308,8 +310,8 @@ fn step_probed<K: Key, const L: usize, P: Partner>(
     let mut run = |pieces: usize, part: &Piece<K>| {
         let t0 = phases::on().then(std::time::Instant::now);
         // each thread takes the next piece not yet taken (a fixed share each left one of two
-        // threads idle whenever the other ran slower), and sorts its own children: only the
-        // merges are serial
+        // threads idle whenever the other ran slower), and sorts its own children; the merge
+        // into `next` is cut into ranges merged side by side ([`merge_into`])
         let taken = AtomicUsize::new(0);
         let outs: Vec<(Vec<(K, u16)>, usize)> = (0..threads)
             .into_par_iter()

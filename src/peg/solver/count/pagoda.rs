@@ -237,6 +237,10 @@ pub(super) fn functions(
 /// level of 17 pegs to 1.24 M positions instead of 1.31 M with 15, for a per-move test that
 /// costs the same with AVX2 (measured 2-3 % faster in all).
 pub(super) const LANES: usize = 32;
+const _: () = assert!(
+    LANES <= 32,
+    "Prune::keeps gathers one bit per lane in a u32"
+);
 /// The largest weight of a hole (in absolute value) a lane takes: 64 holes of it, and a
 /// move's loss of three, stay far inside 16 bits.
 pub(super) const MAX_WEIGHT: i32 = 255;
