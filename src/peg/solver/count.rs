@@ -22,16 +22,17 @@
 //!
 //! Each level is a set split into 256 buckets by a hash: children are first appended to their
 //! bucket's list, through one open cache line per bucket that is copied whole when full (by
-//! streaming stores, which skip reading the destination), then each list goes into its
-//! bucket's table, small enough to stay in cache; inserting straight
-//! into one table of millions of positions would be a cache miss per child. Parents are
-//! expanded in parallel (rayon), each thread its share of the buckets, in rounds that stop
+//! streaming stores, which skip reading the destination), then each bucket's list is sorted
+//! and its repeats merged ([`sorted`]: a radix sort of a list small enough to stay in cache),
+//! which costs less than inserting the children into a hash table per bucket did; inserting
+//! straight into one table of millions of positions would be a cache miss per child. Parents
+//! are expanded in parallel (rayon), the threads taking buckets as they go, in rounds that stop
 //! when the lists hold `CHUNK_CHILDREN` entries, which bounds their memory. A board of at
 //! most 33 holes stores positions as 32-bit words (the 33rd bit follows from the level's peg
 //! count, so truncation is one-to-one within a level), which halves the memory of the levels
 //! and of the lanes. A complete level is frozen ([`frozen`]): sorted by mixed word under a
 //! directory, 2 bytes per position of such a board (4 while its move ranks are kept) instead
-//! of a table slot and its value at a load of at most 3/4; it is then read in order (the
+//! of the 8 of a sorted bucket's entry; it is then read in order (the
 //! parents of the next level) and looked up (complement queries, the walk down).
 //!
 //! **Solvable positions.** A move `a` over `b` into `c` from `P` to `Q` is, in the
@@ -61,8 +62,8 @@
 //! bucket in the partner level's part for that bucket.
 //!
 //! **Memory.** Freed memory is given back to the system after each level ([`memory`]), so
-//! the peak is what is held at once (on the English board, `--solvable-only`: 57 MB, at the
-//! end of the level of 17 pegs, with its lists and tables).
+//! the peak is what is held at once (on the English board, `--solvable-only`: 41–43 MB, in
+//! the walk down, the level of 17 pegs frozen and the solvable levels below it).
 //!
 //! **Pagoda pruning** (solvable positions only, central games). Only positions on a path to
 //! the finish matter here, so the search drops every child that a pagoda function of the
@@ -88,6 +89,7 @@ mod memory;
 mod pagoda;
 mod phases;
 mod simd;
+mod sorted;
 mod stage;
 
 use expand::{keep_two, merge_bucket, Cursor, Isa, Job, AHEAD};
@@ -145,7 +147,7 @@ pub enum Mode {
 
 /// Largest symmetry group handled.
 pub const MAX_GROUP: usize = 16;
-/// Default limit on the number of positions stored (about 0.5 GiB of tables at most); the
+/// Default limit on the number of positions stored (about 0.5 GiB of levels at most); the
 /// English board needs 23.5 million.
 pub const DEFAULT_MAX_POSITIONS: u64 = 1 << 26;
 
@@ -157,10 +159,10 @@ const BUCKETS: usize = 1 << BUCKET_BITS;
 /// levels, what the peak memory of a count is made of. On the English board (`--solvable-only`,
 /// 2 threads, medians of 7 alternating runs) 2²⁵ and 2²³ entries peaked at 110 MB, 2²² at
 /// 102 MB in the same time, 2²¹ at 93 MB but about 15 % slower (more rounds, each reading
-/// every table once more).
+/// every level being built once more).
 const CHUNK_CHILDREN: usize = 1 << 22;
 /// Levels of at least this many positions are frozen once complete ([`frozen`]); a smaller
-/// one stays in its tables, where it takes less than a frozen level's smallest directory
+/// one is kept in hash tables, one per bucket, which take less than a frozen level's smallest directory
 /// (2¹⁶ words for 32-bit positions).
 const FREEZE_MIN: usize = 1 << 15;
 
@@ -765,7 +767,6 @@ fn bfs<K: Key, const L: usize>(
         children: 0,
     }];
     let threads = rayon::current_num_threads().max(1);
-    let mut ratio = 4.0;
     let mut stored = 1u64;
     let mut lists: Vec<Lists<K>> = (0..threads)
         .map(|_| Lists {
@@ -775,6 +776,9 @@ fn bfs<K: Key, const L: usize>(
             parents: Vec::new(),
         })
         .collect();
+    // per thread: the scratch of the merges (rayon's workers, numbered from 0)
+    let scratch: Vec<std::sync::Mutex<sorted::Scratch<K>>> =
+        (0..threads).map(|_| Default::default()).collect();
     loop {
         let cur = levels.last().expect("non-empty");
         let pegs = cur.pegs;
@@ -784,15 +788,8 @@ fn bfs<K: Key, const L: usize>(
         let partner = n as u32 - pegs;
         let ask = self_dual && pegs <= partner;
         let partner_level = levels.iter().find(|l| ask && l.pegs == partner);
-        // sized for the expected level (the previous level's growth ratio), so that the
-        // tables rarely grow
-        let expect = (cur.size as f64 * ratio) as usize / BUCKETS;
-        // made by the threads: each table's memory is cleared as it is made, which the main
-        // thread alone measured 10-20 ms of a count of the English board with the other idle
-        let mut next: Vec<Table<K, u16>> = (0..BUCKETS)
-            .into_par_iter()
-            .map(|_| Table::with_capacity(expect * 4 / 3 + 16))
-            .collect();
+        // the level being built, bucket by bucket (see `sorted`)
+        let mut next: Vec<sorted::Bucket<K>> = (0..BUCKETS).map(|_| Vec::new()).collect();
         let mut solvable = 0u64;
         let mut children = 0u64;
         // rounds: each thread expands the buckets it takes until its lists are full, then
@@ -828,12 +825,17 @@ fn bfs<K: Key, const L: usize>(
                 .flat_map(|l| (0..BUCKETS).flat_map(|b| l.kids.entries(b)))
                 .map(|e| e.len() as u64)
                 .sum::<u64>();
-            // merge: each bucket's lists into its table, and answer the queries
+            // merge: each bucket's lists into the bucket, and answer the queries
             let lists_ref = &lists;
+            let scratch_ref = &scratch;
             solvable += next
                 .par_iter_mut()
                 .enumerate()
-                .map(|(b, tb)| merge_bucket(b, tb, lists_ref, partner_level))
+                .map(|(b, nb)| {
+                    let t = rayon::current_thread_index().unwrap_or(0) % scratch_ref.len();
+                    let mut s = scratch_ref[t].lock().unwrap_or_else(|p| p.into_inner());
+                    merge_bucket(b, nb, lists_ref, partner_level, &mut s)
+                })
                 .sum::<u64>();
             for l in lists.iter_mut() {
                 l.kids.clear();
@@ -857,7 +859,6 @@ fn bfs<K: Key, const L: usize>(
             );
         }
         stored += size;
-        ratio = (size as f64 / cur.size as f64).clamp(0.25, 8.0);
         let done = levels.len() - 1;
         levels[done].solvable = solvable;
         levels[done].children = children;
@@ -875,7 +876,7 @@ fn bfs<K: Key, const L: usize>(
         }
         if stop.is_some_and(|s| pegs - 1 <= s) {
             // the last level: its lists are no longer needed, and freeing them before it is
-            // frozen keeps them out of the peak memory (the tables, the frozen copy and the
+            // frozen keeps them out of the peak memory (the buckets, the frozen copy and the
             // lists would otherwise all be held at once)
             lists = Vec::new();
         }
@@ -887,7 +888,7 @@ fn bfs<K: Key, const L: usize>(
                 let mut clock = phases::Clock::start();
                 // a search that stops early (solvable positions only) has its peak here, at
                 // its last and largest level: the last level's lists are freed by now, and
-                // their pages go before the level's frozen copy takes its own; the tables,
+                // their pages go before the level's frozen copy takes its own; the buckets,
                 // freed, would stay resident otherwise. A search of every level holds far more
                 // later on, and giving pages back only to take them again measured 0.15 s of
                 // system time on the English board for no lower peak.
@@ -955,16 +956,15 @@ mod tests {
     use super::*;
     use crate::peg::board::Puzzle;
 
-    /// A child's list entry gives back its position and rank in its bucket, the mixed word is
-    /// a bijection, and the slot hash of an entry is its position's: for both widths of word,
+    /// A child's list entry gives back its mixed word and rank in its bucket, and the mixed
+    /// word is a bijection: for both widths of word,
     /// on random words and on the extremes.
     #[test]
     fn list_entries_round_trip() {
         fn check<K: Key>(k: K, rank: u8) {
             assert_eq!(k.mix().unmix(), k);
             let t = k.mix().tag_mixed(rank);
-            assert_eq!(K::untag(t, bucket(k)), (k, rank));
-            assert_eq!(K::slot_hash_tagged(t), slot_hash(k));
+            assert_eq!(K::untag_mixed(t, bucket(k)), (k.mix(), rank));
         }
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for i in 0..100_000u32 {

@@ -67,30 +67,10 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         (((h >> 32) * self.cap as u64) >> 32) as usize
     }
 
-    /// Asks the processor to bring the home slot of hash `h` into the cache: a batch of
-    /// inserts that prefetches a few entries ahead hides the latency of tables larger than
-    /// the first-level cache.
-    #[inline(always)]
-    pub fn prefetch_hashed(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = self.home(h);
-            let p = self.slots.as_ptr().wrapping_add(i);
-            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
-            if std::mem::size_of::<V>() > 0 {
-                let v = self.vals.as_ptr().wrapping_add(i);
-                // SAFETY: as above.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(v as *const i8) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
-    }
-
-    /// [`Table::prefetch_hashed`] for a lookup ([`Table::contains_hashed`]): the slot only,
-    /// not the value beside it, which a lookup never reads (and which may be dropped).
+    /// Asks the processor to bring the home slot of hash `h` into the cache, for a lookup
+    /// ([`Table::contains_hashed`]): a batch of lookups that prefetches a few entries ahead
+    /// hides the latency of tables larger than the first-level cache. The slot only, not the
+    /// value beside it, which a lookup never reads (and which may be dropped).
     #[inline(always)]
     pub fn prefetch_slot_hashed(&self, h: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -252,7 +232,7 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
     }
 
     /// Frees the values, keeping the positions: for a table that is only looked up from now on
-    /// ([`Table::contains_hashed`], [`Table::prefetch_hashed`], [`Table::iter`]). Misuse: an
+    /// ([`Table::contains_hashed`], [`Table::prefetch_slot_hashed`], [`Table::iter`]). Misuse: an
     /// update or [`Table::values_into`] afterwards panics (the values are gone), so call it
     /// only once nothing will read or write a value again.
     pub fn drop_values(&mut self) {

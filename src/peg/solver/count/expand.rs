@@ -163,29 +163,22 @@ fn expand_plain<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mu
 /// 8-11 % faster than 16 on the English counts: the partner levels' lookups miss the caches).
 pub(super) const AHEAD: usize = 64;
 
-/// Inserts bucket `b`'s children from every thread's lists into `tb`, and returns how many
-/// of the bucket's complement queries are in the partner level.
+/// Adds bucket `b`'s children from every thread's lists to the level's bucket `nb`
+/// ([`sorted::add_entries`]), and returns how many of the bucket's complement queries are in the partner
+/// level.
 #[inline(never)]
 pub(super) fn merge_bucket<K: Key>(
     b: usize,
-    tb: &mut Table<K, u16>,
+    nb: &mut sorted::Bucket<K>,
     lists: &[Lists<K>],
     partner: Option<&Level<K>>,
+    scratch: &mut sorted::Scratch<K>,
 ) -> u64 {
+    sorted::add_entries(b, nb, lists.iter().flat_map(|l| l.kids.entries(b)), scratch);
     let mut hits = 0u64;
-    for l in lists {
-        for kids in l.kids.entries(b) {
-            for (i, &e) in kids.iter().enumerate() {
-                if let Some(&y) = kids.get(i + AHEAD) {
-                    tb.prefetch_hashed(K::slot_hash_tagged(y));
-                }
-                let (x, rank) = K::untag(e, b);
-                let h = K::slot_hash_tagged(e);
-                tb.update_growing_hashed(x, h, usize::MAX, slot_hash, |v| keep_two(v, rank));
-            }
-        }
-        if let Some(pl) = partner {
-            let pt = &pl.store;
+    if let Some(pl) = partner {
+        let pt = &pl.store;
+        for l in lists {
             for qs in l.queries.entries(b) {
                 for (i, &d) in qs.iter().enumerate() {
                     if let Some(&y) = qs.get(i + AHEAD) {

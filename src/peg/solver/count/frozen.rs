@@ -4,22 +4,21 @@
 //!
 //! **Why.** Once a level is complete it is only read: in order, bucket by bucket, as the
 //! parents of the next level, and at random, for the complement queries and the walk down.
-//! The hash tables it was built in are three quarters full at best and hold a whole word per
-//! position; frozen, a position of a board of at most 33 holes takes 2 bytes (the low 16 bits
+//! The sorted buckets it was built in ([`super::sorted`]) hold a whole word and its ranks per
+//! position, 8 bytes with padding; frozen, a position of a board of at most 33 holes takes 2 bytes (the low 16 bits
 //! of its mixed word: the directory slot holds the top bits, at least 16 of them) plus 2 for
 //! its ranks while they are needed, and a directory word per 16 positions or so. A lookup is
 //! one directory word (a directory of 2²ᶠ slots for `f` ≥ 16 bits, 0.25–0.5 byte per position,
 //! mostly in the second-level cache) and one cache line of entries, usually; the English
-//! board's largest kept level (2.0 M positions) is 4 MB of entries instead of 11 MB of table
-//! slots, which spares the processor's address translation as much as its caches (a random
+//! board's largest kept level (2.6 M positions) is 5 MB of entries instead of 21 MB, which spares the processor's address translation as much as its caches (a random
 //! lookup into many pages costs a page walk, dear on a virtual machine).
 //!
 //! **Layout.** The directory slot of a position is the top `d` bits of its mixed word
 //! ([`Key::mix`]), so bucket `b` (the top [`BUCKET_BITS`] bits) owns the consecutive slots
-//! `b << (d - BUCKET_BITS)..`: freezing is a counting sort of each bucket's table into its
-//! own part of the arrays (in parallel), and reading a bucket back is a walk over its slots.
-//! Within a slot the entries are in no order; a lookup compares them all (a slot holds about
-//! 16, one or two vector compares).
+//! `b << (d - BUCKET_BITS)..`: freezing copies each sorted bucket in order into its own part
+//! of the arrays (in parallel), and reading a bucket back is a walk over its slots. A lookup
+//! compares every entry of its slot (a slot holds about 16, one or two vector compares).
+//! Levels too small for a directory of 2¹⁶ slots stay in hash tables, one per bucket.
 //!
 //! Misuse: a frozen level is immutable; [`Store::values_into`] after
 //! [`Store::drop_values`] panics, as for a table.
@@ -27,6 +26,7 @@
 use rayon::prelude::*;
 
 use super::super::table::Table;
+use super::sorted::Bucket;
 use super::{bucket, slot_hash, Key, BUCKETS, BUCKET_BITS};
 
 /// A level's positions (and their move ranks), read-only. See the module documentation.
@@ -53,18 +53,19 @@ impl<K: Key> Frozen<K> {
         want.clamp(K::MIN_DIR_BITS.max(BUCKET_BITS), 28)
     }
 
-    /// Freezes the level held by `tables` (one per bucket, as [`bucket`] places positions),
-    /// keeping the values if `keep_vals`; frees each table once copied. `None` (the tables
-    /// given back) if the level holds 2³² positions or more.
-    pub(super) fn from_tables(
-        tables: Vec<Table<K, u16>>,
+    /// Freezes the level held by `buckets` (one per bucket, as [`bucket`] places positions,
+    /// each sorted by mixed word: [`Bucket`]), keeping the values if `keep_vals`;
+    /// frees each bucket once copied. `None` (the buckets given back) if the level holds 2³²
+    /// positions or more.
+    pub(super) fn from_sorted(
+        buckets: Vec<Bucket<K>>,
         keep_vals: bool,
-    ) -> Result<Self, Vec<Table<K, u16>>> {
-        assert_eq!(tables.len(), BUCKETS);
-        let lens: Vec<usize> = tables.iter().map(Table::len).collect();
+    ) -> Result<Self, Vec<Bucket<K>>> {
+        assert_eq!(buckets.len(), BUCKETS);
+        let lens: Vec<usize> = buckets.iter().map(Vec::len).collect();
         let len: usize = lens.iter().sum();
         if len >= u32::MAX as usize {
-            return Err(tables);
+            return Err(buckets);
         }
         let d = Self::dir_bits(len);
         let per = 1usize << (d - BUCKET_BITS);
@@ -84,33 +85,28 @@ impl<K: Key> Frozen<K> {
             (r, v, ds) = (r1, v1, d1);
             start += l;
         }
-        tables
+        buckets
             .into_par_iter()
             .zip(parts)
-            .for_each(|(t, (r, v, ds, start))| {
-                let mut pairs = Vec::new();
-                t.values_into(&mut pairs);
-                drop(t);
-                let sub = |k: K| (k.mix().wide() >> (K::BITS as u32 - d)) as usize & (per - 1);
-                // counting sort by slot: counts, then each slot's first entry
-                let mut at = vec![0u32; per + 1];
-                for &(k, _) in &pairs {
-                    at[sub(k) + 1] += 1;
-                }
-                for s in 0..per {
-                    at[s + 1] += at[s];
-                }
-                for (s, e) in ds.iter_mut().enumerate() {
-                    *e = start as u32 + at[s];
-                }
-                for &(k, val) in &pairs {
-                    let s = sub(k);
-                    let i = at[s] as usize;
-                    at[s] += 1;
-                    r[i] = K::rem(k.mix());
+            .for_each(|(bk, (r, v, ds, start))| {
+                let sub = |m: K| (m.wide() >> (K::BITS as u32 - d)) as usize & (per - 1);
+                // sorted by mixed word, so by slot: each slot's first entry is where the
+                // slots before it end
+                let mut s = 0;
+                for (i, &(m, val)) in bk.iter().enumerate() {
+                    debug_assert!(i == 0 || bk[i - 1].0 < m, "sorted and unique");
+                    let t = sub(m);
+                    while s <= t {
+                        ds[s] = (start + i) as u32;
+                        s += 1;
+                    }
+                    r[i] = K::rem(m);
                     if keep_vals {
                         v[i] = val;
                     }
+                }
+                for e in &mut ds[s..] {
+                    *e = (start + bk.len()) as u32;
                 }
             });
         Ok(Frozen { d, dir, rem, vals })
@@ -246,17 +242,34 @@ pub(super) enum Store<K: Key> {
 }
 
 impl<K: Key> Store<K> {
-    /// The complete level of `tables`, frozen if it holds at least `min` positions (and
-    /// fewer than 2³²); values are kept.
-    pub(super) fn complete(tables: Vec<Table<K, u16>>, min: usize) -> Self {
-        let len: usize = tables.iter().map(Table::len).sum();
-        if len < min {
-            return Store::Tables(tables);
-        }
-        match Frozen::from_tables(tables, true) {
-            Ok(f) => Store::Frozen(f),
-            Err(t) => Store::Tables(t),
-        }
+    /// The complete level of `buckets` (each sorted by mixed word: [`Bucket`]),
+    /// frozen if it holds at least `min` positions (and fewer than 2³²), in tables otherwise;
+    /// values are kept.
+    pub(super) fn complete(buckets: Vec<Bucket<K>>, min: usize) -> Self {
+        let len: usize = buckets.iter().map(Vec::len).sum();
+        let buckets = if len < min {
+            buckets
+        } else {
+            match Frozen::from_sorted(buckets, true) {
+                Ok(f) => return Store::Frozen(f),
+                Err(b) => b,
+            }
+        };
+        Store::Tables(
+            buckets
+                .into_par_iter()
+                .map(|bk| {
+                    let mut t = Table::with_capacity(bk.len() * 4 / 3 + 16);
+                    for (m, val) in bk {
+                        let k = m.unmix();
+                        t.update_growing_hashed(k, slot_hash(k), usize::MAX, slot_hash, |v| {
+                            *v = val
+                        });
+                    }
+                    t
+                })
+                .collect(),
+        )
     }
 
     /// No positions (a level no longer needed).
@@ -342,18 +355,20 @@ mod tests {
         fn check<K: Key>(mut rand: impl FnMut() -> u64, sizes: &[usize]) {
             for &size in sizes {
                 let mut want: HashMap<K, u16> = HashMap::new();
-                let mut tables: Vec<Table<K, u16>> =
-                    (0..BUCKETS).map(|_| Table::with_capacity(4)).collect();
                 let words: Vec<K> = (0..size)
                     .map(|i| if i == 0 { K::ZERO } else { K::pack(rand()) })
                     .collect();
                 for &k in &words {
-                    let v = rand() as u16;
-                    tables[bucket(k)].update_growing_with(k, usize::MAX, slot_hash, |x| *x = v);
-                    want.insert(k, v);
+                    want.insert(k, rand() as u16);
                 }
-                let lens: Vec<usize> = tables.iter().map(Table::len).collect();
-                let f = Frozen::from_tables(tables, true).ok().unwrap();
+                // the buckets as a level being built holds them: mixed words, sorted
+                let mut buckets: Vec<Bucket<K>> = (0..BUCKETS).map(|_| Vec::new()).collect();
+                for (&k, &v) in &want {
+                    buckets[bucket(k)].push((k.mix(), v));
+                }
+                buckets.iter_mut().for_each(|b| b.sort_unstable());
+                let lens: Vec<usize> = buckets.iter().map(Vec::len).collect();
+                let f = Frozen::from_sorted(buckets, true).ok().unwrap();
                 assert_eq!(f.len(), want.len());
                 let store = Store::Frozen(f);
                 let mut seen = HashMap::new();

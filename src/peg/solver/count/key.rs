@@ -23,8 +23,6 @@ pub(super) trait Key: Word {
     fn mix(self) -> Self;
     /// The inverse of [`Key::mix`].
     fn unmix(self) -> Self;
-    /// The position and rank of the entry `t` of bucket `b`'s list.
-    fn untag(t: Self, b: usize) -> (Self, u8);
     /// The list entry of the position whose mixed word is `self` and the move of rank
     /// `rank`: the mixed word shifted left by [`BUCKET_BITS`], with `rank` in the bits freed.
     fn tag_mixed(self, rank: u8) -> Self;
@@ -33,8 +31,6 @@ pub(super) trait Key: Word {
     /// The mixed word of `self`'s position without its bucket bits, at the top of a `u64`:
     /// the hash of its slot in the bucket's table.
     fn slot_hash(self) -> u64;
-    /// [`Key::slot_hash`] of the position of the entry `t`, from the entry alone.
-    fn slot_hash_tagged(t: Self) -> u64;
 
     /// What a [`Frozen`](super::frozen::Frozen) level stores of a mixed word below its
     /// directory of `d` bits (at least [`Key::MIN_DIR_BITS`]): for 32-bit words the low
@@ -80,11 +76,6 @@ macro_rules! mixing {
             (self ^ self >> (<$t>::BITS / 2)).wrapping_mul(INV) ^ MIX_XOR as $t
         }
         #[inline(always)]
-        fn untag(t: $t, b: usize) -> ($t, u8) {
-            let (h, rank) = <$t>::untag_mixed(t, b);
-            (h.unmix(), rank)
-        }
-        #[inline(always)]
         fn tag_mixed(self, rank: u8) -> $t {
             self << BUCKET_BITS | rank as $t
         }
@@ -98,10 +89,6 @@ macro_rules! mixing {
         #[inline(always)]
         fn slot_hash(self) -> u64 {
             (self.mix() as u64) << (64 - <$t>::BITS + BUCKET_BITS)
-        }
-        #[inline(always)]
-        fn slot_hash_tagged(t: $t) -> u64 {
-            ((t >> BUCKET_BITS) as u64) << (64 - <$t>::BITS + BUCKET_BITS)
         }
     };
 }
