@@ -4,14 +4,17 @@
 //! [`sort_dedup`] and [`merge_into`]).
 //!
 //! **Why sorted lists rather than hash tables.** A child is a word; a level is the set of its
-//! children with their ranks merged. Sorting a bucket's children (a few tens of thousands of
-//! words, in the second-level cache) by a radix sort of two passes, then keeping one entry per
-//! run of equal words, costs a few nanoseconds a child where an insertion into a hash table
-//! costs about 20 (a probe whose slot is rarely where the prefetch left it, and a branch that
-//! mispredicts), and a frozen level ([`super::frozen`]) is a sorted list already: freezing a
-//! sorted bucket is one pass in order instead of a counting sort. Merging such lists keeps one
-//! entry per position with the two highest ranks of both ([`merge_ranks`]), which is what
-//! inserting every child one by one into a table keeps, in any order.
+//! children with their ranks merged. A round's share of a bucket (at most about 16,000 words
+//! on the English board, in the second-level cache) is sorted by a radix sort of two passes,
+//! then one entry is kept per run of equal words, without a branch on where runs end: about
+//! as much thread time a child as inserting it into a hash table took (16–18 ns against
+//! 18–22, a probe and a mispredicted branch), but the level comes out sorted, which is what a
+//! frozen level is ([`super::frozen`]): freezing is one pass in order instead of a counting
+//! sort, and no table is sized by guessing the level's growth. On the English board
+//! `--solvable-only` measured about 7 % faster (its forward search 308 → 274 ms) with the
+//! same peak memory. Merging such lists keeps one entry per position with the two highest
+//! ranks of both ([`merge_ranks`]), which is what inserting every child one by one into a
+//! table keeps, in any order.
 
 use rayon::prelude::*;
 
