@@ -21,7 +21,8 @@ cd "$(dirname "$0")"
 SECS=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 SAN=${FUZZ_SANITIZER:-none}
-# extra cargo-fuzz build flags, e.g. "--codegen-units 16" (faster build, slower runs; CI)
+# extra cargo-fuzz build flags, e.g. "--dev" (the development profile of fuzz/Cargo.toml: a
+# faster build, slower runs; CI)
 read -r -a FLAGS <<<"${FUZZ_BUILD_FLAGS:-}"
 FLAGS=(--debug-assertions "${FLAGS[@]}")
 if [ $# -gt 0 ]; then
