@@ -145,6 +145,18 @@ pub enum Mode {
     Solvable,
 }
 
+/// Pseudo-random words, xorshift64 from `seed` (which must not be 0): the same sequence on
+/// every run, for the pagoda search's sample of positions (the same functions every run) and
+/// the tests (a failure reproduces). Not for anything secret.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// Largest symmetry group handled.
 pub const MAX_GROUP: usize = 16;
 /// Default limit on the number of positions stored (about 0.5 GiB of levels at most); the

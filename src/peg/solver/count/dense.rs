@@ -344,14 +344,7 @@ mod tests {
     use super::*;
     use std::collections::{BTreeSet, HashSet};
 
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
+    use super::super::xorshift;
 
     /// Random moves on `n` holes: triplets of distinct holes.
     fn random_moves(rand: &mut impl FnMut() -> u64, n: usize, count: usize) -> Vec<[u32; 3]> {

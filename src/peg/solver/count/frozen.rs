@@ -420,13 +420,7 @@ mod tests {
                 assert_eq!(after, keys);
             }
         }
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = super::super::xorshift(0x2545_F491_4F6C_DD1Du64);
         let sizes = [1, 2, 100, 5_000, 300_000, 2_500_000];
         // 32-bit words: random ones, and dense low ones (like canonical forms, which crowd
         // the low words)

@@ -162,13 +162,7 @@ fn choose(cands: Vec<(Vec<i32>, Vec<bool>)>, orbit: &[usize]) -> Vec<Vec<i32>> {
 /// Positions of random games from `first` (a fixed seed: the same sample every run), from one
 /// move in down to half the holes or until stuck.
 fn sample(n: usize, abc: &[[u32; 3]], first: u64) -> Vec<u64> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rand = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rand = super::xorshift(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::with_capacity(SAMPLES);
     let mut legal = Vec::new();
     let mut games = 0;

@@ -91,8 +91,7 @@ pub(super) fn add_entries<'a, K: Key>(
         bucket.reserve_exact(s.fresh.len());
         bucket.extend_from_slice(&s.fresh);
     } else {
-        // made for both lists, less the positions in both: given back (in place, the
-        // allocator splitting the block)
+        // made for both lists; the room of the positions in both is given back
         *bucket = merge_sorted(bucket, &s.fresh);
         bucket.shrink_to_fit();
     }
@@ -301,13 +300,7 @@ mod tests {
     /// sizes (one or both past a piece, so that they are cut), crowded or spread, either longer.
     #[test]
     fn merge_into_merges_as_a_map_does() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = super::super::xorshift(0x9E37_79B9_7F4A_7C15u64);
         // a sorted list without repeats, as `sort_dedup` leaves it
         let list = |len: usize, spread: u64, rand: &mut dyn FnMut() -> u64| {
             let mut v: Vec<(u32, u16)> = (0..len)
@@ -374,13 +367,7 @@ mod tests {
                 assert_eq!(v, want);
             }
         }
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = super::super::xorshift(0x2545_F491_4F6C_DD1Du64);
         let spread = |w: u64| w;
         let crowded = |w: u64| w & 0x00F0_0FFF;
         let few = |w: u64| ((w % 7) << 40) | (w % 5);
@@ -424,13 +411,7 @@ mod tests {
             assert_eq!(bucket.len(), want.len(), "{spread} {rounds:?}");
             assert_eq!(bucket, want, "{spread} {rounds:?}");
         }
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = super::super::xorshift(0x2545_F491_4F6C_DD1Du64);
         for rounds in [
             &[0usize][..],
             &[1],
