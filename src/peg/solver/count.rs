@@ -24,16 +24,17 @@
 //! bucket's list, through one open cache line per bucket that is copied whole when full (by
 //! streaming stores, which skip reading the destination), then each bucket's list is sorted
 //! and its repeats merged ([`sorted`]: a radix sort of a list small enough to stay in cache),
-//! which costs less than inserting the children into a hash table per bucket did; inserting
-//! straight into one table of millions of positions would be a cache miss per child. Parents
-//! are expanded in parallel (rayon), the threads taking buckets as they go, in rounds that stop
-//! when the lists hold `CHUNK_CHILDREN` entries, which bounds their memory. A board of at
-//! most 33 holes stores positions as 32-bit words (the 33rd bit follows from the level's peg
-//! count, so truncation is one-to-one within a level), which halves the memory of the levels
-//! and of the lanes. A complete level is frozen ([`frozen`]): sorted by mixed word under a
-//! directory, 2 bytes per position of such a board (4 while its move ranks are kept) instead
-//! of the 8 of a sorted bucket's entry; it is then read in order (the
-//! parents of the next level) and looked up (complement queries, the walk down).
+//! about what inserting them into a hash table per bucket cost, but the level comes out
+//! sorted, as its frozen form wants; inserting straight into one table of millions of
+//! positions would be a cache miss per child. Parents are expanded in parallel (rayon), the
+//! threads taking buckets as they go, in rounds that stop when the lists hold
+//! `CHUNK_CHILDREN` entries, which bounds their memory. A board of at most 33 holes stores
+//! positions as 32-bit words (the 33rd bit follows from the level's peg count, so truncation
+//! is one-to-one within a level), which halves the memory of the levels and of the lanes. A
+//! complete level is frozen ([`frozen`]): sorted by mixed word under a directory, 2 bytes per
+//! position of such a board (4 while its move ranks are kept) instead of the 8 of a sorted
+//! bucket's entry; it is then read in order (the parents of the next level) and looked up
+//! (complement queries, the walk down).
 //!
 //! **Solvable positions.** A move `a` over `b` into `c` from `P` to `Q` is, in the
 //! complements, the move `c` over `b` into `a` from `Q̄` to `P̄`. So `P` reaches the goal `L`
@@ -174,8 +175,8 @@ const BUCKETS: usize = 1 << BUCKET_BITS;
 /// every level being built once more).
 const CHUNK_CHILDREN: usize = 1 << 22;
 /// Levels of at least this many positions are frozen once complete ([`frozen`]); a smaller
-/// one is kept in hash tables, one per bucket, which take less than a frozen level's smallest directory
-/// (2¹⁶ words for 32-bit positions).
+/// one is kept in hash tables, one per bucket, which take less than a frozen level's smallest
+/// directory (2¹⁶ words for 32-bit positions).
 const FREEZE_MIN: usize = 1 << 15;
 
 /// Counts the reachable and the solvable positions of `inst` (a board of at most 64 holes

@@ -1,7 +1,7 @@
 //! A level's expansion, per instruction set ([`Isa`]): each thread lists the children of the
 //! buckets of parents it takes ([`Job`], [`Cursor`]), then each bucket's lists are merged into
-//! the next level's table ([`merge_bucket`]), keeping two move ranks per position
-//! ([`keep_two`]).
+//! the next level's sorted bucket ([`merge_bucket`]), keeping two move ranks per position
+//! ([`keep_two`]), and the complement queries are answered.
 
 use super::*;
 
@@ -159,13 +159,14 @@ fn expand_plain<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mu
     j.body::<false>(l, at)
 }
 
-/// How many entries ahead the merge and the solvable walk prefetch table slots (64 measured
-/// 8-11 % faster than 16 on the English counts: the partner levels' lookups miss the caches).
+/// How many entries ahead the complement queries and the solvable walk prefetch their
+/// lookups in a partner level (64 measured 8-11 % faster than 16 on the English counts: the
+/// partner levels' lookups miss the caches).
 pub(super) const AHEAD: usize = 64;
 
 /// Adds bucket `b`'s children from every thread's lists to the level's bucket `nb`
-/// ([`sorted::add_entries`]), and returns how many of the bucket's complement queries are in the partner
-/// level.
+/// ([`sorted::add_entries`]), and returns how many of the bucket's complement queries are in
+/// the partner level.
 #[inline(never)]
 pub(super) fn merge_bucket<K: Key>(
     b: usize,

@@ -5,13 +5,14 @@
 //! **Why.** Once a level is complete it is only read: in order, bucket by bucket, as the
 //! parents of the next level, and at random, for the complement queries and the walk down.
 //! The sorted buckets it was built in ([`super::sorted`]) hold a whole word and its ranks per
-//! position, 8 bytes with padding; frozen, a position of a board of at most 33 holes takes 2 bytes (the low 16 bits
-//! of its mixed word: the directory slot holds the top bits, at least 16 of them) plus 2 for
-//! its ranks while they are needed, and a directory word per 16 positions or so. A lookup is
-//! one directory word (a directory of 2²ᶠ slots for `f` ≥ 16 bits, 0.25–0.5 byte per position,
-//! mostly in the second-level cache) and one cache line of entries, usually; the English
-//! board's largest kept level (2.6 M positions) is 5 MB of entries instead of 21 MB, which spares the processor's address translation as much as its caches (a random
-//! lookup into many pages costs a page walk, dear on a virtual machine).
+//! position, 8 bytes with padding; frozen, a position of a board of at most 33 holes takes
+//! 2 bytes (the low 16 bits of its mixed word: the directory slot holds the top bits, at
+//! least 16 of them) plus 2 for its ranks while they are needed, and a directory word per 16
+//! positions or so. A lookup is one directory word (a directory of 2²ᶠ slots for `f` ≥ 16
+//! bits, 0.25–0.5 byte per position, mostly in the second-level cache) and one cache line of
+//! entries, usually; the English board's largest kept level (2.6 M positions) is 5 MB of
+//! entries instead of 21 MB, which spares the processor's address translation as much as its
+//! caches (a random lookup into many pages costs a page walk, dear on a virtual machine).
 //!
 //! **Layout.** The directory slot of a position is the top `d` bits of its mixed word
 //! ([`Key::mix`]), so bucket `b` (the top [`BUCKET_BITS`] bits) owns the consecutive slots
