@@ -3,13 +3,14 @@
 //! The statement is "player `k` has this legal move in this public position"; the witness
 //! is the move, encoded for [`MoveCircuit`]. A *seal* is a proof of that statement made with
 //! the engines' committed-witness feature ([`crate::mpc::seal`], through
-//! [`crate::mpc::engine`]): an ordinary ZKB++ or KKW proof whose randomness derives from one
+//! [`crate::mpc::engine`]): an ordinary proof on any engine whose randomness derives from one
 //! secret master seed. The *opening* (master seed and
 //! witness) shows which move the seal was made for; the engine's opening check re-runs the
 //! prover, so a seal opens to exactly one move, and that move is legal.
 //!
 //! Files: the seal is a proof file ([`crate::proof_file`], protocol [`ProtocolId::WallMove`]
-//! for ZKB++ or [`ProtocolId::WallMoveKkw`] for KKW, mode 0) whose body is the engine's
+//! for ZKB++, [`ProtocolId::WallMoveKkw`] for KKW or [`ProtocolId::WallMoveVole`] for
+//! VOLE-in-the-head, mode 0) whose body is the engine's
 //! bincode proof; the opening is the engine's opening
 //! encoding ([`SealOpening::to_bytes`]). The seal's digest ([`crate::mpc::seal::seal_digest`])
 //! names it: it covers the statement (position, player, circuit), the context and the proof.
