@@ -160,11 +160,19 @@ fn help_states_every_exit_status() {
         }
     }
     let (_, out, _) = run(PROVER, &["--help"]);
-    for s in ["register", "login", "whoami", "demo", "KKW"] {
+    // every engine is named, the default first
+    for s in [
+        "register",
+        "login",
+        "whoami",
+        "demo",
+        "VOLE-in-the-head, ZKB++ or KKW",
+    ] {
         assert!(out.contains(s), "{s} in\n{out}");
     }
     let (_, out, _) = run(VERIFIER, &["--help"]);
     assert!(out.contains("serve logins"), "{out}");
+    assert!(out.contains("VOLE-in-the-head, ZKB++ or KKW"), "{out}");
 }
 
 /// An argument clap refuses is one line with the binary's prefix, exit 2; with `--json`

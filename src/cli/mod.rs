@@ -57,7 +57,8 @@ pub enum ProverCmd {
     /// Peg solitaire: solve, prove (any engine, or Protocol 1 of FUN 2022), live sessions.
     #[command(subcommand)]
     Peg(peg::ProverCmd),
-    /// SHA-256: prove knowledge of a preimage (any engine), seal a preimage to open later.
+    /// SHA-256: prove knowledge of a preimage (VOLE-in-the-head, ZKB++ or KKW), seal a preimage
+    /// to open later.
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
@@ -156,7 +157,8 @@ pub enum VerifierCmd {
     /// Wall Game: check positions and moves, replay game records, analyse legal walls, render, convert.
     #[command(subcommand)]
     Wall(wall::VerifierCmd),
-    /// SHA-256: verify and inspect preimage proofs (any engine), open sealed preimages.
+    /// SHA-256: verify and inspect preimage proofs (VOLE-in-the-head, ZKB++ or KKW), open sealed
+    /// preimages.
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
     /// Authentication: serve logins (the login server), and its user database: add, list,
