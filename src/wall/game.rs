@@ -884,13 +884,8 @@ mod tests {
     fn order_key_is_the_order_of_moves() {
         let side = crate::wall::board::MAX_SIDE;
         let coords = [0, 1, 2, side - 2, side - 1];
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as usize % n
-        };
+        let mut rng = crate::rng::seeded_rng(7);
+        let mut next = move |n: usize| rand::Rng::gen_range(&mut rng, 0..n);
         let moves: Vec<Move> = (0..400)
             .map(|_| {
                 let mut cell = || (next(3) > 0).then(|| (coords[next(5)], coords[next(5)]));
