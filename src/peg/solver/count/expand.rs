@@ -1,7 +1,7 @@
 //! A level's expansion, per instruction set ([`Isa`]): each thread lists the children of the
 //! buckets of parents it takes ([`Job`], [`Cursor`]), then each bucket's lists are merged into
 //! the next level's sorted bucket ([`merge_bucket`]), keeping two move ranks per position
-//! ([`keep_two`]), and the complement queries are answered.
+//! ([`keep_two`]).
 
 use super::*;
 
@@ -30,14 +30,17 @@ impl Isa {
             // every processor with AVX2 has POPCNT; it is checked all the same (peg counts of
             // positions, in every unpacking of a 33-hole position)
             let popcnt = std::arch::is_x86_feature_detected!("popcnt");
+            // and BMI2, which processors with AVX2 have too (one without it gets the baseline):
+            // the packed moves' PEXT ([`fast_pext`]), and the compiler's shifts
+            let bmi2 = std::arch::is_x86_feature_detected!("bmi2");
+            let avx2 = std::arch::is_x86_feature_detected!("avx2") && popcnt && bmi2;
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx2")
-                && popcnt
+                && avx2
             {
                 out.push(Isa::Avx512);
             }
-            if std::arch::is_x86_feature_detected!("avx2") && popcnt {
+            if avx2 {
                 out.push(Isa::Avx2);
             }
         }
@@ -46,9 +49,41 @@ impl Isa {
     }
 }
 
+/// Whether PEXT (BMI2) is there and fast: one instruction of a few cycles on Intel's
+/// processors since Haswell and AMD's since Zen 3, but microcoded on AMD's Zen and Zen 2 (and
+/// Hygon's Dhyana, families 17h and 18h), where it takes several cycles per bit of its mask,
+/// a hundred or more for a direction's starts on the English board: there the moves are
+/// found direction by direction instead ([`Engine::pext`]). Measured on a Zen 3 (family 19h):
+/// the English board's full count about 6 % faster with the moves packed.
+pub(super) fn fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        // SAFETY: CPUID is part of x86-64 (its leaves 0 and 1 always exist).
+        #[allow(unused_unsafe)]
+        let (v, f) = unsafe { (__cpuid(0), __cpuid(1)) };
+        let vendor: Vec<u8> = [v.ebx, v.edx, v.ecx]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let base = (f.eax >> 8) & 0xf;
+        let family = if base == 0xf {
+            base + ((f.eax >> 20) & 0xff)
+        } else {
+            base
+        };
+        let slow = matches!(&vendor[..], b"AuthenticAMD" | b"HygonGenuine") && family < 0x19;
+        !slow
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// A round of a level's expansion: each thread expands parents of `store` (with `pegs` pegs)
-/// from its [`Cursor`] into its lists (with `ask`, also their complements' canonical forms),
-/// until the lists hold `cap` entries or might overflow it with the next parent.
+/// from its [`Cursor`] into its lists, until the lists hold `cap` entries or might overflow it with the next parent.
 ///
 /// A thread takes the next bucket not yet taken (`next`) when it is done with one, rather
 /// than a fixed share of them: a fixed half each left one of two threads idle for up to a
@@ -58,7 +93,6 @@ pub(super) struct Job<'a, K: Key, const L: usize> {
     pub(super) e: &'a Engine<K, L>,
     pub(super) store: &'a Store<K>,
     pub(super) pegs: u32,
-    pub(super) ask: bool,
     pub(super) cap: usize,
     /// The first bucket no thread has taken yet (past [`BUCKETS`] once all are).
     pub(super) next: &'a AtomicUsize,
@@ -100,7 +134,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
             Isa::Avx2 => unsafe { expand_avx2(self, l, at) },
             _ => expand_plain(self, l, at),
         }
-        // one fence orders every streamed line of this thread, children and queries alike
+        // one fence orders every streamed line of this thread, whatever its bucket
         l.kids.publish();
     }
 
@@ -131,9 +165,9 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
                     l.parents = parents;
                     return;
                 }
-                held +=
-                    self.e
-                        .expand::<SIMD>(k.unpack(self.pegs, n), self.pegs, sleep, self.ask, l);
+                held += self
+                    .e
+                    .expand::<SIMD>(k.unpack(self.pegs, n), self.pegs, sleep, l);
                 at.i += 1;
             }
             *at = Cursor::idle();
@@ -143,13 +177,13 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2,popcnt")]
 fn expand_avx512<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
     j.body::<true>(l, at)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
+#[target_feature(enable = "avx2,bmi2,popcnt")]
 fn expand_avx2<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
     j.body::<true>(l, at)
 }
@@ -159,38 +193,16 @@ fn expand_plain<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mu
     j.body::<false>(l, at)
 }
 
-/// How many entries ahead the complement queries and the solvable walk prefetch their
-/// lookups in a partner level (64 measured 8-11 % faster than 16 on the English counts: the
-/// partner levels' lookups miss the caches).
-pub(super) const AHEAD: usize = 64;
-
 /// Adds bucket `b`'s children from every thread's lists to the level's bucket `nb`
-/// ([`sorted::add_entries`]), and returns how many of the bucket's complement queries are in
-/// the partner level.
+/// ([`sorted::add_entries`]).
 #[inline(never)]
 pub(super) fn merge_bucket<K: Key>(
     b: usize,
     nb: &mut sorted::Bucket<K>,
     lists: &[Lists<K>],
-    partner: Option<&Level<K>>,
     scratch: &mut sorted::Scratch<K>,
-) -> u64 {
+) {
     sorted::add_entries(b, nb, lists.iter().flat_map(|l| l.kids.entries(b)), scratch);
-    let mut hits = 0u64;
-    if let Some(pl) = partner {
-        let pt = &pl.store;
-        for l in lists {
-            for qs in l.queries.entries(b) {
-                for (i, &d) in qs.iter().enumerate() {
-                    if let Some(&y) = qs.get(i + AHEAD) {
-                        pt.prefetch(y);
-                    }
-                    hits += pt.contains(d) as u64;
-                }
-            }
-        }
-    }
-    hits
 }
 
 /// Adds the move of rank `r` to the two of highest rank kept in `v` (high byte first).

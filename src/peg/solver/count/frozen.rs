@@ -3,7 +3,7 @@
 //! the move ranks while the level still has children to list ([`Store`] holds either form).
 //!
 //! **Why.** Once a level is complete it is only read: in order, bucket by bucket, as the
-//! parents of the next level, and at random, for the complement queries and the walk down.
+//! parents of the next level, and at random, for the complement lookups and the walk down.
 //! The sorted buckets it was built in ([`super::sorted`]) hold a whole word and its ranks per
 //! position, 8 bytes with padding; frozen, a position of a board of at most 33 holes takes
 //! 2 bytes (the low 16 bits of its mixed word: the directory slot holds the top bits, at

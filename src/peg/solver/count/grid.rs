@@ -12,6 +12,23 @@ pub(super) struct Grid {
     /// Per direction: the step `d`, the grid bits where a move of that direction starts, and
     /// the move starting at each grid bit.
     pub(super) dirs: Vec<(i32, u64, [u16; 64])>,
+    /// Where the board has at most 128 moves: every move as one bit of a 128-bit mask
+    /// ([`Grid::legal_packed`]).
+    pub(super) packed: Option<Packed>,
+}
+
+/// The moves of a grid as the bits of one 128-bit mask: direction after direction, each
+/// direction's moves in the order of their grid bits, so that a direction's mask of start bits
+/// packs into its part by one PEXT. The moves of a position are then one loop over one mask
+/// (its exit mispredicted once a parent) instead of one loop per direction (once a direction).
+/// A direction's part lies within one of the two 64-bit halves (the next half takes it whole
+/// if it would straddle them), so that it is placed by a 64-bit shift: a variable 128-bit
+/// shift is a branchy sequence of instructions.
+pub(super) struct Packed {
+    /// Per direction, the half of its part (0 low, 1 high) and the part's first bit in it.
+    at: Vec<(usize, u32)>,
+    /// The move of each bit (`u16::MAX` for bits no move has).
+    pub(super) mv: Vec<u16>,
 }
 
 impl Grid {
@@ -51,7 +68,43 @@ impl Grid {
             dirs[k].1 |= 1 << a;
             dirs[k].2[a as usize] = m as u16;
         }
-        Some(Grid { to_grid, dirs })
+        let packed = Packed::new(&dirs);
+        Some(Grid {
+            to_grid,
+            dirs,
+            packed,
+        })
+    }
+
+    /// The grid bits `bits` of direction `i`'s starts as a packed mask (only where the grid
+    /// has one): the portable form of what [`Grid::legal_packed`] does with PEXT, for tables.
+    pub(super) fn pack(&self, i: usize, bits: u64) -> u128 {
+        let Some(pk) = &self.packed else { return 0 };
+        let starts = self.dirs[i].1;
+        let (mut rest, mut k, mut out) = (starts, 0, 0u128);
+        while rest != 0 {
+            let b = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (half, o) = pk.at[i];
+            out |= ((bits >> b & 1) as u128) << (64 * half as u32 + o + k);
+            k += 1;
+        }
+        out
+    }
+
+    /// The legal moves of the position whose grid word is `gw`, as the bits of `pk`, this
+    /// grid's [`Packed`] form.
+    ///
+    /// # Safety
+    /// The processor must have BMI2 (PEXT).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) unsafe fn legal_packed(&self, pk: &Packed, gw: u64) -> u128 {
+        let mut a = [0u64; 2];
+        for ((d, starts, _), &(half, o)) in self.dirs.iter().zip(&pk.at) {
+            a[half] |= std::arch::x86_64::_pext_u64(Grid::starts(gw, *d, *starts), *starts) << o;
+        }
+        (a[1] as u128) << 64 | a[0] as u128
     }
 
     /// The grid word of the position `s`.
@@ -76,5 +129,108 @@ impl Grid {
             let d = d.unsigned_abs();
             gw & gw << d & !(gw << (2 * d)) & starts
         }
+    }
+}
+
+impl Packed {
+    /// `None` if the moves do not fit 128 bits.
+    fn new(dirs: &[(i32, u64, [u16; 64])]) -> Option<Self> {
+        let (mut at, mut mv) = (Vec::new(), Vec::new());
+        for (_, starts, m) in dirs {
+            let len = starts.count_ones() as usize;
+            if mv.len() < 64 && mv.len() + len > 64 {
+                // into the high half whole
+                mv.resize(64, u16::MAX);
+            }
+            if mv.len() + len > 128 {
+                return None;
+            }
+            at.push((mv.len() / 64, (mv.len() % 64) as u32));
+            let mut rest = *starts;
+            while rest != 0 {
+                mv.push(m[rest.trailing_zeros() as usize]);
+                rest &= rest - 1;
+            }
+        }
+        Some(Packed { at, mv })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::xorshift;
+    use super::*;
+    use crate::peg::catalog;
+
+    /// The moves of `gw` found direction by direction, as a sorted list.
+    fn by_direction(g: &Grid, gw: u64) -> Vec<u16> {
+        let mut out = Vec::new();
+        for (d, starts, mv) in &g.dirs {
+            let mut a = Grid::starts(gw, *d, *starts);
+            while a != 0 {
+                out.push(mv[a.trailing_zeros() as usize]);
+                a &= a - 1;
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The moves of a packed mask, as a sorted list.
+    fn unpacked(pk: &Packed, mut a: u128) -> Vec<u16> {
+        let mut out = Vec::new();
+        while a != 0 {
+            out.push(pk.mv[a.trailing_zeros() as usize]);
+            a &= a - 1;
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// On every catalogue board with a grid, for random positions: the moves found direction
+    /// by direction are the legal moves (checked move by move), and the packed form holds
+    /// the same moves, made by PEXT ([`Grid::legal_packed`], where the processor has BMI2)
+    /// and by the portable [`Grid::pack`] alike.
+    #[test]
+    fn packed_moves_are_the_legal_moves() {
+        let mut rand = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut packed_boards = 0;
+        for name in catalog::names() {
+            let p = catalog::get(name).unwrap();
+            let Some(cells) = p.cells() else { continue };
+            let c: Compiled<u64> = Compiled::new(p.instance(), &p.symmetries()[..1], &[]);
+            let Some(g) = Grid::new(&c, cells) else {
+                continue;
+            };
+            packed_boards += g.packed.is_some() as usize;
+            for _ in 0..2000 {
+                // a position of any density
+                let s = (rand() & rand() | rand() & rand() & rand()) & c.full;
+                let gw = g.word(s);
+                let want = by_direction(&g, gw);
+                let mut legal: Vec<u16> = (0..c.moves())
+                    .filter(|&m| {
+                        let [a, b, cc] = c.abc[m];
+                        s >> a & 1 == 1 && s >> b & 1 == 1 && s >> cc & 1 == 0
+                    })
+                    .map(|m| m as u16)
+                    .collect();
+                legal.sort_unstable();
+                assert_eq!(want, legal, "{name}: {s:#x}");
+                let Some(pk) = &g.packed else { continue };
+                let portable = (0..g.dirs.len()).fold(0u128, |acc, i| {
+                    acc | g.pack(i, Grid::starts(gw, g.dirs[i].0, g.dirs[i].1))
+                });
+                assert_eq!(unpacked(pk, portable), want, "{name}: {s:#x}");
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: the processor has BMI2 (just checked).
+                    let a = unsafe { g.legal_packed(pk, gw) };
+                    assert_eq!(a, portable, "{name}: {s:#x}");
+                }
+            }
+        }
+        // the English board (76 moves) at least
+        assert!(packed_boards > 0);
     }
 }

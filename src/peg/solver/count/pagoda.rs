@@ -340,6 +340,19 @@ impl Prune {
         }
         out
     }
+
+    /// [`Prune::kept`] for a mask of moves packed as the grid's [`Packed`](super::grid::Packed)
+    /// form, `mv` the move of each bit.
+    #[inline(always)]
+    pub(super) fn kept_packed(&self, slack: &Lanes, a: u128, mv: &[u16]) -> u128 {
+        let (mut rest, mut out) = (a, a);
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            out &= !((!self.keeps(slack, mv[bit as usize] as usize) as u128) << bit);
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
-//! Per-bucket lists filled through one cache line per bucket ([`Stage`]): the children and
-//! complement queries of a round, written once and read once by the merge.
+//! Per-bucket lists filled through one cache line per bucket ([`Stage`]): the children of a
+//! round (in the walk down, with their complements), written once and read once by the merge.
 
 use super::BUCKETS;
 
-/// Entries of a [`Stage`] line: one 64-byte cache line of 32-bit entries (children and
-/// complement queries on boards of at most 33 holes), two of 64-bit ones.
+/// Entries of a [`Stage`] line: one 64-byte cache line of 32-bit entries (children on boards
+/// of at most 33 holes), two of 64-bit ones.
 pub(super) const LINE: usize = 16;
 
 /// A bucket's line being filled, aligned to a cache line.
