@@ -778,22 +778,17 @@ fn run<K: Key, const L: usize>(
     let e = e;
     let c = &e.c;
     let mut clock = phases::Clock::start();
-    let classes = self_dual
-        .then(|| dense::Classes::new(n, &c.abc, first))
-        .flatten();
-    let forward = bfs::<K, L>(
-        &e,
-        first,
-        self_dual,
-        max_positions,
-        lowest,
-        classes.as_ref(),
-    )
-    .ok_or_else(|| {
-        Error::rejected(format!(
-            "more than {max_positions} positions reachable; raise the limit (--budget)"
-        ))
-    })?;
+    // the board's classes, for bitmaps of levels (boards small enough): made where they are
+    // first needed, the full count's search or the walk down (after the search has given its
+    // memory back, so that they add nothing to the peak of `--solvable-only`)
+    let classes_of = || dense::Classes::new(n, &c.abc, first);
+    let early = (self_dual && lowest.is_none()).then(classes_of).flatten();
+    let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest, early.as_ref())
+        .ok_or_else(|| {
+            Error::rejected(format!(
+                "more than {max_positions} positions reachable; raise the limit (--budget)"
+            ))
+        })?;
     let find = |pegs: u32| forward.iter().position(|l| l.pegs == pegs);
     // without the pairing of complements: a backward search from the goal inside `R`
     let backward = (!self_dual).then(|| solvable_backwards::<K, L>(&e, &forward));
@@ -803,6 +798,7 @@ fn run<K: Key, const L: usize>(
         // `p > half` pegs are as many as those of `n - p`
         memory::give_back();
         clock.lap("bfs total", String::new);
+        let classes = classes_of();
         let low = down::solvable_down::<K, L>(&e, &forward, lowest, classes.as_ref());
         clock.lap("walk down total", String::new);
         let solvable = |pegs: u32| {
