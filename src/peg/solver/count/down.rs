@@ -128,10 +128,10 @@ pub(super) fn solvable_down<K: Key, const L: usize>(
 }
 
 /// One step of the walk: the solvable children of `parents` (of `q` pegs), looked up in
-/// `partner` (the level of `n - q + 1` pegs) as it is if it is smaller than [`Engine::dense_min`]
-/// ([`FrozenPartner`], [`TablesPartner`]; the partner levels only shrink from there on, so
-/// `spare` is freed), or as a bitmap in the memory of `spare`, which keeps it for the next
-/// step ([`Dense`], boards with `classes`), or staged by bucket ([`step`]).
+/// `partner` (the level of `n - q + 1` pegs) as it is if it is smaller than
+/// [`Engine::dense_min`] ([`FrozenPartner`], [`TablesPartner`]; the partner levels only shrink
+/// from there on, so `spare` is freed), or as a bitmap in the memory of `spare`, which keeps
+/// it for the next step ([`Dense`], boards with `classes`), or staged by bucket ([`step`]).
 #[allow(clippy::too_many_arguments)]
 fn step_any<'a, K: Key, const L: usize>(
     e: &Engine<K, L>,
@@ -510,7 +510,7 @@ fn probe_children<K: Key, const L: usize, P: Partner>(
     out: &mut Vec<(K, u16)>,
 ) {
     match e.isa {
-        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
+        // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 | Isa::Avx2 => unsafe { probe_avx2(e, ch, q, partner, out) },
         _ => probe_plain(e, ch, q, partner, out),
@@ -604,7 +604,7 @@ fn list_children<K: Key, const L: usize>(
     l: &mut Stage<[K; 2]>,
 ) {
     match e.isa {
-        // SAFETY: `Isa::available` found AVX2 and POPCNT (AVX-512 is only listed with them).
+        // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 | Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
         _ => list_plain(e, ch, q, l),

@@ -53,7 +53,7 @@ fn count_in<K: Key, const L: usize, P: Partner>(
             keys.clear();
             level.store.keys_into(b, keys);
             match e.isa {
-                // SAFETY: `Isa::available` found AVX2 (AVX-512 is only listed with it).
+                // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
                 #[cfg(target_arch = "x86_64")]
                 Isa::Avx512 | Isa::Avx2 => unsafe { count_avx2(e, keys, level.pegs, partner) },
                 _ => count_body::<K, L, P, false>(e, keys, level.pegs, partner),
