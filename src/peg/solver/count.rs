@@ -380,7 +380,9 @@ impl<K: Key, const L: usize> Engine<K, L> {
         let grid = cells.and_then(|cs| Grid::new(&c, cs));
         let full = K::pack(c.full);
         let (tags, asleep) = Self::sleep(&c, group, grid.as_ref(), how.sleep);
-        let (asleep_packed, pext) = match grid.as_ref().filter(|gr| gr.packed.is_some()) {
+        // (a grid without directions has no moves, and nothing to pack)
+        let packable = |gr: &&Grid| gr.packed.is_some() && !gr.dirs.is_empty();
+        let (asleep_packed, pext) = match grid.as_ref().filter(packable) {
             Some(gr) => {
                 let nd = gr.dirs.len();
                 let rows = asleep
