@@ -566,7 +566,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
                     let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
                     if let Some((pr, sl)) = &prune {
-                        a = pr.kept(sl, a, mv);
+                        a = pr.kept(sl, a as u128, mv) as u64;
                     }
                     while a != 0 {
                         let m = mv[a.trailing_zeros() as usize] as usize;
@@ -611,7 +611,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
             self.asleep_packed[(sleep >> 8) as usize] | self.asleep_packed[(sleep & 0xff) as usize];
         let a = gr.legal_packed(pk, gw) & !skip;
         match prune {
-            Some((pr, sl)) => pr.kept_packed(sl, a, &pk.mv),
+            Some((pr, sl)) => pr.kept(sl, a, &pk.mv),
             None => a,
         }
     }
@@ -708,7 +708,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
                     let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
                     if let Some((pr, sl)) = &prune {
-                        a = pr.kept(sl, a, mv);
+                        a = pr.kept(sl, a as u128, mv) as u64;
                     }
                     while a != 0 {
                         f(mv[a.trailing_zeros() as usize] as usize);

@@ -328,23 +328,12 @@ impl Prune {
         bad == 0
     }
 
-    /// The bits of `a` (grid bits where a move starts, `mv` the move at each) whose move
-    /// [`Prune::keeps`]; without a branch per move (which one is dropped is hard to predict).
+    /// The bits of `a` whose move [`Prune::keeps`], `mv` the move of each bit: grid bits
+    /// where a move starts (a direction's, as 64 bits), or the grid's
+    /// [`Packed`](super::grid::Packed) form (128). Without a branch per move (which one is
+    /// dropped is hard to predict).
     #[inline(always)]
-    pub(super) fn kept(&self, slack: &Lanes, a: u64, mv: &[u16; 64]) -> u64 {
-        let (mut rest, mut out) = (a, a);
-        while rest != 0 {
-            let bit = rest.trailing_zeros();
-            rest &= rest - 1;
-            out &= !((!self.keeps(slack, mv[bit as usize] as usize) as u64) << bit);
-        }
-        out
-    }
-
-    /// [`Prune::kept`] for a mask of moves packed as the grid's [`Packed`](super::grid::Packed)
-    /// form, `mv` the move of each bit.
-    #[inline(always)]
-    pub(super) fn kept_packed(&self, slack: &Lanes, a: u128, mv: &[u16]) -> u128 {
+    pub(super) fn kept(&self, slack: &Lanes, a: u128, mv: &[u16]) -> u128 {
         let (mut rest, mut out) = (a, a);
         while rest != 0 {
             let bit = rest.trailing_zeros();
