@@ -529,10 +529,10 @@ impl<K: Key, const L: usize> Engine<K, L> {
     /// the processor has AVX2.
     #[inline(always)]
     fn dual<const SIMD: bool>(&self, imgs: &[K; L]) -> K {
-        let max = match simd::as_u32x8(imgs, imgs) {
+        let max = match simd::as_u32x8(imgs, &[K::ZERO; L]) {
             // SAFETY: `SIMD` is only set where the processor has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Some((a, _)) if SIMD => K::pack(unsafe { simd::largest_u32x8(a) } as u64),
+            Some((a, zero)) if SIMD => K::pack(unsafe { simd::extremes_u32x8(a, zero) }.2 as u64),
             _ => imgs.iter().copied().fold(K::ZERO, K::max),
         };
         self.full ^ max

@@ -65,19 +65,3 @@ pub(super) unsafe fn extremes_u32x8(a: &[u32; 8], b: &[u32; 8]) -> (u32, u32, u3
         _mm256_cvtsi256_si32(x) as u32,
     )
 }
-
-/// The largest lane of `a`.
-///
-/// # Safety
-/// The processor must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) unsafe fn largest_u32x8(a: &[u32; 8]) -> u32 {
-    use std::arch::x86_64::*;
-    let v = _mm256_loadu_si256(a.as_ptr().cast());
-    let x = _mm256_max_epu32(v, _mm256_permute2x128_si256::<1>(v, v));
-    let x = _mm256_max_epu32(x, _mm256_shuffle_epi32::<0b01_00_11_10>(x));
-    let x = _mm256_max_epu32(x, _mm256_shuffle_epi32::<0b10_11_00_01>(x));
-    _mm256_cvtsi256_si32(x) as u32
-}
