@@ -173,23 +173,26 @@ pub const DEFAULT_MAX_POSITIONS: u64 = 1 << 26;
 const BUCKET_BITS: u32 = 8;
 const BUCKETS: usize = 1 << BUCKET_BITS;
 /// Entries (children; in the walk down, children with their complements) listed per round of
-/// a level's expansion at most, over all threads: bounds the memory of the lists (16 MiB of
-/// 32-bit entries, 32 of 64-bit ones, and up to as much again for the slack of growing them). The lists are, with the
-/// levels, what the peak memory of a count is made of. On the English board (`--solvable-only`,
-/// 2 threads, medians of 7 alternating runs) 2²⁵ and 2²³ entries peaked at 110 MB, 2²² at
-/// 102 MB in the same time, 2²¹ at 93 MB but about 15 % slower (more rounds, each reading
-/// every level being built once more).
-const CHUNK_CHILDREN: usize = 1 << 22;
+/// a level's expansion at most, over all threads: bounds the memory of the lists (64 MiB of
+/// 32-bit entries, 128 of 64-bit ones, and up to an eighth more for the slack of growing
+/// them; their pages are taken only as they fill). The lists are, with the levels, what the
+/// peak memory of a count is made of. With 2²⁴, every level of the English board takes one
+/// round (at most 9.2 M children), so each bucket is sorted once and never merged into
+/// itself again. Measured on 2026-11-26 (Zen 4, 2 threads, medians of 8 alternating runs
+/// against 2²²): the full count 0.89 → 0.85 s with the same peak (101.5 MB),
+/// `--solvable-only` the same time and a lower peak (39.4 against 41.9 MB, fewer copies of
+/// the growing buckets). Earlier, with hash tables for the levels being built, 2²² had
+/// peaked lowest.
+const CHUNK_CHILDREN: usize = 1 << 24;
 /// Levels of at least this many positions are frozen once complete ([`frozen`]); a smaller
 /// one is kept in hash tables, one per bucket, which take less than a frozen level's smallest
 /// directory (2¹⁶ words for 32-bit positions).
 const FREEZE_MIN: usize = 1 << 15;
 /// Partner levels of at least this many positions are looked up as bitmaps ([`dense`]) where
-/// the board has them: the walk down's (see `down::step_any`) and those of the solvable
-/// positions of a full count ([`duals`]). On the English board the walk's bitmap of the level
-/// of 17 pegs (1.3 M positions) costs as much to build as it saves on the lookups of the
-/// first step, and those of 18 pegs and fewer cost more to build (6-10 ms each) than they
-/// save.
+/// the board has them, in the walk down (see `down::step_any`). On the English board the
+/// walk's bitmap of the level of 17 pegs (1.3 M positions) costs as much to build as it saves
+/// on the lookups of the first step, and those of 18 pegs and fewer cost more to build (6-10
+/// ms each) than they save.
 const DENSE_MIN: u64 = 1 << 20;
 
 /// Counts the reachable and the solvable positions of `inst` (a board of at most 64 holes
@@ -548,11 +551,11 @@ impl<K: Key, const L: usize> Engine<K, L> {
         let prune = self.prune.as_ref().map(|pr| (pr, pr.slack(p)));
         match &self.grid {
             Some(gr) => {
-                let gw = gr.word(p);
                 #[cfg(target_arch = "x86_64")]
                 if let (true, Some(pk)) = (SIMD && self.pext, &gr.packed) {
                     // SAFETY: `pext` is only set where the processor has BMI2, and `SIMD`
                     // code is compiled with it.
+                    let gw = unsafe { gr.word_deposit(p) };
                     let mut a = unsafe { self.moves_packed(gr, pk, gw, sleep, &prune) };
                     pushed += a.count_ones() as usize;
                     while a != 0 {
@@ -562,6 +565,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                     }
                     return pushed;
                 }
+                let gw = gr.word(p);
                 let nd = gr.dirs.len();
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
                     let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
@@ -780,17 +784,11 @@ fn run<K: Key, const L: usize>(
     let e = e;
     let c = &e.c;
     let mut clock = phases::Clock::start();
-    // the board's classes, for bitmaps of levels (boards small enough): made where they are
-    // first needed, the full count's search or the walk down (after the search has given its
-    // memory back, so that they add nothing to the peak of `--solvable-only`)
-    let classes_of = || dense::Classes::new(n, &c.abc, first);
-    let early = (self_dual && lowest.is_none()).then(classes_of).flatten();
-    let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest, early.as_ref())
-        .ok_or_else(|| {
-            Error::rejected(format!(
-                "more than {max_positions} positions reachable; raise the limit (--budget)"
-            ))
-        })?;
+    let forward = bfs::<K, L>(&e, first, self_dual, max_positions, lowest).ok_or_else(|| {
+        Error::rejected(format!(
+            "more than {max_positions} positions reachable; raise the limit (--budget)"
+        ))
+    })?;
     let find = |pegs: u32| forward.iter().position(|l| l.pegs == pegs);
     // without the pairing of complements: a backward search from the goal inside `R`
     let backward = (!self_dual).then(|| solvable_backwards::<K, L>(&e, &forward));
@@ -800,7 +798,9 @@ fn run<K: Key, const L: usize>(
         // `p > half` pegs are as many as those of `n - p`
         memory::give_back();
         clock.lap("bfs total", String::new);
-        let classes = classes_of();
+        // the board's classes, for bitmaps of levels (boards small enough): made after the
+        // search has given its memory back, so that they add nothing to the peak
+        let classes = dense::Classes::new(n, &c.abc, first);
         let low = down::solvable_down::<K, L>(&e, &forward, lowest, classes.as_ref());
         clock.lap("walk down total", String::new);
         let solvable = |pegs: u32| {
@@ -863,7 +863,6 @@ fn bfs<K: Key, const L: usize>(
     self_dual: bool,
     max: u64,
     stop: Option<u32>,
-    classes: Option<&dense::Classes>,
 ) -> Option<Vec<Level<K>>> {
     let c = &e.c;
     let n = c.n;
@@ -896,24 +895,21 @@ fn bfs<K: Key, const L: usize>(
             break;
         }
         let partner = n as u32 - pegs;
-        // a level of at most n / 2 pegs: its solvable positions, from its partner's
-        let solvable = match levels.iter().find(|l| l.pegs == partner) {
-            Some(pl) if self_dual && pegs <= partner => {
+        // a level of at most n / 2 pegs: its solvable positions, from its partner's; the
+        // partner (more pegs) is no longer needed after that
+        let solvable = match levels.iter().position(|l| l.pegs == partner) {
+            Some(j) if self_dual && pegs <= partner => {
                 let mut clock = phases::Clock::start();
-                // a large partner is looked up as a bitmap: the lists' memory (kept from
-                // level to level) is given back while it exists, and the bitmap is dropped
-                // before the level is expanded, so that it adds nothing to the peak
-                let bitmap = classes.filter(|_| pl.size >= e.dense_min);
-                if bitmap.is_some() {
-                    lists.iter_mut().for_each(|l| l.kids = Stage::new());
-                    memory::give_back();
-                }
-                let hits = duals::count_duals(e, cur, pl, bitmap);
+                let hits = duals::count_duals(e, cur, &levels[j]);
                 clock.lap("solvable by complements", || format!("{pegs} pegs"));
+                if pegs < partner {
+                    levels[j].store = Store::empty();
+                }
                 hits
             }
             _ => 0,
         };
+        let cur = levels.last().expect("non-empty");
         // the level being built, bucket by bucket (see `sorted`)
         let mut next: Vec<sorted::Bucket<K>> = (0..BUCKETS).map(|_| Vec::new()).collect();
         let mut children = 0u64;

@@ -2,41 +2,48 @@
 //! position (a central game): those whose complement's canonical form is in the partner
 //! level, of `n - p` pegs, which the search built before ([`count_duals`]).
 //!
+//! **Which side is read.** Complementing maps the orbits of `p` pegs one to one onto those of
+//! `n - p`, so the number of positions of the level whose complement is in the partner is also
+//! the number of the partner's positions whose complement is in the level. The smaller level
+//! is read (each position's lanes from the nibble tables, its complement's canonical form
+//! from the largest lane) and the larger one is looked up, as it is, in blocks whose loads
+//! are prefetched, as the walk down does ([`Partner`]). On the English board the partners
+//! (17 pegs and more) are the smaller side: 6.3 M positions read instead of 17.2 M, and no
+//! bitmap is built. The partner is dropped once its level's count is known. Measured on
+//! 2026-11-26 (Zen 4, `ZKGAMES_COUNT_PHASES=1`): the pass over all levels took 65–72 ms
+//! against about 225 ms when each level of at most 16 pegs was read and looked up in a
+//! bitmap of its partner (with the bitmaps' 40 ms); the whole count, medians of 8
+//! alternating runs, 1.26 → 1.21 s (a slow hour of the host).
+//!
 //! **Why a pass of its own.** The expansion of the level used to list each parent's
 //! complement by bucket beside its children, to be looked up when the children were merged:
 //! a second set of 256 open lines (16 KiB) beside the children's in the first-level cache
-//! while children were listed, and a second stream written and read back through memory. A
-//! pass over the complete level computes each complement again (its lanes, from the nibble
-//! tables) and looks it up at once, in blocks whose loads are prefetched, as the walk down
-//! does ([`Partner`]): in a bitmap of the partner level where it is large, or in the partner
-//! level as it is. Measured on the English board's full count (phases of 5 alternating runs,
-//! `ZKGAMES_COUNT_PHASES=1`): the levels of at most 16 pegs took 1.29–1.60 s with this pass
-//! against 1.37–1.57 s with the queries, about the same time, but the expansion lost a second
-//! kind of entry, and the peak went from 106–117 to 98–104 MB (the lists' memory is given back
-//! while a bitmap exists, which is dropped before the level is expanded).
+//! while children were listed, and a second stream written and read back through memory.
 
 use rayon::prelude::*;
 
-use super::dense::{Classes, BLOCK};
-use super::down::{dense_of, FrozenPartner, Partner, TablesPartner};
+use super::dense::BLOCK;
+use super::down::{FrozenPartner, Partner, TablesPartner};
 use super::{Engine, Isa, Key, Level, Store, BUCKETS};
 
 /// How many positions of `level` (at most `n / 2` pegs) have their complement's canonical
-/// form in `partner` (`n - p` pegs): looked up in a bitmap of `partner` built for the call
-/// where `bitmap` gives the board's classes (and its peg count spans few enough positions),
-/// otherwise in `partner` as it is.
+/// form in `partner` (`n - p` pegs). Complementing is a bijection between the orbits of the
+/// two peg counts, so this is also how many of `partner`'s positions have their complement in
+/// `level`: the smaller of the two levels is the one read, and each of its complements is
+/// looked up in the other, as it is (frozen or in its tables).
 pub(super) fn count_duals<K: Key, const L: usize>(
     e: &Engine<K, L>,
     level: &Level<K>,
     partner: &Level<K>,
-    bitmap: Option<&Classes>,
 ) -> u64 {
-    if let Some(d) = bitmap.and_then(|cl| dense_of(e, cl, partner, None)) {
-        return count_in(e, level, &d);
-    }
-    match &partner.store {
-        Store::Frozen(f) => count_in(e, level, &FrozenPartner(f)),
-        st @ Store::Tables(_) => count_in(e, level, &TablesPartner(st)),
+    let (read, look) = if partner.size <= level.size {
+        (partner, level)
+    } else {
+        (level, partner)
+    };
+    match &look.store {
+        Store::Frozen(f) => count_in(e, read, &FrozenPartner(f)),
+        st @ Store::Tables(_) => count_in(e, read, &TablesPartner(st)),
     }
 }
 
@@ -102,4 +109,87 @@ fn count_body<K: Key, const L: usize, P: Partner, const SIMD: bool>(
         }
     }
     hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{bfs, closure, How, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN};
+    use super::*;
+    use crate::peg::board::Puzzle;
+    use crate::peg::catalog;
+    use crate::peg::solver::word::Word;
+
+    /// On self-dual boards, for every level of at most half the holes and its partner: the
+    /// number of positions whose complement is in the other level, read from either side,
+    /// with the level looked up frozen or in its tables, is what a position-by-position check
+    /// finds (each complement's canonical form looked up with [`Store::contains`]).
+    #[test]
+    fn either_side_counts_what_a_plain_check_finds() {
+        let boards = [
+            // 16 holes, a corner game
+            Puzzle::parse(
+                "geometry: square-diagonal\nstart:\n. o o o\no o o o\no o o o\no o o o\n\
+                 finish:\no . . .\n. . . .\n. . . .\n. . . .\n",
+            )
+            .unwrap(),
+            catalog::get("square5-diagonal").unwrap(),
+        ];
+        let mut pairs = 0;
+        for p in &boards {
+            let inst = p.instance();
+            let first = u64::from_bools(inst.first());
+            let gens: Vec<Vec<u32>> = crate::peg::solver::valid_symmetries(inst, &p.symmetries())
+                .into_iter()
+                .filter(|g| first.permute(g) == first)
+                .collect();
+            let group = closure(&gens).unwrap();
+            assert!(group.len() <= 8);
+            for freeze_min in [0, FREEZE_MIN] {
+                let how = How {
+                    isa: Isa::detect(),
+                    chunk: CHUNK_CHILDREN,
+                    sleep: true,
+                    prune: false,
+                    freeze_min,
+                    dense_min: DENSE_MIN,
+                };
+                let e = Engine::<u32, 8>::new(inst, &group, p.cells(), how);
+                let n = e.c.n as u32;
+                assert_eq!(
+                    e.c.canon(e.c.full ^ e.c.goal_state.unwrap()),
+                    e.c.canon(first),
+                    "self-dual"
+                );
+                // not self-dual for the search: every level kept whole
+                let levels = bfs::<u32, 8>(&e, first, false, 1 << 24, None).unwrap();
+                for lv in &levels {
+                    let Some(pl) = levels.iter().find(|l| l.pegs == n - lv.pegs) else {
+                        continue;
+                    };
+                    if lv.pegs > pl.pegs {
+                        continue;
+                    }
+                    let mut plain = 0;
+                    let mut keys = Vec::new();
+                    for b in 0..BUCKETS {
+                        keys.clear();
+                        lv.store.keys_into(b, &mut keys);
+                        for &k in &keys {
+                            let x = k.unpack(lv.pegs, n as usize);
+                            plain += pl.store.contains(e.canon(e.c.full ^ x)) as u64;
+                        }
+                    }
+                    let by = |read: &Level<u32>, look: &Level<u32>| match &look.store {
+                        Store::Frozen(f) => count_in(&e, read, &FrozenPartner(f)),
+                        st @ Store::Tables(_) => count_in(&e, read, &TablesPartner(st)),
+                    };
+                    assert_eq!(by(lv, pl), plain, "{} pegs", lv.pegs);
+                    assert_eq!(by(pl, lv), plain, "{} pegs", lv.pegs);
+                    assert_eq!(count_duals(&e, lv, pl), plain, "{} pegs", lv.pegs);
+                    pairs += (plain > 0) as usize;
+                }
+            }
+        }
+        assert!(pairs >= 10, "{pairs}");
+    }
 }

@@ -15,6 +15,10 @@ pub(super) struct Grid {
     /// Where the board has at most 128 moves: every move as one bit of a 128-bit mask
     /// ([`Grid::legal_packed`]).
     pub(super) packed: Option<Packed>,
+    /// Where the holes are numbered in the order of their grid bits (row by row, as every
+    /// board of the catalogue): the grid bits of the holes, so that a position's grid word is
+    /// one PDEP of it ([`Grid::word_deposit`]).
+    deposit: Option<u64>,
 }
 
 /// The moves of a grid as the bits of one 128-bit mask: direction after direction, each
@@ -69,10 +73,15 @@ impl Grid {
             dirs[k].2[a as usize] = m as u16;
         }
         let packed = Packed::new(&dirs);
+        let deposit = gb
+            .windows(2)
+            .all(|w| w[0] < w[1])
+            .then(|| gb.iter().fold(0u64, |acc, &g| acc | 1 << g));
         Some(Grid {
             to_grid,
             dirs,
             packed,
+            deposit,
         })
     }
 
@@ -100,11 +109,20 @@ impl Grid {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) unsafe fn legal_packed(&self, pk: &Packed, gw: u64) -> u128 {
-        let mut a = [0u64; 2];
+        // both halves in registers: each direction's part goes to both, masked by the half
+        // it belongs to (an array indexed by the half stayed in memory, a chain of stores
+        // and loads through every direction)
+        let (mut lo, mut hi) = (0u64, 0u64);
         for ((d, starts, _), &(half, o)) in self.dirs.iter().zip(&pk.at) {
-            a[half] |= std::arch::x86_64::_pext_u64(Grid::starts(gw, *d, *starts), *starts) << o;
+            // SAFETY: the caller's processor has BMI2.
+            let part =
+                unsafe { std::arch::x86_64::_pext_u64(Grid::starts(gw, *d, *starts), *starts) }
+                    << o;
+            let high = 0u64.wrapping_sub(half as u64);
+            lo |= part & !high;
+            hi |= part & high;
         }
-        (a[1] as u128) << 64 | a[0] as u128
+        (hi as u128) << 64 | lo as u128
     }
 
     /// The grid word of the position `s`.
@@ -117,6 +135,20 @@ impl Grid {
             s >>= 4;
         }
         gw
+    }
+
+    /// The grid word of the position `s`, by PDEP where the holes are in grid order.
+    ///
+    /// # Safety
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) unsafe fn word_deposit(&self, s: u64) -> u64 {
+        match self.deposit {
+            // SAFETY: the caller's processor has BMI2.
+            Some(mask) => unsafe { std::arch::x86_64::_pdep_u64(s, mask) },
+            None => self.word(s),
+        }
     }
 
     /// The grid bits where a legal move of step `d` starts in the grid word `gw`.
@@ -195,6 +227,7 @@ mod tests {
     fn packed_moves_are_the_legal_moves() {
         let mut rand = xorshift(0x2545_F491_4F6C_DD1D);
         let mut packed_boards = 0;
+        let mut deposited = 0;
         for name in catalog::names() {
             let p = catalog::get(name).unwrap();
             let Some(cells) = p.cells() else { continue };
@@ -207,6 +240,12 @@ mod tests {
                 // a position of any density
                 let s = (rand() & rand() | rand() & rand() & rand()) & c.full;
                 let gw = g.word(s);
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: the processor has BMI2 (just checked).
+                    assert_eq!(unsafe { g.word_deposit(s) }, gw, "{name}: {s:#x}");
+                }
+                deposited += g.deposit.is_some() as usize;
                 let want = by_direction(&g, gw);
                 let mut legal: Vec<u16> = (0..c.moves())
                     .filter(|&m| {
@@ -230,7 +269,7 @@ mod tests {
                 }
             }
         }
-        // the English board (76 moves) at least
-        assert!(packed_boards > 0);
+        // the English board (76 moves) at least, whose holes are in grid order
+        assert!(packed_boards > 0 && deposited > 0);
     }
 }
