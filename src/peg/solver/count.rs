@@ -341,6 +341,10 @@ struct Engine<K, const L: usize> {
     /// the grid has one, the instruction set is not the baseline (whose compiled versions are
     /// the ones without BMI2) and PEXT is fast here ([`expand::fast_pext`]).
     pext: bool,
+    /// The moves of the grid's packed form as bytes, per 64-bit half: where they fit a byte
+    /// and the processor compresses bytes (AVX-512 VBMI2), a block of parents lists its
+    /// children's moves without a branch per parent ([`Engine::expand_flat`]).
+    flat_ids: Option<[[u8; 64]; 2]>,
     /// The instruction set the expansion runs on.
     isa: Isa,
     /// Entries listed per round at most ([`CHUNK_CHILDREN`] unless a test says otherwise).
@@ -396,6 +400,18 @@ impl<K: Key, const L: usize> Engine<K, L> {
             }
             None => (Vec::new(), false),
         };
+        let flat_ids = match grid.as_ref().and_then(|gr| gr.packed.as_ref()) {
+            Some(pk) if pext && how.isa == Isa::Avx512 && expand::has_vbmi2() => {
+                let ids: Option<Vec<u8>> = (0..128)
+                    .map(|b| match pk.mv.get(b) {
+                        None | Some(&u16::MAX) => Some(u8::MAX),
+                        Some(&m) => u8::try_from(m).ok().filter(|&m| m != u8::MAX),
+                    })
+                    .collect();
+                ids.map(|v| [v[..64].try_into().unwrap(), v[64..].try_into().unwrap()])
+            }
+            _ => None,
+        };
         Engine {
             c,
             x,
@@ -406,6 +422,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
             asleep,
             asleep_packed,
             pext,
+            flat_ids,
             isa: how.isa,
             chunk: how.chunk,
             freeze_min: how.freeze_min,
@@ -593,6 +610,60 @@ impl<K: Key, const L: usize> Engine<K, L> {
             }
         }
         pushed
+    }
+
+    /// Expands the parents `ps` (at most [`FLAT_BLOCK`], of `pegs` pegs, with the ranks of
+    /// the moves that led to each) as [`Engine::expand`] does each, in two passes: the first
+    /// takes each parent's lanes and legal moves and compresses the moves' bytes into one
+    /// list for the block, with the parent of each (two compress instructions a parent, no
+    /// branch on how many moves it has); the second lists the children in one loop over that
+    /// list, whose exit is mispredicted once a block instead of once a parent. Returns how
+    /// many children it listed.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 (F, BW, VBMI2), BMI2 and POPCNT, as where
+    /// [`Engine::flat_ids`] is set; the grid must be packed.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn expand_flat(&self, ps: &[(K, u16)], pegs: u32, l: &mut Lists<K>) -> usize {
+        use std::arch::x86_64::*;
+        let (Some(gr), Some(ids)) = (&self.grid, &self.flat_ids) else {
+            unreachable!("expand_flat without a packed grid")
+        };
+        let pk = gr.packed.as_ref().expect("a packed grid");
+        let n = self.c.n;
+        debug_assert!(ps.len() <= FLAT_BLOCK);
+        let f = &mut l.flat;
+        let mut imgs = [[K::ZERO; L]; FLAT_BLOCK];
+        // SAFETY: the caller's processor has AVX-512 BW and VBMI2; every store is of 64
+        // bytes at `k <= FLAT_BLOCK * 128`, inside the buffers (`Flat::LEN`).
+        unsafe {
+            let lo_ids = _mm512_loadu_si512(ids[0].as_ptr().cast());
+            let hi_ids = _mm512_loadu_si512(ids[1].as_ptr().cast());
+            let mut k = 0usize;
+            for (i, &(key, sleep)) in ps.iter().enumerate() {
+                let p = key.unpack(pegs, n);
+                imgs[i] = self.images(p);
+                let prune = self.prune.as_ref().map(|pr| (pr, pr.slack(p)));
+                let a = self.moves_packed(gr, pk, gr.word_deposit(p), sleep, &prune);
+                let (lo, hi) = (a as u64, (a >> 64) as u64);
+                let parent = _mm512_set1_epi8(i as i8);
+                let mv = f.mv.as_mut_ptr().add(k).cast::<__m512i>();
+                let at = f.at.as_mut_ptr().add(k).cast::<__m512i>();
+                _mm512_storeu_si512(mv, _mm512_maskz_compress_epi8(lo, lo_ids));
+                _mm512_storeu_si512(at, parent);
+                _mm512_storeu_si512(at.add(1), parent);
+                let k1 = k + lo.count_ones() as usize;
+                let mv = f.mv.as_mut_ptr().add(k1).cast::<__m512i>();
+                _mm512_storeu_si512(mv, _mm512_maskz_compress_epi8(hi, hi_ids));
+                k = k1 + hi.count_ones() as usize;
+            }
+            for j in 0..k {
+                let (m, i) = (f.mv[j] as usize, f.at[j] as usize);
+                self.push_child::<true>(&imgs[i], m, &mut l.kids);
+            }
+            k
+        }
     }
 
     /// The moves of the position with grid word `gw` that the sleep sets of the moves of
@@ -851,6 +922,34 @@ struct Lists<K: Key> {
     moves: Vec<u16>,
     /// Scratch: the positions of one bucket, with their values.
     parents: Vec<(K, u16)>,
+    /// Scratch of [`Engine::expand_flat`]: the moves of a block of parents, and the parent
+    /// of each.
+    flat: Flat,
+}
+
+/// Parents expanded together by [`Engine::expand_flat`].
+const FLAT_BLOCK: usize = 64;
+
+/// Scratch of [`Engine::expand_flat`]: the moves (bytes) of a block's children, and the
+/// parent (its index in the block) of each.
+struct Flat {
+    mv: Vec<u8>,
+    at: Vec<u8>,
+}
+
+impl Flat {
+    /// A block has at most 128 moves a parent, and each parent's stores reach 128 bytes
+    /// past its first child.
+    const LEN: usize = FLAT_BLOCK * 128 + 128;
+}
+
+impl Default for Flat {
+    fn default() -> Self {
+        Flat {
+            mv: vec![0; Self::LEN],
+            at: vec![0; Self::LEN],
+        }
+    }
 }
 
 /// Breadth-first search by levels from `start`. With `self_dual`, every level of at most
@@ -883,6 +982,7 @@ fn bfs<K: Key, const L: usize>(
             kids: Stage::new(),
             moves: Vec::new(),
             parents: Vec::new(),
+            flat: Flat::default(),
         })
         .collect();
     // per thread: the scratch of the merges (rayon's workers, numbered from 0)

@@ -83,6 +83,17 @@ pub(super) fn fast_pext() -> bool {
     false
 }
 
+/// Whether the processor compresses bytes (AVX-512 VBMI2, with BW): [`Engine::expand_flat`].
+pub(super) fn has_vbmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// A round of a level's expansion: each thread expands parents of `store` (with `pegs` pegs)
 /// from its [`Cursor`] into its lists, until the lists hold `cap` entries or might overflow it with the next parent.
 ///
@@ -128,6 +139,9 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
     pub(super) fn run(&self, l: &mut Lists<K>, at: &mut Cursor) {
         match self.e.isa {
             // SAFETY: `Isa::available` found the features `expand_avx512` is compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 if self.e.flat_ids.is_some() => unsafe { expand_flat(self, l, at) },
+            // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe { expand_avx512(self, l, at) },
             // SAFETY: as above, for `expand_avx2`.
@@ -175,6 +189,51 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
         }
         l.parents = parents;
     }
+
+    /// [`Job::body`] by blocks of parents ([`Engine::expand_flat`]), as many as surely fit
+    /// the round's room (at least one).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn body_flat(&self, l: &mut Lists<K>, at: &mut Cursor) {
+        let most = self.e.c.moves() + 1;
+        let mut parents = std::mem::take(&mut l.parents);
+        let mut held = 0;
+        loop {
+            if !at.busy() {
+                if held > 0 && held + most > self.cap {
+                    break;
+                }
+                let b = self.next.fetch_add(1, Ordering::Relaxed);
+                if b >= BUCKETS {
+                    break;
+                }
+                *at = Cursor { b, i: 0 };
+            }
+            if at.i == 0 {
+                self.store.values_into(at.b, &mut parents);
+            }
+            while at.i < parents.len() {
+                if held > 0 && held + most > self.cap {
+                    l.parents = parents;
+                    return;
+                }
+                let room = (self.cap.saturating_sub(held) / most).clamp(1, FLAT_BLOCK);
+                let end = (at.i + room).min(parents.len());
+                // SAFETY: `flat_ids` is only set where the processor has what
+                // `expand_flat` needs, and with a packed grid.
+                held += unsafe { self.e.expand_flat(&parents[at.i..end], self.pegs, l) };
+                at.i = end;
+            }
+            *at = Cursor::idle();
+        }
+        l.parents = parents;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi2,avx2,bmi2,popcnt")]
+fn expand_flat<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
+    j.body_flat(l, at)
 }
 
 #[cfg(target_arch = "x86_64")]
