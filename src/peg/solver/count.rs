@@ -658,9 +658,8 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 _mm512_storeu_si512(mv, _mm512_maskz_compress_epi8(hi, hi_ids));
                 k = k1 + hi.count_ones() as usize;
             }
-            for j in 0..k {
-                let (m, i) = (f.mv[j] as usize, f.at[j] as usize);
-                self.push_child::<true>(&imgs[i], m, &mut l.kids);
+            for (&m, &i) in f.mv[..k].iter().zip(&f.at[..k]) {
+                self.push_child::<true>(&imgs[i as usize % FLAT_BLOCK], m as usize, &mut l.kids);
             }
             k
         }
@@ -714,7 +713,11 @@ impl<K: Key, const L: usize> Engine<K, L> {
             _ => Self::smallest_lane(&std::array::from_fn(|k| imgs[k] ^ xm[k])),
         };
         let mixed = key.mix();
-        kids.push(bucket_of_mixed(mixed), mixed.tag_mixed(self.tags[m][lane]));
+        // (`lane % L`: a lane index, which spares the bounds check)
+        kids.push(
+            bucket_of_mixed(mixed),
+            mixed.tag_mixed(self.tags[m][lane % L]),
+        );
     }
 
     /// The smallest of `L` lanes and the first lane that holds it (without a branch).

@@ -91,23 +91,25 @@ impl<K: Key> Frozen<K> {
             .zip(parts)
             .for_each(|(bk, (r, v, ds, start))| {
                 let sub = |m: K| (m.wide() >> (K::BITS as u32 - d)) as usize & (per - 1);
-                // sorted by mixed word, so by slot: each slot's first entry is where the
-                // slots before it end
-                let mut s = 0;
-                for (i, &(m, val)) in bk.iter().enumerate() {
-                    debug_assert!(i == 0 || bk[i - 1].0 < m, "sorted and unique");
-                    let t = sub(m);
-                    while s <= t {
-                        ds[s] = (start + i) as u32;
-                        s += 1;
-                    }
-                    r[i] = K::rem(m);
-                    if keep_vals {
-                        v[i] = val;
-                    }
+                // the directory by counting entries per slot, then their running sum: a
+                // walk from slot to slot in the copy below ended in a branch on how many
+                // slots each entry passed, mispredicted about once an entry (freezing took
+                // twice as long)
+                for &(m, _) in &bk {
+                    ds[sub(m)] += 1;
                 }
-                for e in &mut ds[s..] {
-                    *e = (start + bk.len()) as u32;
+                let mut at = start as u32;
+                for e in ds.iter_mut() {
+                    (*e, at) = (at, at + *e);
+                }
+                debug_assert!(bk.windows(2).all(|w| w[0].0 < w[1].0), "sorted and unique");
+                for (e, &(m, _)) in r.iter_mut().zip(&bk) {
+                    *e = K::rem(m);
+                }
+                if keep_vals {
+                    for (e, &(_, val)) in v.iter_mut().zip(&bk) {
+                        *e = val;
+                    }
                 }
             });
         Ok(Frozen { d, dir, rem, vals })

@@ -87,9 +87,10 @@ pub(super) fn add_entries<'a, K: Key>(
     }
     s.fresh.truncate(at + 1);
     if bucket.is_empty() {
-        // exactly sized: the buckets, with the level's lists, are a count's peak memory
-        bucket.reserve_exact(s.fresh.len());
-        bucket.extend_from_slice(&s.fresh);
+        // the list itself, cut to size (the buckets, with the level's lists, are a count's
+        // peak memory) rather than a copy of it; the scratch takes the empty bucket's place
+        std::mem::swap(bucket, &mut s.fresh);
+        bucket.shrink_to_fit();
     } else {
         // made for both lists; the room of the positions in both is given back
         *bucket = merge_sorted(bucket, &s.fresh);

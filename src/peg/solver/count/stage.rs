@@ -16,8 +16,9 @@ pub(super) struct Open<E>(pub(super) [E; LINE]);
 /// push is one store into a line that stays in the first-level cache, and a full line is
 /// copied to its list as one unit, by streaming stores ([`stream_push`]).
 pub(super) struct Stage<E> {
-    open: Vec<Open<E>>,
-    fill: Vec<u32>,
+    /// Arrays of exactly [`BUCKETS`], so that a push indexes them without a bounds check.
+    open: Box<[Open<E>; BUCKETS]>,
+    fill: Box<[u32; BUCKETS]>,
     full: Vec<Vec<Open<E>>>,
 }
 
@@ -32,8 +33,11 @@ impl<E: Copy + Default> Stage<E> {
     pub(super) fn new() -> Self {
         let () = Self::WHOLE;
         Stage {
-            open: vec![Open([E::default(); LINE]); BUCKETS],
-            fill: vec![0; BUCKETS],
+            open: vec![Open([E::default(); LINE]); BUCKETS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("BUCKETS lines")),
+            fill: Box::new([0; BUCKETS]),
             full: vec![Vec::new(); BUCKETS],
         }
     }
@@ -54,7 +58,9 @@ impl<E: Copy + Default> Stage<E> {
     /// Appends `x` to bucket `b`'s list.
     #[inline(always)]
     pub(super) fn push(&mut self, b: usize, x: E) {
-        let f = self.fill[b] as usize;
+        debug_assert!(b < BUCKETS);
+        let b = b % BUCKETS;
+        let f = self.fill[b] as usize % LINE;
         if f + 1 == LINE {
             // the last entry goes straight into the copy: loading the line right after a
             // store into it would stall (no store-to-load forwarding from a narrow store to
