@@ -181,7 +181,8 @@ const BUCKETS: usize = 1 << BUCKET_BITS;
 /// peak memory of a count is made of. With 2²⁴, every level of the English board takes one
 /// round (at most 9.2 M children), so each bucket is sorted once and never merged into
 /// itself again. Measured on 2026-11-26 (Zen 4, 2 threads, medians of 8 alternating runs
-/// against 2²²): the full count 0.89 → 0.85 s with the same peak (101.5 MB),
+/// against 2²², a slow hour of the host): the full count 1.21 → 1.12 s with the same peak
+/// (102.2 and 101.5 MB),
 /// `--solvable-only` the same time and a lower peak (39.4 against 41.9 MB, fewer copies of
 /// the growing buckets). Earlier, with hash tables for the levels being built, 2²² had
 /// peaked lowest.
