@@ -486,10 +486,10 @@ impl<K: Key, const L: usize> Engine<K, L> {
         let prune = self.prune.as_ref().map(|pr| (pr, pr.slack(p)));
         match &self.grid {
             Some(gr) => {
-                let gw = gr.word(p);
                 #[cfg(target_arch = "x86_64")]
                 if let (true, Some(pk)) = (SIMD && self.pext, &gr.packed) {
                     // SAFETY: as in `expand`.
+                    let gw = unsafe { gr.word_deposit(p) };
                     let mut a = unsafe { self.moves_packed(gr, pk, gw, sleep, &prune) };
                     while a != 0 {
                         f(pk.mv[a.trailing_zeros() as usize] as usize);
@@ -497,6 +497,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                     }
                     return;
                 }
+                let gw = gr.word(p);
                 let nd = gr.dirs.len();
                 for (i, (d, starts, mv)) in gr.dirs.iter().enumerate() {
                     let mut a = Grid::starts(gw, *d, *starts) & !self.skipped(sleep, nd, i);
