@@ -278,8 +278,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 if let (true, Some(pk)) = (SIMD && self.pext, &gr.packed) {
                     // SAFETY: `pext` is only set where the processor has BMI2, and `SIMD`
                     // code is compiled with it.
-                    let gw = unsafe { gr.word_deposit(p) };
-                    let mut a = unsafe { self.moves_packed(gr, pk, gw, sleep, &prune) };
+                    let mut a = unsafe { self.moves_packed(gr, pk, p, sleep, &prune) };
                     pushed += a.count_ones() as usize;
                     while a != 0 {
                         let m = pk.mv[a.trailing_zeros() as usize] as usize;
@@ -351,7 +350,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 let p = key.unpack(pegs, n);
                 imgs[i] = self.images(p);
                 let prune = self.prune.as_ref().map(|pr| (pr, pr.slack(p)));
-                let a = self.moves_packed(gr, pk, gr.word_deposit(p), sleep, &prune);
+                let a = self.moves_packed(gr, pk, p, sleep, &prune);
                 let (lo, hi) = (a as u64, (a >> 64) as u64);
                 let parent = _mm512_set1_epi8(i as i8);
                 let mv = f.mv.as_mut_ptr().add(k).cast::<__m512i>();
@@ -371,9 +370,9 @@ impl<K: Key, const L: usize> Engine<K, L> {
         }
     }
 
-    /// The moves of the position with grid word `gw` that the sleep sets of the moves of
-    /// ranks `sleep` do not skip and the pagoda functions (`prune`, with the position's
-    /// slack) do not drop, as bits of `pk`, the grid's packed form.
+    /// The moves of the position `p` that the sleep sets of the moves of ranks `sleep` do not
+    /// skip and the pagoda functions (`prune`, with the position's slack) do not drop, as
+    /// bits of `pk`, the grid's packed form (its grid word by PDEP where it can be).
     ///
     /// # Safety
     /// The processor must have BMI2 (as where [`Engine::pext`] is set).
@@ -383,10 +382,12 @@ impl<K: Key, const L: usize> Engine<K, L> {
         &self,
         gr: &Grid,
         pk: &grid::Packed,
-        gw: u64,
+        p: u64,
         sleep: u16,
         prune: &Option<(&pagoda::Prune, pagoda::Lanes)>,
     ) -> u128 {
+        // SAFETY: the caller's processor has BMI2.
+        let gw = unsafe { gr.word_deposit(p) };
         let skip =
             self.asleep_packed[(sleep >> 8) as usize] | self.asleep_packed[(sleep & 0xff) as usize];
         let a = gr.legal_packed(pk, gw) & !skip;
@@ -489,8 +490,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 #[cfg(target_arch = "x86_64")]
                 if let (true, Some(pk)) = (SIMD && self.pext, &gr.packed) {
                     // SAFETY: as in `expand`.
-                    let gw = unsafe { gr.word_deposit(p) };
-                    let mut a = unsafe { self.moves_packed(gr, pk, gw, sleep, &prune) };
+                    let mut a = unsafe { self.moves_packed(gr, pk, p, sleep, &prune) };
                     while a != 0 {
                         f(pk.mv[a.trailing_zeros() as usize] as usize);
                         a &= a - 1;
