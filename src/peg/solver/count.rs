@@ -96,6 +96,7 @@ mod key;
 mod memory;
 mod pagoda;
 mod phases;
+mod shuffle;
 mod simd;
 mod sorted;
 mod stage;
@@ -105,6 +106,7 @@ use expand::{keep_two, merge_bucket, Cursor, Isa, Job};
 use frozen::Store;
 use grid::Grid;
 use key::{bucket, bucket_of_mixed, slot_hash, Key};
+use shuffle::Shuffles;
 use stage::Stage;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -225,6 +227,7 @@ pub fn count(
         prune: true,
         freeze_min: FREEZE_MIN,
         dense_min: DENSE_MIN,
+        shuffles: true,
     };
     count_on(how, mode, inst, symmetries, cells, pagodas, max_positions)
 }
@@ -244,6 +247,9 @@ struct How {
     /// Partner levels of at least this many positions are looked up as bitmaps
     /// ([`DENSE_MIN`] unless a test says otherwise).
     dense_min: u64,
+    /// Blocks of parents take their moves and lanes by bit shuffles where the processor
+    /// has them ([`shuffle`]); tests turn it off to check the blocks without them.
+    shuffles: bool,
 }
 
 /// [`count`], run as `how` says.
@@ -832,6 +838,7 @@ mod tests {
                     // every level frozen: the walk down reads and looks up frozen levels
                     freeze_min: if prune { 0 } else { FREEZE_MIN },
                     dense_min: DENSE_MIN,
+                    shuffles: true,
                 };
                 let syms = p.symmetries();
                 count_on(
@@ -911,10 +918,11 @@ mod tests {
                 let t = text.replace("finish-pegs: 1\n", &format!("finish:\n{}", p.render(&l)));
                 p = Puzzle::parse(&t).unwrap();
             }
-            let run = |isa, chunk, mode| {
+            let run = |isa, chunk, mode, shuffles| {
                 let how = How {
                     isa,
                     chunk,
+                    shuffles,
                     sleep: true,
                     prune: true,
                     // small rounds with every level frozen, large ones with none (these
@@ -938,16 +946,19 @@ mod tests {
                 )
                 .unwrap()
             };
-            let want = run(Isa::Baseline, CHUNK_CHILDREN, Mode::All);
+            let want = run(Isa::Baseline, CHUNK_CHILDREN, Mode::All, false);
             assert!(want.reachable > Some(100) && want.solvable > 0, "{want:?}");
-            // rounds of 256 entries: many rounds per level, many batches of solvable parents
-            for (isa, chunk) in Isa::available()
-                .into_iter()
-                .flat_map(|i| [(i, CHUNK_CHILDREN), (i, 256)])
-            {
-                assert_eq!(run(isa, chunk, Mode::All), want, "{isa:?} {chunk}\n{text}");
+            // rounds of 256 entries: many rounds per level, many batches of solvable parents;
+            // blocks of parents with and without bit shuffles (where the processor has them)
+            for (isa, chunk, sh) in Isa::available().into_iter().flat_map(|i| {
+                [true, false]
+                    .into_iter()
+                    .flat_map(move |sh| [(i, CHUNK_CHILDREN, sh), (i, 256, sh)])
+            }) {
+                let all = run(isa, chunk, Mode::All, sh);
+                assert_eq!(all, want, "{isa:?} {chunk} shuffles {sh}\n{text}");
                 // the solvable counts alone: the same per level
-                let s = run(isa, chunk, Mode::Solvable);
+                let s = run(isa, chunk, Mode::Solvable, sh);
                 assert_eq!(s.solvable, want.solvable, "{isa:?}\n{text}");
                 for l in &want.levels {
                     let got = s.levels.iter().find(|m| m.pegs == l.pegs);

@@ -152,6 +152,7 @@ mod tests {
                     prune: false,
                     freeze_min,
                     dense_min: DENSE_MIN,
+                    shuffles: true,
                 };
                 let e = Engine::<u32, 8>::new(inst, &group, p.cells(), how);
                 let n = e.c.n as u32;

@@ -40,6 +40,9 @@ pub(super) struct Engine<K, const L: usize> {
     /// and the processor compresses bytes (AVX-512 VBMI2), a block of parents lists its
     /// children's moves without a branch per parent ([`Engine::expand_flat`]).
     pub(super) flat_ids: Option<[[u8; 64]; 2]>,
+    /// Where the processor also has BITALG: a block's moves and lanes by bit shuffles
+    /// ([`Shuffles`]).
+    pub(super) shuffles: Option<Shuffles>,
     /// The instruction set the expansion runs on.
     pub(super) isa: Isa,
     /// Entries listed per round at most ([`CHUNK_CHILDREN`] unless a test says otherwise).
@@ -112,6 +115,13 @@ impl<K: Key, const L: usize> Engine<K, L> {
             }
             _ => None,
         };
+        let lanes32 = L == 8 && std::any::TypeId::of::<K>() == std::any::TypeId::of::<u32>();
+        let shuffles = match &grid {
+            Some(gr) if how.shuffles && flat_ids.is_some() && expand::has_bitalg() => {
+                Shuffles::new(&c, group, &gr.dirs, &asleep, lanes32)
+            }
+            _ => None,
+        };
         Engine {
             c,
             x,
@@ -123,6 +133,7 @@ impl<K: Key, const L: usize> Engine<K, L> {
             asleep_packed,
             pext,
             flat_ids,
+            shuffles,
             isa: how.isa,
             chunk: how.chunk,
             freeze_min: how.freeze_min,
@@ -330,27 +341,60 @@ impl<K: Key, const L: usize> Engine<K, L> {
     /// [`Engine::flat_ids`] is set; the grid must be packed.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(super) unsafe fn expand_flat(&self, ps: &[(K, u16)], pegs: u32, l: &mut Lists<K>) -> usize {
+    pub(super) unsafe fn expand_flat<const SHUF: bool>(
+        &self,
+        ps: &[(K, u16)],
+        pegs: u32,
+        l: &mut Lists<K>,
+    ) -> usize {
         use std::arch::x86_64::*;
-        let (Some(gr), Some(ids)) = (&self.grid, &self.flat_ids) else {
+        let (Some(gr), Some(flat_ids)) = (&self.grid, &self.flat_ids) else {
             unreachable!("expand_flat without a packed grid")
         };
         let pk = gr.packed.as_ref().expect("a packed grid");
+        let sh = if SHUF {
+            Some(
+                self.shuffles
+                    .as_ref()
+                    .expect("expand_flat::<true> without shuffles"),
+            )
+        } else {
+            None
+        };
+        let ids = sh.map_or(flat_ids, |sh| &sh.ids);
         let n = self.c.n;
         debug_assert!(ps.len() <= FLAT_BLOCK);
         let f = &mut l.flat;
         let mut imgs = [[K::ZERO; L]; FLAT_BLOCK];
-        // SAFETY: the caller's processor has AVX-512 BW and VBMI2; every store is of 64
-        // bytes at `k <= FLAT_BLOCK * 128`, inside the buffers (`Flat::LEN`).
+        // SAFETY: the caller's processor has AVX-512 BW and VBMI2 (and BITALG with `SHUF`);
+        // every store is of 64 bytes at `k <= FLAT_BLOCK * 128`, inside the buffers
+        // (`Flat::LEN`).
         unsafe {
             let lo_ids = _mm512_loadu_si512(ids[0].as_ptr().cast());
             let hi_ids = _mm512_loadu_si512(ids[1].as_ptr().cast());
             let mut k = 0usize;
             for (i, &(key, sleep)) in ps.iter().enumerate() {
                 let p = key.unpack(pegs, n);
-                imgs[i] = self.images(p);
                 let prune = self.prune.as_ref().map(|pr| (pr, pr.slack(p)));
-                let a = self.moves_packed(gr, pk, p, sleep, &prune);
+                let a = match sh {
+                    Some(sh) => {
+                        match (sh.lanes.is_some(), simd::as_u32x8_mut(&mut imgs[i])) {
+                            (true, Some(lanes)) => *lanes = sh.lanes(p),
+                            _ => imgs[i] = self.images(p),
+                        }
+                        let skip =
+                            sh.asleep[(sleep >> 8) as usize] | sh.asleep[(sleep & 0xff) as usize];
+                        let a = sh.legal(p) & !skip;
+                        match &prune {
+                            Some((pr, sl)) => pr.kept(sl, a, &sh.mv),
+                            None => a,
+                        }
+                    }
+                    None => {
+                        imgs[i] = self.images(p);
+                        self.moves_packed(gr, pk, p, sleep, &prune)
+                    }
+                };
                 let (lo, hi) = (a as u64, (a >> 64) as u64);
                 let parent = _mm512_set1_epi8(i as i8);
                 let mv = f.mv.as_mut_ptr().add(k).cast::<__m512i>();

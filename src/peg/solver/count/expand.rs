@@ -94,6 +94,16 @@ pub(super) fn has_vbmi2() -> bool {
     false
 }
 
+/// Whether the processor shuffles bits (AVX-512 BITALG): [`super::shuffle::Shuffles`].
+pub(super) fn has_bitalg() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512bitalg")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// A round of a level's expansion: each thread expands parents of `store` (with `pegs` pegs)
 /// from its [`Cursor`] into its lists, until the lists hold `cap` entries or might overflow it with the next parent.
 ///
@@ -141,6 +151,9 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
             // SAFETY: `Isa::available` found the features of `Isa::Avx512`, and `flat_ids` is
             // only set where `has_vbmi2` found AVX-512 BW and VBMI2 too.
             #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 if self.e.shuffles.is_some() => unsafe { expand_shuffled(self, l, at) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
             Isa::Avx512 if self.e.flat_ids.is_some() => unsafe { expand_flat(self, l, at) },
             // SAFETY: `Isa::available` found the features `expand_avx512` is compiled for.
             #[cfg(target_arch = "x86_64")]
@@ -157,7 +170,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
     /// Expands `ps` (one parent, or a block of them with `FLAT`) into `l`; returns how many
     /// children it listed.
     #[inline(always)]
-    fn expand_some<const SIMD: bool, const FLAT: bool>(
+    fn expand_some<const SIMD: bool, const FLAT: bool, const SHUF: bool>(
         &self,
         ps: &[(K, u16)],
         l: &mut Lists<K>,
@@ -166,7 +179,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
         if FLAT {
             // SAFETY: `FLAT` is only set by `expand_flat`, compiled for what `expand_flat`
             // needs and called only where `flat_ids` is set (a packed grid).
-            return unsafe { self.e.expand_flat(ps, self.pegs, l) };
+            return unsafe { self.e.expand_flat::<SHUF>(ps, self.pegs, l) };
         }
         let (k, sleep) = ps[0];
         self.e
@@ -183,7 +196,11 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
     /// English full count took 1.6 times as long (medians of 8 alternating runs, 1.17 against
     /// 0.73 s).
     #[inline(always)]
-    fn body<const SIMD: bool, const FLAT: bool>(&self, l: &mut Lists<K>, at: &mut Cursor) {
+    fn body<const SIMD: bool, const FLAT: bool, const SHUF: bool>(
+        &self,
+        l: &mut Lists<K>,
+        at: &mut Cursor,
+    ) {
         // a parent adds at most this many entries
         let most = self.e.c.moves() + 1;
         let mut parents = std::mem::take(&mut l.parents);
@@ -214,7 +231,7 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
                     1
                 };
                 let end = (at.i + room).min(parents.len());
-                held += self.expand_some::<SIMD, FLAT>(&parents[at.i..end], l);
+                held += self.expand_some::<SIMD, FLAT, SHUF>(&parents[at.i..end], l);
                 at.i = end;
             }
             *at = Cursor::idle();
@@ -226,24 +243,30 @@ impl<K: Key, const L: usize> Job<'_, K, L> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi2,avx2,bmi2,popcnt")]
 fn expand_flat<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
-    j.body::<true, true>(l, at)
+    j.body::<true, true, false>(l, at)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi2,avx512bitalg,avx2,bmi2,popcnt")]
+fn expand_shuffled<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
+    j.body::<true, true, true>(l, at)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx2,bmi2,popcnt")]
 fn expand_avx512<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
-    j.body::<true, false>(l, at)
+    j.body::<true, false, false>(l, at)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn expand_avx2<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
-    j.body::<true, false>(l, at)
+    j.body::<true, false, false>(l, at)
 }
 
 #[inline(never)]
 fn expand_plain<K: Key, const L: usize>(j: &Job<K, L>, l: &mut Lists<K>, at: &mut Cursor) {
-    j.body::<false, false>(l, at)
+    j.body::<false, false, false>(l, at)
 }
 
 /// Adds bucket `b`'s children from every thread's lists to the level's bucket `nb`

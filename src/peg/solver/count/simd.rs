@@ -17,6 +17,17 @@ pub(super) fn as_u32x8<'a, K: 'static, const L: usize>(
     }
 }
 
+/// `a` as 8 lanes of `u32`, if that is what they are.
+#[inline(always)]
+pub(super) fn as_u32x8_mut<K: 'static, const L: usize>(a: &mut [K; L]) -> Option<&mut [u32; 8]> {
+    if L == 8 && TypeId::of::<K>() == TypeId::of::<u32>() {
+        // SAFETY: `[K; L]` is `[u32; 8]` (checked just above).
+        Some(unsafe { &mut *(a as *mut [K; L]).cast() })
+    } else {
+        None
+    }
+}
+
 /// The smallest lane of `a ^ b` and the index of the first lane that holds it.
 ///
 /// # Safety
