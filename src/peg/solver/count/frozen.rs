@@ -42,6 +42,10 @@ pub(super) struct Frozen<K: Key> {
     vals: Vec<u16>,
 }
 
+/// Entries a lookup compares at once ([`Frozen::scan`]), and the padding after the last
+/// slot's.
+const WIDE: usize = 32;
+
 /// Positions per directory slot aimed at: the directory costs a word per this many entries,
 /// and a lookup compares this many on average.
 const PER_SLOT: usize = 16;
@@ -70,13 +74,14 @@ impl<K: Key> Frozen<K> {
         }
         let d = Self::dir_bits(len);
         let per = 1usize << (d - BUCKET_BITS);
-        let mut rem = vec![K::Rem::default(); len];
+        // (and `WIDE` entries of padding, so that a slot's last compare stays inside)
+        let mut rem = vec![K::Rem::default(); len + WIDE];
         let mut vals = vec![0u16; if keep_vals { len } else { 0 }];
         let mut dir = vec![0u32; (1 << d) + 1];
         dir[1 << d] = len as u32;
         // each bucket's own part of the arrays
         let mut parts = Vec::with_capacity(BUCKETS);
-        let (mut r, mut v, mut ds) = (&mut rem[..], &mut vals[..], &mut dir[..1 << d]);
+        let (mut r, mut v, mut ds) = (&mut rem[..len], &mut vals[..], &mut dir[..1 << d]);
         let mut start = 0usize;
         for &l in &lens {
             let (r0, r1) = r.split_at_mut(l);
@@ -115,9 +120,37 @@ impl<K: Key> Frozen<K> {
         Ok(Frozen { d, dir, rem, vals })
     }
 
-    #[cfg(test)]
+    /// How many positions the level holds.
     pub(super) fn len(&self) -> usize {
-        self.rem.len()
+        self.rem.len() - WIDE
+    }
+
+    /// True if the entries `lo..hi` hold `r`: `WIDE` entries per compare (a loop that exits
+    /// once a slot, usually after one turn), the entries past `hi` masked off. A fold over
+    /// the slot alone compiled to vector compares plus a loop over the rest, whose exit was
+    /// mispredicted about once a lookup.
+    #[inline(always)]
+    fn scan(&self, lo: usize, hi: usize, r: K::Rem) -> bool {
+        let mut hit = false;
+        let mut i = lo;
+        while i < hi {
+            let Some(chunk) = self.rem.get(i..i + WIDE) else {
+                unreachable!("a slot's entries end WIDE entries before the padding's end")
+            };
+            let mut m = 0u32;
+            for (j, &x) in chunk.iter().enumerate() {
+                m |= ((x == r) as u32) << j;
+            }
+            let left = hi - i;
+            let valid = if left >= WIDE {
+                u32::MAX
+            } else {
+                (1u32 << left) - 1
+            };
+            hit |= m & valid != 0;
+            i += WIDE;
+        }
+        hit
     }
 
     /// The directory slot of the mixed word `m`.
@@ -137,11 +170,7 @@ impl<K: Key> Frozen<K> {
     pub(super) fn contains_mixed(&self, m: K) -> bool {
         let s = self.slot(m);
         let (lo, hi) = (self.dir[s] as usize, self.dir[s + 1] as usize);
-        let r = K::rem(m);
-        // no early exit: a fold over a few entries compiles to vector compares
-        self.rem[lo..hi]
-            .iter()
-            .fold(false, |acc, &x| acc | (x == r))
+        self.scan(lo, hi, K::rem(m))
     }
 
     /// Asks the processor to bring the directory word of the mixed word `m` into the cache:
@@ -179,10 +208,7 @@ impl<K: Key> Frozen<K> {
     /// True if the entries `at` (from [`Frozen::entries_of`] of `m`) hold the mixed word `m`.
     #[inline(always)]
     pub(super) fn holds(&self, at: (u32, u32), m: K) -> bool {
-        let r = K::rem(m);
-        self.rem[at.0 as usize..at.1 as usize]
-            .iter()
-            .fold(false, |acc, &x| acc | (x == r))
+        self.scan(at.0 as usize, at.1 as usize, K::rem(m))
     }
 
     /// Asks the processor to bring the entries of `k`'s slot into the cache.
@@ -221,11 +247,7 @@ impl<K: Key> Frozen<K> {
 
     /// The positions of bucket `b` with their values, into `out` (replacing what it held).
     pub(super) fn values_into(&self, b: usize, out: &mut Vec<(K, u16)>) {
-        assert_eq!(
-            self.vals.len(),
-            self.rem.len(),
-            "values read after drop_values"
-        );
+        assert_eq!(self.vals.len(), self.len(), "values read after drop_values");
         out.clear();
         let per = 1usize << (self.d - BUCKET_BITS);
         for s in b * per..(b + 1) * per {

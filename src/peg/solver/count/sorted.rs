@@ -66,26 +66,7 @@ pub(super) fn add_entries<'a, K: Key>(
         return;
     }
     sort_entries(&lists, n, s);
-    // one entry per run of equal words, its ranks merged; without a branch on whether an
-    // entry starts a run (runs are one to a few entries long, in no pattern): each entry is
-    // written where its run's entry is, over the one before it of the same run
-    let v = &s.entries;
-    s.fresh.clear();
-    s.fresh.resize(n, (K::ZERO, 0));
-    let (m0, r0) = K::untag_mixed(v[0], b);
-    let (mut at, mut cur, mut ranks) = (0usize, m0, (r0 as u16) << 8);
-    s.fresh[0] = (m0, ranks);
-    for &t in &v[1..] {
-        let (m, r) = K::untag_mixed(t, b);
-        let new = m != cur;
-        let mut merged = ranks;
-        keep_two(&mut merged, r);
-        ranks = if new { (r as u16) << 8 } else { merged };
-        at += new as usize;
-        cur = m;
-        s.fresh[at] = (m, ranks);
-    }
-    s.fresh.truncate(at + 1);
+    dedup_runs(b, &s.entries, &mut s.fresh);
     if bucket.is_empty() {
         // the list itself, cut to size (the buckets, with the level's lists, are a count's
         // peak memory) rather than a copy of it; the scratch takes the empty bucket's place
@@ -95,6 +76,80 @@ pub(super) fn add_entries<'a, K: Key>(
         // made for both lists; the room of the positions in both is given back
         *bucket = merge_sorted(bucket, &s.fresh);
         bucket.shrink_to_fit();
+    }
+}
+
+/// One entry per run of equal words of the sorted list entries `v` (of bucket `b`), its ranks
+/// merged ([`keep_two`]), into `out` (replacing what it held).
+///
+/// Without a branch on whether an entry starts a run (runs are one to a few entries long, in
+/// no pattern): each entry is written where its run's entry is, over the one before it of the
+/// same run. Each entry's ranks depend on the previous entry's, a chain of several cycles an
+/// entry, so the list is cut in two at a run's start and both halves go through one loop
+/// side by side (two chains the processor runs at once), the second half written after the
+/// first's room and moved down behind it at the end.
+fn dedup_runs<K: Key>(b: usize, v: &[K], out: &mut Vec<(K, u16)>) {
+    let n = v.len();
+    out.clear();
+    out.resize(n, (K::ZERO, 0));
+    if n == 0 {
+        return;
+    }
+    // the second half starts at the first entry of a run at or after the middle
+    let word = |i: usize| K::untag_mixed(v[i], b).0;
+    let mut cut = n / 2;
+    while cut > 0 && cut < n && word(cut) == word(cut - 1) {
+        cut += 1;
+    }
+    if cut == 0 || cut == n {
+        cut = n;
+    }
+    // a run's entry for each half: (position in `out`, word, ranks)
+    let start = |i: usize| {
+        let (m, r) = K::untag_mixed(v[i], b);
+        (m, (r as u16) << 8)
+    };
+    let (mut m0, mut r0) = start(0);
+    let (mut at0, mut at1) = (0usize, cut);
+    out[0] = (m0, r0);
+    let step = |t: K, cur: &mut K, ranks: &mut u16, at: &mut usize| {
+        let (m, r) = K::untag_mixed(t, b);
+        let new = m != *cur;
+        let mut merged = *ranks;
+        keep_two(&mut merged, r);
+        *ranks = if new { (r as u16) << 8 } else { merged };
+        *at += new as usize;
+        *cur = m;
+        (m, *ranks)
+    };
+    if cut < n {
+        let (mut m1, mut r1) = start(cut);
+        out[cut] = (m1, r1);
+        let (a, c) = (&v[1..cut], &v[cut + 1..]);
+        let both = a.len().min(c.len());
+        for (&t0, &t1) in a[..both].iter().zip(&c[..both]) {
+            let e0 = step(t0, &mut m0, &mut r0, &mut at0);
+            let e1 = step(t1, &mut m1, &mut r1, &mut at1);
+            out[at0] = e0;
+            out[at1] = e1;
+        }
+        for &t in &a[both..] {
+            let e = step(t, &mut m0, &mut r0, &mut at0);
+            out[at0] = e;
+        }
+        for &t in &c[both..] {
+            let e = step(t, &mut m1, &mut r1, &mut at1);
+            out[at1] = e;
+        }
+        // the second half's entries, `cut..=at1`, moved down behind the first's
+        out.copy_within(cut..at1 + 1, at0 + 1);
+        out.truncate(at0 + 1 + (at1 + 1 - cut));
+    } else {
+        for &t in &v[1..] {
+            let e = step(t, &mut m0, &mut r0, &mut at0);
+            out[at0] = e;
+        }
+        out.truncate(at0 + 1);
     }
 }
 
