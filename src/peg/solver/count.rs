@@ -283,6 +283,9 @@ fn count_on(
             "the symmetries generate a group of more than {MAX_GROUP} elements"
         ))
     })?;
+    if mode == Mode::All {
+        memory::keep_freed();
+    }
     let lanes = group.len().next_power_of_two();
     match (n <= 33, lanes) {
         (true, 1) => run::<u32, 1>(how, mode, inst, &group, cells, pagodas, max_positions),
