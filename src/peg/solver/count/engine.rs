@@ -429,7 +429,10 @@ impl<K: Key, const L: usize> Engine<K, L> {
                 let at = f.at.as_mut_ptr().add(k).cast::<__m512i>();
                 _mm512_storeu_si512(mv, _mm512_maskz_compress_epi8(lo, lo_ids));
                 _mm512_storeu_si512(at, parent);
-                _mm512_storeu_si512(at.add(1), parent);
+                if lo.count_ones() + hi.count_ones() > 64 {
+                    // (rare: a parent of more than 64 children)
+                    _mm512_storeu_si512(at.add(1), parent);
+                }
                 let k1 = k + lo.count_ones() as usize;
                 let mv = f.mv.as_mut_ptr().add(k1).cast::<__m512i>();
                 _mm512_storeu_si512(mv, _mm512_maskz_compress_epi8(hi, hi_ids));
