@@ -601,8 +601,9 @@ impl<K: Key, const L: usize> Engine<K, L> {
 
 /// How far each move (`abc`: its three holes) lies from the board's centre: the sum over its
 /// holes of the squared distance of their cells from the centroid of all cells (`cells`, one
-/// per hole), scaled by the square of the number of holes so that it is a whole number. A
-/// symmetry of the board maps the centroid to itself, so a move's orbit shares the value.
+/// per hole), scaled by the square of the number of holes so that it is a whole number.
+/// [`Engine::sleep`] orders each orbit of moves by its smallest move's value (a symmetry
+/// that moves the cells rigidly keeps the centroid, so then the whole orbit shares it).
 fn far_from_centre(cells: &[(i32, i32)], abc: &[[u32; 3]]) -> Vec<i64> {
     let n = cells.len() as i64;
     let (sy, sx) = cells
