@@ -74,14 +74,19 @@ impl<K: Key> Frozen<K> {
         }
         let d = Self::dir_bits(len);
         let per = 1usize << (d - BUCKET_BITS);
-        // (and `WIDE` entries of padding, so that a slot's last compare stays inside)
-        let mut rem = vec![K::Rem::default(); len + WIDE];
-        let mut vals = vec![0u16; if keep_vals { len } else { 0 }];
+        // (and `WIDE` entries of padding, so that a slot's last compare stays inside); the
+        // entries are written once each below, not zeroed first
+        let mut rem: Vec<K::Rem> = Vec::with_capacity(len + WIDE);
+        let mut vals: Vec<u16> = Vec::with_capacity(if keep_vals { len } else { 0 });
         let mut dir = vec![0u32; (1 << d) + 1];
         dir[1 << d] = len as u32;
         // each bucket's own part of the arrays
         let mut parts = Vec::with_capacity(BUCKETS);
-        let (mut r, mut v, mut ds) = (&mut rem[..len], &mut vals[..], &mut dir[..1 << d]);
+        let (mut r, mut v, mut ds) = (
+            &mut rem.spare_capacity_mut()[..len],
+            &mut vals.spare_capacity_mut()[..if keep_vals { len } else { 0 }],
+            &mut dir[..1 << d],
+        );
         let mut start = 0usize;
         for &l in &lens {
             let (r0, r1) = r.split_at_mut(l);
@@ -109,14 +114,23 @@ impl<K: Key> Frozen<K> {
                 }
                 debug_assert!(bk.windows(2).all(|w| w[0].0 < w[1].0), "sorted and unique");
                 for (e, &(m, _)) in r.iter_mut().zip(&bk) {
-                    *e = K::rem(m);
+                    e.write(K::rem(m));
                 }
                 if keep_vals {
                     for (e, &(_, val)) in v.iter_mut().zip(&bk) {
-                        *e = val;
+                        e.write(val);
                     }
                 }
             });
+        rem.spare_capacity_mut()[len..len + WIDE]
+            .fill(std::mem::MaybeUninit::new(K::Rem::default()));
+        // SAFETY: the buckets' parts cover `..len` of both arrays exactly (their lengths sum
+        // to `len`), and each bucket wrote every entry of its part (one per position, the
+        // part as long as the bucket); the padding was written just above.
+        unsafe {
+            rem.set_len(len + WIDE);
+            vals.set_len(if keep_vals { len } else { 0 });
+        }
         Ok(Frozen { d, dir, rem, vals })
     }
 
