@@ -113,7 +113,7 @@ fn count_body<K: Key, const L: usize, P: Partner, const SIMD: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{bfs, closure, How, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN};
+    use super::super::{bfs, start_group, How, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN};
     use super::*;
     use crate::peg::board::Puzzle;
     use crate::peg::catalog;
@@ -138,11 +138,7 @@ mod tests {
         for p in &boards {
             let inst = p.instance();
             let first = u64::from_bools(inst.first());
-            let gens: Vec<Vec<u32>> = crate::peg::solver::valid_symmetries(inst, &p.symmetries())
-                .into_iter()
-                .filter(|g| first.permute(g) == first)
-                .collect();
-            let group = closure(&gens).unwrap();
+            let group = start_group(inst, &p.symmetries()).unwrap();
             assert!(group.len() <= 8);
             for freeze_min in [0, FREEZE_MIN] {
                 let how = How {

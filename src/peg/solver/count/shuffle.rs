@@ -163,10 +163,9 @@ impl Shuffles {
 #[cfg(test)]
 mod tests {
     use super::super::{
-        closure, xorshift, Engine, How, Isa, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN,
+        start_group, xorshift, Engine, How, Isa, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN,
     };
     use crate::peg::catalog;
-    use crate::peg::solver::word::Word;
 
     /// On every catalogue board of at most 33 holes with a grid, where the processor has
     /// BITALG: for random positions, the shuffled legal moves are the moves whose first two
@@ -187,12 +186,7 @@ mod tests {
             if inst.n() > 33 || p.cells().is_none() {
                 continue;
             }
-            let first = u64::from_bools(inst.first());
-            let gens: Vec<Vec<u32>> = crate::peg::solver::valid_symmetries(inst, &p.symmetries())
-                .into_iter()
-                .filter(|g| first.permute(g) == first)
-                .collect();
-            let group = closure(&gens).unwrap();
+            let group = start_group(inst, &p.symmetries()).unwrap();
             if group.len() > 8 {
                 continue;
             }
