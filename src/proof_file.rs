@@ -58,6 +58,12 @@ pub enum ProtocolId {
     WallMoveVole = 12,
     /// Knowledge of a LowMC key through the VOLE-in-the-head engine.
     LowmcVole = 13,
+    /// A user's Bristol Fashion circuit through the ZKB++ engine.
+    CircuitMpc = 20,
+    /// A user's Bristol Fashion circuit through the KKW engine.
+    CircuitKkw = 21,
+    /// A user's Bristol Fashion circuit through the VOLE-in-the-head engine.
+    CircuitVole = 22,
 }
 
 impl ProtocolId {
@@ -77,6 +83,9 @@ impl ProtocolId {
             11 => Some(ProtocolId::Sha256Vole),
             12 => Some(ProtocolId::WallMoveVole),
             13 => Some(ProtocolId::LowmcVole),
+            20 => Some(ProtocolId::CircuitMpc),
+            21 => Some(ProtocolId::CircuitKkw),
+            22 => Some(ProtocolId::CircuitVole),
             _ => None,
         }
     }
@@ -98,6 +107,11 @@ impl ProtocolId {
             ProtocolId::Sha256Vole => "SHA-256 preimage, VOLE-in-the-head",
             ProtocolId::WallMoveVole => "Wall Game sealed move, VOLE-in-the-head",
             ProtocolId::LowmcVole => "LowMC key, VOLE-in-the-head",
+            ProtocolId::CircuitMpc => "Bristol Fashion circuit, ZKB++ (MPC-in-the-head)",
+            ProtocolId::CircuitKkw => {
+                "Bristol Fashion circuit, KKW (MPC-in-the-head with preprocessing)"
+            }
+            ProtocolId::CircuitVole => "Bristol Fashion circuit, VOLE-in-the-head",
         }
     }
 }

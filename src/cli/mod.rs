@@ -14,6 +14,7 @@ use crate::net::{Channel, Deadlines};
 use crate::{Error, Result};
 
 pub mod auth;
+pub mod circuit;
 pub mod engine;
 pub mod peg;
 pub mod peg_solve;
@@ -61,6 +62,10 @@ pub enum ProverCmd {
     /// to open later.
     #[command(subcommand)]
     Sha256(sha256::ProverCmd),
+    /// Your own statement: prove knowledge of secret inputs of a Bristol Fashion circuit
+    /// (every engine), evaluate a circuit, export ours.
+    #[command(subcommand)]
+    Circuit(circuit::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
@@ -161,6 +166,9 @@ pub enum VerifierCmd {
     /// preimages.
     #[command(subcommand)]
     Sha256(sha256::VerifierCmd),
+    /// Your own statement: verify circuit proofs, inspect a circuit or a circuit proof.
+    #[command(subcommand)]
+    Circuit(circuit::VerifierCmd),
     /// Authentication: serve logins (the login server), and its user database: add, list,
     /// remove users.
     #[command(subcommand)]
@@ -293,6 +301,7 @@ pub fn prover_main() -> i32 {
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
+        ProverCmd::Circuit(c) => circuit::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
         ProverCmd::Completions(a) => completions(ProverCli::command(), a),
@@ -312,6 +321,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
+        VerifierCmd::Circuit(c) => circuit::run_verifier(c),
         VerifierCmd::Auth(c) => auth::run_verifier(c),
         VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
         VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),

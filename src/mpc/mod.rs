@@ -19,6 +19,7 @@
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
 mod bitmatrix;
+pub mod bristol;
 pub mod circuit;
 pub mod engine;
 pub mod gf128;

@@ -132,6 +132,21 @@ pub fn compress(b: &mut Builder, state: &[Word; 8], block: &[Word; 16]) -> [Word
     res
 }
 
+/// The SHA-256 compression function alone, with the wire order of emp-toolkit's Bristol
+/// Fashion circuit: inputs the 512-bit block then the 256-bit chaining value, output the
+/// new chaining value, each group read as one big-endian integer whose least significant bit
+/// is the group's wire 0 (so word `t` of the block has its bit `k` on wire `512 − 32(t+1) + k`).
+pub fn compress_circuit() -> Circuit {
+    let mut b = Builder::new(768);
+    let block: [Word; 16] = std::array::from_fn(|t| b.input_word(512 - 32 * (t + 1), 32));
+    let state: [Word; 8] = std::array::from_fn(|i| b.input_word(512 + 256 - 32 * (i + 1), 32));
+    let out = compress(&mut b, &state, &block);
+    for i in (0..8).rev() {
+        b.output_word(&out[i]);
+    }
+    b.finish()
+}
+
 /// The circuit computing SHA-256 of a secret `len`-byte message (`len ≤ MAX_PREIMAGE`).
 pub fn sha256_circuit(len: usize) -> Result<Circuit> {
     if len > MAX_PREIMAGE {

@@ -1,0 +1,513 @@
+//! `prover circuit prove|eval|export …` and `verifier circuit verify|inspect …`: statements
+//! people bring themselves, as Bristol Fashion circuits, on every engine.
+//!
+//! Values are given per input or output group as `G=HEX` (group `G`, counted from 0) or
+//! `G=@FILE` (the hex read from FILE, white space ignored): bit `j` of byte `i` is the
+//! group's wire `8i + j`, and a group of `w` wires takes exactly `⌈w/8⌉` bytes.
+
+use clap::Subcommand;
+
+use crate::cli::engine::SystemArgs;
+use crate::cli::report::{self, emit, JsonArg};
+use crate::cli::sha256::{check_security, read_proof};
+use crate::mpc::bristol::{self, proof, Bristol, Limits};
+use crate::mpc::engine::Required;
+use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
+use crate::{Error, Result};
+
+/// `--max-gates`, for every command that reads a circuit file.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct LimitArg {
+    /// The most gate lines a circuit file may have (its bytes and wires are bounded in
+    /// proportion: 32 bytes and 2 wires a gate). The default fits SHA-512's circuit ten times.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_GATES)]
+    pub max_gates: u64,
+}
+
+impl LimitArg {
+    fn limits(self) -> Limits {
+        Limits::for_gates(self.max_gates)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ProverCmd {
+    /// Prove that you know values of the secret input groups that, with the public ones,
+    /// make the circuit output what it outputs (printed, and needed to verify).
+    Prove {
+        /// The Bristol Fashion circuit file (`-` for stdin).
+        circuit: String,
+        /// A secret input group: G=HEX or G=@FILE (repeat for each secret group).
+        #[arg(long, value_name = "G=HEX")]
+        secret: Vec<String>,
+        /// A public input group: G=HEX or G=@FILE (repeat; every group is given once,
+        /// secret or public).
+        #[arg(long, value_name = "G=HEX")]
+        public: Vec<String>,
+        /// Where to write the proof (`-` for stdout).
+        #[arg(short = 'o', long = "output", default_value = "-")]
+        output: String,
+        /// Soundness in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the proof is bound to (must be given again to verify).
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        system: SystemArgs,
+        #[command(flatten)]
+        limit: LimitArg,
+        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// Evaluate the circuit (no proof): print each output group as `G=HEX`, one a line.
+    Eval {
+        /// The Bristol Fashion circuit file (`-` for stdin).
+        circuit: String,
+        /// An input group: G=HEX or G=@FILE (every group once).
+        #[arg(long, value_name = "G=HEX")]
+        input: Vec<String>,
+        #[command(flatten)]
+        limit: LimitArg,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// Write one of our own statements' circuits as Bristol Fashion.
+    Export {
+        /// sha256 (a preimage of --length bytes: input group 0 the message, output the
+        /// digest) or sha256-compress (the compression function: inputs the block and the
+        /// chaining value, output the new chaining value, emp-toolkit's wire order) or lowmc
+        /// (LowMC-129 for --plaintext: input the key, output the ciphertext).
+        what: ExportKind,
+        /// sha256: the message length in bytes.
+        #[arg(long, default_value_t = 32)]
+        length: usize,
+        /// lowmc: the public plaintext block, 17 bytes of hex (129 bits, LSB first).
+        #[arg(long, value_name = "HEX")]
+        plaintext: Option<String>,
+        /// Where to write the circuit (`-` for stdout).
+        #[arg(short = 'o', long = "output", default_value = "-")]
+        output: String,
+    },
+}
+
+/// The circuits `prover circuit export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportKind {
+    Sha256,
+    #[value(name = "sha256-compress")]
+    Sha256Compress,
+    Lowmc,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifierCmd {
+    /// Verify a circuit proof against the circuit, its public input groups and every
+    /// output group.
+    Verify {
+        /// The Bristol Fashion circuit file.
+        circuit: String,
+        /// The proof file (`-` for stdin).
+        proof: String,
+        /// A public input group: G=HEX or G=@FILE (exactly the groups the prover made public).
+        #[arg(long, value_name = "G=HEX")]
+        public: Vec<String>,
+        /// An output group: G=HEX or G=@FILE (every output group).
+        #[arg(long = "output", value_name = "G=HEX")]
+        outputs: Vec<String>,
+        /// Security required, in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the proof must be bound to.
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        limit: LimitArg,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// Describe a circuit file (gates by type, ANDs, widths, depth, digest) or a circuit
+    /// proof file (its circuit's digest, public groups, engine and parameters).
+    Inspect {
+        /// A Bristol Fashion circuit file or a circuit proof file (`-` for stdin).
+        file: String,
+        #[command(flatten)]
+        limit: LimitArg,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+}
+
+fn read_circuit(path: &str, limit: LimitArg) -> Result<Bristol> {
+    let limits = limit.limits();
+    bristol::parse(&read_input(path, limits.bytes)?, &limits)
+}
+
+/// The largest `@FILE` value read: the hex of a group as wide as the wire limit allows.
+fn value_file_limit(limits: &Limits) -> u64 {
+    limits.wires / 4 + 4096
+}
+
+/// Parses `G=HEX` / `G=@FILE` arguments (`flag` names them) into values by group, each of
+/// its group's width; every group at most once.
+fn group_values(
+    args: &[String],
+    widths: &[u32],
+    flag: &str,
+    limits: &Limits,
+    kind: &str,
+) -> Result<Vec<(usize, Vec<bool>)>> {
+    let mut out: Vec<(usize, Vec<bool>)> = Vec::new();
+    for a in args {
+        let (g, v) = a.split_once('=').ok_or_else(|| {
+            Error::bad(format!(
+                "{flag} {}: write it as G=HEX (G the {kind} group's number, from 0) or G=@FILE",
+                crate::files::excerpt(a)
+            ))
+        })?;
+        let g: usize = g.trim().parse().map_err(|_| {
+            Error::bad(format!(
+                "{flag} {}: '{}' is not a group number",
+                crate::files::excerpt(a),
+                crate::files::excerpt(g)
+            ))
+        })?;
+        if g >= widths.len() {
+            return Err(Error::bad(format!(
+                "{flag}: the circuit has {} {kind} groups (0 to {}), not {g}",
+                widths.len(),
+                widths.len() - 1
+            )));
+        }
+        if out.iter().any(|(h, _)| *h == g) {
+            return Err(Error::bad(format!(
+                "{flag}: {kind} group {g} is given twice"
+            )));
+        }
+        let hex_text = match v.strip_prefix('@') {
+            Some(path) => {
+                let bytes = read_input(path, value_file_limit(limits))?;
+                String::from_utf8(bytes)
+                    .map_err(|_| {
+                        Error::bad(format!("{flag} {g}=@{path}: the file is not hex text"))
+                    })?
+                    .split_whitespace()
+                    .collect::<String>()
+            }
+            None => v.to_string(),
+        };
+        let what = format!("{flag} {g}");
+        out.push((g, bristol::group_from_hex(&hex_text, widths[g], &what)?));
+    }
+    Ok(out)
+}
+
+fn list(groups: &[usize]) -> String {
+    groups
+        .iter()
+        .map(|g| g.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Values for every group from `given`, or a message naming the missing groups.
+fn all_groups(given: Vec<(usize, Vec<bool>)>, n: usize, hint: &str) -> Result<Vec<Vec<bool>>> {
+    let mut slots: Vec<Option<Vec<bool>>> = vec![None; n];
+    for (g, v) in given {
+        slots[g] = Some(v);
+    }
+    let missing: Vec<usize> = (0..n).filter(|&g| slots[g].is_none()).collect();
+    if !missing.is_empty() {
+        return Err(Error::bad(format!(
+            "no value for group{} {}: {hint}",
+            if missing.len() > 1 { "s" } else { "" },
+            list(&missing)
+        )));
+    }
+    Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
+}
+
+fn outputs_text(outputs: &[Vec<bool>]) -> String {
+    outputs
+        .iter()
+        .enumerate()
+        .map(|(g, o)| format!("{g}={}", bristol::group_to_hex(o)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn outputs_json(outputs: &[Vec<bool>]) -> serde_json::Value {
+    serde_json::Value::Array(
+        outputs
+            .iter()
+            .map(|o| serde_json::Value::from(bristol::group_to_hex(o)))
+            .collect(),
+    )
+}
+
+pub fn run_prover(c: ProverCmd) -> Result<()> {
+    match c {
+        ProverCmd::Prove {
+            circuit,
+            secret,
+            public,
+            output,
+            security,
+            context,
+            system,
+            limit,
+            seed,
+            out,
+        } => {
+            let json = out.enable();
+            check_security(security)?;
+            let circ = read_circuit(&circuit, limit)?;
+            let limits = limit.limits();
+            let secret = group_values(&secret, circ.inputs(), "--secret", &limits, "input")?;
+            let public = group_values(&public, circ.inputs(), "--public", &limits, "input")?;
+            if let Some((g, _)) = public
+                .iter()
+                .find(|(g, _)| secret.iter().any(|(h, _)| h == g))
+            {
+                return Err(Error::bad(format!(
+                    "input group {g} is given both --secret and --public: each group is one or the other"
+                )));
+            }
+            let public_set: Vec<usize> = public.iter().map(|(g, _)| *g).collect();
+            let n = circ.inputs().len();
+            let values = all_groups(
+                secret.into_iter().chain(public).collect(),
+                n,
+                "give each input group once, with --secret G=HEX or --public G=HEX",
+            )?;
+            let a = proof::Assignment {
+                values,
+                public: (0..n).map(|g| public_set.contains(&g)).collect(),
+            };
+            crate::cli::warn_seed(seed);
+            let mut rng = crate::rng::rng_from(seed);
+            let system = system.system(security)?;
+            let (bytes, outputs) = proof::prove(&circ, &a, &system, context.as_bytes(), &mut rng)?;
+            write_proof(&output, &bytes)?;
+            let ands = circ.counts().ands();
+            if json {
+                emit(
+                    true,
+                    "",
+                    serde_json::json!({
+                        "verdict": "proved",
+                        "circuit_digest": hex::encode(circ.digest()),
+                        "system": system.engine().label(),
+                        "proof_bytes": bytes.len(),
+                        "outputs": outputs_json(&outputs),
+                        "public_groups": public_set,
+                    }),
+                );
+            } else {
+                eprintln!(
+                    "prover: proof about circuit {}… ({ands} AND gates): {system}, {} bytes; its outputs (give them to the verifier with --output):",
+                    &hex::encode(circ.digest())[..16],
+                    bytes.len()
+                );
+                // the outputs go to stdout unless the proof does
+                if output == "-" {
+                    eprintln!("{}", outputs_text(&outputs));
+                } else {
+                    println!("{}", outputs_text(&outputs));
+                }
+            }
+            Ok(())
+        }
+        ProverCmd::Eval {
+            circuit,
+            input,
+            limit,
+            out,
+        } => {
+            let json = out.enable();
+            let circ = read_circuit(&circuit, limit)?;
+            let given = group_values(&input, circ.inputs(), "--input", &limit.limits(), "input")?;
+            let values = all_groups(given, circ.inputs().len(), "give each with --input G=HEX")?;
+            let outputs = circ.eval(&values)?;
+            emit(
+                json,
+                outputs_text(&outputs),
+                serde_json::json!({"outputs": outputs_json(&outputs)}),
+            );
+            Ok(())
+        }
+        ProverCmd::Export {
+            what,
+            length,
+            plaintext,
+            output,
+        } => {
+            let text = export(what, length, plaintext.as_deref())?;
+            write_output(&output, text.as_bytes())
+        }
+    }
+}
+
+/// The Bristol Fashion text of one of our statements' circuits.
+fn export(what: ExportKind, length: usize, plaintext: Option<&str>) -> Result<String> {
+    use crate::mpc::{lowmc, sha256};
+    match what {
+        ExportKind::Sha256 => {
+            let c = sha256::sha256_circuit(length)?;
+            bristol::export(&c, &[8 * length as u32], &[256])
+        }
+        ExportKind::Sha256Compress => {
+            let c = sha256::compress_circuit();
+            bristol::export(&c, &[512, 256], &[256])
+        }
+        ExportKind::Lowmc => {
+            let p = plaintext.ok_or_else(|| {
+                Error::bad("lowmc: give the public plaintext with --plaintext HEX (17 bytes)")
+            })?;
+            let bytes = hex::decode(p.trim())
+                .map_err(|_| Error::bad("--plaintext: not an even number of hex digits"))?;
+            let block = lowmc::block_from_bytes(&bytes, "--plaintext")?;
+            let c = lowmc::lowmc_circuit(&block);
+            bristol::export(&c, &[lowmc::N as u32], &[lowmc::N as u32])
+        }
+    }
+}
+
+pub fn run_verifier(c: VerifierCmd) -> Result<()> {
+    match c {
+        VerifierCmd::Verify {
+            circuit,
+            proof,
+            public,
+            outputs,
+            security,
+            context,
+            limit,
+            out,
+        } => {
+            let json = out.enable();
+            check_security(security)?;
+            let circ = read_circuit(&circuit, limit)?;
+            let limits = limit.limits();
+            let public = group_values(&public, circ.inputs(), "--public", &limits, "input")?;
+            let outs = group_values(&outputs, circ.outputs(), "--output", &limits, "output")?;
+            let outs = all_groups(
+                outs,
+                circ.outputs().len(),
+                "every output group is part of the statement: give each with --output G=HEX",
+            )?;
+            let mut pubs: Vec<Option<Vec<bool>>> = vec![None; circ.inputs().len()];
+            for (g, v) in public {
+                pubs[g] = Some(v);
+            }
+            let f = read_proof(&proof)?;
+            let t0 = std::time::Instant::now();
+            let rep = proof::verify(
+                &circ,
+                &f,
+                &pubs,
+                &outs,
+                &Required::bits(security),
+                context.as_bytes(),
+            )?;
+            let system = proof::PROTOCOLS.engine(&f)?.label();
+            let digest = hex::encode(circ.digest());
+            let statement = format!(
+                "knowledge of secret inputs of circuit {}… giving outputs {}",
+                &digest[..16],
+                outs.iter()
+                    .enumerate()
+                    .map(|(g, o)| format!(
+                        "{g}={}",
+                        crate::files::excerpt(&bristol::group_to_hex(o))
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            emit(
+                json,
+                format!("ACCEPTED: {statement}: {rep}"),
+                report::verdict(
+                    "accepted",
+                    serde_json::json!({
+                        "statement": statement,
+                        "circuit_digest": digest,
+                        "system": system,
+                        "evidence": true,
+                        "rounds": rep.rounds,
+                        "security_bits": report::bits(rep.security_bits),
+                        "proof_bytes": rep.proof_bytes,
+                        "and_gates": rep.and_gates,
+                        "context": context,
+                        "verify_ms": report::ms(t0.elapsed()),
+                    }),
+                ),
+            );
+            Ok(())
+        }
+        VerifierCmd::Inspect { file, limit, out } => {
+            let json = out.enable();
+            let limits = limit.limits();
+            let bytes = read_input(
+                &file,
+                limits
+                    .bytes
+                    .max(crate::proof_file::HEADER_LEN as u64 + crate::proof_file::MAX_BODY as u64),
+            )?;
+            if bytes.starts_with(MAGIC) {
+                let f = ProofFile::from_bytes(&bytes)?;
+                let details = proof::inspect(&f)?;
+                let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+                emit(
+                    json,
+                    text.trim_end(),
+                    report::inspect_object(&f, &bytes, &text),
+                );
+                return Ok(());
+            }
+            let circ = bristol::parse(&bytes, &limits)?;
+            let k = circ.counts();
+            let (depth, and_depth) = circ.depth();
+            let widths = |w: &[u32]| {
+                w.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let text = format!(
+                "circuit:       Bristol Fashion, {} bytes\ndigest:        {}\ngates:         {} ({} XOR, {} AND, {} INV, {} EQ, {} EQW, {} MAND)\nAND gates:     {}\nwires:         {}\ninput groups:  {} ({} bits)\noutput groups: {} ({} bits)\ndepth:         {} ({} AND)",
+                bytes.len(),
+                hex::encode(circ.digest()),
+                k.lines(), k.xor, k.and, k.inv, k.eq, k.eqw, k.mand,
+                k.ands(),
+                circ.n_wires(),
+                widths(circ.inputs()),
+                circ.inputs().iter().map(|&w| w as u64).sum::<u64>(),
+                widths(circ.outputs()),
+                circ.outputs().iter().map(|&w| w as u64).sum::<u64>(),
+                depth,
+                and_depth,
+            );
+            emit(
+                json,
+                text,
+                serde_json::json!({
+                    "digest": hex::encode(circ.digest()),
+                    "bytes": bytes.len(),
+                    "gates": k.lines(),
+                    "xor": k.xor, "and": k.and, "inv": k.inv, "eq": k.eq, "eqw": k.eqw, "mand": k.mand,
+                    "and_gates": k.ands(),
+                    "wires": circ.n_wires(),
+                    "inputs": circ.inputs(),
+                    "outputs": circ.outputs(),
+                    "depth": depth,
+                    "and_depth": and_depth,
+                }),
+            );
+            Ok(())
+        }
+    }
+}
