@@ -59,6 +59,19 @@ $P peg simulate tee --security 8 --seed 1 --system vole -o "$T/vole-sim" 2>/dev/
 put proof_peg_vole simulated-session "$T/vole-sim"
 $P sha256 prove --preimage-hex 7a6b $S --system vole -o "$T/shavole" 2>/dev/null
 put proof_sha256_vole fs-proof "$T/shavole"
+# --- Bristol circuits: the fixture of the circuit-proof target, an exported circuit of ours,
+# and proofs about the fixture on every engine
+printf '6 15\n2 4 4\n1 5\n\n4 2 0 1 4 5 8 9 MAND\n2 1 2 6 10 AND\n2 1 3 7 11 XOR\n1 1 11 12 INV\n1 1 1 13 EQ\n1 1 8 14 EQW\n' >"$T/fixture.txt"
+put circuit_bristol fixture.txt "$T/fixture.txt"
+printf '3 6\n2 2 1\n1 1\n\n2 1 0 1 3 AND\n2 1 3 2 4 AND\n1 1 4 5 INV\n' >"$T/small.txt"
+put circuit_bristol small.txt "$T/small.txt"
+$P circuit export lowmc --plaintext 0000000000000000000000000000000000 -o "$T/lowmc.txt"
+head -c 60000 "$T/lowmc.txt" >"$T/lowmc-cut.txt"
+put circuit_bristol lowmc-truncated.txt "$T/lowmc-cut.txt"
+for e in vole zkbpp kkw; do
+  $P circuit prove "$T/fixture.txt" --secret 0=0d --public 1=0b --security 8 --seed 1 --system $e -o "$T/circ-$e" >/dev/null 2>&1
+  put proof_circuit "fs-proof-$e" "$T/circ-$e"
+done
 # a live ZKB++ session's transcript (interactive mode), recorded by the verifier
 rm -f "$T/p2v" "$T/v2p" && mkfifo "$T/p2v" "$T/v2p"
 $V peg serve tee --system mpc --security 8 --stdio --transcript "$T/zkbpp-session" <"$T/p2v" >"$T/v2p" 2>/dev/null &

@@ -324,6 +324,78 @@ pub fn proof_sha256_vole(data: &[u8]) {
     sha256_proof(data)
 }
 
+// ---------------------------------------------------------------- Bristol circuits
+
+/// The circuit the circuit-proof target checks proofs against: input group 0 (4 bits) is
+/// secret, group 1 (4 bits) public ([`CIRCUIT_PUBLIC`]), five outputs; every gate type once.
+pub const CIRCUIT_FIXTURE: &str = "6 15\n2 4 4\n1 5\n\n4 2 0 1 4 5 8 9 MAND\n2 1 2 6 10 AND\n2 1 3 7 11 XOR\n1 1 11 12 INV\n1 1 1 13 EQ\n1 1 8 14 EQW\n";
+/// The public group's value in the fixture's statement, and the secret one's.
+pub const CIRCUIT_PUBLIC: &str = "0b";
+pub const CIRCUIT_SECRET: &str = "0d";
+
+/// A Bristol Fashion file (small limits): the reader; for what it accepts, evaluation as the
+/// file says against the engines' IR with any public groups, and, for small circuits, a
+/// proof that must verify.
+pub fn circuit_bristol(data: &[u8]) {
+    use crate::mpc::bristol::{self, Limits};
+    let Ok(c) = bristol::parse(cap(data, 64 << 10), &Limits::for_gates(4096)) else {
+        return;
+    };
+    let _ = c.depth();
+    let seed = c.digest();
+    let values: Vec<Vec<bool>> = c
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(g, &w)| {
+            (0..w as usize)
+                .map(|i| seed[(i + g) % 32] >> (i % 8) & 1 == 1)
+                .collect()
+        })
+        .collect();
+    let want = c.eval(&values).expect("values of the groups' widths");
+    let public: Vec<Option<Vec<bool>>> = values
+        .iter()
+        .enumerate()
+        .map(|(g, v)| (g % 2 == 1).then(|| v.clone()))
+        .collect();
+    let ir = c.to_circuit(&public).expect("a checked circuit converts");
+    let got = ir.eval(&c.witness(&values, &public));
+    assert_eq!(
+        c.split_outputs(&got),
+        want,
+        "the IR computes what the file says"
+    );
+    if c.counts().ands() <= 64 && ir.n_inputs() > 0 && ir.n_inputs() <= 256 {
+        use crate::mpc::bristol::proof::{self, Assignment};
+        let a = Assignment {
+            public: public.iter().map(|p| p.is_some()).collect(),
+            values: values.clone(),
+        };
+        let mut rng = crate::rng::rng_from(Some(1));
+        let sys = crate::mpc::engine::System::zkbpp(MIN_BITS);
+        let (bytes, outs) = proof::prove(&c, &a, &sys, b"", &mut rng).expect("an honest proof");
+        let f = ProofFile::from_bytes(&bytes).expect("our own file");
+        let req = crate::mpc::engine::Required::bits(MIN_BITS);
+        proof::verify(&c, &f, &public, &outs, &req, b"").expect("an honest proof verifies");
+    }
+}
+
+/// Circuit proof files of any engine against [`CIRCUIT_FIXTURE`].
+pub fn proof_circuit(data: &[u8]) {
+    use crate::mpc::bristol::{self, proof, Limits};
+    let c = bristol::parse(CIRCUIT_FIXTURE.as_bytes(), &Limits::default()).expect("fixture");
+    let Ok(f) = ProofFile::from_bytes(cap(data, MAX_INPUT)) else {
+        return;
+    };
+    let _ = proof::inspect(&f);
+    let p = bristol::group_from_hex(CIRCUIT_PUBLIC, 4, "fixture").expect("fixture");
+    let s = bristol::group_from_hex(CIRCUIT_SECRET, 4, "fixture").expect("fixture");
+    let outs = c.eval(&[s, p.clone()]).expect("fixture");
+    let req = crate::mpc::engine::Required::bits(MIN_BITS);
+    let _ = proof::verify(&c, &f, &[None, Some(p)], &outs, &req, b"");
+}
+
 // ---------------------------------------------------------------- Wall Game
 
 /// The oracle on a parsed position (bounded boards), with the printers' round trips.
@@ -675,6 +747,8 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("proof_sha256_kkw", proof_sha256_kkw),
     ("proof_peg_vole", proof_peg_vole),
     ("proof_sha256_vole", proof_sha256_vole),
+    ("circuit_bristol", circuit_bristol),
+    ("proof_circuit", proof_circuit),
     ("wall_ascii", wall_ascii),
     ("wall_json", wall_json),
     ("wall_record", wall_record),

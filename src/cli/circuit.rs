@@ -85,7 +85,9 @@ pub enum ProverCmd {
         /// sha256: the message length in bytes.
         #[arg(long, default_value_t = 32)]
         length: usize,
-        /// lowmc: the public plaintext block, 17 bytes of hex (129 bits, LSB first).
+        /// lowmc: the public plaintext block as identity files write it: 17 bytes of hex, bit
+        /// 0 the most significant of the first byte (the circuit's wire 8i + j is then bit
+        /// 7 − j of byte i).
         #[arg(long, value_name = "HEX")]
         plaintext: Option<String>,
         /// Where to write the circuit (`-` for stdout).

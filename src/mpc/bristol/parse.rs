@@ -221,13 +221,15 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
             "XOR" | "AND" => k == 2 && m == 1,
             "INV" | "EQW" | "EQ" => k == 1 && m == 1,
             "MAND" => m >= 1 && k == 2 * m,
-            _ => return Err(bad(
-                ln,
-                format!(
+            _ => {
+                return Err(bad(
+                    ln,
+                    format!(
                     "unknown gate type '{}' (this reader takes XOR, AND, INV, EQ, EQW and MAND)",
                     crate::files::excerpt(ty)
                 ),
-            )),
+                ))
+            }
         };
         if !shape_ok {
             return Err(bad(
