@@ -317,7 +317,15 @@ fn exported_circuits_evaluate_and_prove_like_the_built_in_statements() {
     let l = tmp("lowmc.txt");
     // LowMC's own bytes put a block's bit 0 first (most significant bit of byte 0); the
     // circuit's wire 8i + j is bit j of byte i: each byte's bits reversed
-    let rev = |h: &str| hex::encode(hex::decode(h).unwrap().iter().map(|b| b.reverse_bits()).collect::<Vec<_>>());
+    let rev = |h: &str| {
+        hex::encode(
+            hex::decode(h)
+                .unwrap()
+                .iter()
+                .map(|b| b.reverse_bits())
+                .collect::<Vec<_>>(),
+        )
+    };
     let p = "0102030405060708090a0b0c0d0e0f1080";
     let (code, _, err) = run(
         PROVER,
