@@ -8,8 +8,9 @@ use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::circuit::{random_circuit, Circuit};
 use zkgames::mpc::engine::{Proof, Required, System};
+use zkgames::mpc::kkw::seal::Kkw;
 use zkgames::mpc::kkw::{self, Params};
-use zkgames::mpc::seal::seal_kkw_cheating_for_tests;
+use zkgames::mpc::seal::seal_cheating_for_tests;
 use zkgames::mpc::seal::{
     open, seal, seal_digest, seal_mixed_for_tests, verify, SealOpening, OPENING_HEADER_LEN,
 };
@@ -425,7 +426,7 @@ fn kkw_a_prover_changing_witness_between_executions_cannot_open() {
                     })
             })
             .collect();
-        let (p, m) = seal_kkw_cheating_for_tests(&st, &a, params, &cheats, &mut rng).unwrap();
+        let (p, m) = seal_cheating_for_tests::<Kkw>(&st, &a, params, &cheats, &mut rng).unwrap();
         let p = Proof::Kkw(p);
         // both witnesses are valid: every execution is honest, the seal verifies
         p.verify(&st, &lenient(&p.system())).unwrap();
@@ -434,7 +435,7 @@ fn kkw_a_prover_changing_witness_between_executions_cannot_open() {
             assert!(p.open(&st, &SealOpening::new(d, m, v)).is_err());
         }
         // the same path with no switch opens (the test can succeed)
-        let (q, m) = seal_kkw_cheating_for_tests(&st, &a, params, &[], &mut rng).unwrap();
+        let (q, m) = seal_cheating_for_tests::<Kkw>(&st, &a, params, &[], &mut rng).unwrap();
         let q = Proof::Kkw(q);
         assert_eq!(
             q.open(&st, &SealOpening::new(q.seal_digest(&st), m, a.clone()))

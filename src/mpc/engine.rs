@@ -150,11 +150,11 @@ impl System {
                 (Proof::Zkbpp(p), o)
             }
             System::Kkw(params) => {
-                let (p, o) = seal::seal_kkw(st, witness, *params, rng)?;
+                let (p, o) = seal::seal_with::<kkw::seal::Kkw>(st, witness, *params, rng)?;
                 (Proof::Kkw(p), o)
             }
             System::Vole(params) => {
-                let (p, o) = seal::seal_vole(st, witness, *params, rng)?;
+                let (p, o) = seal::seal_with::<vole::seal::Vole>(st, witness, *params, rng)?;
                 (Proof::Vole(p), o)
             }
         })
@@ -504,12 +504,12 @@ impl Proof {
     }
 
     /// The digest naming the proof as a seal ([`seal::seal_digest`],
-    /// [`seal::seal_digest_kkw`]).
+    /// [`seal::seal_digest_with`]).
     pub fn seal_digest(&self, st: &Statement) -> Digest {
         match self {
             Proof::Zkbpp(p) => seal::seal_digest(st, p),
-            Proof::Kkw(p) => seal::seal_digest_kkw(st, p),
-            Proof::Vole(p) => seal::seal_digest_vole(st, p),
+            Proof::Kkw(p) => seal::seal_digest_with::<kkw::seal::Kkw>(st, p),
+            Proof::Vole(p) => seal::seal_digest_with::<vole::seal::Vole>(st, p),
         }
     }
 
@@ -517,8 +517,8 @@ impl Proof {
     pub fn open(&self, st: &Statement, opening: &SealOpening) -> Result<Vec<bool>> {
         match self {
             Proof::Zkbpp(p) => seal::open(st, p, opening),
-            Proof::Kkw(p) => seal::open_kkw(st, p, opening),
-            Proof::Vole(p) => seal::open_vole(st, p, opening),
+            Proof::Kkw(p) => seal::open_with::<kkw::seal::Kkw>(st, p, opening),
+            Proof::Vole(p) => seal::open_with::<vole::seal::Vole>(st, p, opening),
         }
     }
 }

@@ -33,8 +33,6 @@
 use rand_core::RngCore;
 use sha2::{Digest as _, Sha256};
 
-use super::kkw;
-use super::vole;
 use super::zkbpp::{self, Proof, Seed, Statement};
 use crate::commit::Digest;
 use crate::{Error, Result};
@@ -300,189 +298,128 @@ pub fn seal_mixed_for_tests(
 }
 
 // ---------------------------------------------------------------------------------------
-// KKW seals
+// Seals of the engines that prove again to open (KKW, VOLE-in-the-head)
 
-/// Domain tag of the generator a KKW seal's randomness comes from (`kkw_master_rng`).
-pub const KKW_MASTER_TAG: &[u8] = b"zkg:kkw:seal-rng:v1";
-/// Domain tag of [`seal_digest_kkw`].
-pub const KKW_SEAL_DIGEST_TAG: &[u8] = b"zkg:kkw:seal:v1";
+/// An engine whose seal is an ordinary proof with every random value drawn from one
+/// generator keyed by the master seed, and whose opening is checked by proving again from the
+/// master seed and the witness and comparing every byte. Each engine implements it beside its
+/// prover (`kkw/seal.rs`, `vole/seal.rs`); [`seal_with`], [`open_with`] and
+/// [`seal_digest_with`] are the whole seal protocol for all of them.
+///
+/// Misuse to avoid: `prove_unchecked` must read *all* its randomness from the generator it is
+/// given (the salt first), or a seal could not be reproduced and would never open.
+pub trait Reproducible {
+    type Params: Copy;
+    type Proof: serde::Serialize + PartialEq;
+    type Cheat;
+    /// Domain tag of the generator's key, `SHA-256(MASTER_TAG ‖ master)`.
+    const MASTER_TAG: &'static [u8];
+    /// Domain tag of the seal's digest ([`seal_digest_with`]).
+    const SEAL_DIGEST_TAG: &'static [u8];
+    /// Checks parameters (read from a file: anything).
+    fn check(p: &Self::Params) -> Result<()>;
+    /// The parameters a proof states.
+    fn params(proof: &Self::Proof) -> Self::Params;
+    /// The prover, witness unchecked, with `cheats` for the soundness tests.
+    fn prove_unchecked(
+        st: &Statement,
+        witness: &[bool],
+        params: Self::Params,
+        rng: &mut rand_chacha::ChaCha20Rng,
+        cheats: &[Self::Cheat],
+    ) -> Result<Self::Proof>;
+}
 
-/// The generator of every random value of a KKW seal: ChaCha20 keyed by
-/// `SHA-256(KKW_MASTER_TAG ‖ master)` (nonce 0). [`kkw::commit`] reads from it, in this
-/// order, the salt, the root of the execution tree and the `M` online keys (32 bytes each).
-fn kkw_master_rng(master: &Seed) -> rand_chacha::ChaCha20Rng {
+/// ChaCha20 keyed by `SHA-256(tag ‖ master)` (nonce 0): every random value of a seal.
+fn master_rng(tag: &[u8], master: &Seed) -> rand_chacha::ChaCha20Rng {
     use rand_core::SeedableRng;
     let mut h = Sha256::new();
-    h.update(KKW_MASTER_TAG);
+    h.update(tag);
     h.update(master);
     rand_chacha::ChaCha20Rng::from_seed(h.finalize().into())
 }
 
-/// The digest that names a KKW seal: as [`seal_digest`] with [`KKW_SEAL_DIGEST_TAG`] and
-/// the KKW proof's bytes (a ZKB++ opening cannot be presented against a KKW seal).
-pub fn seal_digest_kkw(st: &Statement, proof: &kkw::Proof) -> Digest {
-    named_digest(KKW_SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
+/// The digest that names a seal of engine `E`: as [`seal_digest`] with `E`'s tag and the
+/// proof's bytes (an opening of one engine cannot be presented against another's seal).
+pub fn seal_digest_with<E: Reproducible>(st: &Statement, proof: &E::Proof) -> Digest {
+    named_digest(E::SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
 }
 
-/// Seals `witness` with KKW: an ordinary KKW proof (accepted by [`kkw::verify`]) whose salt,
-/// seeds and keys all come from one secret master seed drawn from `rng`, and the opening.
-pub fn seal_kkw(
+/// Seals `witness` with engine `E`: an ordinary proof (its verifier accepts it) whose
+/// randomness all comes from one secret master seed drawn from `rng`, and the opening.
+pub fn seal_with<E: Reproducible>(
     st: &Statement,
     witness: &[bool],
-    params: kkw::Params,
+    params: E::Params,
     rng: &mut impl RngCore,
-) -> Result<(kkw::Proof, SealOpening)> {
-    params.check()?;
+) -> Result<(E::Proof, SealOpening)> {
+    E::check(&params)?;
     zkbpp::check_witness(st, witness)?;
     let mut master = crate::rng::random_32(rng);
-    let proof = kkw::prove_unchecked(st, witness, params, &mut kkw_master_rng(&master), &[])?;
-    let opening = SealOpening::new(seal_digest_kkw(st, &proof), master, witness.to_vec());
+    let proof = E::prove_unchecked(
+        st,
+        witness,
+        params,
+        &mut master_rng(E::MASTER_TAG, &master),
+        &[],
+    )?;
+    let opening = SealOpening::new(seal_digest_with::<E>(st, &proof), master, witness.to_vec());
     zkbpp::wipe(&mut master);
     Ok((proof, opening))
 }
 
-/// Opens a KKW seal: the witness, if `opening` names this seal, the witness satisfies the
-/// statement, and proving again from the opening's master seed and witness gives the seal's
-/// bytes exactly.
-pub fn open_kkw(st: &Statement, proof: &kkw::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
-    let digest = seal_digest_kkw(st, proof);
+/// Opens a seal of engine `E`: the witness, if `opening` names this seal, the witness
+/// satisfies the statement, and proving again from the opening's master seed and witness
+/// gives the seal's bytes exactly.
+pub fn open_with<E: Reproducible>(
+    st: &Statement,
+    proof: &E::Proof,
+    opening: &SealOpening,
+) -> Result<Vec<bool>> {
+    let digest = seal_digest_with::<E>(st, proof);
     if opening.seal != digest {
         let (theirs, ours) = crate::files::two_digests(&opening.seal, &digest);
         return Err(Error::rejected(format!(
             "this opening is for another seal, statement or context (it names seal {theirs}; this seal is {ours})"
         )));
     }
-    proof
-        .params
-        .check()
-        .map_err(|e| Error::rejected(e.to_string()))?;
+    let params = E::params(proof);
+    E::check(&params).map_err(|e| Error::rejected(e.to_string()))?;
     let w = opened_witness(st, opening)?;
-    let again = kkw::prove_unchecked(
+    let again = E::prove_unchecked(
         st,
         w,
-        proof.params,
-        &mut kkw_master_rng(&opening.master),
+        params,
+        &mut master_rng(E::MASTER_TAG, &opening.master),
         &[],
     )?;
-    if again.salt != proof.salt {
-        return Err(Error::rejected(
-            "the seal's salt is not the one this master seed gives",
-        ));
-    }
     if again != *proof {
         return Err(Error::rejected(
-            "the seal is not what this witness and master seed produce (its commitments or responses differ)",
+            "the seal is not what this witness and master seed produce (its salt, commitments or responses differ)",
         ));
     }
     Ok(w.to_vec())
 }
 
-/// A cheating KKW sealer for tests: runs with `cheats` (e.g. [`kkw::Cheat::Input`] to change
-/// witness in some executions), no witness checked. Returns the seal and the master seed.
+/// A cheating sealer of engine `E` for tests: runs with `cheats` (e.g. [`crate::mpc::kkw::Cheat::Input`]
+/// to change witness in some executions), no witness checked. Returns the seal and the
+/// master seed.
 #[doc(hidden)]
-pub fn seal_kkw_cheating_for_tests(
+pub fn seal_cheating_for_tests<E: Reproducible>(
     st: &Statement,
     witness: &[bool],
-    params: kkw::Params,
-    cheats: &[kkw::Cheat],
+    params: E::Params,
+    cheats: &[E::Cheat],
     rng: &mut impl RngCore,
-) -> Result<(kkw::Proof, Seed)> {
+) -> Result<(E::Proof, Seed)> {
     let master = crate::rng::random_32(rng);
-    let proof = kkw::prove_unchecked(st, witness, params, &mut kkw_master_rng(&master), cheats)?;
-    Ok((proof, master))
-}
-
-// ---------------------------------------------------------------------------------------
-// VOLE-in-the-head seals
-
-/// Domain tag of the generator a VOLE seal's randomness comes from (`vole_master_rng`).
-pub const VOLE_MASTER_TAG: &[u8] = b"zkg:vole:seal-rng:v1";
-/// Domain tag of [`seal_digest_vole`].
-pub const VOLE_SEAL_DIGEST_TAG: &[u8] = b"zkg:vole:seal:v3";
-
-/// The generator of every random value of a VOLE seal: ChaCha20 keyed by
-/// `SHA-256(VOLE_MASTER_TAG ‖ master)` (nonce 0). [`vole::commit`] reads from it, in this
-/// order, the 32-byte salt and the `τ` 16-byte tree roots.
-fn vole_master_rng(master: &Seed) -> rand_chacha::ChaCha20Rng {
-    use rand_core::SeedableRng;
-    let mut h = Sha256::new();
-    h.update(VOLE_MASTER_TAG);
-    h.update(master);
-    rand_chacha::ChaCha20Rng::from_seed(h.finalize().into())
-}
-
-/// The digest that names a VOLE seal: as [`seal_digest`] with [`VOLE_SEAL_DIGEST_TAG`] and
-/// the VOLE proof's bytes.
-pub fn seal_digest_vole(st: &Statement, proof: &vole::Proof) -> Digest {
-    named_digest(VOLE_SEAL_DIGEST_TAG, st, &crate::proof_file::encode(proof))
-}
-
-/// Seals `witness` with VOLE-in-the-head: an ordinary proof (accepted by [`vole::verify`])
-/// whose salt and tree roots all come from one secret master seed, and the opening.
-pub fn seal_vole(
-    st: &Statement,
-    witness: &[bool],
-    params: vole::Params,
-    rng: &mut impl RngCore,
-) -> Result<(vole::Proof, SealOpening)> {
-    params.check()?;
-    zkbpp::check_witness(st, witness)?;
-    let mut master = crate::rng::random_32(rng);
-    let proof = vole::prove_unchecked(st, witness, params, &mut vole_master_rng(&master), &[])?;
-    let opening = SealOpening::new(seal_digest_vole(st, &proof), master, witness.to_vec());
-    zkbpp::wipe(&mut master);
-    Ok((proof, opening))
-}
-
-/// Opens a VOLE seal: the witness, if `opening` names this seal, the witness satisfies the
-/// statement, and proving again from the opening's master seed and witness gives the seal's
-/// bytes exactly.
-pub fn open_vole(st: &Statement, proof: &vole::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
-    let digest = seal_digest_vole(st, proof);
-    if opening.seal != digest {
-        return Err(Error::rejected(format!(
-            "this opening is for another seal, statement or context (it names seal {}…, this seal is {}…)",
-            hex::encode(&opening.seal[..8]),
-            hex::encode(&digest[..8])
-        )));
-    }
-    proof
-        .params
-        .check()
-        .map_err(|e| Error::rejected(e.to_string()))?;
-    let w = opened_witness(st, opening)?;
-    let again = vole::prove_unchecked(
+    let proof = E::prove_unchecked(
         st,
-        w,
-        proof.params,
-        &mut vole_master_rng(&opening.master),
-        &[],
+        witness,
+        params,
+        &mut master_rng(E::MASTER_TAG, &master),
+        cheats,
     )?;
-    if again.commit.salt != proof.commit.salt {
-        return Err(Error::rejected(
-            "the seal's salt is not the one this master seed gives",
-        ));
-    }
-    if again != *proof {
-        return Err(Error::rejected(
-            "the seal is not what this witness and master seed produce (its commitments or openings differ)",
-        ));
-    }
-    Ok(w.to_vec())
-}
-
-/// A cheating VOLE sealer for tests: runs with `cheats`, no witness checked. Returns the
-/// seal and the master seed.
-#[doc(hidden)]
-pub fn seal_vole_cheating_for_tests(
-    st: &Statement,
-    witness: &[bool],
-    params: vole::Params,
-    cheats: &[vole::Cheat],
-    rng: &mut impl RngCore,
-) -> Result<(vole::Proof, Seed)> {
-    let master = crate::rng::random_32(rng);
-    let proof = vole::prove_unchecked(st, witness, params, &mut vole_master_rng(&master), cheats)?;
     Ok((proof, master))
 }
 

@@ -42,6 +42,7 @@
 #[macro_use]
 mod bits;
 mod params;
+pub mod seal;
 #[cfg(test)]
 mod tests;
 mod walk;

@@ -28,6 +28,7 @@
 pub mod convert;
 pub mod params;
 pub mod quicksilver;
+pub mod seal;
 pub mod session;
 pub mod vc;
 
