@@ -102,6 +102,46 @@ impl ProtocolId {
     }
 }
 
+/// The engine a protocol's proofs run, as users name it and as `--system` selects it,
+/// read from [`ProtocolId::name`] (so every protocol, present and future, is covered).
+pub fn engine_of(p: ProtocolId) -> (&'static str, &'static str) {
+    let n = p.name();
+    if n.contains("VOLE") {
+        ("VOLE-in-the-head", "vole")
+    } else if n.contains("KKW") {
+        ("KKW", "kkw")
+    } else if n.contains("ZKB++") {
+        ("ZKB++", "zkbpp")
+    } else {
+        ("the isomorphism protocol", "iso")
+    }
+}
+
+/// Why a live verifier refuses a prover's hello for protocol `got` when it runs `want`: the
+/// engine each side runs and the flag that makes them agree (not two protocol numbers).
+pub fn protocol_mismatch(got: u16, want: ProtocolId) -> String {
+    let (we, wflag) = engine_of(want);
+    match ProtocolId::from_u16(got) {
+        Some(g) if engine_of(g) != engine_of(want) => {
+            let (ge, gflag) = engine_of(g);
+            format!(
+                "this verifier runs {we} and the prover {ge}: start both with `--system {wflag}` \
+                 (or both with `--system {gflag}`)"
+            )
+        }
+        Some(g) => format!(
+            "the prover proves another kind of statement ({}), this verifier expects {}",
+            g.name(),
+            want.name()
+        ),
+        None => format!(
+            "the prover speaks protocol {got}, which this build does not know; this verifier \
+             runs {} (`--system {wflag}`): update one of the two programs",
+            want.name()
+        ),
+    }
+}
+
 /// How the proof was produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

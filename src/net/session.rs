@@ -178,9 +178,11 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
-            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict
+            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict;
+            // any other refusal of the hello (another engine, statement or version) judged no
+            // proof either: a usage error, not REJECTED
             return Err(super::try_later_of(&reason).unwrap_or_else(|| {
-                Error::rejected(format!("the verifier refused the session: {reason}"))
+                Error::bad(format!("the verifier refused the session: {reason}"))
             }));
         }
         Msg::TryLater {
