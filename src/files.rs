@@ -424,11 +424,13 @@ fn write_atomic(
                 break;
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(Error::bad(format!(
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(Error::bad(format!(
                 "cannot write {shown}: the folder {} does not exist (create it first: mkdir -p {})",
                 dir.display(),
                 dir.display()
-            ))),
+            )))
+            }
             Err(e) => {
                 return Err(Error::io(
                     format!("cannot write {shown} (through a temporary file in its folder)"),

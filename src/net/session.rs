@@ -179,10 +179,14 @@ pub fn run_prover<'a>(
         } => challenge_commitment,
         Msg::Reject { reason } => {
             // a busy server's refusal (super::try_later_of) is "try again later", not a verdict;
-            // any other refusal of the hello (another engine, statement or version) judged no
-            // proof either: a usage error, not REJECTED
+            // nor is a verifier started for another engine (a usage error, exit 2)
             return Err(super::try_later_of(&reason).unwrap_or_else(|| {
-                Error::bad(format!("the verifier refused the session: {reason}"))
+                let msg = format!("the verifier refused the session: {reason}");
+                if crate::proof_file::is_protocol_mismatch(&reason) {
+                    Error::bad(msg)
+                } else {
+                    Error::rejected(msg)
+                }
             }));
         }
         Msg::TryLater {
