@@ -34,10 +34,20 @@ static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
 /// `s` if it is short, else its first [`EXCERPT_CHARS`] characters followed by `…` and the
 /// total length, so an error never echoes a long input back. Control characters are escaped.
 pub fn excerpt(s: &str) -> String {
+    excerpt_up_to(s, EXCERPT_CHARS)
+}
+
+/// Longest text of a server's refusal shown whole: a server's sentence ("unknown, used or
+/// expired code for this name") is read in full, a hostile one is still cut.
+pub const SERVER_TEXT_CHARS: usize = 200;
+
+/// [`excerpt`] with another limit: `s` if at most `max` characters, else its first `max`
+/// followed by `…` and the total length. Control characters are escaped.
+pub fn excerpt_up_to(s: &str, max: usize) -> String {
     let n = s.chars().count();
     let head: String = s
         .chars()
-        .take(EXCERPT_CHARS)
+        .take(max)
         .flat_map(|c| {
             if c.is_control() {
                 c.escape_default().collect::<Vec<_>>()
@@ -46,7 +56,7 @@ pub fn excerpt(s: &str) -> String {
             }
         })
         .collect();
-    if n > EXCERPT_CHARS {
+    if n > max {
         format!("{head}… ({n} characters)")
     } else {
         head
@@ -414,9 +424,16 @@ fn write_atomic(
                 break;
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(Error::bad(format!(
+                "cannot write {shown}: the folder {} does not exist (create it first: mkdir -p {})",
+                dir.display(),
+                dir.display()
+            )))
+            }
             Err(e) => {
                 return Err(Error::io(
-                    format!("cannot create a temporary file next to {shown}"),
+                    format!("cannot write {shown} (through a temporary file in its folder)"),
                     e,
                 ))
             }

@@ -116,6 +116,62 @@ impl ProtocolId {
     }
 }
 
+/// The engine a protocol's proofs run, as users name it and as `--system` selects it,
+/// read from [`ProtocolId::name`] (so every protocol, present and future, is covered).
+pub fn engine_of(p: ProtocolId) -> (&'static str, &'static str) {
+    let n = p.name();
+    if n.contains("VOLE") {
+        ("VOLE-in-the-head", "vole")
+    } else if n.contains("KKW") {
+        ("KKW", "kkw")
+    } else if n.contains("ZKB++") {
+        ("ZKB++", "zkbpp")
+    } else {
+        ("the isomorphism protocol", "iso")
+    }
+}
+
+/// How [`protocol_mismatch`] messages start: a refusal that judged no proof (the two
+/// programs were started for different protocols), which [`is_protocol_mismatch`] tells from
+/// a refusal of the prover's claims.
+const MISMATCH_STARTS: [&str; 3] = [
+    "this verifier runs ",
+    "the prover proves another kind of statement",
+    "the prover speaks protocol ",
+];
+
+/// Whether a verifier's refusal is a [`protocol_mismatch`]: a usage error for the prover (exit
+/// 2), not a rejection.
+pub fn is_protocol_mismatch(reason: &str) -> bool {
+    MISMATCH_STARTS.iter().any(|s| reason.starts_with(s))
+}
+
+/// Why a live verifier refuses a prover's hello for protocol `got` when it runs `want`: the
+/// engine each side runs and the flag that makes them agree (not two protocol numbers).
+pub fn protocol_mismatch(got: u16, want: ProtocolId) -> String {
+    let (we, wflag) = engine_of(want);
+    match ProtocolId::from_u16(got) {
+        Some(g) if engine_of(g) != engine_of(want) => {
+            let (ge, gflag) = engine_of(g);
+            format!(
+                "this verifier runs {we} and the prover {ge}: start both with `--system {wflag}` \
+                 (or both with `--system {gflag}`)"
+            )
+        }
+        Some(g) => format!(
+            "the prover proves another kind of statement ({}), this verifier expects {} \
+             (`--system {wflag}`): start the prover's command of the same kind",
+            g.name(),
+            want.name()
+        ),
+        None => format!(
+            "the prover speaks protocol {got}, which this build does not know; this verifier \
+             runs {} (`--system {wflag}`): update one of the two programs",
+            want.name()
+        ),
+    }
+}
+
 /// How the proof was produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -312,6 +368,30 @@ pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every mismatch message, for every pair of protocols and an unknown one, is recognised
+    /// as one, names an engine flag, and never a refusal of claims.
+    #[test]
+    fn protocol_mismatches_are_recognised_and_name_a_flag() {
+        let all: Vec<ProtocolId> = (0..=u16::MAX).filter_map(ProtocolId::from_u16).collect();
+        assert!(all.len() >= 13);
+        for &want in &all {
+            for got in (0..64).chain([u16::MAX]) {
+                if got == want as u16 {
+                    continue;
+                }
+                let m = protocol_mismatch(got, want);
+                assert!(is_protocol_mismatch(&m), "{m}");
+                assert!(m.contains("`--system "), "{m}");
+            }
+        }
+        assert!(!is_protocol_mismatch(
+            "the proof's parameters give 20 bits of security"
+        ));
+        assert!(!is_protocol_mismatch(
+            "made for another statement (another puzzle, position, player, digest or context)"
+        ));
+    }
 
     #[test]
     fn round_trip_and_every_truncation_is_refused() {

@@ -92,7 +92,8 @@ fn the_binaries_register_login_whoami_logout_over_http() {
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &url]);
     assert_eq!(c, 0, "{e}");
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &url]);
-    assert_eq!(c, 1, "a taken name: {e}");
+    assert_eq!(c, 2, "a taken name: {e}");
+    assert!(!e.contains("REJECTED"), "{e}");
     assert!(e.contains("taken") && e.lines().count() == 1, "{e}");
     let (c, token, e) = run(&["auth", "login", "alice", "--key", kp, &url]);
     assert_eq!(c, 0, "{e}");

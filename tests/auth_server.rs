@@ -66,9 +66,13 @@ fn register_login_whoami_through_the_binaries_and_restart() {
     let kp = k.to_str().unwrap();
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
     assert_eq!(c, 0, "{e}");
-    // first come, first served
+    // first come, first served: a taken name is unusable input (exit 2), not a rejected proof
     let (c, _, e) = run(&["auth", "register", "alice", "--key", kp, &srv.addr]);
-    assert_eq!(c, 1, "{e}");
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("the name alice is taken") && !e.contains("REJECTED"),
+        "{e}"
+    );
     let (c, token, e) = run(&["auth", "login", "alice", "--key", kp, &srv.addr]);
     assert_eq!(c, 0, "{e}");
     let token = token.trim().to_string();

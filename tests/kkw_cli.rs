@@ -280,7 +280,10 @@ fn wall_sessions_with_kkw_and_the_verifier_fixes_the_system() {
     // a verifier requiring KKW refuses ZKB++, and the size set refuses the speed set
     let (p, _, log) = session(&serve(&kkw), &connect(&[]));
     assert_ne!(p, Some(0), "{log}");
-    assert!(log.contains("protocol"), "{log}");
+    assert!(
+        log.contains("this verifier runs KKW") && log.contains("--system kkw"),
+        "{log}"
+    );
     let (p, _, log) = session(&serve(&kkw), &connect(&speed));
     assert_ne!(p, Some(0), "{log}");
     assert!(log.contains("KKW parameters"), "{log}");

@@ -427,3 +427,361 @@ fn a_digest_mismatch_shows_two_different_digests() {
     assert!(theirs.len() > 16 && theirs != ours, "{line}");
     assert!(line.contains("another puzzle"), "{line}");
 }
+
+// ---------- Issue 40, item 2: the messages a newcomer meets, in the user's words ----------
+
+/// A live session where the verifier runs another engine: the prover is told which engine
+/// each side runs and the flag that makes them agree, as a usage error (exit 2), not a
+/// rejected proof and not two protocol numbers.
+#[test]
+fn a_session_with_another_engine_names_both_engines_and_the_flag() {
+    let mut srv = Server::spawn(&[
+        "peg",
+        "serve",
+        "tee",
+        "--listen",
+        "127.0.0.1:0",
+        "--once",
+        "--system",
+        "zkbpp",
+    ]);
+    let sol = p("puzzles/raw/tee.solution");
+    let (c, _, err) = prover_peg("connect", "tee", &sol, &[&srv.addr]);
+    assert_eq!(c, 2, "{err}");
+    let line = one_line(&err);
+    assert!(
+        line.contains("ZKB++")
+            && line.contains("VOLE-in-the-head")
+            && line.contains("--system zkbpp"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("REJECTED") && !line.contains("speaks protocol"),
+        "{line}"
+    );
+    let _ = srv.child.wait();
+    assert!(
+        srv.log().contains("this verifier runs ZKB++"),
+        "{}",
+        srv.log()
+    );
+}
+
+/// A TCP client given the HTTP API's address, and an HTTP client given the TCP service's:
+/// each recognises the other protocol and names the address form to use (not "a
+/// 1347703880-byte message", not "closed the connection without an answer"); the TCP server
+/// logs an HTTP request in the same words. Also: a refused device code is shown whole, and
+/// `auth login|register --json` print one object.
+#[test]
+fn the_tcp_and_http_services_name_the_address_form() {
+    let d = common::fresh_dir("msg", "proto");
+    let key = keygen(&d, "carol");
+    let web = common::http::start(d.join("web.db").to_str().unwrap(), &[]);
+    let tcp = Server::spawn(&[
+        "auth",
+        "serve",
+        "--db",
+        d.join("tcp.db").to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    // framed messages to the HTTP port
+    let (c, _, err) = run(
+        PROVER,
+        &["auth", "register", "carol", "--key", &key, &web.addr],
+    );
+    assert_eq!(c, 2, "{err}");
+    let line = one_line(&err);
+    assert!(
+        line.contains("answered in HTTP") && line.contains("http://HOST:PORT"),
+        "{line}"
+    );
+    assert!(!line.contains("byte message"), "{line}");
+    // HTTP to the TCP port
+    let url = format!("http://{}", tcp.addr);
+    let (c, _, err) = run(PROVER, &["auth", "register", "carol", "--key", &key, &url]);
+    assert_eq!(c, 2, "{err}");
+    let line = one_line(&err);
+    assert!(
+        line.contains("TCP service") && line.contains("HOST:PORT, without http://"),
+        "{line}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        tcp.log()
+            .contains("an HTTP request reached the TCP service"),
+        "{}",
+        tcp.log()
+    );
+    // the right forms work, with one JSON object each
+    let wurl = format!("http://{}", web.addr);
+    let (c, out, err) = run(
+        PROVER,
+        &["auth", "register", "carol", "--key", &key, &wurl, "--json"],
+    );
+    assert_eq!(c, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["verdict"], "registered");
+    let (c, out, err) = run(
+        PROVER,
+        &["auth", "login", "carol", "--key", &key, &wurl, "--json"],
+    );
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "accepted");
+    assert_eq!(v["token"].as_str().unwrap().len(), 64, "{v}");
+    let (c, out, err) = run(
+        PROVER,
+        &[
+            "auth",
+            "whoami",
+            &wurl,
+            "--token",
+            v["token"].as_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!(c, 0, "{err}");
+    let w: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(w["name"], "carol");
+    // a taken name is not a rejected proof
+    let (c, out, err) = run(
+        PROVER,
+        &["auth", "register", "carol", "--key", &key, &wurl, "--json"],
+    );
+    assert_eq!(c, 2, "{err}");
+    assert!(one_line(&err).contains("the name carol is taken"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "error");
+    // a device code the server does not know: the server's sentence whole, not cut mid-word
+    let (c, out, err) = run(
+        PROVER,
+        &[
+            "auth",
+            "login",
+            "carol",
+            "--key",
+            &key,
+            &wurl,
+            "--code",
+            "ABCD-EFGH",
+            "--json",
+        ],
+    );
+    assert_ne!(c, 0, "{err}");
+    let line = one_line(&err);
+    assert!(
+        line.contains("unknown, used or expired code for this name") && !line.contains('…'),
+        "{line}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("for this name"),
+        "{v}"
+    );
+    // the login client refuses a connection that cannot happen, with its one object
+    let (c, out, _) = run(
+        PROVER,
+        &[
+            "auth",
+            "login",
+            "carol",
+            "--key",
+            &key,
+            "127.0.0.1:1",
+            "--json",
+        ],
+    );
+    assert_eq!(c, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "error");
+    drop(web);
+    drop(tcp);
+}
+
+/// Proofs for another statement are refused with the user's cause first ("made for another
+/// statement (another puzzle, position, player, digest or context)"), the engine's detail
+/// after: a length that differs (VOLE's masked witness, KKW's auxiliary bits) and a
+/// Fiat–Shamir mismatch (another context), every engine.
+#[test]
+fn rejections_lead_with_the_users_cause() {
+    let sol = p("puzzles/raw/tee.solution");
+    let cause = "made for another statement (another puzzle, position, player, digest or context)";
+    for sys in ["vole", "kkw", "zkbpp"] {
+        let proof = tmp(&format!("cause-{sys}.proof"));
+        let (c, _, e) = prover_peg(
+            "prove",
+            "tee",
+            &sol,
+            &["--system", sys, "--context", "one", "-o", &proof],
+        );
+        assert_eq!(c, 0, "{e}");
+        // another context: the same circuit, another challenge
+        let (c, _, e) = run(
+            VERIFIER,
+            &["peg", "verify", "tee", &proof, "--context", "two"],
+        );
+        assert_eq!(c, 1, "{sys}: {e}");
+        let line = one_line(&e);
+        let msg = line.strip_prefix("verifier: REJECTED: ").unwrap_or(line);
+        assert!(msg.starts_with(cause), "{sys}: {line}");
+        assert!(msg.contains("Fiat–Shamir"), "{sys}: {line}");
+        // another puzzle: another circuit, so other lengths (ZKB++ names the digest)
+        let (c, _, e) = run(
+            VERIFIER,
+            &["peg", "verify", "english", &proof, "--context", "one"],
+        );
+        assert_eq!(c, 1, "{sys}: {e}");
+        let line = one_line(&e);
+        assert!(line.contains("another"), "{sys}: {line}");
+        if sys != "zkbpp" {
+            let msg = line.strip_prefix("verifier: REJECTED: ").unwrap_or(line);
+            assert!(msg.starts_with(cause), "{sys}: {line}");
+            let detail = if sys == "vole" {
+                "masked witness"
+            } else {
+                "online execution"
+            };
+            assert!(msg.contains(detail), "{sys}: {line}");
+        }
+    }
+}
+
+/// A live sealed-move session reports the engine that ran (VOLE-in-the-head by default), not
+/// "KKW executions" for every engine but ZKB++.
+#[test]
+fn a_live_sealed_move_session_names_its_engine() {
+    let pos = p("puzzles/wall/cat-and-mouse-8x8.txt");
+    for (sys, name) in [
+        (None, "VOLE-in-the-head"),
+        (Some("kkw"), "KKW"),
+        (Some("zkbpp"), "ZKB++"),
+    ] {
+        let mut args = vec!["wall", "serve", &pos, "--listen", "127.0.0.1:0", "--once"];
+        let mut cargs = vec!["wall", "connect", &pos, "--move", "Cb8"];
+        if let Some(s) = sys {
+            args.extend(["--system", s]);
+            cargs.extend(["--system", s]);
+        }
+        let mut srv = Server::spawn(&args);
+        cargs.push(&srv.addr);
+        let (c, _, e) = run(PROVER, &cargs);
+        assert_eq!(c, 0, "{e}");
+        assert_eq!(srv.child.wait().unwrap().code(), Some(0));
+        std::thread::sleep(Duration::from_millis(100));
+        let log = srv.log();
+        let acc = log
+            .lines()
+            .find(|l| l.starts_with("ACCEPTED"))
+            .unwrap_or_else(|| panic!("{log}"))
+            .to_string();
+        assert!(acc.contains(name), "{acc}");
+        if name != "KKW" {
+            assert!(!acc.contains("KKW"), "{acc}");
+        }
+    }
+}
+
+/// The small ones: singular counts, a success line for `--html`, an address without a port,
+/// `auth serve` without any address, a missing output folder, the manual page's exit
+/// statuses, `peg inspect` on an engine proof saying where the digest is.
+#[test]
+fn small_messages_say_what_to_do() {
+    // one illegal slot: "the free slot", not "the 1 free slots"
+    let pos = tmp("one-slot.txt");
+    std::fs::write(&pos, "+---+---+\n| .   . |\n+---+---+\npair: 0,0 0,1\n").unwrap();
+    let (c, out, e) = run(VERIFIER, &["wall", "render", &pos, "--illegal"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("× marks the free slot where"), "{out}");
+    assert!(!out.contains("1 free slots"), "{out}");
+    // --html says what it wrote
+    let html = tmp("said.html");
+    let game = p("puzzles/wall/standard-8x8-game.txt");
+    let (c, _, e) = run(VERIFIER, &["wall", "render", &game, "--html", &html]);
+    assert_eq!(c, 0, "{e}");
+    assert!(one_line(&e).contains(&format!("wrote {html}")), "{e}");
+    // HOST without a port
+    let sol = p("puzzles/raw/tee.solution");
+    let (c, _, e) = prover_peg("connect", "tee", &sol, &["127.0.0.1"]);
+    assert_eq!(c, 2, "{e}");
+    let line = one_line(&e);
+    assert!(line.contains("needs a port: HOST:PORT"), "{line}");
+    assert!(!line.contains("invalid socket address"), "{line}");
+    let (c, _, e) = run(
+        VERIFIER,
+        &["peg", "serve", "tee", "--listen", "localhost", "--once"],
+    );
+    assert_eq!(c, 2, "{e}");
+    assert!(one_line(&e).contains("needs a port"), "{e}");
+    // auth serve with no address names both kinds
+    let db = tmp("noaddr.db");
+    let _ = std::fs::remove_file(&db);
+    let (c, _, e) = run(VERIFIER, &["auth", "serve", "--db", &db]);
+    assert_eq!(c, 2, "{e}");
+    let line = one_line(&e);
+    assert!(
+        line.contains("--http") && line.contains("--listen"),
+        "{line}"
+    );
+    assert!(
+        !Path::new(&db).exists(),
+        "no database is created for nothing"
+    );
+    // an output into a folder that does not exist
+    let missing = format!("{}/no-such-folder/x.sol", tmp("nofolder"));
+    let (c, _, e) = run(PROVER, &["peg", "solve", "tee", "-o", &missing]);
+    assert_eq!(c, 2, "{e}");
+    let line = one_line(&e);
+    assert!(
+        line.contains("does not exist") && line.contains("mkdir -p"),
+        "{line}"
+    );
+    assert!(!line.contains("temporary file"), "{line}");
+    // the manual page: one entry per exit status, never run together
+    for bin in [PROVER, VERIFIER] {
+        let (c, roff, e) = run(bin, &["manpage"]);
+        assert_eq!(c, 0, "{e}");
+        for code in ["0", "1", "2", "75"] {
+            assert!(
+                roff.contains(&format!(".TP\n\\fB{code}\\fR\n")),
+                "{code}:\n{roff}"
+            );
+        }
+        assert!(
+            roff.contains(".SH \"EXIT STATUS\"") && roff.contains(".nh"),
+            "{roff}"
+        );
+        let man = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{bin} manpage | MANWIDTH=80 man -l - 2>/dev/null"))
+            .output();
+        if let Some(o) = man
+            .ok()
+            .filter(|o| o.status.success() && !o.stdout.is_empty())
+        {
+            let text = String::from_utf8_lossy(&o.stdout);
+            let starts: Vec<&str> = text.lines().map(str::trim_start).collect();
+            for s in [
+                "0      accepted",
+                "2      bad input",
+                "75     try again later",
+            ] {
+                assert!(starts.iter().any(|l| l.starts_with(s)), "{s}:\n{text}");
+            }
+        } else {
+            println!("man not found: the rendered page was not checked");
+        }
+    }
+    // peg inspect of an engine proof says where the puzzle's digest is
+    let proof = tmp("inspect-vole.proof");
+    let (c, _, e) = prover_peg("prove", "tee", &sol, &["-o", &proof]);
+    assert_eq!(c, 0, "{e}");
+    let (c, out, e) = run(VERIFIER, &["peg", "inspect", &proof]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("instance:") && l.contains("digest")),
+        "{out}"
+    );
+}

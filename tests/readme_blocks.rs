@@ -8,7 +8,10 @@
 //! benchmarks and fuzzing take minutes) and lines marked `(long)`.
 //!
 //! The two documents run side by side (one test each), so servers in them listen on
-//! different ports. The README's figures must be the guide's: every row of the README's
+//! different ports. Every file their blocks leave behind must be covered by `.gitignore`
+//! (`git add .` after following the documents publishes no key, opening or database), and
+//! the guide does not reuse a README file name for another kind of file. Blocks fenced
+//! ```` ```sh postgres ```` need a PostgreSQL server: tests/guide_postgres.rs runs them. The README's figures must be the guide's: every row of the README's
 //! figures table appears, verbatim, in the guide.
 
 use std::path::Path;
@@ -139,13 +142,123 @@ fn run_blocks(doc: &str, min_commands: usize) {
             }
         }
     }
+    // nothing the blocks leave behind would be picked up by `git add .`
+    let rules = std::fs::read_to_string(root.join(".gitignore")).unwrap();
+    let mut left = Vec::new();
+    files_under(&dir, &dir, &mut left);
+    let published: Vec<&String> = left.iter().filter(|f| !ignored(&rules, f)).collect();
     let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        published.is_empty(),
+        "{doc}: files its blocks leave that .gitignore does not cover (`git add .` would \
+         publish them): {published:?}"
+    );
     assert!(
         unexpected.is_empty(),
         "{doc}: commands failed:\n{}\n--- stderr (end) ---\n{}",
         unexpected.join("\n"),
         &stderr[stderr.len().saturating_sub(3000)..]
     );
+}
+
+/// Every file under `dir` (paths relative to `base`, `/`-separated), except the links to the
+/// repository's `target`, `puzzles` and `tools` and the scratch HOME.
+fn files_under(base: &Path, dir: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = e.path();
+        let rel = path
+            .strip_prefix(base)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if ["target", "puzzles", "tools", "home"].contains(&rel.as_str()) {
+            continue;
+        }
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            files_under(base, &path, out);
+        } else {
+            out.push(rel);
+        }
+    }
+}
+
+/// `*` within one path component (git's wildcard, without `**`, classes or escapes, which
+/// .gitignore does not use).
+fn glob(pat: &str, name: &str) -> bool {
+    match pat.split_once('*') {
+        None => pat == name,
+        Some((head, tail)) => {
+            name.starts_with(head)
+                && (head.len()..=name.len())
+                    .any(|i| name.is_char_boundary(i) && glob(tail, &name[i..]))
+        }
+    }
+}
+
+/// Whether git ignores the file `rel` under the rules of a .gitignore of plain patterns: a
+/// pattern matches the file or one of its folders; with a leading `/` (or any inner `/`) from
+/// the root only, else at any depth; with a trailing `/` folders only; `!` re-includes.
+fn ignored(rules: &str, rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let mut out = false;
+    for r in rules.lines().map(str::trim) {
+        if r.is_empty() || r.starts_with('#') {
+            continue;
+        }
+        let (neg, r) = match r.strip_prefix('!') {
+            Some(x) => (true, x),
+            None => (false, r),
+        };
+        let (dir_only, r) = match r.strip_suffix('/') {
+            Some(x) => (true, x),
+            None => (false, r),
+        };
+        let anchored = r.contains('/');
+        let pat: Vec<&str> = r.trim_start_matches('/').split('/').collect();
+        // prefixes of the path: its folders, then the file itself
+        let hit = (1..=parts.len()).any(|k| {
+            let is_dir = k < parts.len();
+            if dir_only && !is_dir {
+                return false;
+            }
+            let prefix = &parts[..k];
+            if anchored {
+                prefix.len() == pat.len() && prefix.iter().zip(&pat).all(|(n, p)| glob(p, n))
+            } else {
+                glob(pat[0], prefix[k - 1])
+            }
+        });
+        if hit {
+            out = !neg;
+        }
+    }
+    out
+}
+
+#[test]
+fn the_ignore_check_can_fail() {
+    let rules = "/target\n*.tmp*\n# c\n/*.key\n/webdemo/\nnotes\n";
+    for yes in [
+        "alice.key",
+        "webdemo/token",
+        "a.tmp-1",
+        "x/y.tmp",
+        "target/x",
+        "a/notes",
+    ] {
+        assert!(ignored(rules, yes), "{yes}");
+    }
+    for no in [
+        "README.md",
+        "keys/alice.key",
+        "webdemo",
+        "docs/x.key",
+        "alice.key2",
+    ] {
+        assert!(!ignored(rules, no), "{no}");
+    }
+    assert!(glob("*.db-*", "users.db-wal") && !glob("*.db-*", "users.db"));
 }
 
 #[test]
@@ -214,4 +327,111 @@ fn the_script_tags_commands_and_skips_cargo() {
     assert_eq!(promised_status("$V x --json  # exit 2: {...}"), Some(2));
     assert_eq!(promised_status("$V x   # legal: exit 0"), None);
     assert_eq!(promised_status("$V x --seed 'exit 1'"), None);
+}
+
+/// What the shell blocks of a document write: `(file name, what writes it)`, where "what" is
+/// the program's command words, the output's flag and the `--system` and `--kind` chosen
+/// (`prover sha256 prove -o system=zkbpp`).
+fn written(doc: &str) -> Vec<(String, String)> {
+    const OUT: [&str; 6] = [
+        "-o",
+        "--output",
+        "--opening",
+        "--token-out",
+        "--html",
+        "--svg",
+    ];
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in doc.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            in_block = !in_block && t == "```sh";
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        let code = line.split(" # ").next().unwrap_or("");
+        for cmd in code.split(['|', ';', '&']) {
+            let w: Vec<&str> = cmd.split_whitespace().collect();
+            let Some(at) = w.iter().position(|x| {
+                matches!(*x, "$P" | "$V") || x.ends_with("/prover") || x.ends_with("/verifier")
+            }) else {
+                continue;
+            };
+            let bin = if w[at] == "$P" || w[at].ends_with("prover") {
+                "prover"
+            } else {
+                "verifier"
+            };
+            let words: Vec<&str> = w[at + 1..]
+                .iter()
+                .take_while(|x| {
+                    x.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                        && !x.starts_with('-')
+                })
+                .take(2)
+                .copied()
+                .collect();
+            let opt = |name: &str| {
+                w.iter()
+                    .position(|x| *x == name)
+                    .and_then(|i| w.get(i + 1))
+                    .map(|v| format!(" {}={v}", &name[2..]))
+                    .unwrap_or_default()
+            };
+            for (i, x) in w.iter().enumerate() {
+                if let (true, Some(file)) = (OUT.contains(x), w.get(i + 1)) {
+                    if *file != "-" && !file.starts_with("/dev/") {
+                        let what = format!(
+                            "{bin} {} {x}{}{}",
+                            words.join(" "),
+                            opt("--system"),
+                            opt("--kind")
+                        );
+                        out.push((file.trim_matches(['\'', '"']).to_string(), what));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The guide does not reuse a file name of the README for another kind of file (its commands
+/// would overwrite the README's, and the README's, run again, would read the wrong file).
+#[test]
+fn the_guide_does_not_reuse_the_readmes_file_names_for_other_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let guide = std::fs::read_to_string(root.join("docs/GUIDE.md")).unwrap();
+    let ours = written(&readme);
+    assert!(ours.len() >= 10, "{ours:?}");
+    let mut clashes = Vec::new();
+    for (name, what) in written(&guide) {
+        for (n, w) in &ours {
+            if *n == name && *w != what {
+                clashes.push(format!("{name}: README: {w}; guide: {what}"));
+            }
+        }
+    }
+    assert!(
+        clashes.is_empty(),
+        "file names the guide reuses for other files:\n{}",
+        clashes.join("\n")
+    );
+    // the check itself can fail
+    let a = written("```sh\n$P sha256 prove --system zkbpp -o a.proof   # x\n```\n");
+    let b = written("```sh\n$P sha256 seal -o a.proof --opening a.open\n```\n");
+    assert_eq!(
+        a,
+        [(
+            "a.proof".into(),
+            "prover sha256 prove -o system=zkbpp".into()
+        )]
+    );
+    assert_eq!(b.len(), 2);
+    assert_ne!(a[0].1, b[0].1);
 }

@@ -492,6 +492,64 @@ fn binary_writes_the_page() {
 
 /// A record: one step per ply plus the start; tag values reach the page only as JSON string
 /// data (a `<script>` in a tag cannot run), shown with textContent.
+/// The step where a game ends carries its result and nobody to move (every earlier step has a
+/// player to move and no result); a record decided off the board (its `Result` tag, e.g. a
+/// resignation) shows that result on its last step; an unfinished one shows none.
+#[test]
+fn a_finished_game_shows_its_result_on_its_last_step() {
+    let src = p("puzzles/wall/standard-8x8-game.txt");
+    let out = tmp("finished.html");
+    let (c, _, e) = run(
+        VERIFIER,
+        &["wall", "render", &src, "--html", out.to_str().unwrap()],
+    );
+    assert_eq!(c, 0, "{e}");
+    let d = page_json(&std::fs::read_to_string(&out).unwrap());
+    let steps = d["steps"].as_array().unwrap();
+    let (last, before) = steps.split_last().unwrap();
+    assert_eq!(
+        last["result"],
+        "1-0: player 1 wins: its cat caught player 2's mouse on h1"
+    );
+    assert!(last["to_move"].is_null());
+    for st in before {
+        assert!(st["result"].is_null() && st["to_move"].is_u64(), "{st}");
+    }
+    // decided off the board, and unfinished
+    for (result, term, want) in [
+        (
+            "0-1",
+            "\n[Termination \"Resignation\"]",
+            Some("0-1 (Resignation)"),
+        ),
+        ("*", "", None),
+    ] {
+        let rec = tmp("resigned.txt");
+        std::fs::write(
+            &rec,
+            format!("[Board \"8x8\"]\n[Result \"{result}\"]{term}\n\n1. Cb8 Cg8\n"),
+        )
+        .unwrap();
+        let out = tmp("resigned.html");
+        let (c, _, e) = run(
+            VERIFIER,
+            &[
+                "wall",
+                "render",
+                rec.to_str().unwrap(),
+                "--html",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(c, 0, "{e}");
+        let d = page_json(&std::fs::read_to_string(&out).unwrap());
+        let steps = d["steps"].as_array().unwrap();
+        let last = steps.last().unwrap();
+        assert_eq!(last["result"].as_str(), want, "{last}");
+        assert_eq!(last["to_move"].is_null(), want.is_some(), "{last}");
+    }
+}
+
 #[test]
 fn records_step_through_moves_and_escape_tags() {
     let rec = tmp("hostile.txt");
@@ -1024,10 +1082,34 @@ window.addEventListener("load", function () { setTimeout(function () {
     for (let k = 0; k < N.length; k++) {
       if (k > 0) body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
       const row = [cap.textContent, document.querySelectorAll("g.walls line").length];
+      // every piece visible: the topmost element at its centre is the piece or its label,
+      // and pieces sharing a cell do not overlap
+      const pcs = Array.from(document.querySelectorAll("circle.piece")), seen = [];
+      for (const c of pcs) {
+        c.scrollIntoView({ block: "center", inline: "center" });
+        const b = c.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        const ok = hit === c || (!!hit && hit.tagName === "text" && hit.textContent === c.dataset.piece);
+        let apart = true;
+        for (const o of seen) {
+          const dx = +c.getAttribute("cx") - +o.getAttribute("cx"), dy = +c.getAttribute("cy") - +o.getAttribute("cy");
+          if (Math.hypot(dx, dy) < +c.getAttribute("r") + +o.getAttribute("r")) apart = false;
+        }
+        seen.push(c);
+        row.push([c.dataset.piece, ok, apart]);
+      }
+      row.push("|");
       for (const n of N[k]) {
         const e = slot(n);
         e.dispatchEvent(new MouseEvent("mouseover", { bubbles: true, cancelable: true }));
         row.push(e.getAttribute("class"));
+        row.push(document.getElementById("status").textContent);
+      }
+      if (N[k].length) {
+        const e = slot(N[k][0]);
+        e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+        row.push(document.querySelectorAll("line.slot.sel").length);
+        document.getElementById("boardwrap").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
       }
       document.getElementById("board").dispatchEvent(new MouseEvent("mouseleave"));
       out.push(row);
@@ -1068,6 +1150,7 @@ window.addEventListener("load", function () { setTimeout(function () {
     let got: Value = serde_json::from_str(&raw).unwrap();
     let got = got.as_array().unwrap();
     assert_eq!(got.len(), games.len(), "{got:?}");
+    let mut finished = false;
     for (k, (row, want)) in got.iter().zip(&expect).enumerate() {
         let caption = row[0].as_str().unwrap();
         assert!(
@@ -1079,8 +1162,51 @@ window.addEventListener("load", function () { setTimeout(function () {
             games[k].position().walls().len(),
             "walls drawn at step {k}"
         );
-        for (class, (name, legal)) in row.as_array().unwrap()[2..].iter().zip(want) {
-            let class = class.as_str().unwrap();
+        let row = row.as_array().unwrap();
+        let bar = row
+            .iter()
+            .position(|v| v == "|")
+            .expect("pieces, then slots");
+        // every piece drawn and visible, those sharing a cell side by side
+        let pieces = &row[2..bar];
+        let n_pieces = match games[k].position().setup() {
+            Setup::Game { players, .. } => players
+                .iter()
+                .map(|p| 1 + p.mouse.is_some() as usize)
+                .sum::<usize>(),
+            Setup::Pairs(_) => 0,
+        };
+        assert_eq!(pieces.len(), n_pieces, "step {k}: {pieces:?}");
+        for pc in pieces {
+            assert_eq!(pc[1], true, "step {k}: {pc} is hidden under another piece");
+            assert_eq!(pc[2], true, "step {k}: {pc} overlaps another piece");
+        }
+        let slots = &row[bar + 1..];
+        if let Some(why) = games[k].describe_outcome() {
+            // the game is over: the result, nobody to move, no wall offered or selectable
+            assert!(
+                caption.contains("game over, 1-0") && caption.contains(why.as_str()),
+                "{caption}"
+            );
+            assert!(!caption.contains("to move"), "{caption}");
+            for pair in slots[..slots.len() - 1].chunks(2) {
+                let class = pair[0].as_str().unwrap();
+                assert!(
+                    !class.split(' ').any(|c| c == "legal" || c == "illegal"),
+                    "step {k}: {class}"
+                );
+                assert!(
+                    pair[1].as_str().unwrap().starts_with("Game over: 1-0"),
+                    "{pair:?}"
+                );
+            }
+            assert_eq!(slots.last().unwrap(), 0, "a click selects nothing");
+            finished = true;
+            continue;
+        }
+        assert!(caption.contains(" to move"), "{caption}");
+        for (pair, (name, legal)) in slots.chunks(2).zip(want) {
+            let class = pair[0].as_str().unwrap();
             assert_eq!(
                 class.split(' ').any(|c| c == "legal"),
                 *legal,
@@ -1093,6 +1219,10 @@ window.addEventListener("load", function () { setTimeout(function () {
             );
         }
     }
+    assert!(
+        finished,
+        "the record ends with a catch, shown as the result"
+    );
     println!(
         "chromium: {} steps of a record stepped with the arrow keys, overlay checked at each",
         games.len()

@@ -181,6 +181,12 @@ fn fill(
     Ok(true)
 }
 
+/// What a client is told when the other end does not speak HTTP: most likely the address is
+/// the framed TCP service (`--listen`), which closes on an HTTP request.
+pub const NOT_HTTP: &str = "the server gave no HTTP answer: if this \
+     address is the TCP service (`verifier auth serve --listen`), give it as HOST:PORT, without \
+     http://; the http:// URL form is for the address of `--http`";
+
 fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answer> {
     let cap = MAX_RESPONSE_HEAD + MAX_RESPONSE_BODY;
     let mut buf = Vec::new();
@@ -193,13 +199,11 @@ fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answe
         }
         let want = buf.len() + 1;
         if !fill(s, &mut buf, want, cap, d, start)? {
-            return Err(Error::bad(
-                "the server closed the connection without an answer",
-            ));
+            return Err(Error::bad(NOT_HTTP));
         }
     };
     let head = std::str::from_utf8(&buf[..head_end])
-        .map_err(|_| Error::bad("the server's answer is not HTTP"))?
+        .map_err(|_| Error::bad(NOT_HTTP))?
         .to_string();
     let mut lines = head.split("\r\n");
     let status: u16 = lines
@@ -207,7 +211,7 @@ fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answe
         .and_then(|l| l.strip_prefix("HTTP/1."))
         .and_then(|l| l.get(2..5))
         .and_then(|c| c.parse().ok())
-        .ok_or_else(|| Error::bad("the server's answer is not HTTP"))?;
+        .ok_or_else(|| Error::bad(NOT_HTTP))?;
     let (mut length, mut chunked, mut retry_after) = (None, false, None);
     for l in lines {
         let Some((k, v)) = l.split_once(':') else {
@@ -293,7 +297,7 @@ pub fn answer_error(a: &Answer) -> Error {
         .body
         .get("error")
         .and_then(Value::as_str)
-        .map(crate::files::excerpt)
+        .map(|t| crate::files::excerpt_up_to(t, crate::files::SERVER_TEXT_CHARS))
         .unwrap_or_else(|| format!("HTTP status {}", a.status));
     match a.status {
         429 | 503 => Error::try_later(

@@ -149,7 +149,18 @@ impl PgStore {
         let mut cfg = postgres::Config::from_str(url)
             .map_err(|_| Error::bad(format!("{shown}: not a valid PostgreSQL URL")))?;
         cfg.connect_timeout(Duration::from_secs(5));
-        let client = cfg.connect(NoTls).map_err(|e| pg_err(&shown, e))?;
+        let client = cfg.connect(NoTls).map_err(|e| {
+            if cfg.get_password().is_none() && pg_detail(&e).contains("password missing") {
+                Error::bad(format!(
+                    "{shown}: the server asks for a password and the URL has none: give it in the \
+                     URL (postgres://USER:PASSWORD@HOST:PORT/DB), or connect through the local \
+                     socket, where a stock Debian or Ubuntu server lets in the system user of the \
+                     same name without one (postgres://USER@%2Fvar%2Frun%2Fpostgresql/DB)"
+                ))
+            } else {
+                pg_err(&shown, e)
+            }
+        })?;
         let s = PgStore {
             client: RefCell::new(client),
             url: shown,
@@ -651,11 +662,20 @@ impl UserDb for PgStore {
     }
 }
 
+/// A client-side failure with its cause ("invalid configuration: password missing"), where
+/// the error's own text is only its kind.
+fn pg_detail(e: &postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(src) => format!("{e}: {src}"),
+        None => e.to_string(),
+    }
+}
+
 /// One line for a PostgreSQL failure: the database's own message (never the URL's password).
 fn pg_err(url: &str, e: postgres::Error) -> Error {
     let msg = match e.as_db_error() {
         Some(db) => db.message().to_string(),
-        None => e.to_string(),
+        None => pg_detail(&e),
     };
     let line = msg.lines().next().unwrap_or("database error").to_string();
     Error::io(format!("user database {url}"), std::io::Error::other(line))

@@ -250,7 +250,7 @@ fn expect_reply(ch: &mut Channel) -> Result<Reply> {
             reason,
             retry_after: Some(s),
         } => Err(Error::try_later(
-            crate::files::excerpt(&reason),
+            crate::files::excerpt_up_to(&reason, crate::files::SERVER_TEXT_CHARS),
             Some(std::time::Duration::from_secs(s.min(86_400))),
         )),
         // a rate limit said in words only ("too many …: retry after N s") is not a verdict

@@ -66,6 +66,8 @@ pub enum ProverCmd {
         addr: String,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
+        #[command(flatten)]
+        out: crate::cli::report::JsonArg,
     },
     /// Log in: prove knowledge of the key, bound to the server's fresh nonce; prints the
     /// session token on stdout.
@@ -93,6 +95,8 @@ pub enum ProverCmd {
         system: crate::cli::engine::MpcSystem,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
+        #[command(flatten)]
+        out: crate::cli::report::JsonArg,
     },
     /// A protected request: who does this session token belong to? Exit 0 with the user, 1
     /// without a valid token.
@@ -104,6 +108,8 @@ pub enum ProverCmd {
         token: String,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
+        #[command(flatten)]
+        out: crate::cli::report::JsonArg,
     },
     /// End a session: the token is revoked (HTTP API only). Exit 0 if it was valid, 1 if not.
     Logout {
@@ -152,7 +158,7 @@ pub enum VerifierCmd {
         #[arg(long)]
         db: String,
         /// Address of the TCP service (e.g. 127.0.0.1:7443; port 0 picks a free port).
-        #[arg(long, value_name = "ADDR", required_unless_present = "http")]
+        #[arg(long, value_name = "ADDR")]
         listen: Option<String>,
         /// Address of the HTTP API and page (e.g. 127.0.0.1:8080; port 0 picks a free port).
         #[arg(long, value_name = "ADDR")]
@@ -268,20 +274,41 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             key,
             addr,
             deadlines,
+            out,
         } => {
+            let json = out.enable();
             crate::auth::keys::check_user_name(&name)?;
             let id = read_key(&key)?.identity();
-            if Target::is_url(&addr) {
-                web::register(&Target::parse(&addr)?, &deadlines.deadlines(), &name, &id)?;
+            let done = if Target::is_url(&addr) {
+                web::register(&Target::parse(&addr)?, &deadlines.deadlines(), &name, &id)
             } else {
                 let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
-                server::register(&mut ch, &name, &id)?;
-            }
+                server::register(&mut ch, &name, &id)
+            };
+            // a refused registration judged no proof: not REJECTED (exit 1) but unusable
+            // input (exit 2), said in the user's terms
+            done.map_err(|e| match e {
+                Error::Rejected(why) if why.contains("taken") => Error::bad(format!(
+                    "the name {name} is taken on this server: choose another name"
+                )),
+                Error::Rejected(why) => {
+                    Error::bad(format!("the server refused the registration: {why}"))
+                }
+                e => e,
+            })?;
             eprintln!(
                 "registered {name} ({} key, fingerprint {})",
                 id.kind(),
                 id.fingerprint()
             );
+            if json {
+                let fields = serde_json::json!({
+                    "name": name,
+                    "kind": id.kind().to_string(),
+                    "fingerprint": id.fingerprint().to_string(),
+                });
+                println!("{}", crate::cli::report::verdict("registered", fields));
+            }
             Ok(())
         }
         ProverCmd::Login {
@@ -293,7 +320,9 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             token_out,
             system,
             deadlines,
+            out,
         } => {
+            let json = out.enable();
             crate::auth::keys::check_user_name(&name)?;
             let key = read_key(&key)?;
             let t0 = std::time::Instant::now();
@@ -332,19 +361,32 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                 format_utc(expires)
             );
             let hexed = format!("{}\n", hex::encode(token));
-            match token_out {
-                Some(path) => crate::files::Output::SECRET_TEXT.write(&path, hexed.as_bytes()),
-                None => {
-                    print!("{hexed}");
-                    Ok(())
-                }
+            if let Some(path) = &token_out {
+                crate::files::Output::SECRET_TEXT.write(path, hexed.as_bytes())?;
             }
+            if json {
+                // the token only where it would have been printed (not with --token-out)
+                let fields = serde_json::json!({
+                    "name": name,
+                    "system": system.engine().label(),
+                    "proof_bytes": size,
+                    "expires_at": expires,
+                    "token": token_out.is_none().then(|| hex::encode(token)),
+                    "token_file": token_out,
+                });
+                println!("{}", crate::cli::report::verdict("accepted", fields));
+            } else if token_out.is_none() {
+                print!("{hexed}");
+            }
+            Ok(())
         }
         ProverCmd::Whoami {
             addr,
             token,
             deadlines,
+            out,
         } => {
+            let json = out.enable();
             let bytes = read_token(token)?;
             let user = if Target::is_url(&addr) {
                 web::whoami(&Target::parse(&addr)?, &deadlines.deadlines(), &bytes)?
@@ -352,7 +394,11 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                 let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
                 server::whoami(&mut ch, &bytes)?
             };
-            println!("{user}");
+            crate::cli::report::emit(
+                json,
+                &user,
+                crate::cli::report::verdict("valid", serde_json::json!({ "name": user })),
+            );
             Ok(())
         }
         ProverCmd::Logout {
@@ -537,6 +583,16 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             limits,
         } => {
             use crate::net::server::{self as srv, LogFormat, ServerOptions};
+            if listen.is_none() && http.is_none() {
+                return Err(Error::bad(
+                    "no address to serve on: give --http HOST:PORT (the HTTP API and login page, \
+                     for `prover auth … http://HOST:PORT`), --listen HOST:PORT (the TCP service, \
+                     for `prover auth … HOST:PORT`), or both",
+                ));
+            }
+            for a in listen.iter().chain(&http) {
+                crate::cli::check_host_port(a)?;
+            }
             crate::auth::keys::check_server_name(&name)?;
             let policy = Policy {
                 token_ttl,

@@ -102,12 +102,71 @@ fn completions(mut cmd: clap::Command, a: CompletionsArgs) -> crate::Result<()> 
     crate::files::Output::TEXT.write("-", &out)
 }
 
+/// The `--help` epilogue ([`AFTER_HELP`]) as roff: the exit statuses as a tagged list (one
+/// entry per status, never run together), each other paragraph as a paragraph, hyphenation
+/// off. clap_mangen would give every line of it as running text, which `man` re-flows.
+fn after_help_roff(text: &str) -> String {
+    let esc = |l: &str| {
+        let l = l.trim().replace('\\', "\\e");
+        if l.starts_with('.') || l.starts_with('\'') {
+            format!("\\&{l}")
+        } else {
+            l
+        }
+    };
+    let mut out = String::from(".nh\n");
+    for para in text.split("\n\n") {
+        let mut lines = para.lines();
+        let Some(head) = lines.next() else { continue };
+        if let Some(title) = head.strip_suffix(':').filter(|t| t.starts_with("Exit")) {
+            out += &format!(".SH \"{}\"\n", title.to_uppercase());
+            for l in lines {
+                let t = l.trim_start();
+                let code: String = t.chars().take_while(char::is_ascii_digit).collect();
+                if !code.is_empty() && l.len() - t.len() <= 2 {
+                    out += &format!(".TP\n\\fB{code}\\fR\n{}\n", esc(&t[code.len()..]));
+                } else {
+                    out += &format!("{}\n", esc(t));
+                }
+            }
+        } else {
+            let (title, body) = match head.split_once(": ") {
+                Some((t, b)) if !t.contains(' ') => (t.to_uppercase(), b.to_string()),
+                _ => ("NOTES".to_string(), head.to_string()),
+            };
+            out += &format!(".SH {title}\n.PP\n{}\n", esc(&body));
+            for l in lines {
+                out += &format!("{}\n", esc(l));
+            }
+        }
+    }
+    out
+}
+
 fn manpages(cmd: clap::Command, a: ManpageArgs) -> crate::Result<()> {
     fn render(cmd: &clap::Command) -> crate::Result<Vec<u8>> {
+        let io = |e| Error::io("cannot render the manual page", e);
         let mut out = Vec::new();
-        clap_mangen::Man::new(cmd.clone())
-            .render(&mut out)
-            .map_err(|e| Error::io("cannot render the manual page", e))?;
+        let man = clap_mangen::Man::new(cmd.clone());
+        let Some(after) = cmd.get_after_help().map(|h| h.to_string()) else {
+            man.render(&mut out).map_err(io)?;
+            return Ok(out);
+        };
+        // clap_mangen's sections, with the epilogue written as roff of its own
+        man.render_title(&mut out).map_err(io)?;
+        man.render_name_section(&mut out).map_err(io)?;
+        man.render_synopsis_section(&mut out).map_err(io)?;
+        man.render_description_section(&mut out).map_err(io)?;
+        if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+            man.render_options_section(&mut out).map_err(io)?;
+        }
+        if cmd.get_subcommands().any(|s| !s.is_hide_set()) {
+            man.render_subcommands_section(&mut out).map_err(io)?;
+        }
+        out.extend_from_slice(after_help_roff(&after).as_bytes());
+        if cmd.get_version().is_some() {
+            man.render_version_section(&mut out).map_err(io)?;
+        }
         Ok(out)
     }
     fn all(
@@ -461,6 +520,7 @@ pub fn serve_sessions(
         .listen
         .as_deref()
         .expect("clap requires --listen without --stdio");
+    check_host_port(addr)?;
     let l =
         TcpListener::bind(addr).map_err(|e| Error::io(format!("cannot listen on {addr}"), e))?;
     let local = l
@@ -490,6 +550,25 @@ pub fn serve_sessions(
     Ok(())
 }
 
+/// Refuses an address without a port (`127.0.0.1`, `localhost`) or a URL where a TCP
+/// address is wanted, in words, before the resolver says "invalid socket address".
+pub fn check_host_port(addr: &str) -> Result<()> {
+    if addr.contains("://") {
+        return Err(Error::bad(format!(
+            "{}: this is a URL; the TCP service takes HOST:PORT (e.g. 127.0.0.1:7070), without a scheme",
+            crate::files::quote(addr)
+        )));
+    }
+    let port = addr.rsplit_once(':').map(|(_, p)| p).unwrap_or("");
+    if port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::bad(format!(
+            "{}: an address needs a port: HOST:PORT, e.g. 127.0.0.1:7070 (port 0 to listen on any free port)",
+            crate::files::quote(addr)
+        )));
+    }
+    Ok(())
+}
+
 /// Opens the prover's channel: `-` for stdin/stdout, else a TCP address (the connection
 /// attempt itself is bounded by the message deadline).
 pub fn connect(addr: &str, d: &DeadlineArgs, hint: &str) -> Result<Channel> {
@@ -498,6 +577,7 @@ pub fn connect(addr: &str, d: &DeadlineArgs, hint: &str) -> Result<Channel> {
     if addr == "-" {
         return Ok(Channel::stdio(d));
     }
+    check_host_port(addr)?;
     let addrs = addr
         .to_socket_addrs()
         .map_err(|e| Error::io(format!("cannot resolve {addr}"), e))?;

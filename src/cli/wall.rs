@@ -211,9 +211,19 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             }
             if let Some(path) = svg {
                 write_output(&path, render::svg(pos, &hl).as_bytes())?;
+                if path != "-" {
+                    eprintln!("verifier: wrote {path} (an SVG drawing of the board)");
+                }
             }
             if let (Some(path), Some(page)) = (html, page) {
                 write_output(&path, page.as_bytes())?;
+                if path != "-" {
+                    eprintln!(
+                        "verifier: wrote {path} ({} KB): open it in a browser; hovering a wall \
+                         slot shows whether it is legal",
+                        page.len().div_ceil(1000)
+                    );
+                }
             }
             Ok(())
         }

@@ -337,16 +337,17 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 let mut v =
                     engine::session_verifier(&system, ms.owned(), protocol, crate::rng::os_rng());
                 let rec = net::run_verifier(ch, v.as_mut())?;
+                // the engine that ran, with the rounds a ZKB++ prover chose (it may offer more)
+                let ran = match system {
+                    engine::System::Zkbpp { .. } => engine::System::Zkbpp {
+                        rounds: rec.hello.rounds as usize,
+                    },
+                    other => other,
+                };
                 Ok(Accepted {
                     summary: format!(
-                        "player {} has a legal move ({} {}); which one stays hidden",
+                        "player {} has a legal move ({ran}); which one stays hidden",
                         ms.player() + 1,
-                        rec.hello.rounds,
-                        if system.engine() == engine::Engine::Zkbpp {
-                            "rounds"
-                        } else {
-                            "KKW executions"
-                        }
                     ),
                     transcript: record_file(protocol, &rec),
                 })

@@ -145,11 +145,9 @@ impl KkwVerifier {
 impl SessionVerifier for KkwVerifier {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
         if h.protocol != self.protocol as u16 {
-            return Err(Error::bad(format!(
-                "the prover speaks protocol {}, expected {} ({})",
+            return Err(Error::bad(crate::proof_file::protocol_mismatch(
                 h.protocol,
-                self.protocol as u16,
-                self.protocol.name()
+                self.protocol,
             )));
         }
         if h.version != SESSION_VERSION {

@@ -259,9 +259,9 @@ impl MpcVerifier {
 impl SessionVerifier for MpcVerifier {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
         if h.protocol != self.protocol as u16 {
-            return Err(Error::bad(format!(
-                "the prover speaks protocol {}, expected {}",
-                h.protocol, self.protocol as u16
+            return Err(Error::bad(crate::proof_file::protocol_mismatch(
+                h.protocol,
+                self.protocol,
             )));
         }
         if h.version != SESSION_VERSION {

@@ -226,6 +226,9 @@ impl Channel {
             Ok(false) => return Err(Error::bad("the peer closed the connection")),
             Err(e) => return Err(io_err(self, e)),
         }
+        if let Some(why) = other_protocol(&len) {
+            return Err(Error::bad(why));
+        }
         let len = u32::from_le_bytes(len) as usize;
         if len > self.max_frame {
             return Err(Error::bad(format!(
@@ -301,6 +304,26 @@ pub fn try_later_of(reason: &str) -> Option<Error> {
         .unwrap_or(shown)
         .trim_end_matches([' ', ':', ';', ',']);
     Some(Error::try_later(crate::files::excerpt(shown), wait))
+}
+
+/// A frame length that spells the start of an HTTP message in ASCII: the peer speaks HTTP
+/// where framed messages were expected. An HTTP server's answer (`HTTP`) means this client
+/// was given the address of an HTTP API; a request (`GET `, `POST`, …) means an HTTP client
+/// reached a framed-message service. Says which address form to use instead.
+pub fn other_protocol(first4: &[u8; 4]) -> Option<String> {
+    match first4 {
+        b"HTTP" => Some(
+            "the server answered in HTTP: this address serves the HTTP API, so give it as a \
+             URL, http://HOST:PORT (HOST:PORT without a scheme is the TCP service, `--listen`)"
+                .to_string(),
+        ),
+        b"GET " | b"POST" | b"PUT " | b"HEAD" | b"DELE" | b"OPTI" | b"PATC" | b"PRI " => Some(
+            "an HTTP request reached the TCP service (`--listen`): HTTP clients and browsers \
+             use the address of `--http`, as http://HOST:PORT"
+                .to_string(),
+        ),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -178,9 +178,15 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
-            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict
+            // a busy server's refusal (super::try_later_of) is "try again later", not a verdict;
+            // nor is a verifier started for another engine (a usage error, exit 2)
             return Err(super::try_later_of(&reason).unwrap_or_else(|| {
-                Error::rejected(format!("the verifier refused the session: {reason}"))
+                let msg = format!("the verifier refused the session: {reason}");
+                if crate::proof_file::is_protocol_mismatch(&reason) {
+                    Error::bad(msg)
+                } else {
+                    Error::rejected(msg)
+                }
             }));
         }
         Msg::TryLater {

@@ -276,9 +276,15 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
         ));
     }
     let (digest, proof) = read(file)?;
-    let instance = digest.map_or(String::new(), |d| {
-        format!("instance:   {}\n", hex::encode(d))
-    });
+    let instance = match digest {
+        Some(d) => format!("instance:   {}\n", hex::encode(d)),
+        // say so rather than print nothing: the digest is bound, not stored
+        None => format!(
+            "instance:   not stored in the file: {} proofs bind the puzzle's digest through \
+             their challenge (`verifier peg verify PUZZLE FILE` checks it)\n",
+            engine.name()
+        ),
+    };
     Ok(format!("{instance}{}\n", proof.describe()))
 }
 

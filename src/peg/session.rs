@@ -150,7 +150,13 @@ impl<'a> PegVerifier<'a> {
 
 impl SessionVerifier for PegVerifier<'_> {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
-        if h.protocol != ProtocolId::PegIso as u16 || h.version != SESSION_VERSION {
+        if h.protocol != ProtocolId::PegIso as u16 {
+            return Err(Error::bad(crate::proof_file::protocol_mismatch(
+                h.protocol,
+                ProtocolId::PegIso,
+            )));
+        }
+        if h.version != SESSION_VERSION {
             return Err(Error::bad(format!(
                 "unsupported session: protocol {} version {} (expected peg-iso version {SESSION_VERSION})",
                 h.protocol, h.version

@@ -43,6 +43,9 @@ pub struct Step {
     pub caption: String,
     /// The step shows a sealed move before its opening (the board is the one before it).
     pub sealed: bool,
+    /// The game is over at this step: its result ("1-0: player 1 wins: …"); no one is to
+    /// move and the page offers no walls.
+    pub result: Option<String>,
 }
 
 /// The embedded data: the whole page state (see docs/PROTOCOLS.md §4.10).
@@ -64,6 +67,8 @@ pub struct StepData {
     pub sealed: bool,
     /// 0-based player to move, or `null`.
     pub to_move: Option<usize>,
+    /// The result when the game is over at this step (then `to_move` is `null`), or `null`.
+    pub result: Option<String>,
     /// Walled slots, as slot numbers `2 (r cols + c) + d` with `d` = 0 for D, 1 for R; sorted.
     pub walls: Vec<u32>,
     /// Pieces: `["C"|"M"|"G", player, r, c]`, or for explicit pairs `["P", i, r1, c1, r2, c2]`.
@@ -194,6 +199,7 @@ pub fn step_data(step: &Step) -> Result<StepData> {
         caption: step.caption.clone(),
         sealed: step.sealed,
         to_move: step.to_move,
+        result: step.result.clone(),
         walls,
         marks,
         valid: cut.is_empty(),
@@ -333,6 +339,7 @@ pub fn position_steps(pos: &Position, to_move: Option<usize>) -> Vec<Step> {
         to_move,
         caption: String::new(),
         sealed: false,
+        result: None,
     }]
 }
 
@@ -372,6 +379,7 @@ pub fn record_steps(rec: &Record, seals: &Seals) -> Result<Vec<Step>> {
         to_move: Some(start.to_move()),
         caption: "start".to_string(),
         sealed: false,
+        result: None,
     }];
     let mut g = start.clone();
     let plies = rec.moves().len();
@@ -393,6 +401,7 @@ pub fn record_steps(rec: &Record, seals: &Seals) -> Result<Vec<Step>> {
                     player + 1
                 ),
                 sealed: true,
+                result: None,
             });
         }
         g = g
@@ -405,12 +414,32 @@ pub fn record_steps(rec: &Record, seals: &Seals) -> Result<Vec<Step>> {
         } else {
             ""
         };
+        let result = g
+            .describe_outcome()
+            .map(|why| format!("{}: {why}", g.result_text()));
         steps.push(Step {
             position: g.position().clone(),
-            to_move: Some(g.to_move()),
+            to_move: if result.is_some() {
+                None
+            } else {
+                Some(g.to_move())
+            },
             caption: format!("{number}. player {}: {name}{after}", player + 1),
             sealed: false,
+            result,
         });
+    }
+    // a game the board does not end (resigned, lost on time, agreed): the record's result
+    if seals.adjourned.is_none() {
+        if let (Some(last), Some(r)) = (steps.last_mut(), rec.tag("Result")) {
+            if last.result.is_none() && r != "*" && plies > 0 {
+                last.result = Some(match rec.tag("Termination") {
+                    Some(t) => format!("{r} ({t})"),
+                    None => r.to_string(),
+                });
+                last.to_move = None;
+            }
+        }
     }
     if let Some(None) = seals.adjourned {
         let player = g.to_move();
@@ -423,6 +452,7 @@ pub fn record_steps(rec: &Record, seals: &Seals) -> Result<Vec<Step>> {
                 player + 1
             ),
             sealed: true,
+            result: None,
         });
     }
     Ok(steps)

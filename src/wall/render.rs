@@ -127,11 +127,13 @@ pub fn terminal(pos: &Position, highlight: &[Wall]) -> String {
         }
     }
     if !hl.is_empty() {
-        let _ = writeln!(
-            s,
-            "× marks the {} free slots where a single wall is illegal",
-            hl.len()
-        );
+        let _ = match hl.len() {
+            1 => writeln!(s, "× marks the free slot where a single wall is illegal"),
+            n => writeln!(
+                s,
+                "× marks the {n} free slots where a single wall is illegal"
+            ),
+        };
     }
     s
 }

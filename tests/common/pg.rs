@@ -55,6 +55,17 @@ fn free_port() -> u16 {
 impl Pg {
     /// Starts a cluster, or `Err(why)` when PostgreSQL is not installed or cannot start.
     pub fn start(tag: &str) -> Result<Pg, String> {
+        Pg::start_with(tag, "zkg", None)
+    }
+
+    /// Whether the cluster's processes run as the `postgres` system user (as root).
+    pub fn as_postgres(&self) -> bool {
+        self.as_postgres
+    }
+
+    /// A cluster whose superuser is `superuser`, with `hba` as its pg_hba.conf when given
+    /// (e.g. a stock Debian one: peer on the socket, a password on 127.0.0.1).
+    pub fn start_with(tag: &str, superuser: &str, hba: Option<&str>) -> Result<Pg, String> {
         let bin = bin_dir().ok_or("PostgreSQL not found (apt-get install postgresql)")?;
         let as_postgres = is_root();
         let dir = std::env::temp_dir().join(format!("zkg-pg-{}-{tag}", std::process::id()));
@@ -79,7 +90,16 @@ impl Pg {
         let data = pg.dir.join("data");
         let o = pg
             .cmd("initdb")
-            .args(["-A", "trust", "-U", "zkg", "--no-sync", "-E", "UTF8", "-D"])
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                superuser,
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "-D",
+            ])
             .arg(&data)
             .output()
             .map_err(|e| e.to_string())?;
@@ -88,6 +108,16 @@ impl Pg {
                 "initdb failed: {}",
                 String::from_utf8_lossy(&o.stderr)
             ));
+        }
+        if let Some(h) = hba {
+            let f = data.join("pg_hba.conf");
+            std::fs::write(&f, h).map_err(|e| e.to_string())?;
+            if as_postgres {
+                let _ = Command::new("chown")
+                    .arg("postgres:postgres")
+                    .arg(&f)
+                    .status();
+            }
         }
         // a port taken between the probe and the start: try again with another
         for _ in 0..5 {

@@ -512,7 +512,15 @@ pub fn prove_unchecked(
 // verifier
 
 fn rejected_at(j: usize, what: impl std::fmt::Display) -> Error {
-    Error::rejected(format!("online execution {j}: {what}"))
+    let what = what.to_string();
+    // the user's cause first ("made for another statement …"), the execution after
+    match what.strip_prefix(super::ANOTHER_STATEMENT) {
+        Some(rest) => Error::rejected(format!(
+            "{}: online execution {j}{rest}",
+            super::ANOTHER_STATEMENT
+        )),
+        None => Error::rejected(format!("online execution {j}: {what}")),
+    }
 }
 
 /// Recomputes the first message from a response: every `h_j` and the online root.
@@ -727,11 +735,11 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     let ch = Challenge::from_hash(&proof.challenge, p);
     let cm = recompute(st, p, &proof.salt, &ch, &proof.response)?;
     if fs_hash(st, p, &cm) != proof.challenge {
-        return Err(Error::rejected(
-            "Fiat–Shamir check failed: the recomputed preprocessing and online commitments do not \
-             hash to the proof's challenge — wrong statement, output, context or witness, or a \
-             tampered proof",
-        ));
+        return Err(Error::rejected(format!(
+            "{}, or altered since: the recomputed preprocessing and online commitments do not \
+                 hash to the proof's challenge (the Fiat–Shamir check failed)",
+            super::ANOTHER_STATEMENT
+        )));
     }
     Ok(())
 }

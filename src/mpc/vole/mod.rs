@@ -719,10 +719,11 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     check_shape(st, &proof.commit)?;
     let (_, _, t) = challenges(st, p, &proof.commit);
     let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p).ok_or_else(|| {
-        rejected(
-            "Fiat–Shamir check failed: the commitments do not hash to a valid challenge for this \
-             statement (wrong statement, output or context, or a tampered proof)",
-        )
+        Error::rejected(format!(
+            "{}, or altered since: the commitments do not hash to a valid challenge for this \
+             statement (the Fiat–Shamir check failed)",
+            crate::mpc::ANOTHER_STATEMENT
+        ))
     })?;
     verify_interactive(st, p, &proof.commit, &ch, &proof.response)
 }
@@ -735,7 +736,7 @@ fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
     let sh = Shape::of(st.circuit);
     let (want_d, want_c) = (sh.l.div_ceil(8), sh.lhat.div_ceil(8));
     if cm.masked_witness.len() != want_d || cm.corrections.iter().any(|c| c.len() != want_c) {
-        return Err(rejected(format!(
+        return Err(Error::rejected(format!(
             "{}: its masked witness has {} bytes, this statement's circuit needs {want_d}",
             crate::mpc::ANOTHER_STATEMENT,
             cm.masked_witness.len()

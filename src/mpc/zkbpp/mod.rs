@@ -844,9 +844,10 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
             .position(|(a, b)| a != b)
             .unwrap_or(0);
         return Err(Error::rejected(format!(
-            "Fiat–Shamir check failed (first differing challenge: round {}): the recomputed views, \
-             commitments and output shares do not hash to the proof's challenges — wrong statement, \
-             output, context or witness, or a tampered proof",
+            "{}, or altered since: the recomputed views, commitments and output shares do not \
+             hash to the proof's challenges (the Fiat–Shamir check failed; first differing \
+             challenge: round {})",
+            super::ANOTHER_STATEMENT,
             first + 1
         )));
     }

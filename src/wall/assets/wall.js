@@ -49,7 +49,8 @@ var WallPage = (function () {
       if (exists(d, s) && !walled[s]) edge[s] = m++;
     }
     const q = st.valid ? st.pairs.map(function (p) { return queryTable(p, m); }) : [];
-    return { edge: edge, walled: walled, m: m, q: q, valid: st.valid };
+    // a finished game (st.result set) offers no walls: the page shows the result instead
+    return { edge: edge, walled: walled, m: m, q: q, valid: st.valid, over: !!st.result };
   }
 
   // A single wall on slot s: {free, legal, cut: [pair indices]}; legal is null when the
@@ -184,28 +185,34 @@ if (typeof document !== "undefined") (function () {
       }
       return;
     }
-    // Cats and mice sharing a cell are drawn side by side, as the SVG renderer does.
+    // Pieces sharing a cell (a cat on the mouse it caught) are drawn side by side, smaller,
+    // without overlapping, so that every one of them stays visible; homes first, then cats,
+    // then mice.
     const count = {}, seen = {};
     for (const mk of st.marks) if (mk[0] !== "G") count[mk[2] + "," + mk[3]] = (count[mk[2] + "," + mk[3]] || 0) + 1;
-    const slotX = function (r, c) {
+    const place = function (r, c) { // [cx, scale]
       const key = r + "," + c, k = seen[key] || 0, n = count[key];
       seen[key] = k + 1;
-      return MID(c) + 8 * k - 4 * (n - 1);
+      if (n === 1) return [MID(c), 1];
+      const w = (CELL - 4) / n; // each piece gets its own slice of the cell
+      return [X(c) + 2 + w * k + w / 2, Math.min(1, w / 32)];
     };
-    for (const mk of st.marks) {
+    const order = { G: 0, C: 1, M: 2 };
+    const marks = st.marks.slice().sort(function (a, b) { return order[a[0]] - order[b[0]]; });
+    for (const mk of marks) {
       const kind = mk[0], i = mk[1], r = mk[2], c = mk[3], color = COLORS[i % 4];
       if (kind === "G") {
         el("rect", { x: X(c) + 6, y: Y(r) + 6, width: CELL - 12, height: CELL - 12, fill: "none",
                      stroke: color, "stroke-width": 3 }, piecesG);
         text(piecesG, MID(c), MID(r), 13, color, "G" + (i + 1));
       } else if (kind === "C") {
-        const cx = slotX(r, c);
-        el("circle", { cx: cx, cy: MID(r), r: 15, fill: color }, piecesG);
-        text(piecesG, cx, MID(r), 13, "white", "C" + (i + 1));
+        const p = place(r, c);
+        el("circle", { class: "piece", "data-piece": "C" + (i + 1), cx: p[0], cy: MID(r), r: 15 * p[1], fill: color }, piecesG);
+        text(piecesG, p[0], MID(r), 13 * p[1], "white", "C" + (i + 1));
       } else {
-        const cx = slotX(r, c);
-        el("circle", { cx: cx, cy: MID(r), r: 10, fill: "white", stroke: color, "stroke-width": 3 }, piecesG);
-        text(piecesG, cx, MID(r), 10, color, "M" + (i + 1));
+        const p = place(r, c);
+        el("circle", { class: "piece", "data-piece": "M" + (i + 1), cx: p[0], cy: MID(r), r: 10 * Math.max(p[1], 0.8), fill: "white", stroke: color, "stroke-width": 3 }, piecesG);
+        text(piecesG, p[0], MID(r), 10 * Math.max(p[1], 0.8), color, "M" + (i + 1));
       }
     }
   }
@@ -247,6 +254,11 @@ if (typeof document !== "undefined") (function () {
   function update() {
     for (const p of painted) slotEl[p[0]].classList.remove(p[1]);
     painted = [];
+    if (P.over) { // the game is over: the result, and no walls offered
+      statusEl.textContent = "Game over: " + st.result + ". No more moves.";
+      statusEl.className = "over";
+      return;
+    }
     let msg = "", mood = "";
     if (sel !== null) paint(sel, "sel");
     if (pin !== null) {
@@ -284,9 +296,11 @@ if (typeof document !== "undefined") (function () {
     for (const s in slotEl) slotEl[s].classList.toggle("walled", P.walled[s] === 1);
     drawPieces(st);
     svg.classList.toggle("sealed", st.sealed);
+    svg.classList.toggle("over", P.over);
     let cap = st.caption;
     if (D.steps.length > 1) cap = "step " + stepIx + " of " + (D.steps.length - 1) + ": " + cap;
-    if (st.to_move !== null) cap += (cap ? " \u2014 " : "") + "player " + (st.to_move + 1) + " to move";
+    if (st.result) cap += (cap ? " \u2014 " : "") + "game over, " + st.result;
+    else if (st.to_move !== null) cap += (cap ? " \u2014 " : "") + "player " + (st.to_move + 1) + " to move";
     captionEl.textContent = cap;
     captionEl.className = st.sealed ? "sealed" : "";
     sel = null; pin = null;
@@ -299,6 +313,7 @@ if (typeof document !== "undefined") (function () {
     return t && t.dataset && t.dataset.slot !== undefined ? Number(t.dataset.slot) : null;
   }
   function choose(s) {
+    if (P.over) return;
     if (pin !== null) { sel = null; pin = null; }
     if (sel === null) {
       const v = W.single(P, s);
