@@ -17,9 +17,7 @@
 use std::time::Instant;
 
 use faest::signature::{Keypair, SignatureEncoding, Signer, Verifier};
-use faest::{
-    FAEST128fSignature, FAEST128fSigningKey, FAEST128sSignature, FAEST128sSigningKey,
-};
+use faest::{FAEST128fSignature, FAEST128fSigningKey, FAEST128sSignature, FAEST128sSigningKey};
 use zkgames::mpc::circuit::{Bit, Builder, Circuit};
 use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::lowmc;
