@@ -5,10 +5,10 @@
 //! - LowMC key (login) proof, size set against FAEST-128s and speed set against FAEST-128f:
 //!   proof bytes (file, header included) against signature bytes, median prove/sign and
 //!   verify times, ratios ours/peer, and the time per witness bit (ours: `ℓ = 129 + 516 =
-//!   645`; FAEST-128: `ℓ = 1,600`).
-//! - A statement with FAEST-128's witness length (`ℓ = 1,600`: 128 inputs and 1,472 AND
-//!   gates of a random circuit): the same figures, without the proof-file header, to compare
-//!   the core at the peer's size.
+//!   645`; FAEST-128 v2: `ℓ = 1,280`).
+//! - A statement of 1,600 witness bits (the AES-128 statement's size with one witness byte
+//!   per S-box; 128 inputs and 1,472 AND gates of a random circuit): the same figures,
+//!   without the proof-file header, to compare the core at the peer's size.
 //!
 //! `cargo bench --bench faest` (about a minute on two cores). `FAEST_RUNS=51` times each
 //! median over 51 rounds instead of 21; `FAEST_SETS=speed` runs only the speed set's rows
@@ -26,8 +26,9 @@ use zkgames::mpc::zkbpp::Statement;
 use zkgames::proof_file::{encode, ProofFile};
 use zkgames::rng::seeded_rng;
 
-/// FAEST-128's witness length (the AES-128 key schedule and rounds' S-box outputs).
-const FAEST_ELL: f64 = 1600.0;
+/// FAEST-128's witness length in FAEST v2 (`ℓ = 1,280` bits, the crate's `LBytes = 160`:
+/// the key and the states the S-boxes need; v1 had 1,600).
+const FAEST_ELL: f64 = 1280.0;
 
 fn rounds() -> usize {
     std::env::var("FAEST_RUNS")
@@ -207,7 +208,7 @@ fn main() {
     .collect();
 
     if wanted("FAEST_KINDS", "lowmc") {
-        println!("SUMMARY LowMC key (login proof, l = 645) vs FAEST-128 (l = 1,600), ours/peer:");
+        println!("SUMMARY LowMC key (login proof, l = 645) vs FAEST-128 (l = 1,280), ours/peer:");
         let key: lowmc::Block = [0x0123_4567_89ab_cdef, 0x0fed_cba9_8765_4321, 1];
         let pt: lowmc::Block = [42, 43, 0];
         let ct = lowmc::encrypt(&key, &pt);
