@@ -347,7 +347,8 @@ pub fn commit(
         .collect();
     // every repetition: leaf commitments, u_i and its k_i columns
     let dom = vc::Domains::new(&salt);
-    let (trees, reps): (Vec<vc::Tree>, Vec<(Vec<Digest>, Bits, Vec<Bits>)>) = (0..p.tau())
+    type Rep = (Vec<Digest>, Bits, Vec<Bits>);
+    let (trees, reps): (Vec<vc::Tree>, Vec<Rep>) = (0..p.tau())
         .into_par_iter()
         .map(|i| {
             let tree = vc::Tree::new(&dom, i as u32, p.k(i), &roots[i]);
