@@ -24,7 +24,7 @@
 
 use std::sync::OnceLock;
 
-use super::circuit::{Bit, Builder, Circuit};
+use super::circuit::{Bit, Builder, Circuit, Gate};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::zkbpp::Statement;
 use crate::proof_file::{ProofFile, ProtocolId};
@@ -249,7 +249,97 @@ fn mul_bits(b: &mut Builder, m: &Matrix, x: &[Bit]) -> Vec<Bit> {
 
 /// The encryption circuit of plaintext `p`: 129 input bits (the key), 129 outputs (the
 /// ciphertext), [`AND_GATES`] AND gates.
+///
+/// The same gates as [`build_circuit`] (tested on random plaintexts), relocated from one
+/// template instead of rebuilt: the plaintext only decides which of the first layer's 129
+/// `x_i = p_i ⊕ (K_0·k)_i` is a NOT gate, so the circuit of the all-ones plaintext (every
+/// `x_i` a NOT) is built once and each circuit drops the NOTs of the zero bits of `p`,
+/// renumbering the wires after them. Building the 76,000 gates from the matrices took as
+/// long as a whole speed-set VOLE proof; the relocation is one pass over the gates. The
+/// time is the same for every plaintext (one pass, one digest), so a verifier's time does
+/// not tell which identity it checked.
 pub fn lowmc_circuit(p: &Block) -> Circuit {
+    let t = template();
+    let n_in = KEY_BITS as u32;
+    let s = t.first_not;
+    // new wire of each template wire of the first layer; the others shift down by `dropped`
+    let mut gates = Vec::with_capacity(t.gates.len());
+    gates.extend_from_slice(&t.gates[..s]);
+    let mut layer = [0u32; N];
+    for (i, g) in t.gates[s..s + N].iter().enumerate() {
+        let Gate::Not(rk) = *g else {
+            unreachable!("the template's first layer is NOT gates")
+        };
+        layer[i] = if bit(p, i) {
+            gates.push(Gate::Not(rk));
+            n_in + gates.len() as u32 - 1
+        } else {
+            rk
+        };
+    }
+    let lo = n_in + s as u32;
+    let hi = lo + N as u32;
+    let dropped = N as u32 - (gates.len() - s) as u32;
+    let map = |w: u32| {
+        if w < lo {
+            w
+        } else if w < hi {
+            layer[(w - lo) as usize]
+        } else {
+            w - dropped
+        }
+    };
+    gates.extend(t.gates[s + N..].iter().map(|g| match *g {
+        Gate::Xor(a, b) => Gate::Xor(map(a), map(b)),
+        Gate::And(a, b) => Gate::And(map(a), map(b)),
+        Gate::Not(a) => Gate::Not(map(a)),
+    }));
+    let outputs = t
+        .outputs
+        .iter()
+        .map(|o| match *o {
+            Bit::Wire(w) => Bit::Wire(map(w)),
+            c => c,
+        })
+        .collect();
+    Circuit::from_parts(KEY_BITS, gates, outputs).expect("a relocated template is well formed")
+}
+
+/// The all-ones plaintext's circuit and the index of its first NOT gate (the first layer's
+/// 129 NOTs follow the XOR gates of `K_0·k`, which has no NOT).
+struct Template {
+    gates: Vec<Gate>,
+    outputs: Vec<Bit>,
+    first_not: usize,
+}
+
+fn template() -> &'static Template {
+    static T: OnceLock<Template> = OnceLock::new();
+    T.get_or_init(|| {
+        let c = build_circuit(&[u64::MAX, u64::MAX, 1]);
+        let first_not = c
+            .gates()
+            .iter()
+            .position(|g| matches!(g, Gate::Not(_)))
+            .expect("the first layer has NOT gates");
+        assert!(
+            c.gates()[first_not..first_not + N].iter().enumerate().all(
+                |(i, g)| matches!(*g, Gate::Not(w) if (w as usize) < KEY_BITS + first_not
+                    && c.gates()[..first_not + i].iter().all(|h| *h != Gate::Not(w)))
+            ),
+            "the first layer is 129 NOT gates of K_0·k"
+        );
+        Template {
+            gates: c.gates().to_vec(),
+            outputs: c.outputs().to_vec(),
+            first_not,
+        }
+    })
+}
+
+/// The encryption circuit of plaintext `p`, built gate by gate from the matrices (the
+/// definition; [`lowmc_circuit`] relocates it).
+pub fn build_circuit(p: &Block) -> Circuit {
     let c = constants();
     let mut b = Builder::new(KEY_BITS);
     let key = b.input_word(0, KEY_BITS);
@@ -716,6 +806,27 @@ mod tests {
             let k =
                 crate::mpc::kkw::prove_unchecked(&st.with(b""), &w, params, &mut r, &[]).unwrap();
             assert!(EngineProof::Kkw(k).verify(&st.with(b""), &req).is_err());
+        }
+    }
+
+    /// The relocated circuit is the built one, gate for gate, output for output (hence the
+    /// same digest), on random plaintexts and on every one-bit, zero and all-ones plaintext.
+    #[test]
+    fn the_relocated_circuit_is_the_built_one() {
+        let mut rng = seeded_rng(17);
+        let mut ps: Vec<Block> = vec![[0, 0, 0], [u64::MAX, u64::MAX, 1]];
+        ps.extend((0..N).map(|i| {
+            let mut p = [0u64; 3];
+            p[i / 64] |= 1 << (i % 64);
+            p
+        }));
+        ps.extend((0..40).map(|_| random_block(&mut rng)));
+        for p in ps {
+            let (a, b) = (lowmc_circuit(&p), build_circuit(&p));
+            assert_eq!(a.gates(), b.gates(), "{p:?}");
+            assert_eq!(a.outputs(), b.outputs(), "{p:?}");
+            assert_eq!(a.digest(), b.digest());
+            assert_eq!(a.n_and(), AND_GATES);
         }
     }
 }

@@ -300,18 +300,20 @@ fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<boo
     ext
 }
 
-/// What the prover keeps between its commitment and its response.
+/// What the prover keeps between its commitment and its response: every repetition's tree
+/// (built once: opening it again from its root cost a second pass of hashes over every
+/// node, 35,000 SHA-256 compressions for the size set), wiped when dropped.
 pub struct ProverState {
     params: Params,
     commit: CommitMsg,
-    roots: Vec<NodeSeed>,
+    trees: Vec<vc::Tree>,
     transcript: Transcript,
 }
 
 impl Drop for ProverState {
     fn drop(&mut self) {
-        for r in &mut self.roots {
-            super::zkbpp::wipe(r);
+        for t in &mut self.trees {
+            t.wipe();
         }
     }
 }
@@ -346,7 +348,8 @@ pub fn commit(
         .collect();
     // every repetition: leaf commitments, u_i and its k_i columns
     let dom = vc::Domains::new(&salt);
-    let reps: Vec<(Vec<Digest>, Bits, Vec<Bits>)> = (0..p.tau())
+    type Rep = (Vec<Digest>, Bits, Vec<Bits>);
+    let (trees, reps): (Vec<vc::Tree>, Vec<Rep>) = (0..p.tau())
         .into_par_iter()
         .map(|i| {
             let tree = vc::Tree::new(&dom, i as u32, p.k(i), &roots[i]);
@@ -357,9 +360,13 @@ pub fn commit(
                 .map(|(j, sd)| vc::leaf(&dom, i as u32, j, sd))
                 .unzip();
             let (u, v) = convert::prover_rep(&keys, p.k(i), sh.lhat);
-            (coms, u, v)
+            (tree, (coms, u, v))
         })
-        .collect();
+        .unzip();
+    let mut roots = roots;
+    for r in &mut roots {
+        super::zkbpp::wipe(r);
+    }
     let h_com = vc::h_com(reps.iter().map(|r| &r.0[..]));
     let u0 = reps[0].1.clone();
     let mut corrections: Vec<Vec<u8>> = reps[1..]
@@ -455,7 +462,7 @@ pub fn commit(
     Ok(ProverState {
         params: p,
         commit: cm,
-        roots,
+        trees,
         transcript: t,
     })
 }
@@ -473,7 +480,7 @@ impl ProverState {
         let openings = (0..p.tau())
             .into_par_iter()
             .map(|i| {
-                let tree = vc::Tree::new(&dom, i as u32, p.k(i), &self.roots[i]);
+                let tree = &self.trees[i];
                 let h = ch.hidden[i] as usize;
                 Opening {
                     path: tree.open(h),

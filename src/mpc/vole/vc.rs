@@ -101,6 +101,14 @@ impl Tree {
         Tree { k, nodes }
     }
 
+    /// Zeroes every seed (the prover's state once its proof is out: with `Δ` public, the
+    /// seeds would give the witness away).
+    pub fn wipe(&mut self) {
+        for n in &mut self.nodes {
+            crate::mpc::zkbpp::wipe(n);
+        }
+    }
+
     /// The leaf seeds `sd_0 … sd_{N−1}`.
     pub fn leaves(&self) -> &[NodeSeed] {
         &self.nodes[1 << self.k..]
