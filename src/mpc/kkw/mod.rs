@@ -290,6 +290,7 @@ pub fn commit(
         )));
     }
     st.check_output_len()?;
+    st.check_boolean()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);
@@ -525,6 +526,7 @@ pub fn recompute(
 ) -> Result<CommitMsg> {
     params.check().map_err(|e| Error::rejected(e.to_string()))?;
     st.check_output_len()?;
+    st.check_boolean()?;
     ch.check(params)
         .map_err(|e| Error::rejected(e.to_string()))?;
     let (m, n) = (params.m(), params.n());
@@ -788,6 +790,7 @@ pub fn simulate(
     params.check()?;
     ch.check(&params)?;
     st.check_output_len()?;
+    st.check_boolean()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);
