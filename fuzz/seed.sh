@@ -59,6 +59,9 @@ $P peg simulate tee --security 8 --seed 1 --system vole -o "$T/vole-sim" 2>/dev/
 put proof_peg_vole simulated-session "$T/vole-sim"
 $P sha256 prove --preimage-hex 7a6b $S --system vole -o "$T/shavole" 2>/dev/null
 put proof_sha256_vole fs-proof "$T/shavole"
+printf 'zkgames-auth-key-v1 aes128 0e1b2835424f5c697683909daab7c4d1 1734516e8ba8c5e2ff1c39567390adca\n' >"$T/aes.key"
+$P auth prove --key "$T/aes.key" --context fuzz --vole-params speed --seed 1 -o "$T/aes" 2>/dev/null
+put proof_aes128_vole fs-proof "$T/aes"
 # a live ZKB++ session's transcript (interactive mode), recorded by the verifier
 rm -f "$T/p2v" "$T/v2p" && mkfifo "$T/p2v" "$T/v2p"
 $V peg serve tee --system mpc --security 8 --stdio --transcript "$T/zkbpp-session" <"$T/p2v" >"$T/v2p" 2>/dev/null &
