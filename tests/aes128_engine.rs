@@ -28,9 +28,18 @@ fn proof_sizes_on_every_engine() {
     let ct = encrypt(&k, &p);
     let req = Required::bits(128);
     let systems = [
-        ("VOLE size", System::Vole(params_for(128, Profile::Size).unwrap())),
-        ("VOLE speed", System::Vole(params_for(128, Profile::Speed).unwrap())),
-        ("KKW size", System::kkw(128, zkgames::mpc::kkw::Profile::Size).unwrap()),
+        (
+            "VOLE size",
+            System::Vole(params_for(128, Profile::Size).unwrap()),
+        ),
+        (
+            "VOLE speed",
+            System::Vole(params_for(128, Profile::Speed).unwrap()),
+        ),
+        (
+            "KKW size",
+            System::kkw(128, zkgames::mpc::kkw::Profile::Size).unwrap(),
+        ),
         ("ZKB++", System::zkbpp(128)),
     ];
     for (name, sys) in systems {
@@ -120,7 +129,10 @@ fn a_forged_sbox_is_caught_at_the_predicted_rate() {
         }
         let pred = if guess { 2.0 / 16.0 } else { 1.0 / 16.0 };
         let rate = passed as f64 / n as f64;
-        assert!((rate - pred).abs() < tolerance(pred, n), "rate {rate}, predicted {pred}");
+        assert!(
+            (rate - pred).abs() < tolerance(pred, n),
+            "rate {rate}, predicted {pred}"
+        );
         let mut passed = 0;
         for _ in 0..n {
             let bit = 8 * rng.gen_range(0..aes128::SBOXES) + rng.gen_range(0..8);
@@ -132,7 +144,10 @@ fn a_forged_sbox_is_caught_at_the_predicted_rate() {
             passed += vole::verify(&st, &pr, 0.0).is_ok() as usize;
         }
         let rate = passed as f64 / n as f64;
-        assert!((rate - pred).abs() < tolerance(pred, n), "FS rate {rate}, predicted {pred}");
+        assert!(
+            (rate - pred).abs() < tolerance(pred, n),
+            "FS rate {rate}, predicted {pred}"
+        );
     }
 }
 
@@ -151,8 +166,14 @@ fn mpc_engines_refuse_unlowered_circuits() {
         output: &y,
         context: b"",
     };
-    for sys in [System::zkbpp(8), System::Kkw(zkgames::mpc::kkw::Params::new(8, 2, 4))] {
-        let e = sys.prove(&st, &bytes_bits(&k), &mut rng).unwrap_err().to_string();
+    for sys in [
+        System::zkbpp(8),
+        System::Kkw(zkgames::mpc::kkw::Params::new(8, 2, 4)),
+    ] {
+        let e = sys
+            .prove(&st, &bytes_bits(&k), &mut rng)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("VOLE") && !e.contains('\n'), "{e}");
     }
 }

@@ -345,18 +345,31 @@ fn offline_proofs_for_every_kind() {
         let opub = d.join(format!("{kind}-{sys}-2.pub"));
         let f = d.join(format!("{kind}-{sys}.proof"));
         let (c, _, e) = run(prover().args([
-            "auth", "prove", "--key", s(&key), "--context", "pay bob 5", "--system", sys, "-o",
+            "auth",
+            "prove",
+            "--key",
+            s(&key),
+            "--context",
+            "pay bob 5",
+            "--system",
+            sys,
+            "-o",
             s(&f),
         ]));
         assert_eq!(c, 0, "{kind}: {e}");
         assert!(e.contains("bytes"), "{e}");
-        let (c, out, e) = run(verifier().args([
-            "auth", "verify", s(&pubf), s(&f), "--context", "pay bob 5",
-        ]));
+        let (c, out, e) =
+            run(verifier().args(["auth", "verify", s(&pubf), s(&f), "--context", "pay bob 5"]));
         assert_eq!(c, 0, "{kind}: {e}");
         assert!(out.starts_with("ACCEPTED"), "{out}");
         let (c, out, _) = run(verifier().args([
-            "auth", "verify", s(&pubf), s(&f), "--context", "pay bob 5", "--json",
+            "auth",
+            "verify",
+            s(&pubf),
+            s(&f),
+            "--context",
+            "pay bob 5",
+            "--json",
         ]));
         assert_eq!(c, 0);
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -381,9 +394,8 @@ fn offline_proofs_for_every_kind() {
             let mut b = bytes.clone();
             b[pos] ^= 0x20;
             std::fs::write(&t, &b).unwrap();
-            let (c, _, e) = run(verifier().args([
-                "auth", "verify", s(&pubf), s(&t), "--context", "pay bob 5",
-            ]));
+            let (c, _, e) =
+                run(verifier().args(["auth", "verify", s(&pubf), s(&t), "--context", "pay bob 5"]));
             assert!(c == 1 || c == 2, "{kind} byte {pos}: {e}");
             assert_eq!(e.lines().count(), 1, "{e}");
         }

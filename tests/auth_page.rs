@@ -135,7 +135,10 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     );
     // the kind selector offers every kind, aes128 among them
     for kind in ["sha256", "aes128", "lowmc", "peg"] {
-        assert!(page.contains(&format!("<option value=\"{kind}\"")), "{kind}");
+        assert!(
+            page.contains(&format!("<option value=\"{kind}\"")),
+            "{kind}"
+        );
     }
     let copy = page
         .replacen(

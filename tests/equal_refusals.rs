@@ -162,13 +162,19 @@ fn refusals_take_the_same_time_whatever_the_name() {
     let stale = median(expired);
     let aes = [
         ("aes128, unknown name", median(times("nobody2"))),
-        ("aes128, registered, same kind, wrong key", median(times("dave"))),
+        (
+            "aes128, registered, same kind, wrong key",
+            median(times("dave")),
+        ),
         ("aes128, registered, other kind", median(times("erin"))),
     ];
     eprintln!("median refusal times of aes128 proofs (ms): {aes:?}");
     let alo = aes.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
     let ahi = aes.iter().map(|x| x.1).fold(0.0, f64::max);
-    assert!(ahi <= alo * 1.15, "aes128 medians differ by more than 15 %: {aes:?}");
+    assert!(
+        ahi <= alo * 1.15,
+        "aes128 medians differ by more than 15 %: {aes:?}"
+    );
     eprintln!("median refusal times (ms): {m:?}, registered with an expired challenge: {stale}");
     let lo = m.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
     let hi = m.iter().map(|x| x.1).fold(0.0, f64::max);

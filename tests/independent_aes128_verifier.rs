@@ -26,7 +26,15 @@ fn prove(key: &Path, out: &Path, set: &str, text: &str) {
     let o = Command::new(PROVER)
         .args(["auth", "prove", "--key"])
         .arg(key)
-        .args(["--context", text, "--system", "vole", "--vole-params", set, "-o"])
+        .args([
+            "--context",
+            text,
+            "--system",
+            "vole",
+            "--vole-params",
+            set,
+            "-o",
+        ])
         .arg(out)
         .output()
         .unwrap();
@@ -40,7 +48,12 @@ fn both(cases: &[(PathBuf, PathBuf, String, String)]) -> Vec<i32> {
         let kids: Vec<_> = chunk
             .iter()
             .map(|(id, proof, text, what)| {
-                let p = py::spawn(py::python(SCRIPT).arg(id).arg(proof).args(["--context", text]));
+                let p = py::spawn(
+                    py::python(SCRIPT)
+                        .arg(id)
+                        .arg(proof)
+                        .args(["--context", text]),
+                );
                 let r = Command::new(VERIFIER)
                     .args(["auth", "verify"])
                     .arg(id)
@@ -85,7 +98,12 @@ fn honest_tampered_and_malformed_aes128_proofs_judged_alike() {
     for set in ["size", "speed"] {
         let f = dir.join(format!("{set}.proof"));
         prove(&key, &f, set, "pay bob 5 ✓");
-        cases.push((id.clone(), f, "pay bob 5 ✓".to_string(), format!("honest {set}")));
+        cases.push((
+            id.clone(),
+            f,
+            "pay bob 5 ✓".to_string(),
+            format!("honest {set}"),
+        ));
     }
     assert_eq!(both(&cases), vec![0, 0]);
     let honest = dir.join("speed.proof");
@@ -100,7 +118,12 @@ fn honest_tampered_and_malformed_aes128_proofs_judged_alike() {
         b[pos] ^= [0x01u8, 0x80, 0x10][k % 3];
         let path = dir.join(format!("flip-{pos}.proof"));
         std::fs::write(&path, &b).unwrap();
-        cases.push((id.clone(), path, "pay bob 5 ✓".into(), format!("byte {pos} of {n}")));
+        cases.push((
+            id.clone(),
+            path,
+            "pay bob 5 ✓".into(),
+            format!("byte {pos} of {n}"),
+        ));
     }
     for (name, bytes) in [
         ("truncated", data[..n - 1].to_vec()),
@@ -112,8 +135,18 @@ fn honest_tampered_and_malformed_aes128_proofs_judged_alike() {
         std::fs::write(&path, bytes).unwrap();
         cases.push((id.clone(), path, "pay bob 5 ✓".into(), name.into()));
     }
-    cases.push((id.clone(), honest.clone(), "pay bob 6".into(), "another text".into()));
-    cases.push((other, honest, "pay bob 5 ✓".into(), "another identity".into()));
+    cases.push((
+        id.clone(),
+        honest.clone(),
+        "pay bob 6".into(),
+        "another text".into(),
+    ));
+    cases.push((
+        other,
+        honest,
+        "pay bob 5 ✓".into(),
+        "another identity".into(),
+    ));
     let codes = both(&cases);
     assert!(codes.iter().all(|&c| c == 1 || c == 2), "{codes:?}");
     assert!(codes.contains(&1) && codes.contains(&2), "{codes:?}");

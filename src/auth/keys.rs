@@ -45,9 +45,9 @@
 
 use sha2::{Digest as _, Sha256};
 
+use crate::mpc::aes128;
 use crate::mpc::engine::{Engine, Protocols, Required, System};
 use crate::mpc::kkw::{self, Params, Profile};
-use crate::mpc::aes128;
 use crate::mpc::lowmc::{self, Block};
 use crate::mpc::{self, zkbpp};
 use crate::peg::instance::{unpack_bits, Goal, Instance, Matrix, MAX_N, MAX_T};
@@ -622,7 +622,12 @@ pub fn offline_context(text: &[u8]) -> Result<Vec<u8>> {
 /// An offline proof of knowledge of `key` bound to `text` ([`offline_context`]) with
 /// `system`: the bytes of a non-interactive proof file, of the protocol ids of the key's
 /// login proofs.
-pub fn prove_offline(key: &SecretKey, text: &[u8], system: &System, rng: &mut Rng) -> Result<Vec<u8>> {
+pub fn prove_offline(
+    key: &SecretKey,
+    text: &[u8],
+    system: &System,
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
     prove_bound(key, &offline_context(text)?, system, rng)
 }
 
@@ -702,17 +707,15 @@ fn prove_bound(key: &SecretKey, ctx: &[u8], system: &System, rng: &mut Rng) -> R
         SecretKey::Sha256(s) => {
             let mut pre = ID_TAG.to_vec();
             pre.extend_from_slice(s);
-            let proof = mpc::sha256::prove(&pre, &system, &ctx, rng);
+            let proof = mpc::sha256::prove(&pre, system, ctx, rng);
             pre.fill(0);
             proof
         }
         SecretKey::Peg {
             instance, solution, ..
-        } => crate::peg::mpc::prove(instance, solution, &system, &ctx, rng),
-        SecretKey::Lowmc { key, plaintext } => lowmc::prove_key(key, plaintext, &system, &ctx, rng),
-        SecretKey::Aes128 { key, plaintext } => {
-            aes128::prove_key(key, plaintext, &system, &ctx, rng)
-        }
+        } => crate::peg::mpc::prove(instance, solution, system, ctx, rng),
+        SecretKey::Lowmc { key, plaintext } => lowmc::prove_key(key, plaintext, system, ctx, rng),
+        SecretKey::Aes128 { key, plaintext } => aes128::prove_key(key, plaintext, system, ctx, rng),
     }
 }
 
@@ -774,19 +777,19 @@ pub fn verify_login_accepting(
 fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> Result<()> {
     match id {
         Identity::Sha256(d) => {
-            mpc::sha256::verify(d, &file, &req, &ctx)?;
+            mpc::sha256::verify(d, file, req, ctx)?;
         }
         Identity::Peg(inst) => {
-            crate::peg::mpc::verify(inst, &file, &req, &ctx)?;
+            crate::peg::mpc::verify(inst, file, req, ctx)?;
         }
         Identity::Lowmc {
             plaintext,
             ciphertext,
-        } => lowmc::verify_key(plaintext, ciphertext, &file, &req, &ctx)?,
+        } => lowmc::verify_key(plaintext, ciphertext, file, req, ctx)?,
         Identity::Aes128 {
             plaintext,
             ciphertext,
-        } => aes128::verify_key(plaintext, ciphertext, &file, &req, &ctx)?,
+        } => aes128::verify_key(plaintext, ciphertext, file, req, ctx)?,
     }
     Ok(())
 }

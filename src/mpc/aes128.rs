@@ -87,7 +87,11 @@ fn encrypt_traced(key: &[u8; BYTES], pt: &[u8; BYTES]) -> ([u8; BYTES], Vec<u8>)
             let (row, col) = (i % 4, i / 4);
             sub[row + 4 * ((col + row) % 4)]
         });
-        s = if r < 10 { mix_columns(&shifted) } else { shifted };
+        s = if r < 10 {
+            mix_columns(&shifted)
+        } else {
+            shifted
+        };
         for (i, x) in s.iter_mut().enumerate() {
             *x ^= rk(r, i);
         }
@@ -206,7 +210,9 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
         } else {
             shifted
         };
-        s = (0..BYTES).map(|i| xor_b(&mut b, &s[i], &rk(r, i))).collect();
+        s = (0..BYTES)
+            .map(|i| xor_b(&mut b, &s[i], &rk(r, i)))
+            .collect();
     }
     for x in &s {
         b.output_word(x);
@@ -216,7 +222,9 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
 
 /// The bits of 16 bytes, bit 0 of byte 0 first.
 pub fn bytes_bits(x: &[u8; BYTES]) -> Vec<bool> {
-    (0..8 * BYTES).map(|i| (x[i / 8] >> (i % 8)) & 1 == 1).collect()
+    (0..8 * BYTES)
+        .map(|i| (x[i / 8] >> (i % 8)) & 1 == 1)
+        .collect()
 }
 
 /// A uniformly random 16-byte value.

@@ -147,8 +147,14 @@ fn key_proofs_with_every_engine() {
     }
     let mut p0 = p;
     p0[0] = k[0];
-    let e = prove_key(&k, &p0, &System::Vole(crate::mpc::vole::Params::new(4, 40, 2)), b"", &mut rng)
-        .unwrap_err();
+    let e = prove_key(
+        &k,
+        &p0,
+        &System::Vole(crate::mpc::vole::Params::new(4, 40, 2)),
+        b"",
+        &mut rng,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("inverted byte zero"), "{e}");
 }
 

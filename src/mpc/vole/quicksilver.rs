@@ -214,10 +214,11 @@ pub fn prover_sums(
         chis.iter()
             .map(|chi| {
                 let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
-                let a0 =
-                    sum_chi_products(&chi[..n_and], pairs) ^ dot_of_products(inv_chi, &inv_pairs).value();
+                let a0 = sum_chi_products(&chi[..n_and], pairs)
+                    ^ dot_of_products(inv_chi, &inv_pairs).value();
                 let mut a1 = sum_chi(&chi[..n_and], lin) ^ dot(inv_chi, &inv_lin).value();
-                let mut e = wrong.iter().fold(0u128, |e, &t| e ^ chi[t]) ^ dot(inv_chi, &inv_err).value();
+                let mut e =
+                    wrong.iter().fold(0u128, |e, &t| e ^ chi[t]) ^ dot(inv_chi, &inv_err).value();
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
                         let ch = chi[n_and + o];
