@@ -182,6 +182,10 @@ fn prove_login_speed(key: &SecretKey, nonce: &[u8; 32], rng: &mut zkgames::rng::
         SecretKey::Lowmc { key, plaintext } => {
             zkgames::mpc::lowmc::prove_key(key, plaintext, &System::Kkw(params), &ctx, rng).unwrap()
         }
+        SecretKey::Aes128 { key, plaintext } => {
+            zkgames::mpc::aes128::prove_key(key, plaintext, &System::Kkw(params), &ctx, rng)
+                .unwrap()
+        }
     }
 }
 

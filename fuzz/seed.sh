@@ -72,6 +72,9 @@ for e in vole zkbpp kkw; do
   $P circuit prove "$T/fixture.txt" --secret 0=0d --public 1=0b --security 8 --seed 1 --system $e -o "$T/circ-$e" >/dev/null 2>&1
   put proof_circuit "fs-proof-$e" "$T/circ-$e"
 done
+printf 'zkgames-auth-key-v1 aes128 0e1b2835424f5c697683909daab7c4d1 1734516e8ba8c5e2ff1c39567390adca\n' >"$T/aes.key"
+$P auth prove --key "$T/aes.key" --context fuzz --vole-params speed --seed 1 -o "$T/aes" 2>/dev/null
+put proof_aes128_vole fs-proof "$T/aes"
 # a live ZKB++ session's transcript (interactive mode), recorded by the verifier
 rm -f "$T/p2v" "$T/v2p" && mkfifo "$T/p2v" "$T/v2p"
 $V peg serve tee --system mpc --security 8 --stdio --transcript "$T/zkbpp-session" <"$T/p2v" >"$T/v2p" 2>/dev/null &

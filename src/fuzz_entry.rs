@@ -43,6 +43,22 @@ pub mod fixtures {
     use crate::wall::game::{Game, Move};
     use crate::wall::seal::{self, MoveStatement, Sealed};
 
+    /// The `aes128` key file the AES-128 proofs are made with (`fuzz/seed.sh`): no S-box
+    /// input of its plaintext is zero.
+    pub const AES128_KEY: &str = "zkgames-auth-key-v1 aes128 0e1b2835424f5c697683909daab7c4d1 1734516e8ba8c5e2ff1c39567390adca\n";
+    /// The text the AES-128 seed proofs are bound to (`prover auth prove --context fuzz`).
+    pub const AES128_TEXT: &[u8] = b"fuzz";
+
+    /// The identity of [`AES128_KEY`].
+    pub fn aes128_identity() -> &'static crate::auth::keys::Identity {
+        static I: OnceLock<crate::auth::keys::Identity> = OnceLock::new();
+        I.get_or_init(|| {
+            crate::auth::keys::SecretKey::parse(AES128_KEY)
+                .expect("the fixture key parses")
+                .identity()
+        })
+    }
+
     /// The preimage whose SHA-256 digest the SHA-256 proofs are checked against (`zk`).
     pub const SHA256_PREIMAGE: &[u8] = b"zk";
     /// Server name of the login fixtures.
@@ -394,6 +410,17 @@ pub fn proof_circuit(data: &[u8]) {
     let outs = c.eval(&[s, p.clone()]).expect("fixture");
     let req = crate::mpc::engine::Required::bits(MIN_BITS);
     let _ = proof::verify(&c, &f, &[None, Some(p)], &outs, &req, b"");
+}
+
+/// AES-128 key proof files (offline proofs of [`fixtures::AES128_KEY`] bound to
+/// [`fixtures::AES128_TEXT`]; the corpus holds VOLE files): verified, and inspected.
+pub fn proof_aes128_vole(data: &[u8]) {
+    let data = cap(data, MAX_INPUT);
+    let id = fixtures::aes128_identity();
+    let _ = crate::auth::keys::verify_offline(id, fixtures::AES128_TEXT, data);
+    if let Ok(f) = ProofFile::from_bytes(data) {
+        let _ = crate::mpc::aes128::inspect(&f);
+    }
 }
 
 // ---------------------------------------------------------------- Wall Game
@@ -749,6 +776,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("proof_sha256_vole", proof_sha256_vole),
     ("circuit_bristol", circuit_bristol),
     ("proof_circuit", proof_circuit),
+    ("proof_aes128_vole", proof_aes128_vole),
     ("wall_ascii", wall_ascii),
     ("wall_json", wall_json),
     ("wall_record", wall_record),

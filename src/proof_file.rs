@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -64,6 +64,14 @@ pub enum ProtocolId {
     CircuitKkw = 21,
     /// A user's Bristol Fashion circuit through the VOLE-in-the-head engine.
     CircuitVole = 22,
+    /// Knowledge of an AES-128 key (an `aes128` login identity) through the ZKB++ engine
+    /// (the lowered boolean circuit).
+    Aes128Mpc = 14,
+    /// Knowledge of an AES-128 key through the KKW engine (the lowered boolean circuit).
+    Aes128Kkw = 15,
+    /// Knowledge of an AES-128 key through the VOLE-in-the-head engine (S-boxes as GF(2^8)
+    /// inverses).
+    Aes128Vole = 16,
 }
 
 impl ProtocolId {
@@ -86,6 +94,9 @@ impl ProtocolId {
             20 => Some(ProtocolId::CircuitMpc),
             21 => Some(ProtocolId::CircuitKkw),
             22 => Some(ProtocolId::CircuitVole),
+            14 => Some(ProtocolId::Aes128Mpc),
+            15 => Some(ProtocolId::Aes128Kkw),
+            16 => Some(ProtocolId::Aes128Vole),
             _ => None,
         }
     }
@@ -112,6 +123,9 @@ impl ProtocolId {
                 "Bristol Fashion circuit, KKW (MPC-in-the-head with preprocessing)"
             }
             ProtocolId::CircuitVole => "Bristol Fashion circuit, VOLE-in-the-head",
+            ProtocolId::Aes128Mpc => "AES-128 key, ZKB++ (MPC-in-the-head)",
+            ProtocolId::Aes128Kkw => "AES-128 key, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::Aes128Vole => "AES-128 key, VOLE-in-the-head",
         }
     }
 }

@@ -37,7 +37,7 @@ fn bad(c: &mut Command, what: &str) -> String {
 #[test]
 fn keygen_writes_a_private_key_and_its_identity_and_never_overwrites() {
     let d = dir("keygen");
-    for kind in ["sha256", "peg", "lowmc"] {
+    for kind in ["sha256", "peg", "lowmc", "aes128"] {
         let key = d.join(format!("{kind}-user.key"));
         let pubf = d.join(format!("{kind}-user.pub"));
         let (c, out, err) = run(prover().args(["auth", "keygen", "--kind", kind, "-o", s(&key)]));
@@ -316,5 +316,101 @@ fn bad_key_and_identity_files_exit_2_with_one_line() {
         std::fs::write(&f, bytes).unwrap();
         let e = bad(prover().args(["auth", "identity", s(&f)]), what);
         assert!(e.contains("bad.key"), "{what}: {e}");
+    }
+}
+
+/// Offline proofs for every key kind through the binaries: `prover auth prove` and
+/// `verifier auth verify` accept the right identity and text (human and `--json`), reject
+/// another text, another identity of the same kind and a tampered file (exit 1, one line, a
+/// JSON object with `--json`), refuse a malformed file (exit 2); an offline proof is not a
+/// login proof and a login proof is not an offline one.
+#[test]
+fn offline_proofs_for_every_kind() {
+    let d = dir("offline");
+    for (kind, sys) in [
+        ("sha256", "vole"),
+        ("peg", "vole"),
+        ("lowmc", "kkw"),
+        ("aes128", "vole"),
+        ("aes128", "zkbpp"),
+    ] {
+        let (key, other) = (
+            d.join(format!("{kind}-{sys}.key")),
+            d.join(format!("{kind}-{sys}-2.key")),
+        );
+        for k in [&key, &other] {
+            assert_eq!(keygen(kind, s(k)).0, 0);
+        }
+        let pubf = d.join(format!("{kind}-{sys}.pub"));
+        let opub = d.join(format!("{kind}-{sys}-2.pub"));
+        let f = d.join(format!("{kind}-{sys}.proof"));
+        let (c, _, e) = run(prover().args([
+            "auth",
+            "prove",
+            "--key",
+            s(&key),
+            "--context",
+            "pay bob 5",
+            "--system",
+            sys,
+            "-o",
+            s(&f),
+        ]));
+        assert_eq!(c, 0, "{kind}: {e}");
+        assert!(e.contains("bytes"), "{e}");
+        let (c, out, e) =
+            run(verifier().args(["auth", "verify", s(&pubf), s(&f), "--context", "pay bob 5"]));
+        assert_eq!(c, 0, "{kind}: {e}");
+        assert!(out.starts_with("ACCEPTED"), "{out}");
+        let (c, out, _) = run(verifier().args([
+            "auth",
+            "verify",
+            s(&pubf),
+            s(&f),
+            "--context",
+            "pay bob 5",
+            "--json",
+        ]));
+        assert_eq!(c, 0);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["verdict"], "accepted", "{out}");
+        assert_eq!(v["kind"], kind);
+        let rejected = |args: &[&str]| {
+            let (c, out, e) = run(verifier().args(args));
+            assert_eq!(c, 1, "{kind} {args:?}: {out}{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+            let mut j = args.to_vec();
+            j.push("--json");
+            let (c, out, _) = run(verifier().args(&j));
+            assert_eq!(c, 1);
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert!(v.is_object(), "{out}");
+        };
+        rejected(&["auth", "verify", s(&pubf), s(&f), "--context", "pay bob 6"]);
+        rejected(&["auth", "verify", s(&opub), s(&f), "--context", "pay bob 5"]);
+        let bytes = std::fs::read(&f).unwrap();
+        let t = d.join(format!("{kind}-{sys}.tampered"));
+        for pos in [40, bytes.len() / 2, bytes.len() - 3] {
+            let mut b = bytes.clone();
+            b[pos] ^= 0x20;
+            std::fs::write(&t, &b).unwrap();
+            let (c, _, e) =
+                run(verifier().args(["auth", "verify", s(&pubf), s(&t), "--context", "pay bob 5"]));
+            assert!(c == 1 || c == 2, "{kind} byte {pos}: {e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+        std::fs::write(&t, b"not a proof").unwrap();
+        bad(
+            verifier().args(["auth", "verify", s(&pubf), s(&t), "--context", "x"]),
+            "garbage",
+        );
+        // an offline proof does not log in, and a login proof is not an offline one
+        let id = read_identity(s(&pubf)).unwrap();
+        assert!(verify_login(&id, "srv", "alice", &[0; 32], &bytes).is_err());
+        if sys == "vole" {
+            let k = read_key(s(&key)).unwrap();
+            let login = prove_login(&k, "srv", "alice", &[0; 32], &mut seeded_rng(1)).unwrap();
+            assert!(zkgames::auth::keys::verify_offline(&id, b"pay bob 5", &login).is_err());
+        }
     }
 }

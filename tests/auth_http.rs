@@ -115,6 +115,19 @@ fn the_binaries_register_login_whoami_logout_over_http() {
     assert_eq!(c, 1, "{e}");
     let (c, out, _) = run(&["auth", "whoami", &url, "--token", t2.trim()]);
     assert_eq!((c, out.trim()), (0, "alice"));
+    // an aes128 key registers and logs in over HTTP (VOLE, the default, and ZKB++)
+    let ka = d.join("anna.key");
+    let (c, _, e) = keygen("aes128", ka.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let kap = ka.to_str().unwrap();
+    let (c, _, e) = run(&["auth", "register", "anna", "--key", kap, &url]);
+    assert_eq!(c, 0, "{e}");
+    for sys in ["vole", "zkbpp"] {
+        let (c, t, e) = run(&["auth", "login", "anna", "--key", kap, "--system", sys, &url]);
+        assert_eq!(c, 0, "{sys}: {e}");
+        let (c, out, _) = run(&["auth", "whoami", &url, "--token", t.trim()]);
+        assert_eq!((c, out.trim()), (0, "anna"));
+    }
     // a wrong key and an unknown name: exit 1, the same one line
     let m = d.join("mallory.key");
     keygen("sha256", m.to_str().unwrap());

@@ -133,6 +133,13 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
         !page.contains("http://") && !page.contains("https://"),
         "self-contained"
     );
+    // the kind selector offers every kind, aes128 among them
+    for kind in ["sha256", "aes128", "lowmc", "peg"] {
+        assert!(
+            page.contains(&format!("<option value=\"{kind}\"")),
+            "{kind}"
+        );
+    }
     let copy = page
         .replacen(
             "<script>",

@@ -280,11 +280,11 @@ fn the_tcp_service_and_the_schema_on_postgres() {
         "--timeout",
         "5",
     ]);
-    // the first instance created the schema, version 2
+    // the first instance created the schema, version 3
     assert_eq!(
         pg.psql("schema", "SELECT version FROM zkg_schema_version")
             .trim(),
-        "2"
+        "3"
     );
     let d = common::fresh_dir("auth-pg", "tcp");
     let k = d.join("a.key");
@@ -298,6 +298,20 @@ fn the_tcp_service_and_the_schema_on_postgres() {
     let (c, tok, e) = common::run(
         common::PROVER,
         &["auth", "login", "alice", "--key", kp, &srv.addr],
+    );
+    assert_eq!(c, 0, "{e}");
+    // an aes128 key registers and logs in on the shared database
+    let ka = d.join("aes.key");
+    assert_eq!(common::keygen("aes128", ka.to_str().unwrap()).0, 0);
+    let kap = ka.to_str().unwrap();
+    let (c, _, e) = common::run(
+        common::PROVER,
+        &["auth", "register", "anna", "--key", kap, &srv.addr],
+    );
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = common::run(
+        common::PROVER,
+        &["auth", "login", "anna", "--key", kap, &srv.addr],
     );
     assert_eq!(c, 0, "{e}");
     // the administrator's commands work on the shared database too
@@ -619,7 +633,7 @@ fn device_code_limits_and_the_migration_from_version_1() {
     assert_eq!(
         pg.psql("devlimit", "SELECT version FROM zkg_schema_version")
             .trim(),
-        "2"
+        "3"
     );
     let (a, b) = (&s[0].addr, &s[1].addr);
     assert_eq!(register(b, "alice", &key(2)), 409, "the user kept");

@@ -479,7 +479,7 @@ fn vole_logins_and_a_server_that_requires_vole() {
     };
     let srv = Server::start(&db, &[]);
     let mut keys = Vec::new();
-    for kind in ["sha256", "peg", "lowmc"] {
+    for kind in ["sha256", "peg", "lowmc", "aes128"] {
         let k = d.join(format!("{kind}.key"));
         let (c, _, e) = run(&["auth", "keygen", "--kind", kind, "-o", k.to_str().unwrap()]);
         assert_eq!(c, 0, "{e}");

@@ -11,7 +11,7 @@
 use std::net::TcpStream;
 use std::time::Duration;
 
-use zkgames::auth::keys::{prove_login, SecretKey};
+use zkgames::auth::keys::{prove_login, prove_login_with, SecretKey};
 use zkgames::auth::server::{begin_login, finish_login};
 use zkgames::auth::Kind;
 use zkgames::net::Channel;
@@ -43,7 +43,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Refusals of LowMC proofs take the same work, measured by the server itself, whether the
 /// name is unknown, registered with a LowMC key (a wrong key) or registered with a SHA-256
 /// key (another kind): medians over 100 refusals per class, interleaved, within 15 % of each
-/// other; and a registered name whose challenge expired is verified all the same.
+/// other; and a registered name whose challenge expired is verified all the same. The same
+/// three classes for `aes128` VOLE proofs (dave holds an `aes128` key, erin a SHA-256 one).
 #[test]
 fn refusals_take_the_same_time_whatever_the_name() {
     const N: usize = 100;
@@ -51,6 +52,8 @@ fn refusals_take_the_same_time_whatever_the_name() {
     let db = d.join("u.db");
     add_user(&d, &db, "bob", "lowmc");
     add_user(&d, &db, "carol", "sha256");
+    add_user(&d, &db, "dave", "aes128");
+    add_user(&d, &db, "erin", "sha256");
     let srv = auth_server(
         &db,
         &[
@@ -73,6 +76,7 @@ fn refusals_take_the_same_time_whatever_the_name() {
     );
     let a = srv.addr.clone();
     let mallory = SecretKey::generate(Kind::Lowmc, &mut seeded_rng(66)).unwrap();
+    let mallory_aes = SecretKey::generate(Kind::Aes128, &mut seeded_rng(68)).unwrap();
     let mut rng = seeded_rng(67);
     // class "expired": N logins for bob begun now, finished after their nonces expired
     let mut stale: Vec<(Channel, String, [u8; 32])> = (0..N)
@@ -90,11 +94,29 @@ fn refusals_take_the_same_time_whatever_the_name() {
         let e = finish_login(&mut ch, p).unwrap_err();
         assert!(e.to_string().contains("authentication failed"), "{e}");
     };
+    let refuse_aes = |user: &str, rng: &mut zkgames::rng::Rng| {
+        let mut ch = ch(&a);
+        let (s, n) = begin_login(&mut ch, user).unwrap();
+        let p = prove_login_with(
+            &mallory_aes,
+            &s,
+            user,
+            &n,
+            zkgames::mpc::engine::Engine::Vole,
+            rng,
+        )
+        .unwrap();
+        let e = finish_login(&mut ch, p).unwrap_err();
+        assert!(e.to_string().contains("authentication failed"), "{e}");
+    };
     // interleaved, so that the machine's load weighs on every class alike
     for _ in 0..N {
         refuse("nobody", &mut rng);
         refuse("bob", &mut rng);
         refuse("carol", &mut rng);
+        refuse_aes("nobody2", &mut rng);
+        refuse_aes("dave", &mut rng);
+        refuse_aes("erin", &mut rng);
         let (mut ch, s, n) = stale.pop().unwrap();
         let p = prove_login(&mallory, &s, "bob", &n, &mut rng).unwrap();
         assert!(finish_login(&mut ch, p).is_err());
@@ -138,6 +160,21 @@ fn refusals_take_the_same_time_whatever_the_name() {
         ("registered, other kind", median(carol)),
     ];
     let stale = median(expired);
+    let aes = [
+        ("aes128, unknown name", median(times("nobody2"))),
+        (
+            "aes128, registered, same kind, wrong key",
+            median(times("dave")),
+        ),
+        ("aes128, registered, other kind", median(times("erin"))),
+    ];
+    eprintln!("median refusal times of aes128 proofs (ms): {aes:?}");
+    let alo = aes.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+    let ahi = aes.iter().map(|x| x.1).fold(0.0, f64::max);
+    assert!(
+        ahi <= alo * 1.15,
+        "aes128 medians differ by more than 15 %: {aes:?}"
+    );
     eprintln!("median refusal times (ms): {m:?}, registered with an expired challenge: {stale}");
     let lo = m.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
     let hi = m.iter().map(|x| x.1).fold(0.0, f64::max);

@@ -116,6 +116,9 @@ fn proof_seeds_verify_against_the_fixtures() {
         let r = zkgames::mpc::sha256::verify(&d, &f, &req, b"");
         assert!(r.is_ok(), "{target}: {r:?}");
     }
+    let aes = seed("proof_aes128_vole", "fs-proof");
+    zkgames::auth::keys::verify_offline(fixtures::aes128_identity(), fixtures::AES128_TEXT, &aes)
+        .unwrap();
     let st = fixtures::wall_statement();
     for s in ["seal-Cb4", "seal-none", "fixture-seal"] {
         zkgames::wall::seal::verify_seal(st, &seed("proof_wall_move", s), &req).unwrap();

@@ -273,7 +273,7 @@ def field_stream(key, n):
 # ---------------------------------------------------------------- circuit builder (3.1)
 
 C0, C1 = -1, -2       # the constants; wires are ints >= 0
-XOR, AND, NOT = 0, 1, 2
+XOR, AND, NOT, INV = 0, 1, 2, 3
 
 
 def is_const(a):
@@ -291,8 +291,9 @@ def const(b):
 class Builder:
     def __init__(self, n_in):
         self.n_in = n_in
-        self.gates = []          # (op, a, b)
+        self.gates = []          # (op, a, b); INV: (INV, byte index, bit)
         self.outputs = []        # wire >= 0, or C0 / C1
+        self.inv_inputs = []     # per inverted byte: its 8 input wires, bit 0 first (3.1)
 
     def _new(self, op, a, b):
         self.gates.append((op, a, b))
@@ -335,6 +336,29 @@ class Builder:
             return a
         return self._new(AND, a, b)
 
+    def gf256_inv(self, x):
+        """3.1's inverted byte: 8 gates (INV, idx, j); a byte of constants folds; a
+        constant bit of a byte with secret bits becomes a wire (XOR of the byte's first
+        secret wire with itself, then NOT for a 1)."""
+        if all(is_const(b) for b in x):
+            v = sum(const_bit(b) << i for i, b in enumerate(x))
+            if v == 0:
+                raise Malformed("the inverse of a public zero byte")
+            y = gf256_inv(v)
+            return [const((y >> j) & 1) for j in range(8)]
+        ins = []
+        for b in x:
+            if is_const(b):
+                w = next(c for c in x if not is_const(c))
+                z = self._new(XOR, w, w)
+                if const_bit(b):
+                    z = self._new(NOT, z, 0)
+                b = z
+            ins.append(b)
+        idx = len(self.inv_inputs)
+        self.inv_inputs.append(ins)
+        return [self._new(INV, idx, j) for j in range(8)]
+
     def increment(self, ctr, bit):
         c = bit
         out = []
@@ -376,7 +400,69 @@ class Builder:
         for o in self.outputs:
             out.append(struct.pack("<BI", 1, const_bit(o)) if is_const(o)
                        else struct.pack("<BI", 0, o))
+        if self.inv_inputs:
+            out.append(struct.pack("<Q", len(self.inv_inputs)))
+            for ins in self.inv_inputs:
+                out.append(struct.pack("<8I", *ins))
         return sha256(*out)
+
+
+# ---------------------------------------------------------------- GF(2^8) in GF(2^128) (7.6)
+
+def gf256_mul(a, b):
+    """AES's field: x^8 + x^4 + x^3 + x + 1."""
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        if a & 0x100:
+            a ^= 0x11B
+        b >>= 1
+    return r
+
+
+def gf256_inv(a):
+    r = 1
+    for _ in range(254):
+        r = gf256_mul(r, a)
+    return r
+
+
+def gf_pow(a, e):
+    r = 1
+    while e:
+        if e & 1:
+            r = gf_mul(r, a)
+        a = gf_mul(a, a)
+        e >>= 1
+    return r
+
+
+def _basis():
+    """7.6: theta is the first root of x^8 + x^4 + x^3 + x + 1 among z^0, z^1, ... with
+    z = X^((2^128 - 1)/255); beta_j = theta^j."""
+    z = gf_pow(2, MASK128 // 255)
+    t = 1
+    for _ in range(255):
+        t2 = gf_mul(t, t)
+        t4 = gf_mul(t2, t2)
+        if gf_mul(t4, t4) ^ t4 ^ gf_mul(t2, t) ^ t ^ 1 == 0:
+            break
+        t = gf_mul(t, z)
+    b = [1]
+    for _ in range(7):
+        b.append(gf_mul(b[-1], t))
+    return b
+
+
+_BETA = []
+
+
+def gf256_basis():
+    if not _BETA:
+        _BETA.extend(_basis())
+    return _BETA
 
 
 def peg_circuit(inst):
@@ -446,7 +532,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     version, protocol, mode, body_len = struct.unpack("<HHBQ", data[8:21])
     if version != FORMAT_VERSION:
         raise Malformed("unsupported format version %d" % version)
-    if not 1 <= protocol <= 13:
+    if not 1 <= protocol <= 16:
         raise Malformed("unknown protocol id %d" % protocol)
     if mode > 1:
         raise Malformed("unknown mode byte %d" % mode)
@@ -524,7 +610,8 @@ def verify_statement(p, tag, bld, public, y, security, context):
     n_in = bld.n_in
     ands = [g for g in bld.gates if g[0] == AND]
     n_and, n_out = len(ands), len(bld.outputs)
-    ell = n_in + n_and
+    n_inv = len(bld.inv_inputs)
+    ell = n_in + n_and + 8 * n_inv
     ellh = ell + 512
     tau, dbits, grind = p["tau"], p["D"], p["w"]
     # 1. parameters
@@ -649,7 +736,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
 
     # two combinations: chi is the first n_and + n_out elements of the chall2 stream, chi'
     # the next n_and + n_out; combination k is masked by positions [ell + 128k, ell + 128k + 128)
-    n_rel = n_and + n_out
+    n_rel = n_and + n_out + n_inv
     chis = field_stream(chall2, 2 * n_rel)
     keys = [qpos(pp) ^ (delta if (d >> pp) & 1 else 0) for pp in range(n_in)]
     s_kk = [0, 0]
@@ -660,6 +747,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
             keys.append(keys[a] ^ keys[b])
         elif op == NOT:
             keys.append(keys[a] ^ delta)
+        elif op == INV:
+            pos = n_in + n_and + 8 * a + b
+            keys.append(qpos(pos) ^ (delta if (d >> pos) & 1 else 0))
         else:
             pos = n_in + t
             kc = qpos(pos) ^ (delta if (d >> pos) & 1 else 0)
@@ -673,6 +763,19 @@ def verify_statement(p, tag, bld, public, y, security, context):
         if not is_const(w):
             for k in range(2):
                 s_kc[k] ^= gf_mul(chis[k * n_rel + n_and + o], keys[w] ^ (delta if y[o] else 0))
+    # inverted bytes (7.6): chi (K_x K_y) and chi Δ·Δ, K_x = Σ β_j K_{x_j}
+    beta = gf256_basis() if n_inv else []
+    for i, ins in enumerate(bld.inv_inputs):
+        kx = ky = 0
+        for j in range(8):
+            pos = n_in + n_and + 8 * i + j
+            kx ^= gf_mul(beta[j], keys[ins[j]])
+            ky ^= gf_mul(beta[j], qpos(pos) ^ (delta if (d >> pos) & 1 else 0))
+        kk = gf_mul(kx, ky)
+        for k in range(2):
+            ch = chis[k * n_rel + n_and + n_out + i]
+            s_kk[k] ^= gf_mul(ch, kk)
+            s_kc[k] ^= gf_mul(ch, delta)
     for k in range(2):
         mask = 0
         for j in range(128):

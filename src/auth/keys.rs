@@ -12,7 +12,14 @@
 //! * `lowmc`: the secret is a 129-bit LowMC key `k`, with a random public 129-bit plaintext
 //!   `p`; the identity is `(p, c = LowMC_k(p))` ([`crate::mpc::lowmc`]: LowMC-129-129-43-4
 //!   Picnic3-L1's instance, 516 AND gates). Logging in proves knowledge of `k` (Picnic's
-//!   construction): the smallest login proofs.
+//!   construction). LowMC was designed for MPC and has had far less cryptanalysis than
+//!   AES (published attacks break variants with few rounds or partial S-box layers).
+//! * `aes128`: the secret is an AES-128 key `k`, with a random public 16-byte plaintext `p`;
+//!   the identity is `(p, c = AES-128_k(p))` (FAEST's public-key shape,
+//!   [`crate::mpc::aes128`]). Logging in proves knowledge of `k`: the conservative choice,
+//!   resting on the most studied block cipher. Key generation redraws keys for which some of
+//!   the 200 S-box inputs is zero on `p` (such keys cannot be proven): about 54 % of draws,
+//!   which leaves ≈ 2^126.9 keys for a given plaintext.
 //!
 //! Text formats (one line each, fields separated by spaces, hex in lowercase):
 //!
@@ -23,16 +30,22 @@
 //! zkgames-auth-key-v1 lowmc <k: 34 hex> <p: 34 hex>
 //! zkgames-auth-id-v1 peg <instance: hex of its canonical bytes>
 //! zkgames-auth-id-v1 lowmc <p: 34 hex> <c: 34 hex>
+//! zkgames-auth-key-v1 aes128 <k: 32 hex> <p: 32 hex>
+//! zkgames-auth-id-v1 aes128 <p: 32 hex> <c: 32 hex>
 //! ```
 //!
 //! A 129-bit `lowmc` value is 17 bytes as Picnic writes them, most significant bit first, the
 //! 7 low bits of the last byte zero ([`crate::mpc::lowmc::block_to_bytes`]).
 //!
 //! A login proof is bound to [`login_context`]: a domain tag, the server's name, the user
-//! name and the server's 256-bit nonce, each length-prefixed.
+//! name and the server's 256-bit nonce, each length-prefixed. An offline proof
+//! ([`prove_offline`], `prover auth prove`) is the same proof bound to [`offline_context`]
+//! instead (another domain tag and a text): in effect a signature on the text, which no
+//! server accepts as a login and no login proof passes for.
 
 use sha2::{Digest as _, Sha256};
 
+use crate::mpc::aes128;
 use crate::mpc::engine::{Engine, Protocols, Required, System};
 use crate::mpc::kkw::{self, Params, Profile};
 use crate::mpc::lowmc::{self, Block};
@@ -52,6 +65,10 @@ pub const ID_HEADER: &str = "zkgames-auth-id-v1";
 pub const ID_TAG: &[u8] = b"zkgames/auth/sha256/v1";
 /// First field of the login context.
 pub const LOGIN_TAG: &[u8] = b"zkgames/auth/login/v1";
+/// First field of the context of offline proofs ([`offline_context`]).
+pub const OFFLINE_TAG: &[u8] = b"zkgames/auth/offline/v1";
+/// Longest text an offline proof is bound to, in bytes.
+pub const MAX_OFFLINE_TEXT: usize = 1 << 16;
 /// Soundness of login proofs, in bits.
 pub const LOGIN_SECURITY_BITS: u32 = 128;
 /// Largest `(S − 1)·T` of a `peg` identity: bounds the verifier's work and the proof size
@@ -70,11 +87,12 @@ pub enum Kind {
     Sha256,
     Peg,
     Lowmc,
+    Aes128,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 3] = [Kind::Sha256, Kind::Peg, Kind::Lowmc];
+    pub const ALL: [Kind; 4] = [Kind::Sha256, Kind::Peg, Kind::Lowmc, Kind::Aes128];
 
     /// The name used in files and on the command line.
     pub fn name(self) -> &'static str {
@@ -82,16 +100,18 @@ impl Kind {
             Kind::Sha256 => "sha256",
             Kind::Peg => "peg",
             Kind::Lowmc => "lowmc",
+            Kind::Aes128 => "aes128",
         }
     }
-    /// Parses `sha256`, `peg` or `lowmc`.
+    /// Parses `sha256`, `peg`, `lowmc` or `aes128`.
     pub fn parse(s: &str) -> Result<Kind> {
         match s {
             "sha256" => Ok(Kind::Sha256),
             "peg" => Ok(Kind::Peg),
             "lowmc" => Ok(Kind::Lowmc),
+            "aes128" => Ok(Kind::Aes128),
             _ => Err(Error::bad(format!(
-                "unknown key kind '{}' (expected sha256, peg or lowmc)",
+                "unknown key kind '{}' (expected sha256, peg, lowmc or aes128)",
                 clip(s)
             ))),
         }
@@ -102,6 +122,7 @@ impl Kind {
             Kind::Sha256 => &mpc::sha256::PROTOCOLS,
             Kind::Peg => &crate::peg::mpc::PROTOCOLS,
             Kind::Lowmc => &lowmc::PROTOCOLS,
+            Kind::Aes128 => &aes128::PROTOCOLS,
         }
     }
 }
@@ -121,6 +142,11 @@ pub enum Identity {
     Peg(Instance),
     /// A LowMC plaintext and its ciphertext under the secret key.
     Lowmc { plaintext: Block, ciphertext: Block },
+    /// An AES-128 plaintext and its ciphertext under the secret key.
+    Aes128 {
+        plaintext: [u8; 16],
+        ciphertext: [u8; 16],
+    },
 }
 
 /// A secret key. Its `Debug` output hides the secret.
@@ -138,6 +164,11 @@ pub enum SecretKey {
     Lowmc {
         key: Block,
         plaintext: Block,
+    },
+    /// An AES-128 key and the public plaintext of its identity (no S-box input zero).
+    Aes128 {
+        key: [u8; 16],
+        plaintext: [u8; 16],
     },
 }
 
@@ -180,6 +211,16 @@ fn parse_hex(s: &str, what: &str) -> Result<Vec<u8>> {
 
 fn parse_block(s: &str, what: &str) -> Result<Block> {
     lowmc::block_from_bytes(&parse_hex(s, what)?, what)
+}
+
+fn parse_hex16(s: &str, what: &str) -> Result<[u8; 16]> {
+    let b = parse_hex(s, what)?;
+    b.try_into().map_err(|b: Vec<u8>| {
+        Error::bad(format!(
+            "{what}: {} bytes, expected 16 (32 hex digits)",
+            b.len()
+        ))
+    })
 }
 
 fn parse_hex32(s: &str, what: &str) -> Result<[u8; 32]> {
@@ -231,7 +272,7 @@ fn check_header(f: &[&str], header: &str, what: &str) -> Result<Kind> {
     let want = match (header == KEY_HEADER, kind) {
         (true, Kind::Sha256) => 3,
         (true, Kind::Peg) => 4,
-        (_, Kind::Lowmc) => 4,
+        (_, Kind::Lowmc | Kind::Aes128) => 4,
         (false, _) => 3,
     };
     if f.len() != want {
@@ -313,6 +354,7 @@ impl Identity {
             Identity::Sha256(_) => Kind::Sha256,
             Identity::Peg(_) => Kind::Peg,
             Identity::Lowmc { .. } => Kind::Lowmc,
+            Identity::Aes128 { .. } => Kind::Aes128,
         }
     }
 
@@ -328,6 +370,14 @@ impl Identity {
                 "{ID_HEADER} lowmc {} {}\n",
                 hex::encode(lowmc::block_to_bytes(plaintext)),
                 hex::encode(lowmc::block_to_bytes(ciphertext))
+            ),
+            Identity::Aes128 {
+                plaintext,
+                ciphertext,
+            } => format!(
+                "{ID_HEADER} aes128 {} {}\n",
+                hex::encode(plaintext),
+                hex::encode(ciphertext)
             ),
         }
     }
@@ -348,6 +398,10 @@ impl Identity {
                 plaintext: parse_block(f[2], "identity plaintext")?,
                 ciphertext: parse_block(f[3], "identity ciphertext")?,
             }),
+            Kind::Aes128 => Ok(Identity::Aes128 {
+                plaintext: parse_hex16(f[2], "identity plaintext")?,
+                ciphertext: parse_hex16(f[3], "identity ciphertext")?,
+            }),
         }
     }
 
@@ -364,11 +418,13 @@ impl SecretKey {
             SecretKey::Sha256(_) => Kind::Sha256,
             SecretKey::Peg { .. } => Kind::Peg,
             SecretKey::Lowmc { .. } => Kind::Lowmc,
+            SecretKey::Aes128 { .. } => Kind::Aes128,
         }
     }
 
     /// Draws a fresh key: 32 bytes for `sha256`, a planted instance of size
-    /// [`planted::KEYGEN`] for `peg`, a 129-bit key and plaintext for `lowmc`. Use
+    /// [`planted::KEYGEN`] for `peg`, a 129-bit key and plaintext for `lowmc`, a 128-bit key
+    /// and plaintext for `aes128` (redrawn while an S-box input is zero). Use
     /// [`crate::rng::os_rng`].
     pub fn generate(kind: Kind, rng: &mut Rng) -> Result<SecretKey> {
         match kind {
@@ -378,6 +434,12 @@ impl SecretKey {
                 key: lowmc::random_block(rng),
                 plaintext: lowmc::random_block(rng),
             }),
+            Kind::Aes128 => loop {
+                let (key, plaintext) = (aes128::random_bytes(rng), aes128::random_bytes(rng));
+                if aes128::sbox_inputs_nonzero(&key, &plaintext) {
+                    return Ok(SecretKey::Aes128 { key, plaintext });
+                }
+            },
         }
     }
 
@@ -401,6 +463,10 @@ impl SecretKey {
                 plaintext: *plaintext,
                 ciphertext: lowmc::encrypt(key, plaintext),
             },
+            SecretKey::Aes128 { key, plaintext } => Identity::Aes128 {
+                plaintext: *plaintext,
+                ciphertext: aes128::encrypt(key, plaintext),
+            },
         }
     }
 
@@ -422,6 +488,11 @@ impl SecretKey {
                 "{KEY_HEADER} lowmc {} {}\n",
                 hex::encode(lowmc::block_to_bytes(key)),
                 hex::encode(lowmc::block_to_bytes(plaintext))
+            ),
+            SecretKey::Aes128 { key, plaintext } => format!(
+                "{KEY_HEADER} aes128 {} {}\n",
+                hex::encode(key),
+                hex::encode(plaintext)
             ),
         }
     }
@@ -464,6 +535,16 @@ impl SecretKey {
                 key: parse_block(f[2], "key file secret")?,
                 plaintext: parse_block(f[3], "key file plaintext")?,
             }),
+            Kind::Aes128 => {
+                let key = parse_hex16(f[2], "key file secret")?;
+                let plaintext = parse_hex16(f[3], "key file plaintext")?;
+                if !aes128::sbox_inputs_nonzero(&key, &plaintext) {
+                    return Err(Error::bad(
+                        "key file: an S-box input of this key is zero on its plaintext, so it cannot be proven; generate a new key",
+                    ));
+                }
+                Ok(SecretKey::Aes128 { key, plaintext })
+            }
         }
     }
 }
@@ -520,6 +601,52 @@ pub fn login_context(server: &str, user: &str, nonce: &[u8; 32]) -> Result<Vec<u
     Ok(out)
 }
 
+/// The bytes an offline proof is bound to: `lp(OFFLINE_TAG) ‖ lp(text)` with
+/// `lp(x) = u32-le(len(x)) ‖ x` (a login context starts with `lp(LOGIN_TAG)`: the two never
+/// meet). Texts up to [`MAX_OFFLINE_TEXT`] bytes.
+pub fn offline_context(text: &[u8]) -> Result<Vec<u8>> {
+    if text.len() > MAX_OFFLINE_TEXT {
+        return Err(Error::bad(format!(
+            "--context: {} bytes, at most {MAX_OFFLINE_TEXT}",
+            text.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(8 + OFFLINE_TAG.len() + text.len());
+    for part in [OFFLINE_TAG, text] {
+        out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+        out.extend_from_slice(part);
+    }
+    Ok(out)
+}
+
+/// An offline proof of knowledge of `key` bound to `text` ([`offline_context`]) with
+/// `system`: the bytes of a non-interactive proof file, of the protocol ids of the key's
+/// login proofs.
+pub fn prove_offline(
+    key: &SecretKey,
+    text: &[u8],
+    system: &System,
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    prove_bound(key, &offline_context(text)?, system, rng)
+}
+
+/// Verifies an offline proof against `id` and `text` at [`LOGIN_SECURITY_BITS`]; returns the
+/// engine that made it. Errors as [`verify_login`].
+pub fn verify_offline(id: &Identity, text: &[u8], proof: &[u8]) -> Result<Engine> {
+    let ctx = offline_context(text)?;
+    let file = ProofFile::from_bytes(proof)?;
+    let req = Required::bits(LOGIN_SECURITY_BITS);
+    let engine = id.kind().protocols().engine(&file)?;
+    if file.mode != Mode::NonInteractive {
+        return Err(Error::bad(
+            "an offline proof must be non-interactive (Fiat–Shamir)",
+        ));
+    }
+    verify_bound(id, &ctx, &file, &req)?;
+    Ok(engine)
+}
+
 /// Rounds of a login proof: [`LOGIN_SECURITY_BITS`] of soundness (219).
 pub fn login_rounds() -> usize {
     zkbpp::rounds_for_bits(LOGIN_SECURITY_BITS)
@@ -571,19 +698,24 @@ pub fn prove_login_with(
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
     let ctx = login_context(server, user, nonce)?;
-    let system = login_system(engine);
+    prove_bound(key, &ctx, &login_system(engine), rng)
+}
+
+/// A proof of knowledge of `key` bound to the context bytes `ctx`, with `system`.
+fn prove_bound(key: &SecretKey, ctx: &[u8], system: &System, rng: &mut Rng) -> Result<Vec<u8>> {
     match key {
         SecretKey::Sha256(s) => {
             let mut pre = ID_TAG.to_vec();
             pre.extend_from_slice(s);
-            let proof = mpc::sha256::prove(&pre, &system, &ctx, rng);
+            let proof = mpc::sha256::prove(&pre, system, ctx, rng);
             pre.fill(0);
             proof
         }
         SecretKey::Peg {
             instance, solution, ..
-        } => crate::peg::mpc::prove(instance, solution, &system, &ctx, rng),
-        SecretKey::Lowmc { key, plaintext } => lowmc::prove_key(key, plaintext, &system, &ctx, rng),
+        } => crate::peg::mpc::prove(instance, solution, system, ctx, rng),
+        SecretKey::Lowmc { key, plaintext } => lowmc::prove_key(key, plaintext, system, ctx, rng),
+        SecretKey::Aes128 { key, plaintext } => aes128::prove_key(key, plaintext, system, ctx, rng),
     }
 }
 
@@ -638,17 +770,26 @@ pub fn verify_login_accepting(
             "a login proof must be non-interactive (Fiat–Shamir)",
         ));
     }
+    verify_bound(id, &ctx, &file, &req)
+}
+
+/// Verifies a proof file of `id`'s kind bound to the context bytes `ctx` under `req`.
+fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> Result<()> {
     match id {
         Identity::Sha256(d) => {
-            mpc::sha256::verify(d, &file, &req, &ctx)?;
+            mpc::sha256::verify(d, file, req, ctx)?;
         }
         Identity::Peg(inst) => {
-            crate::peg::mpc::verify(inst, &file, &req, &ctx)?;
+            crate::peg::mpc::verify(inst, file, req, ctx)?;
         }
         Identity::Lowmc {
             plaintext,
             ciphertext,
-        } => lowmc::verify_key(plaintext, ciphertext, &file, &req, &ctx)?,
+        } => lowmc::verify_key(plaintext, ciphertext, file, req, ctx)?,
+        Identity::Aes128 {
+            plaintext,
+            ciphertext,
+        } => aes128::verify_key(plaintext, ciphertext, file, req, ctx)?,
     }
     Ok(())
 }

@@ -4,12 +4,13 @@
 //! (counted in the shared audit log) and session tokens hold for all instances.
 //!
 //! The schema is created and migrated by the server itself, under a transaction-scoped
-//! advisory lock so that instances starting together do it once. Schema version 2 (version 1
-//! lacks `zkg_device_codes`, added by the second migration):
+//! advisory lock so that instances starting together do it once. Schema version 3 (version 1
+//! lacks `zkg_device_codes`, added by the second migration; the third adds `aes128` to the
+//! kind check):
 //!
 //! ```sql
 //! CREATE TABLE zkg_schema_version (version INTEGER NOT NULL);   -- one row: 1
-//! CREATE TABLE zkg_users (name TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('sha256','peg','lowmc')),
+//! CREATE TABLE zkg_users (name TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('sha256','peg','lowmc','aes128')),
 //!                         identity TEXT NOT NULL, created BIGINT NOT NULL);
 //! CREATE TABLE zkg_challenges (nonce BYTEA PRIMARY KEY CHECK (octet_length(nonce) = 32),
 //!                              username TEXT NOT NULL, peer TEXT NOT NULL, expires BIGINT NOT NULL);
@@ -53,7 +54,7 @@ use crate::rng::{os_rng, random_32};
 use crate::{Error, Result};
 
 /// The schema version this build reads and writes.
-pub const PG_SCHEMA_VERSION: i32 = 2;
+pub const PG_SCHEMA_VERSION: i32 = 3;
 
 /// Migrations: entry `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -106,6 +107,11 @@ CREATE TABLE zkg_device_codes (
 );
 CREATE INDEX zkg_device_codes_peer ON zkg_device_codes (peer, expires);
 CREATE INDEX zkg_device_codes_expires ON zkg_device_codes (expires);
+",
+    "
+ALTER TABLE zkg_users DROP CONSTRAINT zkg_users_kind_check;
+ALTER TABLE zkg_users ADD CONSTRAINT zkg_users_kind_check
+    CHECK (kind IN ('sha256', 'peg', 'lowmc', 'aes128'));
 ",
 ];
 

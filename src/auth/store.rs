@@ -6,14 +6,15 @@
 //! time comes from the store's [`Clock`], in Unix seconds, so expiry is testable with
 //! [`Clock::fake`].
 //!
-//! Schema version 3 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"). Older databases are
+//! Schema version 4 (`PRAGMA application_id` = `0x7A6B6731`, "zkg1"). Older databases are
 //! migrated in place when opened, one step at a time in one immediate transaction
 //! (`MIGRATIONS`): version 1 differs from 2 only in the `users.kind` check (`sha256`,
 //! `peg`; version 2 adds `lowmc`); version 3 adds `device_codes` (the page's device login,
-//! [`device`]). A new file gets version 2's tables, then the same steps.
+//! [`device`]); version 4 widens the kind check again (`aes128`). A new file gets version 2's
+//! tables, then the same steps.
 //!
 //! ```sql
-//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 3
+//! CREATE TABLE schema_version (version INTEGER NOT NULL);   -- one row: 4
 //! CREATE TABLE users (name TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
 //!                     identity TEXT NOT NULL, created INTEGER NOT NULL);
 //! CREATE TABLE challenges (nonce BLOB PRIMARY KEY NOT NULL, user TEXT NOT NULL,
@@ -49,7 +50,7 @@ pub mod device;
 pub use device::{code_hash, poll_hash, DeviceCode, DeviceDone, DeviceInsert};
 
 /// The schema version this build reads and writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 /// `PRAGMA application_id` of a user database ("zkg1").
 pub const APPLICATION_ID: i32 = 0x7A6B_6731;
 /// Domain tag of token hashes: the database holds `SHA-256(TOKEN_TAG ‖ token)`.
@@ -124,6 +125,18 @@ CREATE TABLE device_codes (
 );
 CREATE INDEX device_codes_peer ON device_codes (peer, expires);
 CREATE INDEX device_codes_expires ON device_codes (expires);
+",
+    // 3 -> 4: the `users` table rebuilt with the `aes128` kind, rows copied
+    "
+CREATE TABLE users_v4 (
+    name TEXT PRIMARY KEY NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('sha256', 'peg', 'lowmc', 'aes128')),
+    identity TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+INSERT INTO users_v4 (name, kind, identity, created) SELECT name, kind, identity, created FROM users;
+DROP TABLE users;
+ALTER TABLE users_v4 RENAME TO users;
 ",
 ];
 
@@ -844,7 +857,7 @@ impl Store {
     /// Users of each kind (for status lines).
     pub fn kind_counts(&self) -> Result<Vec<(Kind, usize)>> {
         let mut out = Vec::new();
-        for k in [Kind::Sha256, Kind::Peg, Kind::Lowmc] {
+        for k in Kind::ALL {
             let n: i64 = self
                 .conn
                 .query_row(
@@ -894,8 +907,8 @@ mod tests {
     }
 
     /// A version 1 database (the old kind check, no device codes) is migrated on open: its
-    /// users kept, `lowmc` users accepted, device codes stored, the version row 3; a version 4
-    /// database is refused.
+    /// users kept, `lowmc` and `aes128` users accepted, device codes stored, the version row
+    /// the current one; a later version is refused.
     #[test]
     fn version_1_databases_are_migrated() {
         use crate::auth::keys::SecretKey;
@@ -931,6 +944,11 @@ mod tests {
             .identity();
         st.add_user("new", &id).unwrap();
         assert_eq!(st.user("new").unwrap().unwrap().identity, id);
+        let aes = SecretKey::generate(Kind::Aes128, &mut rng)
+            .unwrap()
+            .identity();
+        st.add_user("aes", &aes).unwrap();
+        assert_eq!(st.user("aes").unwrap().unwrap().identity, aes);
         let v: i64 = st
             .conn
             .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
@@ -945,16 +963,16 @@ mod tests {
         drop(st);
         // reopening a migrated database changes nothing
         let st = Store::open(&path, Clock::fake(100), Policy::default()).unwrap();
-        assert_eq!(st.users().unwrap().len(), 2);
+        assert_eq!(st.users().unwrap().len(), 3);
         st.conn
-            .execute("UPDATE schema_version SET version = 4", [])
+            .execute("UPDATE schema_version SET version = 5", [])
             .unwrap();
         drop(st);
         let e = Store::open(&path, Clock::fake(100), Policy::default())
             .err()
             .unwrap()
             .to_string();
-        assert!(e.contains("schema version 4"), "{e}");
+        assert!(e.contains("schema version 5"), "{e}");
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -11,6 +11,17 @@
 //! builder's job is to minimise them; XOR/NOT are free.
 //!
 //! Outputs are [`Bit`]s too: a constant output simply states a public bit.
+//!
+//! **GF(2^8) inverses.** A circuit may also invert bytes in AES's field GF(2^8) =
+//! GF(2)[x]/(x^8 + x^4 + x^3 + x + 1) (a byte's bit `i` is the coefficient of `x^i`): byte
+//! `idx` of the side table [`Circuit::inv_inputs`] names 8 input wires (bit 0 first), and 8
+//! consecutive gates `Gate::Inv(idx, 0..8)` give bit `j` of its inverse. The statement is
+//! satisfiable only if every such byte is non-zero: [`Circuit::eval_checked`] reports a zero
+//! byte, [`Circuit::eval`] follows AES's convention `0⁻¹ = 0` (what the boolean lowering
+//! computes). The VOLE-in-the-head engine proves each inverse as one relation `x·y = 1` over
+//! GF(2^8) ⊂ GF(2^128); ZKB++ and KKW run boolean circuits only and prove
+//! [`Circuit::lowered`], where each inverse becomes 115 AND gates and one extra output
+//! ("this byte was zero", which must be 0), so that all engines prove the same statement.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -25,6 +36,9 @@ pub enum Gate {
     Xor(u32, u32),
     And(u32, u32),
     Not(u32),
+    /// Bit `j` (second field) of the GF(2^8) inverse of byte `idx` (first field) of the
+    /// circuit's [`Circuit::inv_inputs`] table.
+    Inv(u32, u8),
 }
 
 /// A bit during construction: a public constant or a wire.
@@ -44,22 +58,70 @@ pub struct Circuit {
     gates: Vec<Gate>,
     outputs: Vec<Bit>,
     n_and: usize,
+    /// The input wires of every inverted byte (bit 0 first), in the order of their gates.
+    inv_inputs: Vec<[u32; 8]>,
     digest: Digest,
 }
 
 impl Circuit {
     /// Assembles a circuit from raw parts, checking that every operand is defined earlier.
     pub fn from_parts(n_inputs: usize, gates: Vec<Gate>, outputs: Vec<Bit>) -> crate::Result<Self> {
+        Self::from_parts_inv(n_inputs, gates, outputs, Vec::new())
+    }
+
+    /// [`Circuit::from_parts`] with a table of inverted bytes: byte `idx`'s 8 gates
+    /// `Inv(idx, 0) … Inv(idx, 7)` must be consecutive, the bytes in table order, each byte
+    /// used once, and its input wires defined before its first gate.
+    pub fn from_parts_inv(
+        n_inputs: usize,
+        gates: Vec<Gate>,
+        outputs: Vec<Bit>,
+        inv_inputs: Vec<[u32; 8]>,
+    ) -> crate::Result<Self> {
         let bad = |m: String| crate::Error::bad(format!("invalid circuit: {m}"));
+        let mut next_inv = 0usize; // the next Inv gate expected, as 8·idx + bit
         for (g, gate) in gates.iter().enumerate() {
             let limit = (n_inputs + g) as u64;
             let ops: &[u32] = match gate {
                 Gate::Xor(a, b) | Gate::And(a, b) => &[*a, *b],
                 Gate::Not(a) => &[*a],
+                Gate::Inv(idx, bit) => {
+                    let (idx, bit) = (*idx as usize, *bit as usize);
+                    if !next_inv.is_multiple_of(8) && (idx, bit) != (next_inv / 8, next_inv % 8) {
+                        return Err(bad(format!(
+                            "gate {g}: the 8 gates of an inverted byte must be consecutive"
+                        )));
+                    }
+                    if (idx, bit) != (next_inv / 8, next_inv % 8) {
+                        return Err(bad(format!(
+                            "gate {g}: inverted bytes must come in table order, bit 0 first"
+                        )));
+                    }
+                    let Some(ins) = inv_inputs.get(idx) else {
+                        return Err(bad(format!("gate {g} inverts a byte not in the table")));
+                    };
+                    next_inv += 1;
+                    // every input precedes the byte's first gate
+                    let first = limit - bit as u64;
+                    if ins.iter().any(|&w| w as u64 >= first) {
+                        return Err(bad(format!("gate {g} reads a wire not yet defined")));
+                    }
+                    &[]
+                }
             };
+            if !next_inv.is_multiple_of(8) && !matches!(gate, Gate::Inv(..)) {
+                return Err(bad(format!(
+                    "gate {g}: the 8 gates of an inverted byte must be consecutive"
+                )));
+            }
             if ops.iter().any(|&w| w as u64 >= limit) {
                 return Err(bad(format!("gate {g} reads a wire not yet defined")));
             }
+        }
+        if next_inv != 8 * inv_inputs.len() {
+            return Err(bad(
+                "an inverted byte of the table does not have its 8 gates".into(),
+            ));
         }
         let n_wires = (n_inputs + gates.len()) as u64;
         if outputs
@@ -74,6 +136,7 @@ impl Circuit {
             gates,
             outputs,
             n_and,
+            inv_inputs,
             digest: [0; 32],
         };
         c.digest = c.compute_digest();
@@ -88,6 +151,14 @@ impl Circuit {
     }
     pub fn n_and(&self) -> usize {
         self.n_and
+    }
+    /// Number of inverted bytes (each is 8 [`Gate::Inv`] gates).
+    pub fn n_inv(&self) -> usize {
+        self.inv_inputs.len()
+    }
+    /// The input wires of every inverted byte, bit 0 first.
+    pub fn inv_inputs(&self) -> &[[u32; 8]] {
+        &self.inv_inputs
     }
     pub fn n_gates(&self) -> usize {
         self.gates.len()
@@ -107,8 +178,10 @@ impl Circuit {
     }
 
     /// `"zkg:circuit:v1" ‖ u64 n_inputs ‖ u64 n_gates ‖ gates ‖ u64 n_outputs ‖ outputs`:
-    /// a gate is `op ‖ u32 a ‖ u32 b` (op 0 XOR, 1 AND, 2 NOT with b = 0), an output is
-    /// `0 ‖ u32 wire` or `1 ‖ u32 bit`. Integers little-endian.
+    /// a gate is `op ‖ u32 a ‖ u32 b` (op 0 XOR, 1 AND, 2 NOT with b = 0, 3 Inv with
+    /// a = idx, b = bit), an output is `0 ‖ u32 wire` or `1 ‖ u32 bit`; then, only if the
+    /// circuit inverts bytes, `u64 n_inv ‖ 8 u32 input wires per byte`. Integers
+    /// little-endian. A circuit without inverses has the bytes it had before they existed.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(40 + 9 * self.gates.len() + 5 * self.outputs.len());
         out.extend_from_slice(b"zkg:circuit:v1");
@@ -119,6 +192,7 @@ impl Circuit {
                 Gate::Xor(a, b) => (0u8, a, b),
                 Gate::And(a, b) => (1, a, b),
                 Gate::Not(a) => (2, a, 0),
+                Gate::Inv(idx, bit) => (3, idx, bit as u32),
             };
             out.push(op);
             out.extend_from_slice(&a.to_le_bytes());
@@ -135,6 +209,12 @@ impl Circuit {
                     out.push(1);
                     out.extend_from_slice(&(c as u32).to_le_bytes());
                 }
+            }
+        }
+        if !self.inv_inputs.is_empty() {
+            out.extend_from_slice(&(self.inv_inputs.len() as u64).to_le_bytes());
+            for w in self.inv_inputs.iter().flatten() {
+                out.extend_from_slice(&w.to_le_bytes());
             }
         }
         out
@@ -156,6 +236,7 @@ impl Circuit {
                     Gate::Xor(a, b) => (0u8, a, b),
                     Gate::And(a, b) => (1, a, b),
                     Gate::Not(a) => (2, a, 0),
+                    Gate::Inv(idx, bit) => (3, idx, bit as u32),
                 };
                 out[0] = op;
                 out[1..5].copy_from_slice(&a.to_le_bytes());
@@ -172,31 +253,147 @@ impl Circuit {
             h.update([tag]);
             h.update(v.to_le_bytes());
         }
+        if !self.inv_inputs.is_empty() {
+            h.update((self.inv_inputs.len() as u64).to_le_bytes());
+            for w in self.inv_inputs.iter().flatten() {
+                h.update(w.to_le_bytes());
+            }
+        }
         h.finalize().into()
     }
 
-    /// Plain evaluation (the reference semantics). Panics if `input` has the wrong length:
-    /// callers check lengths of untrusted inputs first.
+    /// Plain evaluation (the reference semantics), with AES's convention `0⁻¹ = 0` for the
+    /// inverted bytes: use [`Circuit::eval_checked`] to know whether the statement can hold.
+    /// Panics if `input` has the wrong length: callers check lengths of untrusted inputs
+    /// first.
     pub fn eval(&self, input: &[bool]) -> Vec<bool> {
+        self.eval_inner(input).0
+    }
+
+    /// Evaluation that refuses a zero inverted byte: `Err(idx)` names the first byte of the
+    /// table that is zero (no witness makes such a statement hold).
+    pub fn eval_checked(&self, input: &[bool]) -> Result<Vec<bool>, usize> {
+        match self.eval_inner(input) {
+            (out, None) => Ok(out),
+            (_, Some(idx)) => Err(idx),
+        }
+    }
+
+    /// The outputs and the first zero inverted byte, if any.
+    fn eval_inner(&self, input: &[bool]) -> (Vec<bool>, Option<usize>) {
         assert_eq!(input.len(), self.n_inputs, "circuit input length");
         let mut v = Vec::with_capacity(self.n_wires());
         v.extend_from_slice(input);
+        let mut zero = None;
+        let mut inv = 0u8;
         for g in &self.gates {
             let x = match *g {
                 Gate::Xor(a, b) => v[a as usize] ^ v[b as usize],
                 Gate::And(a, b) => v[a as usize] & v[b as usize],
                 Gate::Not(a) => !v[a as usize],
+                Gate::Inv(idx, bit) => {
+                    if bit == 0 {
+                        let x = self.inv_inputs[idx as usize]
+                            .iter()
+                            .enumerate()
+                            .fold(0u8, |x, (i, &w)| x | ((v[w as usize] as u8) << i));
+                        if x == 0 && zero.is_none() {
+                            zero = Some(idx as usize);
+                        }
+                        inv = gf256_inv(x);
+                    }
+                    (inv >> bit) & 1 == 1
+                }
             };
             v.push(x);
         }
-        self.outputs
+        let out = self
+            .outputs
             .iter()
             .map(|o| match *o {
                 Bit::Const(c) => c,
                 Bit::Wire(w) => v[w as usize],
             })
-            .collect()
+            .collect();
+        (out, zero)
     }
+
+    /// The same statement as a boolean circuit (XOR, AND, NOT only), for the engines that
+    /// run those (ZKB++, KKW): every inverted byte becomes [`Builder::gf256_inv_boolean`]
+    /// (115 AND gates), and one output per inverted byte, after the circuit's own, is 1 iff
+    /// that byte was zero. So `lowered().eval(w) == eval(w) ‖ zeros` exactly when
+    /// `eval_checked(w)` succeeds: prove the lowered circuit with the output
+    /// [`Circuit::lowered_output`]. A circuit without inverses lowers to an identical copy.
+    pub fn lowered(&self) -> Circuit {
+        if self.inv_inputs.is_empty() {
+            return self.clone();
+        }
+        let mut b = Builder::new(self.n_inputs);
+        let mut map: Vec<Bit> = (0..self.n_inputs).map(|i| b.input(i)).collect();
+        let mut flags = Vec::with_capacity(self.inv_inputs.len());
+        let mut inv = [Bit::Const(false); 8];
+        for g in &self.gates {
+            let x = match *g {
+                Gate::Xor(a, c) => b.xor(map[a as usize], map[c as usize]),
+                Gate::And(a, c) => b.and(map[a as usize], map[c as usize]),
+                Gate::Not(a) => b.not(map[a as usize]),
+                Gate::Inv(idx, bit) => {
+                    if bit == 0 {
+                        let x: [Bit; 8] = self.inv_inputs[idx as usize].map(|w| map[w as usize]);
+                        inv = b.gf256_inv_boolean(&x);
+                        flags.push(b.is_zero(&x));
+                    }
+                    inv[bit as usize]
+                }
+            };
+            map.push(x);
+        }
+        for o in &self.outputs {
+            b.output(match *o {
+                Bit::Const(c) => Bit::Const(c),
+                Bit::Wire(w) => map[w as usize],
+            });
+        }
+        b.output_word(&flags);
+        b.finish()
+    }
+
+    /// The public output of [`Circuit::lowered`] for this circuit's public `output`: `output`
+    /// followed by one 0 per inverted byte.
+    pub fn lowered_output(&self, output: &[bool]) -> Vec<bool> {
+        let mut y = output.to_vec();
+        y.resize(output.len() + self.inv_inputs.len(), false);
+        y
+    }
+}
+
+/// `a · b` in AES's field GF(2^8) (modulus `x^8 + x^4 + x^3 + x + 1`).
+pub fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
+    let mut r = 0u8;
+    while b != 0 {
+        if b & 1 == 1 {
+            r ^= a;
+        }
+        let hi = a & 0x80;
+        a <<= 1;
+        if hi != 0 {
+            a ^= 0x1b;
+        }
+        b >>= 1;
+    }
+    r
+}
+
+/// `a^254` in GF(2^8): the inverse of a non-zero `a`, and 0 for 0 (AES's convention).
+pub fn gf256_inv(a: u8) -> u8 {
+    // a^254 = a^(2+4+8+16+32+64+128)
+    let mut r = 1u8;
+    let mut sq = a;
+    for _ in 0..7 {
+        sq = gf256_mul(sq, sq);
+        r = gf256_mul(r, sq);
+    }
+    r
 }
 
 /// A process-wide memo of circuits rebuilt from a small key (a SHA-256 circuit from its
@@ -265,6 +462,7 @@ pub struct Builder {
     n_inputs: usize,
     gates: Vec<Gate>,
     outputs: Vec<Bit>,
+    inv_inputs: Vec<[u32; 8]>,
 }
 
 impl Builder {
@@ -274,6 +472,7 @@ impl Builder {
             n_inputs,
             gates: Vec::new(),
             outputs: Vec::new(),
+            inv_inputs: Vec::new(),
         }
     }
 
@@ -521,9 +720,136 @@ impl Builder {
     }
 
     pub fn finish(self) -> Circuit {
-        Circuit::from_parts(self.n_inputs, self.gates, self.outputs)
+        Circuit::from_parts_inv(self.n_inputs, self.gates, self.outputs, self.inv_inputs)
             .expect("builder produces well-formed circuits")
     }
+
+    /// The GF(2^8) inverse of a byte (bit 0 first) as one inverted byte (8 [`Gate::Inv`]
+    /// gates): the statement then requires the byte to be non-zero. A public byte folds to
+    /// its inverse (a public zero makes the statement unsatisfiable: refused here).
+    pub fn gf256_inv(&mut self, x: &[Bit; 8]) -> [Bit; 8] {
+        if let Some(c) = const_byte(x) {
+            assert!(c != 0, "the inverse of a public zero byte");
+            let y = gf256_inv(c);
+            return std::array::from_fn(|j| Bit::Const((y >> j) & 1 == 1));
+        }
+        // constant input bits become wires: the table names wires only
+        let ins: [u32; 8] = std::array::from_fn(|i| match x[i] {
+            Bit::Wire(w) => w,
+            Bit::Const(c) => {
+                // a constant bit as a wire: v ⊕ v ⊕ c on a secret wire of the byte
+                let w = x.iter().find_map(|b| match b {
+                    Bit::Wire(w) => Some(*w),
+                    _ => None,
+                });
+                let w = Bit::Wire(w.expect("the byte has a secret bit"));
+                let z = self.push(Gate::Xor(as_wire(w), as_wire(w)));
+                let z = if c {
+                    self.push(Gate::Not(as_wire(z)))
+                } else {
+                    z
+                };
+                as_wire(z)
+            }
+        });
+        let idx = self.inv_inputs.len() as u32;
+        self.inv_inputs.push(ins);
+        std::array::from_fn(|j| self.push(Gate::Inv(idx, j as u8)))
+    }
+
+    /// The GF(2^8) inverse as a boolean circuit: `x^254` by the addition chain
+    /// `x³ = x²·x`, `x¹⁵ = (x³)⁴·x³`, `x⁶³ = (x¹⁵)⁴·x³`, `x¹²⁷ = (x⁶³)²·x`, `x²⁵⁴ = (x¹²⁷)²`:
+    /// squarings are linear (free), each of the 4 products is a 27-AND Karatsuba
+    /// multiplication, 108 AND gates in all. Gives 0 for 0.
+    pub fn gf256_inv_boolean(&mut self, x: &[Bit; 8]) -> [Bit; 8] {
+        let x2 = self.gf256_square(x);
+        let x3 = self.gf256_mul(&x2, x);
+        let x12 = {
+            let t = self.gf256_square(&x3);
+            self.gf256_square(&t)
+        };
+        let x15 = self.gf256_mul(&x12, &x3);
+        let x60 = {
+            let t = self.gf256_square(&x15);
+            self.gf256_square(&t)
+        };
+        let x63 = self.gf256_mul(&x60, &x3);
+        let x126 = self.gf256_square(&x63);
+        let x127 = self.gf256_mul(&x126, x);
+        self.gf256_square(&x127)
+    }
+
+    /// `a · b` in GF(2^8) as a boolean circuit: Karatsuba's polynomial product (27 ANDs)
+    /// reduced modulo `x^8 + x^4 + x^3 + x + 1` (linear).
+    pub fn gf256_mul(&mut self, a: &[Bit; 8], b: &[Bit; 8]) -> [Bit; 8] {
+        let p = self.karatsuba(a, b);
+        self.gf256_reduce(&p)
+    }
+
+    /// `a²` in GF(2^8): linear.
+    pub fn gf256_square(&mut self, a: &[Bit; 8]) -> [Bit; 8] {
+        let mut p = vec![Bit::Const(false); 15];
+        for i in 0..8 {
+            p[2 * i] = a[i];
+        }
+        self.gf256_reduce(&p)
+    }
+
+    /// A polynomial of degree < 15 reduced modulo AES's polynomial.
+    fn gf256_reduce(&mut self, p: &[Bit]) -> [Bit; 8] {
+        let mut out = [Bit::Const(false); 8];
+        for (k, &c) in p.iter().enumerate() {
+            // x^k mod the AES polynomial
+            let r = (0..k).fold(1u8, |r, _| gf256_mul(r, 2));
+            for (j, o) in out.iter_mut().enumerate() {
+                if (r >> j) & 1 == 1 {
+                    *o = self.xor(*o, c);
+                }
+            }
+        }
+        out
+    }
+
+    /// The polynomial product of two equal-length bit vectors (length a power of two),
+    /// `3^log2(n)` ANDs.
+    fn karatsuba(&mut self, a: &[Bit], b: &[Bit]) -> Vec<Bit> {
+        let n = a.len();
+        if n == 1 {
+            return vec![self.and(a[0], b[0])];
+        }
+        let h = n / 2;
+        let lo = self.karatsuba(&a[..h], &b[..h]);
+        let hi = self.karatsuba(&a[h..], &b[h..]);
+        let sa = self.xor_w(&a[..h], &a[h..]);
+        let sb = self.xor_w(&b[..h], &b[h..]);
+        let mut mid = self.karatsuba(&sa, &sb);
+        for i in 0..mid.len() {
+            let t = self.xor(mid[i], lo[i]);
+            mid[i] = self.xor(t, hi[i]);
+        }
+        let mut out = vec![Bit::Const(false); 2 * n - 1];
+        for i in 0..lo.len() {
+            out[i] = self.xor(out[i], lo[i]);
+            out[i + h] = self.xor(out[i + h], mid[i]);
+            out[i + 2 * h] = self.xor(out[i + 2 * h], hi[i]);
+        }
+        out
+    }
+}
+
+fn as_wire(b: Bit) -> u32 {
+    match b {
+        Bit::Wire(w) => w,
+        Bit::Const(_) => unreachable!("pushed gates are wires"),
+    }
+}
+
+/// The value of a byte of constants, if it is one.
+fn const_byte(x: &[Bit; 8]) -> Option<u8> {
+    x.iter().enumerate().try_fold(0u8, |v, (i, b)| match b {
+        Bit::Const(c) => Some(v | ((*c as u8) << i)),
+        Bit::Wire(_) => None,
+    })
 }
 
 /// A random circuit, for the engines' tests and benchmarks: `n_gates` XOR, AND and NOT
@@ -556,6 +882,9 @@ pub fn random_circuit(
     b.output(Bit::Const(false));
     b.finish()
 }
+
+#[cfg(test)]
+mod inv_tests;
 
 #[cfg(test)]
 mod tests {

@@ -12,12 +12,15 @@
 //! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
 //!   [`crate::net`].
 //! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
+//! - [`aes128`]: AES-128 as a circuit (its S-boxes as GF(2^8) inverses) and proofs of
+//!   knowledge of a key.
 //! - [`lowmc`]: LowMC-129-129-43-4 (Picnic3-L1's instance) as a circuit and proofs of knowledge
 //!   of a key.
 //!
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
 
+pub mod aes128;
 mod bitmatrix;
 pub mod bristol;
 pub mod circuit;

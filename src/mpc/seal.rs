@@ -168,6 +168,7 @@ impl SealOpening {
 /// witness has its input width and satisfies the statement (checks common to both engines).
 fn opened_witness<'a>(st: &Statement, opening: &'a SealOpening) -> Result<&'a [bool]> {
     st.check_output_len()?;
+    st.check_boolean()?;
     let w = &opening.witness;
     if w.len() != st.circuit.n_inputs() {
         return Err(Error::rejected(format!(

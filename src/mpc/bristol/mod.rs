@@ -424,6 +424,11 @@ pub fn export(c: &Circuit, inputs: &[u32], outputs: &[u32]) -> Result<String> {
             c.n_outputs()
         )));
     }
+    if c.n_inv() > 0 {
+        return Err(Error::bad(
+            "this circuit has GF(2^8) inversion gates, which Bristol Fashion cannot express: export its boolean lowering",
+        ));
+    }
     let mut s = String::with_capacity(24 * (c.n_gates() + c.n_outputs()) + 64);
     let n_wires = c.n_wires() + c.n_outputs();
     let line = |s: &mut String, groups: &[u32]| {
@@ -443,6 +448,7 @@ pub fn export(c: &Circuit, inputs: &[u32], outputs: &[u32]) -> Result<String> {
             Gate::Xor(a, b) => writeln!(s, "2 1 {a} {b} {w} XOR"),
             Gate::And(a, b) => writeln!(s, "2 1 {a} {b} {w} AND"),
             Gate::Not(a) => writeln!(s, "1 1 {a} {w} INV"),
+            Gate::Inv(..) => unreachable!("refused above"),
         }
         .unwrap();
         w += 1;

@@ -291,6 +291,7 @@ pub fn commit(
         )));
     }
     st.check_output_len()?;
+    st.check_boolean()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);
@@ -534,6 +535,7 @@ pub fn recompute(
 ) -> Result<CommitMsg> {
     params.check().map_err(|e| Error::rejected(e.to_string()))?;
     st.check_output_len()?;
+    st.check_boolean()?;
     ch.check(params)
         .map_err(|e| Error::rejected(e.to_string()))?;
     let (m, n) = (params.m(), params.n());
@@ -797,6 +799,7 @@ pub fn simulate(
     params.check()?;
     ch.check(&params)?;
     st.check_output_len()?;
+    st.check_boolean()?;
     let (m, n) = (params.m(), params.n());
     let sh = Shape::of(st.circuit, n);
     let pr = Program::compile(st.circuit);

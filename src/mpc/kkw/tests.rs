@@ -46,6 +46,7 @@ fn reference_exec(
                 lam.push(lam[a as usize].clone());
                 hat.push(!hat[a as usize]);
             }
+            Gate::Inv(..) => unreachable!("boolean circuits only"),
             Gate::And(a, b) => {
                 let k = bcast.len();
                 let (la, lb) = (lam[a as usize].clone(), lam[b as usize].clone());

@@ -1,8 +1,8 @@
 //! VOLE-in-the-head (Baum et al., CRYPTO 2023; the construction FAEST builds on) over
 //! [`Circuit`]s.
 //!
-//! The witness is the circuit's input bits followed by every AND gate's output bit
-//! (`ℓ = n_in + n_and` bits). The prover commits to `τ` all-but-one vector commitments
+//! The witness is the circuit's input bits followed by every AND gate's output bit, then
+//! every inverted byte's 8 bits (`ℓ = n_in + n_and + 8·n_inv` bits). The prover commits to `τ` all-but-one vector commitments
 //! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
 //! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 512` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
@@ -159,7 +159,8 @@ impl Challenge {
 /// Deliberate misbehaviour for soundness tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cheat {
-    /// Flip the output bit of AND gate `t` in the witness (and carry on with it).
+    /// Flip the output bit of AND gate `t` in the witness (and carry on with it); from
+    /// `t = n_and` on, bit `t − n_and` of the inverted bytes' outputs (a forged inverse).
     FlipAnd(usize),
     /// Place a root of both checks' error polynomials at this guess of `Δ`: the forger's best
     /// strategy once its witness is wrong (`Ã1 += E·g`, `Ã1′ += E′·g`).
@@ -175,16 +176,19 @@ pub enum Cheat {
 
 #[derive(Clone, Copy, Debug)]
 struct Shape {
+    /// The QuickSilver relations before the outputs' (AND gates), and after (inverted bytes).
     n_and: usize,
+    n_inv: usize,
     l: usize,
     lhat: usize,
 }
 
 impl Shape {
     fn of(c: &Circuit) -> Self {
-        let l = c.n_inputs() + c.n_and();
+        let l = c.n_inputs() + c.n_and() + 8 * c.n_inv();
         Shape {
             n_and: c.n_and(),
+            n_inv: c.n_inv(),
             l,
             lhat: l + 512,
         }
@@ -279,15 +283,29 @@ fn le(x: u128) -> [u8; 16] {
     x.to_le_bytes()
 }
 
-/// The witness positions' values: inputs, then every AND output (gate order).
+/// The witness positions' values: inputs, then every AND output (gate order), then every
+/// inverted byte's bits.
 fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<bool> {
     let mut v = Vec::with_capacity(c.n_wires());
     v.extend_from_slice(input);
     let mut ext = input.to_vec();
+    let mut invs = Vec::with_capacity(8 * c.n_inv());
+    let mut inv = 0u8;
     for g in c.gates() {
         let x = match *g {
             Gate::Xor(a, b) => v[a as usize] ^ v[b as usize],
             Gate::Not(a) => !v[a as usize],
+            Gate::Inv(i, j) => {
+                if j == 0 {
+                    let ins = c.inv_inputs()[i as usize];
+                    let x = (0..8).fold(0u8, |x, k| x | ((v[ins[k] as usize] as u8) << k));
+                    inv = super::circuit::gf256_inv(x);
+                }
+                let t = c.n_and() + invs.len();
+                let x = ((inv >> j) & 1 == 1) ^ (flip == Some(t));
+                invs.push(x);
+                x
+            }
             Gate::And(a, b) => {
                 let t = ext.len() - input.len();
                 let x = (v[a as usize] & v[b as usize]) ^ (flip == Some(t));
@@ -297,6 +315,7 @@ fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<boo
         };
         v.push(x);
     }
+    ext.extend_from_slice(&invs);
     ext
 }
 
@@ -436,7 +455,7 @@ pub fn commit(
     });
     absorb_hashes(&mut t, &cm);
     let c2 = draw32(&t, b"vole chall2");
-    let n_rel = sh.n_and + st.circuit.n_outputs();
+    let n_rel = sh.n_and + st.circuit.n_outputs() + sh.n_inv;
     let chi = chis(&c2, n_rel);
     let sums = quicksilver::prover_sums(
         st.circuit,
@@ -697,7 +716,7 @@ fn quicksilver_keys(
     delta: u128,
     c2: &[u8; 32],
 ) -> Vec<u128> {
-    let n_rel = sh.n_and + st.circuit.n_outputs();
+    let n_rel = sh.n_and + st.circuit.n_outputs() + sh.n_inv;
     let chi = chis(c2, n_rel);
     quicksilver::verifier_sum(
         st.circuit,

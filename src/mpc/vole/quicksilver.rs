@@ -12,11 +12,78 @@
 //! is zero exactly when every relation holds (except with probability `2^-128` over `χ`).
 //! A proof runs two combinations with independent coefficients (`2^-256` for both), sharing
 //! the walk over the gates.
+//!
+//! **Inverted bytes** ([`Gate::Inv`]). The 8 output bits of inverted byte `i` are witness
+//! positions after every AND output (`n_in + n_and + 8i + j`). With the embedding
+//! `β_j = θ^j` of GF(2^8) in GF(2^128) ([`GF256_BASIS`]), its input byte `x` and inverse `y`
+//! are `K_x = Σ β_j K_{x_j} = M_x + xΔ` and `K_y = M_y + yΔ`, and the relation `x·y = 1` gives
+//! `K_x K_y − Δ² = M_x M_y + (x M_y + y M_x)Δ + (xy − 1)Δ²`: one more degree-2 term per byte,
+//! with coefficient `χ_{n_and + n_outputs + i}` (after the outputs'), the prover adding
+//! `χ M_x M_y` to `A0` and `χ (x M_y + y M_x)` to `A1`, the verifier `χ K_x K_y` to its
+//! quadratic sum and `χ Δ` to its linear one.
 
 use rayon::prelude::*;
 
-use super::super::circuit::{Bit, Circuit, Gate};
+use super::super::circuit::{gf256_mul, Bit, Circuit, Gate};
 use super::super::gf128::{dot, dot_of_products, mul, scale, Acc};
+
+/// `β_j = θ^j` for `j = 0..8`, where `θ` is the root of AES's polynomial
+/// `x^8 + x^4 + x^3 + x + 1` in GF(2^128) first met in the powers `z^0, z^1, …` of
+/// `z = X^((2^128 − 1)/255)` (`θ = z^95`): byte `b` embeds as `Σ_j b_j β_j`, a field
+/// homomorphism GF(2^8) → GF(2^128) (tested on every pair).
+pub const GF256_BASIS: [u128; 8] = [
+    0x1,
+    0x3d5bd35c94646a247573da4a5f7710ed,
+    0xa72ec17764d7ced55e2f716f4ede412f,
+    0x553e92e8bc0ae9a795ed1f57f3632d4d,
+    0xc7bd33d0a58cf5b4740d6c968b842acb,
+    0x486fb01f93aa169afd8ee716e990cf14,
+    0xbee4e4dc44629cf627b537f28935c282,
+    0x549810e11a88dea5252b49277b1b82b4,
+];
+
+/// The embedding of a byte of GF(2^8) in GF(2^128).
+pub fn embed(b: u8) -> u128 {
+    (0..8).fold(0u128, |a, j| a ^ scale(GF256_BASIS[j], (b >> j) & 1 == 1))
+}
+
+/// `Σ_j β_j t_j` over the 8 values `t`: a byte's tag or key from its bits'.
+fn embed_tags(t: impl Fn(usize) -> u128) -> u128 {
+    (0..8).fold(0u128, |a, j| a ^ mul(GF256_BASIS[j], t(j)))
+}
+
+/// The witness position of bit `j` of inverted byte `i`.
+fn inv_pos(c: &Circuit, i: usize, j: usize) -> usize {
+    c.n_inputs() + c.n_and() + 8 * i + j
+}
+
+/// The prover's terms of every inverted byte: `(M_x, M_y)`, `x M_y + y M_x` and the error
+/// `xy + 1` (zero for an honest prover), from the wires' values `xv` and tags `tv`.
+#[allow(clippy::type_complexity)]
+fn inv_prover_terms(
+    c: &Circuit,
+    xv: &[bool],
+    tv: &[u128],
+    x: &[bool],
+    tags: &[u128],
+) -> (Vec<(u128, u128)>, Vec<u128>, Vec<u128>) {
+    let n = c.n_inv();
+    let (mut pairs, mut lin, mut err) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for (i, ins) in c.inv_inputs().iter().enumerate() {
+        let xb = (0..8).fold(0u8, |b, j| b | ((xv[ins[j] as usize] as u8) << j));
+        let yb = (0..8).fold(0u8, |b, j| b | ((x[inv_pos(c, i, j)] as u8) << j));
+        let mx = embed_tags(|j| tv[ins[j] as usize]);
+        let my = embed_tags(|j| tags[inv_pos(c, i, j)]);
+        pairs.push((mx, my));
+        lin.push(mul(embed(xb), my) ^ mul(embed(yb), mx));
+        err.push(embed(gf256_mul(xb, yb)) ^ 1);
+    }
+    (pairs, lin, err)
+}
 
 /// Gates per parallel chunk of the sums.
 const CHUNK: usize = 4096;
@@ -122,6 +189,10 @@ pub fn prover_sums(
                     tv[a as usize] ^ tv[b as usize],
                 ),
                 Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+                Gate::Inv(i, j) => {
+                    let p = inv_pos(c, i as usize, j as usize);
+                    (x[p], tags[p])
+                }
                 Gate::And(a, b) => {
                     let t = pairs.len();
                     let (xa, xb) = (xv[a as usize], xv[b as usize]);
@@ -138,11 +209,16 @@ pub fn prover_sums(
             xv.push(xx);
             tv.push(vv);
         }
+        let (inv_pairs, inv_lin, inv_err) = inv_prover_terms(c, xv, tv, x, tags);
+        let inv_at = n_and + c.n_outputs();
         chis.iter()
             .map(|chi| {
-                let a0 = sum_chi_products(&chi[..n_and], pairs);
-                let mut a1 = sum_chi(&chi[..n_and], lin);
-                let mut e = wrong.iter().fold(0u128, |e, &t| e ^ chi[t]);
+                let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
+                let a0 = sum_chi_products(&chi[..n_and], pairs)
+                    ^ dot_of_products(inv_chi, &inv_pairs).value();
+                let mut a1 = sum_chi(&chi[..n_and], lin) ^ dot(inv_chi, &inv_lin).value();
+                let mut e =
+                    wrong.iter().fold(0u128, |e, &t| e ^ chi[t]) ^ dot(inv_chi, &inv_err).value();
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
                         let ch = chi[n_and + o];
@@ -182,6 +258,7 @@ pub fn verifier_sum(
             let k = match *g {
                 Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
                 Gate::Not(a) => kv[a as usize] ^ delta,
+                Gate::Inv(i, j) => key(inv_pos(c, i as usize, j as usize)),
                 Gate::And(a, b) => {
                     let kc = key(n_in + pairs.len());
                     pairs.push((kv[a as usize], kv[b as usize]));
@@ -191,10 +268,26 @@ pub fn verifier_sum(
             };
             kv.push(k);
         }
+        // inverted byte i: (K_x, K_y); its relation adds χ K_x K_y and χ Δ·Δ
+        let inv_pairs: Vec<(u128, u128)> = c
+            .inv_inputs()
+            .iter()
+            .enumerate()
+            .map(|(i, ins)| {
+                (
+                    embed_tags(|j| kv[ins[j] as usize]),
+                    embed_tags(|j| key(inv_pos(c, i, j))),
+                )
+            })
+            .collect();
+        let inv_at = n_and + c.n_outputs();
         chis.iter()
             .map(|chi| {
-                let quad = sum_chi_products(&chi[..n_and], pairs);
-                let mut lin = sum_chi(&chi[..n_and], kcs);
+                let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
+                let quad = sum_chi_products(&chi[..n_and], pairs)
+                    ^ dot_of_products(inv_chi, &inv_pairs).value();
+                let mut lin = sum_chi(&chi[..n_and], kcs)
+                    ^ mul(inv_chi.iter().fold(0u128, |a, &x| a ^ x), delta);
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
                         lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
@@ -231,6 +324,10 @@ pub(crate) fn prover_sums_naive(
                 tv[a as usize] ^ tv[b as usize],
             ),
             Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+            Gate::Inv(i, j) => {
+                let p = inv_pos(c, i as usize, j as usize);
+                (x[p], tags[p])
+            }
             Gate::And(a, b) => {
                 let (xa, xb) = (xv[a as usize], xv[b as usize]);
                 let (va, vb) = (tv[a as usize], tv[b as usize]);
@@ -253,6 +350,21 @@ pub(crate) fn prover_sums_naive(
             a1 ^= mul(ch, tv[w as usize]);
             e ^= scale(ch, xv[w as usize] ^ y);
         }
+    }
+    // each inverted byte, from the definition: the product of the embedded bytes
+    for (i, ins) in c.inv_inputs().iter().enumerate() {
+        let ch = chi[n_and + c.n_outputs() + i];
+        let (mut mx, mut my, mut xe, mut ye) = (0u128, 0u128, 0u128, 0u128);
+        for j in 0..8 {
+            let (w, p) = (ins[j] as usize, inv_pos(c, i, j));
+            mx ^= mul(GF256_BASIS[j], tv[w]);
+            my ^= mul(GF256_BASIS[j], tags[p]);
+            xe ^= scale(GF256_BASIS[j], xv[w]);
+            ye ^= scale(GF256_BASIS[j], x[p]);
+        }
+        a0 ^= mul(ch, mul(mx, my));
+        a1 ^= mul(ch, mul(xe, my) ^ mul(ye, mx));
+        e ^= mul(ch, mul(xe, ye) ^ 1);
     }
     (a0, a1, e)
 }
@@ -278,6 +390,10 @@ pub(crate) fn verifier_sum_naive(
         let k = match *g {
             Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
             Gate::Not(a) => kv[a as usize] ^ delta,
+            Gate::Inv(i, j) => {
+                let p = inv_pos(c, i as usize, j as usize);
+                q[p] ^ scale(delta, d(p))
+            }
             Gate::And(a, b) => {
                 let p = n_in + t;
                 let kc = q[p] ^ scale(delta, d(p));
@@ -294,6 +410,17 @@ pub(crate) fn verifier_sum_naive(
         if let Bit::Wire(w) = *out {
             lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
         }
+    }
+    for (i, ins) in c.inv_inputs().iter().enumerate() {
+        let ch = chi[n_and + c.n_outputs() + i];
+        let (mut kx, mut ky) = (0u128, 0u128);
+        for j in 0..8 {
+            let p = inv_pos(c, i, j);
+            kx ^= mul(GF256_BASIS[j], kv[ins[j] as usize]);
+            ky ^= mul(GF256_BASIS[j], q[p] ^ scale(delta, d(p)));
+        }
+        quad ^= mul(ch, mul(kx, ky));
+        lin ^= mul(ch, delta);
     }
     quad ^ mul(lin, delta)
 }
@@ -342,6 +469,118 @@ mod tests {
                     verifier_sum_naive(&c, &tags, d, delta, &chi2, &out)
                 ]
             );
+        }
+    }
+
+    /// A random circuit with inverted bytes: random inputs, AND gates, and bytes of earlier
+    /// wires inverted, some outputs.
+    fn random_inv_circuit(rng: &mut impl RngCore, n_in: usize, n: usize) -> Circuit {
+        use crate::mpc::circuit::Builder;
+        let mut b = Builder::new(n_in);
+        let mut wires: Vec<Bit> = (0..n_in).map(|i| b.input(i)).collect();
+        for _ in 0..n {
+            let pick = |rng: &mut dyn RngCore, w: &[Bit]| w[rng.next_u32() as usize % w.len()];
+            match rng.next_u32() % 3 {
+                0 => {
+                    let (x, y) = (pick(rng, &wires), pick(rng, &wires));
+                    let z = b.and(x, y);
+                    wires.push(z);
+                }
+                1 => {
+                    let (x, y) = (pick(rng, &wires), pick(rng, &wires));
+                    let z = b.xor(x, y);
+                    wires.push(z);
+                }
+                _ => {
+                    let byte: [Bit; 8] = std::array::from_fn(|_| pick(rng, &wires));
+                    if byte.iter().all(|w| matches!(w, Bit::Wire(_))) {
+                        wires.extend(b.gf256_inv(&byte));
+                    }
+                }
+            }
+        }
+        for _ in 0..6 {
+            let w = wires[rng.next_u32() as usize % wires.len()];
+            b.output(w);
+        }
+        b.finish()
+    }
+
+    /// The embedding is a field homomorphism on every pair, and `θ` is the first root of
+    /// AES's polynomial among the powers of `z = X^((2^128 − 1)/255)` (the rule
+    /// docs/PROTOCOLS.md gives).
+    #[test]
+    fn the_embedding_of_gf256_is_a_homomorphism() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                assert_eq!(mul(embed(a), embed(b)), embed(gf256_mul(a, b)));
+                assert_eq!(embed(a) ^ embed(b), embed(a ^ b));
+            }
+        }
+        assert_eq!(embed(1), 1);
+        let z = crate::mpc::gf128::pow(2, u128::MAX / 255);
+        let p = |t: u128| {
+            let t2 = mul(t, t);
+            let t4 = mul(t2, t2);
+            mul(t4, t4) ^ t4 ^ mul(t2, t) ^ t ^ 1
+        };
+        let mut t = 1u128;
+        let mut k = 0;
+        while p(t) != 0 {
+            t = mul(t, z);
+            k += 1;
+            assert!(k < 255);
+        }
+        assert_eq!((k, t), (95, GF256_BASIS[1]));
+        for j in 1..8 {
+            assert_eq!(GF256_BASIS[j], mul(GF256_BASIS[j - 1], t));
+        }
+    }
+
+    /// With inverted bytes: the fast sums against their definitions, and the identity the
+    /// verifier checks, `L = A0 + A1·Δ + E·Δ²`, with consistent tags and keys, for honest
+    /// witnesses (`E = 0`) and forged inverses (`E ≠ 0`).
+    #[test]
+    fn inverted_bytes_in_the_sums() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+        for round in 0..40 {
+            let c = random_inv_circuit(&mut rng, 12, 60);
+            let input: Vec<bool> = (0..12).map(|_| rng.next_u32() & 1 == 1).collect();
+            let flip = (round % 2 == 1 && c.n_inv() > 0)
+                .then(|| c.n_and() + (rng.next_u32() as usize % (8 * c.n_inv())));
+            let x = super::super::extended_witness(&c, &input, flip);
+            let l = c.n_inputs() + c.n_and() + 8 * c.n_inv();
+            assert_eq!(x.len(), l);
+            let tags: Vec<u128> = (0..l).map(|_| r128(&mut rng)).collect();
+            let n_rel = c.n_and() + c.n_outputs() + c.n_inv();
+            let chi: Vec<u128> = (0..n_rel).map(|_| r128(&mut rng)).collect();
+            let chi2: Vec<u128> = (0..n_rel).map(|_| r128(&mut rng)).collect();
+            let out = c.eval(&input);
+            let sums = prover_sums(&c, &x, &tags, &[&chi, &chi2], &out);
+            assert_eq!(
+                sums,
+                vec![
+                    prover_sums_naive(&c, &x, &tags, &chi, &out),
+                    prover_sums_naive(&c, &x, &tags, &chi2, &out)
+                ]
+            );
+            let delta = r128(&mut rng);
+            let u: Vec<bool> = (0..l).map(|_| rng.next_u32() & 1 == 1).collect();
+            let q: Vec<u128> = (0..l).map(|p| tags[p] ^ scale(delta, u[p])).collect();
+            let d = |p: usize| x[p] ^ u[p];
+            let lhs = verifier_sum(&c, &q, d, delta, &[&chi, &chi2], &out);
+            assert_eq!(
+                lhs,
+                vec![
+                    verifier_sum_naive(&c, &q, d, delta, &chi, &out),
+                    verifier_sum_naive(&c, &q, d, delta, &chi2, &out)
+                ]
+            );
+            let zero = c.eval_checked(&input).is_err();
+            for (k, &(a0, a1, e)) in sums.iter().enumerate() {
+                assert_eq!(lhs[k], a0 ^ mul(a1, delta) ^ mul(e, mul(delta, delta)));
+                assert_eq!(e == 0, flip.is_none() && !zero, "round {round}");
+            }
         }
     }
 }

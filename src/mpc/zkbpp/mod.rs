@@ -75,6 +75,10 @@ pub fn security_bits(rounds: usize) -> f64 {
     rounds as f64 * (1.5f64).log2()
 }
 
+/// The refusal of [`Statement::check_boolean`], and the reason an engine's gate walk never
+/// meets an inverse gate.
+pub const INV_NEEDS_LOWERING: &str = "this statement's circuit has GF(2^8) inverse gates, which only the VOLE-in-the-head engine proves directly; ZKB++ and KKW prove its lowered boolean circuit";
+
 /// What the prover and verifier agree on.
 #[derive(Clone, Copy)]
 pub struct Statement<'a> {
@@ -99,6 +103,16 @@ impl Statement<'_> {
                 self.output.len(),
                 self.circuit.n_outputs()
             )));
+        }
+        Ok(())
+    }
+
+    /// Bad input if the circuit has GF(2^8) inverse gates: ZKB++ and KKW run boolean
+    /// circuits, and prove such a statement through [`Circuit::lowered`] (the VOLE engine
+    /// proves it directly). Checked by their provers, verifiers and seal openings.
+    pub fn check_boolean(&self) -> Result<()> {
+        if self.circuit.n_inv() > 0 {
+            return Err(Error::bad(INV_NEEDS_LOWERING));
         }
         Ok(())
     }
@@ -327,6 +341,7 @@ fn prove_batch(
                 let x = vals[a as usize];
                 [!x[0], x[1], x[2]]
             }
+            Gate::Inv(..) => unreachable!("{INV_NEEDS_LOWERING}"),
             Gate::And(a, b) => {
                 let k = ands.len();
                 let (x, y) = (vals[a as usize], vals[b as usize]);
@@ -552,10 +567,18 @@ pub fn check_witness(st: &Statement, witness: &[bool]) -> Result<()> {
             st.circuit.n_inputs()
         )));
     }
-    if st.circuit.eval(witness) != st.output {
-        return Err(Error::bad(
-            "the witness does not satisfy the statement: the prover refuses to prove it",
-        ));
+    match st.circuit.eval_checked(witness) {
+        Ok(y) if y == st.output => {}
+        Ok(_) => {
+            return Err(Error::bad(
+                "the witness does not satisfy the statement: the prover refuses to prove it",
+            ))
+        }
+        Err(_) => {
+            return Err(Error::bad(
+                "the witness makes an inverted byte zero, so it does not satisfy the statement: the prover refuses to prove it",
+            ))
+        }
     }
     Ok(())
 }
@@ -568,6 +591,7 @@ pub fn prove(
     rng: &mut impl RngCore,
 ) -> Result<Proof> {
     check_rounds(rounds)?;
+    st.check_boolean()?;
     check_witness(st, witness)?;
     Ok(prove_unchecked(st, witness, rounds, rng, &[]))
 }
@@ -719,6 +743,7 @@ fn verify_batch(
                 let x = vals[a as usize];
                 [x[0] ^ not_a, x[1] ^ not_b]
             }
+            Gate::Inv(..) => unreachable!("{INV_NEEDS_LOWERING}"),
             Gate::And(a, b) => {
                 let k = za.len();
                 let (x, y) = (vals[a as usize], vals[b as usize]);
@@ -805,6 +830,7 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
     }
     check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
     st.check_output_len()?;
+    st.check_boolean()?;
     let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
         Error::rejected(format!(
             "the challenge field is not {rounds} well-formed trits"

@@ -57,6 +57,7 @@ fn reference_round(
         let new: [bool; 3] = match *g {
             Gate::Xor(a, b) => std::array::from_fn(|p| sh[p][a as usize] ^ sh[p][b as usize]),
             Gate::Not(a) => std::array::from_fn(|p| sh[p][a as usize] ^ (p == 0)),
+            Gate::Inv(..) => unreachable!("boolean circuits only"),
             Gate::And(a, b) => {
                 let z: [bool; 3] = std::array::from_fn(|i| {
                     let j = (i + 1) % 3;
