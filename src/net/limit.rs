@@ -139,11 +139,14 @@ pub type Kick = Box<dyn FnOnce() + Send>;
 /// than its own address would. When the table is full, it closes, in order of preference:
 ///
 /// 1. an idle connection (no first message yet, or a kept-alive one between requests), from
-///    the address holding the most connections, the oldest first;
+///    the address holding the most, the oldest first, if that address
+///    holds at least as many as the newcomer's would (its count plus this connection);
 /// 2. a busy one from the address holding the most connections, the oldest first, if that
-///    address holds more than the newcomer's would (its count plus this connection);
+///    address holds more than the newcomer's would;
 ///
-/// and refuses the newcomer otherwise (every address holds about as much as it would). So
+/// and refuses the newcomer otherwise (every address holds about as much as it would). An
+/// honest client's connection, idle for the moment between its connect and its first
+/// message, is thus never closed for a newcomer from an address that holds more. So
 /// `k` addresses can hold at most `max_total / k` each against newcomers, whatever their
 /// connections do, and an address holding a single connection is refused only when the
 /// table is full of addresses holding one each. Addresses are grouped by [`addr_key`].
@@ -252,8 +255,8 @@ impl ConnTable {
             }
         }
         match (idle, busy) {
-            (Some(i), _) => Some(i.2),
-            (None, Some(b)) if b.0 > newcomer => Some(b.2),
+            (Some(i), _) if i.0 >= newcomer => Some(i.2),
+            (_, Some(b)) if b.0 > newcomer => Some(b.2),
             _ => None,
         }
     }
@@ -638,8 +641,14 @@ mod tests {
                     match t.admit(a, probe(&b), kicker(&k)) {
                         Admission::AddressFull => assert_eq!(mine, per),
                         Admission::ServerFull => {
-                            assert!(mine < per && live.len() == max && all_busy);
-                            assert!(most <= mine + 1, "{most} {mine}");
+                            assert!(mine < per && live.len() == max);
+                            for x in &before {
+                                let c = before.iter().filter(|y| y.0 == x.0).count();
+                                // no idle one of an address holding as much, no busy one
+                                // of an address holding more, than the newcomer's would
+                                assert!(if x.1 { c <= mine + 1 } else { c < mine + 1 });
+                            }
+                            let _ = (most, all_busy);
                         }
                         Admission::Admitted { ticket, evicted } => {
                             assert!(mine < per);
@@ -654,8 +663,18 @@ mod tests {
                                 assert_eq!(gone.len(), 1);
                                 let (va, vbusy) = gone[0];
                                 let vcount = before.iter().filter(|x| x.0 == va).count();
-                                assert!(!vbusy || vcount > mine + 1);
-                                assert!(vbusy == all_busy);
+                                assert!(if vbusy {
+                                    vcount > mine + 1
+                                } else {
+                                    vcount > mine
+                                });
+                                // a busy one only when no idle one could go
+                                if vbusy {
+                                    for x in before.iter().filter(|x| !x.1) {
+                                        let c = before.iter().filter(|y| y.0 == x.0).count();
+                                        assert!(c <= mine, "{c} {mine}");
+                                    }
+                                }
                             }
                             live.push((ticket, a, b, k));
                         }

@@ -191,14 +191,38 @@ fn from_error(e: &Error) -> Response {
     }
 }
 
-/// One line of at most 200 bytes: messages never echo a megabyte of input.
+/// One line of at most 200 bytes, with whatever the message quotes (between `'`, `"` or
+/// backticks: the request's own text) left out: error bodies never echo input
+/// (docs/PROTOCOLS.md 5.6).
 fn clip_line(s: &str) -> String {
-    let line = s.lines().next().unwrap_or("");
+    let line = no_echo(s.lines().next().unwrap_or(""));
+    let line = line.as_str();
     let mut end = line.len().min(200);
     while !line.is_char_boundary(end) {
         end -= 1;
     }
     line[..end].to_string()
+}
+
+/// `s` with each quoted span (from a quote to the last of the same kind) replaced by `…`.
+fn no_echo(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(['\'', '"', '`']) {
+        let q = rest[i..].chars().next().unwrap_or('\'');
+        out.push_str(&rest[..i]);
+        match rest[i + 1..].rfind(q) {
+            Some(j) => {
+                out.push('…');
+                rest = &rest[i + 1 + j + 1..];
+            }
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn denied(d: Denied) -> Response {
@@ -682,15 +706,23 @@ async fn device_new(
 #[derive(Deserialize)]
 struct WaitQuery {
     #[serde(default)]
-    wait: Option<u64>,
+    wait: Option<String>,
 }
 
 async fn device_poll(
     State(app): State<Arc<App>>,
     Extension(peer): Extension<Peer>,
     Path(poll): Path<String>,
-    Query(q): Query<WaitQuery>,
+    q: std::result::Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    let wait = match q.map(|Query(q)| q.wait) {
+        Ok(None) => 0,
+        Ok(Some(w)) => match w.parse::<u64>() {
+            Ok(w) => w,
+            Err(_) => return error(StatusCode::BAD_REQUEST, "wait: expected whole seconds"),
+        },
+        Err(_) => return error(StatusCode::BAD_REQUEST, "bad query string"),
+    };
     let Some(key) = device::poll_key(&poll) else {
         return gone();
     };
@@ -720,7 +752,7 @@ async fn device_poll(
             Ok::<_, Response>(seen)
         }
     };
-    match app.devices.poll(q.wait.unwrap_or(0), look).await {
+    match app.devices.poll(wait, look).await {
         Ok(Some(v)) => reply(StatusCode::OK, v),
         Ok(None) => gone(),
         Err(resp) => resp,
@@ -1084,5 +1116,14 @@ mod tests {
     fn lines_are_clipped() {
         assert_eq!(clip_line("a\nb"), "a");
         assert_eq!(clip_line(&"é".repeat(300)).len(), 200);
+        assert_eq!(
+            clip_line("bad user name 'a'; drop table users;--': 1 to 32"),
+            "bad user name …: 1 to 32"
+        );
+        assert_eq!(
+            clip_line("unknown field `x\"y`, expected `name`"),
+            "unknown field …"
+        );
+        assert_eq!(clip_line("a 'b"), "a ");
     }
 }
