@@ -18,7 +18,7 @@
 
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::limit::{Admission, ConnTable};
@@ -264,15 +264,13 @@ where
             };
             let _ = s.set_nonblocking(false);
             let n = serial.fetch_add(1, Ordering::SeqCst) + 1;
-            let Ok(handle) = s.try_clone() else {
-                continue;
-            };
-            let mut ch = Channel::tcp(handle, opts.deadlines);
-            let started = ch.set_first_message_deadline(opts.first_message);
+            // the channel is made once admitted (dropping one shuts the socket down, which
+            // would cut off a refusal's answer); until then the connection counts as idle
+            let started: Arc<OnceLock<Arc<AtomicBool>>> = Arc::new(OnceLock::new());
             let evicted = Arc::new(AtomicBool::new(false));
             let busy = {
                 let started = Arc::clone(&started);
-                Box::new(move || started.load(Ordering::SeqCst))
+                Box::new(move || started.get().is_some_and(|f| f.load(Ordering::SeqCst)))
             };
             let kick = {
                 let (evicted, stream) = (Arc::clone(&evicted), s.try_clone());
@@ -286,7 +284,6 @@ where
             let ticket = match table.admit(peer.ip(), busy, kick) {
                 Admission::Admitted { ticket, .. } => ticket,
                 Admission::AddressFull => {
-                    drop(ch);
                     let reason = format!(
                         "too many connections from this address (at most {})",
                         opts.max_per_address
@@ -295,7 +292,6 @@ where
                     continue;
                 }
                 Admission::ServerFull => {
-                    drop(ch);
                     let reason = format!(
                         "server busy ({} running); try again shortly",
                         crate::files::count(opts.max_sessions as u64, "session")
@@ -304,7 +300,12 @@ where
                     continue;
                 }
             };
+            let Ok(handle) = s.try_clone() else {
+                continue;
+            };
             drop(s);
+            let mut ch = Channel::tcp(handle, opts.deadlines);
+            let _ = started.set(ch.set_first_message_deadline(opts.first_message));
             let (handler, counts) = (&handler, &counts);
             scope.spawn(move || {
                 let _ticket = ticket;
