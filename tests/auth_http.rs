@@ -269,12 +269,21 @@ fn api_statuses_replays_and_refusals() {
         a,
         "POST",
         "/v1/login",
-        &[("Content-Length", "99999999")],
+        &[
+            ("Content-Type", "application/json"),
+            ("Content-Length", "99999999"),
+        ],
         b"",
     );
     assert_eq!(r.status, 413, "{}", r.text());
     let big = vec![b' '; 5 << 20];
-    let r = call(a, "POST", "/v1/register", &[], &big);
+    let r = call(
+        a,
+        "POST",
+        "/v1/register",
+        &[("Content-Type", "application/json")],
+        &big,
+    );
     assert_eq!(r.status, 413);
     assert!(r.json()["error"].is_string());
     // unknown routes and methods
@@ -486,7 +495,13 @@ fn every_route_in_openapi_answers_as_described() {
                 );
                 check(&post(a, path, &json!({"name": "x"})), 400, statuses, &what);
                 check(
-                    &call(a, "POST", path, &[], &vec![b'{'; 5 << 20]),
+                    &call(
+                        a,
+                        "POST",
+                        path,
+                        &[("Content-Type", "application/json")],
+                        &vec![b'{'; 5 << 20],
+                    ),
                     413,
                     statuses,
                     &what,

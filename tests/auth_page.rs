@@ -5,10 +5,12 @@
 //! session showing who, the proof system, the proof size and the verification time; logout
 //! ends it. CI installs Debian's `chromium`; without it the test says it skipped.
 //!
-//! The page is loaded from a copy on disk (file://) with two scripts added: the API's URL
-//! and a driver that types and clicks like a person and writes what the page shows into the
-//! DOM; the page's own code is unchanged and calls the live server (CORS allows any origin:
-//! the API takes bearer tokens, never cookies).
+//! The page is a copy with two scripts added (the API's URL and a driver that types and
+//! clicks like a person and writes what the page shows into the DOM), served from a second
+//! origin (`http://127.0.0.2:PORT`, a static server in this test); the page's own code is
+//! unchanged and calls the live server, which allows that origin (`--allow-origin`). The same
+//! page from an origin the server does not allow can neither register nor read an answer
+//! (issue 41, §3).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -114,7 +116,12 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
         return;
     };
     let d = common::fresh_dir("auth-page", "chromium");
-    let srv = start(d.join("u.db").to_str().unwrap(), &[]);
+    let site = std::net::TcpListener::bind("127.0.0.2:0").unwrap();
+    let origin = format!("http://{}", site.local_addr().unwrap());
+    let srv = start(
+        d.join("u.db").to_str().unwrap(),
+        &["--allow-origin", &origin],
+    );
     let url = format!("http://{}", srv.addr);
     let alice = d.join("alice.key");
     let mallory = d.join("mallory.key");
@@ -150,8 +157,7 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
             "</body>",
             &DRIVER.replace("__IDENTITY__", &serde_json::to_string(&identity).unwrap()),
         );
-    let file = d.join("page.html");
-    std::fs::write(&file, copy).unwrap();
+    serve_page(site, copy);
     // the person at the terminal: first the wrong key, then the right one, with the code
     let (srv_log, kp, mp, u) = (
         &srv,
@@ -188,7 +194,7 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
                 "--dump-dom",
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(format!("file://{}", file.display()))
+            .arg(format!("{origin}/"))
             .output()
             .unwrap();
         (o, person.join().unwrap())
@@ -258,6 +264,133 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
         log.contains("refused login alice") && log.contains("ok login alice"),
         "{log}"
     );
+}
+
+/// Serves `page` to every request on `site` (a static web site at a second origin), from a
+/// thread that lives as long as the test.
+fn serve_page(site: std::net::TcpListener, page: String) {
+    use std::io::{Read, Write};
+    std::thread::spawn(move || {
+        for s in site.incoming() {
+            let Ok(mut s) = s else { return };
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                page.len()
+            );
+            let _ = s.write_all(head.as_bytes());
+            let _ = s.write_all(page.as_bytes());
+        }
+    });
+}
+
+const SQUATTER: &str = r#"
+<script>
+window.addEventListener("load", function () { setTimeout(async function () {
+  const $ = id => document.getElementById(id);
+  const res = { errors: [] };
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  try {
+    $("reg-name").value = "alice";
+    $("reg-text").value = __IDENTITY__;
+    $("reg-btn").click();
+    for (let i = 0; i < 100 && $("reg-status").textContent === ""; i++) await sleep(100);
+    await sleep(500);
+    res.registered = $("reg-status").textContent;
+    // a simple request (text/plain, no preflight): sent, but refused and unreadable
+    try {
+      await fetch(window.ZKG_API + "/v1/challenge", { method: "POST", body: '{"name":"alice"}' });
+      res.simple = "read";
+    } catch (e) { res.simple = "blocked"; }
+    try {
+      await fetch(window.ZKG_API + "/v1/register", { method: "POST", mode: "no-cors",
+        headers: { "Content-Type": "text/plain" }, body: '{"name":"bob","identity":"x"}' });
+      res.noCors = "sent";
+    } catch (e) { res.noCors = "blocked"; }
+  } catch (e) { res.errors.push(String(e && e.stack || e)); }
+  const pre = document.createElement("pre");
+  pre.id = "test-result";
+  pre.hidden = true;
+  pre.textContent = JSON.stringify(res);
+  document.body.appendChild(pre);
+}, 50); });
+</script>
+</body>"#;
+
+/// The page served from an origin the server does not allow (127.0.0.3; only 127.0.0.2 is):
+/// its registration fails in the browser, nothing reaches the database (the name is still
+/// free afterwards), and the simple and no-cors requests other pages could send are refused
+/// (403, 415) before any work.
+#[test]
+fn pages_of_other_origins_cannot_use_the_api_in_chromium() {
+    let Some(bin) = chromium() else {
+        println!("SKIPPED: headless Chromium not found (apt-get install chromium)");
+        return;
+    };
+    let d = common::fresh_dir("auth-page", "other-origin");
+    let allowed = "http://127.0.0.2:9";
+    let srv = start(
+        d.join("u.db").to_str().unwrap(),
+        &["--allow-origin", allowed],
+    );
+    let url = format!("http://{}", srv.addr);
+    let alice = d.join("alice.key");
+    assert_eq!(keygen("sha256", alice.to_str().unwrap()).0, 0);
+    let identity = std::fs::read_to_string(d.join("alice.pub")).unwrap();
+    let page = call(&srv.addr, "GET", "/", &[], b"").text();
+    let copy = page
+        .replacen(
+            "<script>",
+            &format!("<script>window.ZKG_API = {:?};</script>\n<script>", url),
+            1,
+        )
+        .replace(
+            "</body>",
+            &SQUATTER.replace("__IDENTITY__", &serde_json::to_string(&identity).unwrap()),
+        );
+    let site = std::net::TcpListener::bind("127.0.0.3:0").unwrap();
+    let origin = format!("http://{}", site.local_addr().unwrap());
+    serve_page(site, copy);
+    let o = Command::new(&bin)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=30000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", d.join("profile").display()))
+        .arg(format!("{origin}/"))
+        .output()
+        .unwrap();
+    let res = result(
+        &String::from_utf8_lossy(&o.stdout),
+        &String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(res["errors"], Value::Array(vec![]), "{res}");
+    let shown = res["registered"].as_str().unwrap();
+    assert!(!shown.starts_with("Registered"), "{res}");
+    assert_eq!(res["simple"], "blocked", "{res}");
+    // the name is still free: nothing was registered from the other page
+    let r = common::http::post(
+        &srv.addr,
+        "/v1/register",
+        &serde_json::json!({ "name": "alice", "identity": identity.trim() }),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = common::http::post(
+        &srv.addr,
+        "/v1/register",
+        &serde_json::json!({ "name": "bob", "identity": identity.trim() }),
+    );
+    assert_eq!(r.status, 201, "bob was not squatted: {}", r.text());
+    srv.stop();
 }
 
 fn result(dom: &str, stderr: &str) -> Value {

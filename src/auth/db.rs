@@ -65,6 +65,11 @@ pub trait UserDb: Send {
     fn revoke_token(&self, token: &[u8; 32]) -> Result<bool>;
     /// Appends to the audit log.
     fn record(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<()>;
+    /// Appends to the audit log and returns the line's id, to [`UserDb::amend`] it once the
+    /// outcome is known (a login counted as failed before its proof is verified).
+    fn record_pending(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<i64>;
+    /// Changes the event and detail of audit line `id`.
+    fn amend(&self, id: i64, event: Event, detail: &str) -> Result<()>;
     /// Deletes expired challenges, tokens and device codes and old audit lines.
     fn purge(&self) -> Result<Purged>;
     /// Stores a device code (its poll handle and code as hashes: [`super::store::poll_hash`],
@@ -144,6 +149,12 @@ impl UserDb for Store {
     }
     fn record(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<()> {
         Store::record(self, event, user, peer, detail)
+    }
+    fn record_pending(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<i64> {
+        Store::record_pending(self, event, user, peer, detail)
+    }
+    fn amend(&self, id: i64, event: Event, detail: &str) -> Result<()> {
+        Store::amend(self, id, event, detail)
     }
     fn purge(&self) -> Result<Purged> {
         Store::purge(self)

@@ -1,16 +1,12 @@
 //! The client side of the HTTP login API ([`super::http`]) for `prover auth register|login|
-//! whoami|logout` given an `http://HOST:PORT` URL: a small HTTP/1.1 client over a std
-//! `TcpStream`, one request per connection (`Connection: close`).
+//! whoami|logout` given an `http://HOST:PORT` URL, over the `ureq` HTTP/1.1 client (a
+//! maintained parser of answers, chunked bodies included: a hostile server gets an error,
+//! never a crash).
 //!
-//! Bounds: connecting and every read and write within the message deadline, the whole
-//! exchange within the session deadline; a response head of at most 16 KiB and a body of at
-//! most 1 MiB (the API's answers are a few hundred bytes); `Content-Length`, chunked or
-//! read-to-close bodies. Only `http://` (plain TCP): for TLS, put the service behind a
+//! Bounds: connecting and every step within the message deadline, the whole exchange within
+//! the session deadline; a response head of at most 16 KiB and a body of at most 1 MiB (the
+//! API's answers are a few hundred bytes); no redirects, no proxy from the environment. Only `http://` (plain TCP): for TLS, put the service behind a
 //! reverse proxy and use its URL from the same machine or network.
-
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Instant;
 
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -89,7 +85,8 @@ pub struct Answer {
     pub body: Value,
 }
 
-/// One request: `METHOD PREFIX+PATH` with an optional bearer token and JSON body.
+/// One request: `METHOD PREFIX+PATH` with an optional bearer token and JSON body, sent with
+/// `ureq` (no proxy from the environment, no redirects, no TLS).
 pub fn request(
     t: &Target,
     d: &Deadlines,
@@ -98,151 +95,58 @@ pub fn request(
     bearer: Option<&str>,
     body: Option<&Value>,
 ) -> Result<Answer> {
-    let start = Instant::now();
-    let addrs = t
-        .authority
-        .to_socket_addrs()
-        .map_err(|e| Error::io(format!("cannot resolve {}", t.authority), e))?;
-    let mut last = None;
-    let mut sock = None;
-    for a in addrs {
-        match TcpStream::connect_timeout(&a, d.message) {
-            Ok(s) => {
-                sock = Some(s);
-                break;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .proxy(None)
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .max_response_header_size(MAX_RESPONSE_HEAD)
+        .timeout_global(Some(d.session))
+        .timeout_connect(Some(d.message))
+        .timeout_send_request(Some(d.message))
+        .timeout_recv_response(Some(d.message))
+        .timeout_recv_body(Some(d.message))
+        .user_agent("zkgames-prover")
+        .accept("application/json")
+        .build()
+        .into();
+    let url = format!("http://{}{}{path}", t.authority, t.prefix);
+    let auth = bearer.map(|tok| format!("Bearer {tok}"));
+    let sent = match (method, body) {
+        ("GET", _) => {
+            let mut r = agent.get(&url);
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
             }
-            Err(e) => last = Some(e),
+            r.call()
         }
-    }
-    let mut s = sock.ok_or_else(|| match last {
-        Some(e) => Error::io(
-            format!(
-                "cannot connect to {} (is `verifier auth serve --http` listening?)",
-                t.authority
-            ),
-            e,
-        ),
-        None => Error::bad(format!("{}: no address to connect to", t.authority)),
-    })?;
-    let io = |e| Error::io(format!("HTTP exchange with {}", t.authority), e);
-    s.set_read_timeout(Some(d.message)).map_err(io)?;
-    s.set_write_timeout(Some(d.message)).map_err(io)?;
-    let _ = s.set_nodelay(true);
-    let payload = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut head = format!(
-        "{method} {}{path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nAccept: application/json\r\nUser-Agent: zkgames-prover\r\n",
-        t.prefix, t.authority
-    );
-    if let Some(tok) = bearer {
-        head.push_str(&format!("Authorization: Bearer {tok}\r\n"));
-    }
-    if body.is_some() {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            payload.len()
-        ));
-    }
-    head.push_str("\r\n");
-    s.write_all(head.as_bytes()).map_err(io)?;
-    s.write_all(payload.as_bytes()).map_err(io)?;
-    s.flush().map_err(io)?;
-    read_answer(&mut s, d, start).map_err(|e| match e {
-        Error::Io { source, .. } => io(source),
-        e => e,
-    })
-}
-
-/// Reads into `buf` until it holds `want` bytes, EOF, `cap` or the session deadline.
-fn fill(
-    s: &mut TcpStream,
-    buf: &mut Vec<u8>,
-    want: usize,
-    cap: usize,
-    d: &Deadlines,
-    start: Instant,
-) -> Result<bool> {
-    let mut chunk = [0u8; 8192];
-    while buf.len() < want {
-        if start.elapsed() > d.session {
-            return Err(Error::io(
-                "HTTP",
-                std::io::Error::new(std::io::ErrorKind::TimedOut, "the session deadline passed"),
-            ));
-        }
-        let n = s.read(&mut chunk).map_err(|e| Error::io("HTTP", e))?;
-        if n == 0 {
-            return Ok(false);
-        }
-        if buf.len() + n > cap {
-            return Err(Error::bad("the server's answer is too large"));
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    Ok(true)
-}
-
-/// What a client is told when the other end does not speak HTTP: most likely the address is
-/// the framed TCP service (`--listen`), which closes on an HTTP request.
-pub const NOT_HTTP: &str = "the server gave no HTTP answer: if this \
-     address is the TCP service (`verifier auth serve --listen`), give it as HOST:PORT, without \
-     http://; the http:// URL form is for the address of `--http`";
-
-fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answer> {
-    let cap = MAX_RESPONSE_HEAD + MAX_RESPONSE_BODY;
-    let mut buf = Vec::new();
-    let head_end = loop {
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i;
-        }
-        if buf.len() > MAX_RESPONSE_HEAD {
-            return Err(Error::bad("the server's answer head is too large"));
-        }
-        let want = buf.len() + 1;
-        if !fill(s, &mut buf, want, cap, d, start)? {
-            return Err(Error::bad(NOT_HTTP));
+        _ => {
+            let mut r = agent.post(&url);
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
+            }
+            match body {
+                Some(b) => r.content_type("application/json").send(b.to_string()),
+                None => r.send_empty(),
+            }
         }
     };
-    let head = std::str::from_utf8(&buf[..head_end])
-        .map_err(|_| Error::bad(NOT_HTTP))?
-        .to_string();
-    let mut lines = head.split("\r\n");
-    let status: u16 = lines
-        .next()
-        .and_then(|l| l.strip_prefix("HTTP/1."))
-        .and_then(|l| l.get(2..5))
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| Error::bad(NOT_HTTP))?;
-    let (mut length, mut chunked, mut retry_after) = (None, false, None);
-    for l in lines {
-        let Some((k, v)) = l.split_once(':') else {
-            continue;
-        };
-        let v = v.trim();
-        match k.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = v.parse::<usize>().ok(),
-            "transfer-encoding" => chunked = v.eq_ignore_ascii_case("chunked"),
-            "retry-after" => retry_after = v.parse::<u64>().ok(),
-            _ => {}
-        }
-    }
-    let mut body = buf.split_off(head_end + 4);
-    if chunked {
-        body = dechunk(s, body, d, start)?;
-    } else if let Some(n) = length {
-        if n > MAX_RESPONSE_BODY {
-            return Err(Error::bad("the server's answer is too large"));
-        }
-        if !fill(s, &mut body, n, MAX_RESPONSE_BODY, d, start)? {
-            return Err(Error::bad("the server's answer was cut short"));
-        }
-        body.truncate(n);
-    } else {
-        fill(s, &mut body, usize::MAX, MAX_RESPONSE_BODY, d, start)?;
-    }
-    let body = if body.is_empty() {
+    let mut resp = sent.map_err(|e| client_error(t, e))?;
+    let status = resp.status().as_u16();
+    let retry_after = resp
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let bytes = resp
+        .body_mut()
+        .with_config()
+        .limit(MAX_RESPONSE_BODY as u64)
+        .read_to_vec()
+        .map_err(|e| client_error(t, e))?;
+    let body = if bytes.is_empty() {
         Value::Null
     } else {
-        serde_json::from_slice(&body).map_err(|_| {
+        serde_json::from_slice(&bytes).map_err(|_| {
             Error::bad(format!(
                 "the server answered {status} without a JSON body (is this a zkgames login service?)"
             ))
@@ -255,35 +159,54 @@ fn read_answer(s: &mut TcpStream, d: &Deadlines, start: Instant) -> Result<Answe
     })
 }
 
-fn dechunk(s: &mut TcpStream, mut raw: Vec<u8>, d: &Deadlines, start: Instant) -> Result<Vec<u8>> {
-    let cap = MAX_RESPONSE_BODY + (64 << 10);
-    let mut out = Vec::new();
-    let mut pos = 0;
-    loop {
-        let line_end = loop {
-            if let Some(i) = raw[pos..].windows(2).position(|w| w == b"\r\n") {
-                break pos + i;
-            }
-            let want = raw.len() + 1;
-            if !fill(s, &mut raw, want, cap, d, start)? {
-                return Err(Error::bad("the server's answer was cut short"));
-            }
-        };
-        let size_text = std::str::from_utf8(&raw[pos..line_end]).unwrap_or("");
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
-            .map_err(|_| Error::bad("the server's answer has a bad chunk"))?;
-        if out.len() + size > MAX_RESPONSE_BODY {
-            return Err(Error::bad("the server's answer is too large"));
+/// What a client is told when the other end does not speak HTTP: most likely the address is
+/// the framed TCP service (`--listen`), which closes on an HTTP request.
+pub const NOT_HTTP: &str = "the server gave no HTTP answer: if this \
+     address is the TCP service (`verifier auth serve --listen`), give it as HOST:PORT, without \
+     http://; the http:// URL form is for the address of `--http`";
+
+/// One line for a failed exchange, in the user's terms.
+fn client_error(t: &Target, e: ureq::Error) -> Error {
+    let io = |k: std::io::ErrorKind, m: &str| {
+        Error::io(
+            format!("HTTP exchange with {}", t.authority),
+            std::io::Error::new(k, m.to_string()),
+        )
+    };
+    match e {
+        ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Error::io(
+            format!(
+                "cannot connect to {} (is `verifier auth serve --http` listening?)",
+                t.authority
+            ),
+            e,
+        ),
+        ureq::Error::Io(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+            ) =>
+        {
+            Error::bad(NOT_HTTP)
         }
-        let data = line_end + 2;
-        if size == 0 {
-            return Ok(out);
+        ureq::Error::Io(e) => Error::io(format!("HTTP exchange with {}", t.authority), e),
+        ureq::Error::Timeout(_) => io(
+            std::io::ErrorKind::TimedOut,
+            "the server did not answer in time",
+        ),
+        ureq::Error::HostNotFound => {
+            Error::bad(format!("{}: no address to connect to", t.authority))
         }
-        if !fill(s, &mut raw, data + size + 2, cap, d, start)? {
-            return Err(Error::bad("the server's answer was cut short"));
-        }
-        out.extend_from_slice(&raw[data..data + size]);
-        pos = data + size + 2;
+        ureq::Error::ConnectionFailed => io(
+            std::io::ErrorKind::ConnectionRefused,
+            "cannot connect (is `verifier auth serve --http` listening?)",
+        ),
+        ureq::Error::BodyExceedsLimit(_) => Error::bad("the server's answer is too large"),
+        ureq::Error::LargeResponseHeader(..) => Error::bad("the server's answer head is too large"),
+        ureq::Error::Protocol(_) | ureq::Error::Http(_) => Error::bad(NOT_HTTP),
+        _ => io(std::io::ErrorKind::Other, "the exchange failed"),
     }
 }
 

@@ -46,7 +46,7 @@
 use sha2::{Digest as _, Sha256};
 
 use crate::mpc::aes128;
-use crate::mpc::engine::{Engine, Protocols, Required, System};
+use crate::mpc::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
 use crate::mpc::kkw::{self, Params, Profile};
 use crate::mpc::lowmc::{self, Block};
 use crate::mpc::{self, zkbpp};
@@ -770,6 +770,7 @@ pub fn verify_login_accepting(
             "a login proof must be non-interactive (Fiat–Shamir)",
         ));
     }
+    check_login_shape(id, &file)?;
     verify_bound(id, &ctx, &file, &req)
 }
 
@@ -790,6 +791,46 @@ fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> 
             plaintext,
             ciphertext,
         } => aes128::verify_key(plaintext, ciphertext, file, req, ctx)?,
+    }
+    Ok(())
+}
+
+/// The bytes a `sha256` login proves a preimage of: [`ID_TAG`] and the 32-byte secret.
+pub const LOGIN_PREIMAGE_LEN: usize = ID_TAG.len() + 32;
+
+/// Before any work, a login proof must have the exact shape of an honest one
+/// (docs/PROTOCOLS.md 5.8): the parameters of [`login_system`] for its engine and, for a
+/// `sha256` key, a preimage of [`LOGIN_PREIMAGE_LEN`] bytes. Anything else (a 247-byte
+/// preimage, a KKW set heavier than the login set) is refused at the cost of reading it.
+fn check_login_shape(id: &Identity, file: &ProofFile) -> Result<()> {
+    let proof = match id {
+        Identity::Sha256(_) => {
+            let (len, p): (u32, EngineProof) =
+                EngineProof::read_file(&mpc::sha256::PROTOCOLS, file, "login proof")?;
+            if len as usize != LOGIN_PREIMAGE_LEN {
+                return Err(Error::rejected(format!(
+                    "a login proof is for a {LOGIN_PREIMAGE_LEN}-byte preimage, not {len} bytes"
+                )));
+            }
+            p
+        }
+        Identity::Peg(_) => crate::peg::mpc::read(file)?.1,
+        Identity::Lowmc { .. } => {
+            let ((), p): ((), EngineProof) =
+                EngineProof::read_file(&lowmc::PROTOCOLS, file, "login proof")?;
+            p
+        }
+        Identity::Aes128 { .. } => {
+            let ((), p): ((), EngineProof) =
+                EngineProof::read_file(&aes128::PROTOCOLS, file, "login proof")?;
+            p
+        }
+    };
+    let want = login_system(proof.engine());
+    if proof.system() != want {
+        return Err(Error::rejected(format!(
+            "a login proof must use the login parameters ({want})"
+        )));
     }
     Ok(())
 }

@@ -232,6 +232,11 @@ impl<'a> Authenticator<'a> {
                 .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
         }
+        // counted as a failure before the work, so that concurrent attempts cannot multiply
+        // the budget; amended to the outcome once it is known
+        let line = self
+            .store
+            .record_pending(Event::LoginFail, user, peer, "verifying")?;
         let registered = self.store.user(user)?;
         let claimed = claimed_kind(proof);
         let (target, own) = Self::target(registered.as_ref().map(|u| &u.identity), claimed);
@@ -252,14 +257,14 @@ impl<'a> Authenticator<'a> {
                 if !claim(&t)? {
                     self.store.revoke_token(&t.token)?;
                     self.store
-                        .record(Event::Refused, user, peer, "device code used or expired")?;
+                        .amend(line, Event::Refused, "device code used or expired")?;
                     return Ok(Err(Denied::Failed));
                 }
-                self.store.record(Event::LoginOk, user, peer, "")?;
+                self.store.amend(line, Event::LoginOk, "")?;
                 Ok(Ok(t))
             }
             Err(why) => {
-                self.store.record(Event::LoginFail, user, peer, &why)?;
+                self.store.amend(line, Event::LoginFail, &why)?;
                 Ok(Err(Denied::Failed))
             }
         }

@@ -478,14 +478,27 @@ impl UserDb for PgStore {
     }
 
     fn record(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<()> {
-        let mut end = detail.len().min(200);
-        while !detail.is_char_boundary(end) {
-            end -= 1;
-        }
+        self.record_pending(event, user, peer, detail).map(drop)
+    }
+
+    fn record_pending(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<i64> {
+        let detail = super::store::clip200(detail);
+        let row = self
+            .c()
+            .query_one(
+                "INSERT INTO zkg_audit (time, event, username, peer, detail) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[&self.now(), &event.name(), &user, &peer, &detail],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(row.get(0))
+    }
+
+    fn amend(&self, id: i64, event: Event, detail: &str) -> Result<()> {
+        let detail = super::store::clip200(detail);
         self.c()
             .execute(
-                "INSERT INTO zkg_audit (time, event, username, peer, detail) VALUES ($1, $2, $3, $4, $5)",
-                &[&self.now(), &event.name(), &user, &peer, &&detail[..end]],
+                "UPDATE zkg_audit SET event = $2, detail = $3 WHERE id = $1",
+                &[&id, &event.name(), &detail],
             )
             .map_err(|e| self.err(e))?;
         Ok(())

@@ -771,14 +771,33 @@ impl Store {
 
     /// Appends to the audit log. `detail` is cut to 200 bytes.
     pub fn record(&self, event: Event, user: &str, peer: &str, detail: &str) -> Result<()> {
-        let mut end = detail.len().min(200);
-        while !detail.is_char_boundary(end) {
-            end -= 1;
-        }
+        self.record_pending(event, user, peer, detail).map(drop)
+    }
+
+    /// [`Store::record`], returning the line's id for [`Store::amend`].
+    pub fn record_pending(
+        &self,
+        event: Event,
+        user: &str,
+        peer: &str,
+        detail: &str,
+    ) -> Result<i64> {
         self.conn
             .execute(
                 "INSERT INTO audit (time, event, user, peer, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![self.now(), event.name(), user, peer, &detail[..end]],
+                params![self.now(), event.name(), user, peer, clip200(detail)],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Changes the event and detail of audit line `id` (a login counted as failed before
+    /// its proof was verified, once it verified).
+    pub fn amend(&self, id: i64, event: Event, detail: &str) -> Result<()> {
+        self.conn
+            .execute(
+                "UPDATE audit SET event = ?2, detail = ?3 WHERE id = ?1",
+                params![id, event.name(), clip200(detail)],
             )
             .map_err(|e| self.err(e))?;
         Ok(())
@@ -870,6 +889,15 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// `detail` cut to at most 200 bytes, on a character boundary.
+pub(crate) fn clip200(detail: &str) -> &str {
+    let mut end = detail.len().min(200);
+    while !detail.is_char_boundary(end) {
+        end -= 1;
+    }
+    &detail[..end]
 }
 
 /// One-line errors for database failures: a file that is not a database, or corrupt, is bad

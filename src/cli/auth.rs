@@ -238,6 +238,11 @@ pub enum VerifierCmd {
         /// Accept login proofs of this system only (default: zkbpp, kkw and vole).
         #[arg(long, value_enum, value_name = "SYSTEM")]
         require_system: Option<crate::cli::engine::MpcSystem>,
+        /// A web origin (e.g. https://games.example) whose pages may call the HTTP API from
+        /// a visitor's browser; repeat for several. Without it only the server's own page
+        /// may (docs/PROTOCOLS.md 5.6).
+        #[arg(long, value_name = "ORIGIN")]
+        allow_origin: Vec<String>,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
         #[command(flatten)]
@@ -682,6 +687,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             quiet,
             json,
             require_system,
+            allow_origin,
             deadlines,
             limits,
         } => {
@@ -763,6 +769,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 first_message: std::time::Duration::from_secs(limits.first_message_timeout),
                 deadlines: deadlines.deadlines(),
                 log,
+                allow_origins: crate::auth::http::parse_origins(&allow_origin)?,
             };
             srv::install_stop_signals();
             let opts = ServerOptions {

@@ -451,6 +451,7 @@ impl Proof {
     /// re-runs the prover instead of verifying, at the strength the user asked for.
     pub fn check_strength(&self, req: &Required) -> Result<()> {
         req.check_engine(self.engine())?;
+        super::offered::check(&self.system(), req)?;
         match self {
             Proof::Zkbpp(p) => {
                 let r = p.rounds.len();
@@ -496,6 +497,8 @@ impl Proof {
     /// another statement: the rejection starts with [`crate::mpc::ANOTHER_STATEMENT`].
     pub fn verify(&self, st: &Statement, req: &Required) -> Result<()> {
         req.check_engine(self.engine())?;
+        // no file may ask for more work than the offered sets ([`super::offered`])
+        super::offered::check(&self.system(), req)?;
         match self {
             Proof::Zkbpp(p) => zkbpp::verify(st, p, req.zkbpp_rounds),
             Proof::Kkw(p) => kkw::verify(st, p, req.kkw_bits),

@@ -29,6 +29,7 @@ pub mod gf128;
 pub mod kkw;
 pub mod kkw_session;
 pub mod lowmc;
+pub mod offered;
 pub mod seal;
 pub mod seedtree;
 pub mod session;

@@ -281,12 +281,12 @@ impl SessionVerifier for MpcVerifier {
             ));
         }
         let r = h.rounds as usize;
-        if r < self.min_rounds || r > zkbpp::MAX_ROUNDS {
+        let max = super::offered::max_zkbpp_rounds(self.min_rounds);
+        if r < self.min_rounds || r > max {
             return Err(Error::rejected(format!(
-                "the prover offers {r} rounds ({:.1} bits); at least {} (and at most {}) are required",
+                "the prover offers {r} rounds ({:.1} bits); at least {} (and at most {max}) are required",
                 zkbpp::security_bits(r),
                 self.min_rounds,
-                zkbpp::MAX_ROUNDS
             )));
         }
         self.rounds = r;

@@ -125,6 +125,181 @@ impl Drop for Slot {
     }
 }
 
+/// Whether a connection is at work now (a session under way, a request in flight): asked
+/// only when a full server looks for a connection to close.
+pub type BusyProbe = Box<dyn Fn() -> bool + Send>;
+
+/// Closes a connection from another thread or task (shuts its socket down).
+pub type Kick = Box<dyn FnOnce() + Send>;
+
+/// The connections a server holds, per address, and which one makes room for a newcomer
+/// when it is full ([`ConnTable::admit`]).
+///
+/// Fairness rule: a newcomer is never kept out by connections of addresses that hold more
+/// than its own address would. When the table is full, it closes, in order of preference:
+///
+/// 1. an idle connection (no first message yet, or a kept-alive one between requests), from
+///    the address holding the most, the oldest first, if that address
+///    holds at least as many as the newcomer's would (its count plus this connection);
+/// 2. a busy one from the address holding the most connections, the oldest first, if that
+///    address holds more than the newcomer's would;
+///
+/// and refuses the newcomer otherwise (every address holds about as much as it would). An
+/// honest client's connection, idle for the moment between its connect and its first
+/// message, is thus never closed for a newcomer from an address that holds more. So
+/// `k` addresses can hold at most `max_total / k` each against newcomers, whatever their
+/// connections do, and an address holding a single connection is refused only when the
+/// table is full of addresses holding one each. Addresses are grouped by [`addr_key`].
+pub struct ConnTable {
+    max_total: usize,
+    per_addr: usize,
+    inner: Mutex<TableInner>,
+}
+
+#[derive(Default)]
+struct TableInner {
+    next: u64,
+    by_addr: HashMap<IpAddr, usize>,
+    conns: HashMap<u64, Entry>,
+}
+
+struct Entry {
+    key: IpAddr,
+    since: Instant,
+    busy: BusyProbe,
+    kick: Option<Kick>,
+}
+
+/// A connection's place in a [`ConnTable`]; dropping it gives the place back.
+pub struct Ticket {
+    table: Arc<ConnTable>,
+    id: u64,
+}
+
+/// What [`ConnTable::admit`] decided.
+pub enum Admission {
+    /// Admitted (after closing another connection if `evicted`).
+    Admitted { ticket: Ticket, evicted: bool },
+    /// The address already holds its maximum.
+    AddressFull,
+    /// The table is full and no connection may be closed for this newcomer.
+    ServerFull,
+}
+
+impl ConnTable {
+    /// At most `max_total` connections, `per_addr` per address.
+    pub fn new(max_total: usize, per_addr: usize) -> Arc<ConnTable> {
+        Arc::new(ConnTable {
+            max_total,
+            per_addr,
+            inner: Mutex::new(TableInner::default()),
+        })
+    }
+
+    /// Admits a connection from `ip`, closing another one if the table is full and the
+    /// fairness rule allows it (see the type's text). `busy` says whether the connection is
+    /// at work; `kick` closes it if it is chosen to make room later.
+    pub fn admit(self: &Arc<Self>, ip: IpAddr, busy: BusyProbe, kick: Kick) -> Admission {
+        let key = addr_key(ip);
+        let mut t = lock(&self.inner);
+        let mine = t.by_addr.get(&key).copied().unwrap_or(0);
+        if mine >= self.per_addr || self.max_total == 0 {
+            return Admission::AddressFull;
+        }
+        let mut victim_kick = None;
+        if t.conns.len() >= self.max_total {
+            let Some(v) = Self::victim(&t, mine + 1) else {
+                return Admission::ServerFull;
+            };
+            let e = t.conns.remove(&v).expect("a victim is a live connection");
+            Self::release(&mut t.by_addr, e.key);
+            victim_kick = e.kick;
+        }
+        let id = t.next;
+        t.next += 1;
+        *t.by_addr.entry(key).or_insert(0) += 1;
+        t.conns.insert(
+            id,
+            Entry {
+                key,
+                since: Instant::now(),
+                busy,
+                kick: Some(kick),
+            },
+        );
+        drop(t);
+        let evicted = victim_kick.is_some();
+        if let Some(k) = victim_kick {
+            k();
+        }
+        Admission::Admitted {
+            ticket: Ticket {
+                table: Arc::clone(self),
+                id,
+            },
+            evicted,
+        }
+    }
+
+    /// The connection to close for a newcomer whose address would hold `newcomer`.
+    fn victim(t: &TableInner, newcomer: usize) -> Option<u64> {
+        let count = |e: &Entry| t.by_addr.get(&e.key).copied().unwrap_or(0);
+        let mut idle: Option<(usize, Instant, u64)> = None;
+        let mut busy: Option<(usize, Instant, u64)> = None;
+        for (&id, e) in &t.conns {
+            let c = (count(e), e.since, id);
+            let slot = if (e.busy)() { &mut busy } else { &mut idle };
+            // most held first, then the oldest
+            if slot.is_none_or(|b| (c.0, std::cmp::Reverse(c.1)) > (b.0, std::cmp::Reverse(b.1))) {
+                *slot = Some(c);
+            }
+        }
+        match (idle, busy) {
+            (Some(i), _) if i.0 >= newcomer => Some(i.2),
+            (_, Some(b)) if b.0 > newcomer => Some(b.2),
+            _ => None,
+        }
+    }
+
+    fn release(by_addr: &mut HashMap<IpAddr, usize>, key: IpAddr) {
+        if let Some(n) = by_addr.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                by_addr.remove(&key);
+            }
+        }
+    }
+
+    /// Connections held now.
+    pub fn len(&self) -> usize {
+        lock(&self.inner).conns.len()
+    }
+
+    /// Whether no connection is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Connections `ip`'s address holds now.
+    pub fn held(&self, ip: IpAddr) -> usize {
+        lock(&self.inner)
+            .by_addr
+            .get(&addr_key(ip))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut t = lock(&self.table.inner);
+        // a connection closed to make room was removed then
+        if let Some(e) = t.conns.remove(&self.id) {
+            ConnTable::release(&mut t.by_addr, e.key);
+        }
+    }
+}
+
 /// At most `max` events per address within a sliding `window`.
 #[derive(Debug)]
 pub struct RateLimiter {
@@ -232,6 +407,7 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
@@ -338,5 +514,180 @@ mod tests {
             lim.charge(IpAddr::from((0x0a00_0000u32 + i).to_be_bytes()));
         }
         assert!(lim.tracked() <= MAX_TRACKED);
+    }
+
+    fn probe(b: &Arc<AtomicBool>) -> BusyProbe {
+        let b = Arc::clone(b);
+        Box::new(move || b.load(Ordering::SeqCst))
+    }
+
+    fn kicker(k: &Arc<AtomicBool>) -> Kick {
+        let k = Arc::clone(k);
+        Box::new(move || k.store(true, Ordering::SeqCst))
+    }
+
+    /// The attacks as tables: busy connections from a few addresses yield to a
+    /// newcomer; as many addresses as places, one busy connection each, do not.
+    #[test]
+    fn a_full_table_makes_room_at_the_expense_of_the_biggest_holders() {
+        let busy = Arc::new(AtomicBool::new(true));
+        let t = ConnTable::new(32, 8);
+        let mut held = Vec::new();
+        let mut kicks = Vec::new();
+        for a in 0..4u8 {
+            for _ in 0..8 {
+                let k = Arc::new(AtomicBool::new(false));
+                match t.admit(IpAddr::from([127, 0, 1, a]), probe(&busy), kicker(&k)) {
+                    Admission::Admitted { ticket, evicted } => {
+                        assert!(!evicted);
+                        held.push(ticket);
+                    }
+                    _ => panic!("room left"),
+                }
+                kicks.push(k);
+            }
+        }
+        assert_eq!(t.len(), 32);
+        // a fifth attacker address is let in, each newcomer at the cost of an 8-holder
+        let fresh = ip("127.0.0.9");
+        let Admission::Admitted { ticket, evicted } = t.admit(fresh, probe(&busy), Box::new(|| {}))
+        else {
+            panic!("a newcomer holding nothing must be admitted");
+        };
+        assert!(evicted);
+        assert_eq!(kicks.iter().filter(|k| k.load(Ordering::SeqCst)).count(), 1);
+        assert_eq!(t.len(), 32);
+        // the victims' tickets give nothing back twice
+        drop(held);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.held(fresh), 1);
+        drop(ticket);
+        assert!(t.is_empty());
+
+        // 32 addresses holding one busy connection each: the table is fairly shared
+        let t = ConnTable::new(32, 8);
+        let held: Vec<Ticket> = (0..32u8)
+            .map(
+                |a| match t.admit(IpAddr::from([127, 0, 2, a]), probe(&busy), Box::new(|| {})) {
+                    Admission::Admitted { ticket, .. } => ticket,
+                    _ => panic!(),
+                },
+            )
+            .collect();
+        assert!(matches!(
+            t.admit(ip("127.0.0.9"), probe(&busy), Box::new(|| {})),
+            Admission::ServerFull
+        ));
+        // but an idle one makes room whoever holds it
+        let idle = Arc::new(AtomicBool::new(false));
+        let t2 = ConnTable::new(1, 8);
+        let _a = t2.admit(ip("127.0.0.3"), probe(&idle), Box::new(|| {}));
+        assert!(matches!(
+            t2.admit(ip("127.0.0.4"), probe(&busy), Box::new(|| {})),
+            Admission::Admitted { evicted: true, .. }
+        ));
+        drop(held);
+        // the per-address limit
+        let t = ConnTable::new(32, 2);
+        let _x = [0, 1].map(|_| t.admit(ip("::1"), probe(&busy), Box::new(|| {})));
+        assert!(matches!(
+            t.admit(ip("::1"), probe(&busy), Box::new(|| {})),
+            Admission::AddressFull
+        ));
+    }
+
+    /// Random admissions, departures and busy flags, against the rule's properties: counts
+    /// stay exact, the table never overflows, a refusal happens only when every connection
+    /// is busy and no address holds more than the newcomer's would, and a busy connection is
+    /// closed only for a newcomer whose address holds less.
+    #[test]
+    fn conn_table_keeps_its_rule_under_random_traffic() {
+        use rand_core::RngCore;
+        let mut rng = crate::rng::seeded_rng(41);
+        for round in 0..40 {
+            let (max, per) = (1 + round % 9, 1 + (round / 9) % 4);
+            let t = ConnTable::new(max, per);
+            let mut live: Vec<(Ticket, IpAddr, Arc<AtomicBool>, Arc<AtomicBool>)> = Vec::new();
+            for _ in 0..400 {
+                let r = rng.next_u32();
+                if r % 3 == 0 && !live.is_empty() {
+                    let i = (r as usize / 3) % live.len();
+                    live.swap_remove(i);
+                } else if r % 3 == 1 && !live.is_empty() {
+                    let i = (r as usize / 3) % live.len();
+                    let b = &live[i].2;
+                    b.store(!b.load(Ordering::SeqCst), Ordering::SeqCst);
+                } else {
+                    live.retain(|x| !x.3.load(Ordering::SeqCst));
+                    let a = IpAddr::from([127, 0, 0, (r >> 8) as u8 % 6]);
+                    let mine = live.iter().filter(|x| x.1 == a).count();
+                    let most = (0..6u8)
+                        .map(|b| {
+                            live.iter()
+                                .filter(|x| x.1 == IpAddr::from([127, 0, 0, b]))
+                                .count()
+                        })
+                        .max()
+                        .unwrap();
+                    let all_busy = live.iter().all(|x| x.2.load(Ordering::SeqCst));
+                    let before: Vec<(IpAddr, bool)> = live
+                        .iter()
+                        .map(|x| (x.1, x.2.load(Ordering::SeqCst)))
+                        .collect();
+                    let (b, k) = (
+                        Arc::new(AtomicBool::new(r & 1 == 1)),
+                        Arc::new(AtomicBool::new(false)),
+                    );
+                    match t.admit(a, probe(&b), kicker(&k)) {
+                        Admission::AddressFull => assert_eq!(mine, per),
+                        Admission::ServerFull => {
+                            assert!(mine < per && live.len() == max);
+                            for x in &before {
+                                let c = before.iter().filter(|y| y.0 == x.0).count();
+                                // no idle one of an address holding as much, no busy one
+                                // of an address holding more, than the newcomer's would
+                                assert!(if x.1 { c <= mine + 1 } else { c < mine + 1 });
+                            }
+                            let _ = (most, all_busy);
+                        }
+                        Admission::Admitted { ticket, evicted } => {
+                            assert!(mine < per);
+                            assert_eq!(evicted, live.len() == max);
+                            if evicted {
+                                let gone: Vec<_> = live
+                                    .iter()
+                                    .zip(&before)
+                                    .filter(|(x, _)| x.3.load(Ordering::SeqCst))
+                                    .map(|(_, b)| *b)
+                                    .collect();
+                                assert_eq!(gone.len(), 1);
+                                let (va, vbusy) = gone[0];
+                                let vcount = before.iter().filter(|x| x.0 == va).count();
+                                assert!(if vbusy {
+                                    vcount > mine + 1
+                                } else {
+                                    vcount > mine
+                                });
+                                // a busy one only when no idle one could go
+                                if vbusy {
+                                    for x in before.iter().filter(|x| !x.1) {
+                                        let c = before.iter().filter(|y| y.0 == x.0).count();
+                                        assert!(c <= mine, "{c} {mine}");
+                                    }
+                                }
+                            }
+                            live.push((ticket, a, b, k));
+                        }
+                    }
+                }
+                live.retain(|x| !x.3.load(Ordering::SeqCst));
+                assert_eq!(t.len(), live.len());
+                assert!(t.len() <= max);
+                for b in 0..6u8 {
+                    let a = IpAddr::from([127, 0, 0, b]);
+                    assert_eq!(t.held(a), live.iter().filter(|x| x.1 == a).count());
+                }
+            }
+        }
     }
 }

@@ -4,10 +4,11 @@
 //! deadlines), at most [`ServerOptions::max_sessions`] at once and
 //! [`ServerOptions::max_per_address`] per address; a connection beyond those is told to try
 //! again later (with a retry-after, in its protocol's terms: [`ServerOptions::refuse`]) and
-//! closed at once, never queued. When the server is full, a connection that has not yet sent
-//! a whole first message (silent, or trickling) is closed to make room for the newcomer, the
-//! longest-waiting first, so idle connections cannot starve honest clients however many
-//! addresses they come from. A failing or hostile client (a port probe, garbage, a huge
+//! closed at once, never queued. When the server is full, a connection is closed to make room
+//! for the newcomer ([`ConnTable`]): one that has not yet sent a whole first message (silent,
+//! or trickling), else the oldest of the address holding the most connections if it holds
+//! more than the newcomer's address would, so neither idle nor busy connections from a few
+//! addresses can starve honest clients. A failing or hostile client (a port probe, garbage, a huge
 //! length prefix, silence, a byte every minute) ends only its own session: the handler's
 //! error, or even a panic, becomes one log line.
 //!
@@ -15,13 +16,12 @@
 //! stops accepting, lets the sessions in flight finish (their deadlines bound the wait) and
 //! returns its counts. A second signal exits at once.
 
-use std::collections::HashMap;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::limit::ConnLimiter;
+use super::limit::{Admission, ConnTable};
 use super::{Channel, Deadlines, Msg};
 use crate::{Error, Result};
 
@@ -40,10 +40,6 @@ pub const DEFAULT_MAX_PER_ADDRESS: usize = 8;
 
 /// Default [`ServerOptions::first_message`].
 pub const DEFAULT_FIRST_MESSAGE: Duration = Duration::from_secs(10);
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 #[cfg(unix)]
 mod signals {
@@ -166,7 +162,7 @@ pub struct ServeStats {
     pub rejected: usize,
     pub failed: usize,
     pub busy: usize,
-    /// Connections closed before their first message to make room for a newcomer.
+    /// Connections closed to make room for a newcomer (server full).
     pub evicted: usize,
 }
 
@@ -207,31 +203,21 @@ pub fn refuse_session(ch: &mut Channel, reason: &str, retry_after: u32) {
     });
 }
 
-/// A connection being served, as the accept loop sees it (for eviction).
-struct Live {
-    /// Accept time: the longest-idle handshake is the oldest one without a first message.
-    since: Instant,
-    /// Raised by the channel once the first whole message has arrived.
-    started: Arc<AtomicBool>,
-    /// Raised before the accept loop shuts the socket, so the session logs why it ended.
-    evicted: Arc<AtomicBool>,
-    /// A handle on the socket, to shut it down from the accept loop.
-    stream: TcpStream,
-}
-
 /// Serves sessions on `listener` until `stop` is set. `handler` runs one session on a
 /// channel and returns a one-line summary of an accepted session, or the error.
 ///
-/// Admission of a new connection, in order:
+/// Admission of a new connection ([`ConnTable`]):
 /// 1. its address holds [`ServerOptions::max_per_address`] connections already: refused
 ///    with a retry-after ([`ServerOptions::refuse`]);
-/// 2. the server runs [`ServerOptions::max_sessions`] sessions: the connection that has been
-///    waiting longest without sending a whole first message is closed to make room (a
-///    connection that has sent nothing must not keep an honest newcomer out, from however
-///    many addresses such connections come); if every session is at work, the newcomer is
-///    refused with a retry-after, never queued;
+/// 2. the server holds [`ServerOptions::max_sessions`] connections: one is closed to make
+///    room, a connection that has not sent a whole first message first (from the address
+///    holding the most), else the oldest connection of the address holding the most, if
+///    that address holds more than the newcomer's would; whatever those connections are
+///    doing, addresses holding most yield to one that holds little. If every address holds
+///    about as much as the newcomer's would, the newcomer is refused with a retry-after,
+///    never queued;
 /// 3. its first message must arrive within [`ServerOptions::first_message`], later ones
-///    within the usual [`Deadlines`].
+///    within the usual [`Deadlines`], the whole session within its deadline.
 pub fn serve<F>(
     listener: &TcpListener,
     opts: &ServerOptions,
@@ -244,11 +230,9 @@ where
     listener
         .set_nonblocking(true)
         .map_err(|e| Error::io("cannot make the listener non-blocking", e))?;
-    let active = AtomicUsize::new(0);
     let counts = [(); 5].map(|_| AtomicUsize::new(0));
     let serial = AtomicUsize::new(0);
-    let per_addr = ConnLimiter::new(opts.max_per_address);
-    let live: Mutex<HashMap<usize, Live>> = Mutex::new(HashMap::new());
+    let table = ConnTable::new(opts.max_sessions, opts.max_per_address);
     let refuse = |s: TcpStream, peer: SocketAddr, n: usize, reason: &str| {
         counts[3].fetch_add(1, Ordering::SeqCst);
         let mut ch = Channel::tcp(
@@ -280,71 +264,62 @@ where
             };
             let _ = s.set_nonblocking(false);
             let n = serial.fetch_add(1, Ordering::SeqCst) + 1;
-            let Some(slot) = per_addr.acquire(peer.ip()) else {
-                let reason = format!(
-                    "too many connections from this address (at most {})",
-                    opts.max_per_address
-                );
-                refuse(s, peer, n, &reason);
+            // the channel is made once admitted (dropping one shuts the socket down, which
+            // would cut off a refusal's answer); until then the connection counts as idle
+            let started: Arc<OnceLock<Arc<AtomicBool>>> = Arc::new(OnceLock::new());
+            let evicted = Arc::new(AtomicBool::new(false));
+            let busy = {
+                let started = Arc::clone(&started);
+                Box::new(move || started.get().is_some_and(|f| f.load(Ordering::SeqCst)))
+            };
+            let kick = {
+                let (evicted, stream) = (Arc::clone(&evicted), s.try_clone());
+                Box::new(move || {
+                    evicted.store(true, Ordering::SeqCst);
+                    if let Ok(st) = stream {
+                        let _ = st.shutdown(Shutdown::Both);
+                    }
+                })
+            };
+            let ticket = match table.admit(peer.ip(), busy, kick) {
+                Admission::Admitted { ticket, .. } => ticket,
+                Admission::AddressFull => {
+                    let reason = format!(
+                        "too many connections from this address (at most {})",
+                        opts.max_per_address
+                    );
+                    refuse(s, peer, n, &reason);
+                    continue;
+                }
+                Admission::ServerFull => {
+                    let reason = format!(
+                        "server busy ({} running); try again shortly",
+                        crate::files::count(opts.max_sessions as u64, "session")
+                    );
+                    refuse(s, peer, n, &reason);
+                    continue;
+                }
+            };
+            let Ok(handle) = s.try_clone() else {
                 continue;
             };
-            if active.load(Ordering::SeqCst) >= opts.max_sessions {
-                let mut l = lock(&live);
-                let victim = l
-                    .iter()
-                    .filter(|(_, c)| !c.started.load(Ordering::SeqCst))
-                    .min_by_key(|(_, c)| c.since)
-                    .map(|(&k, _)| k);
-                match victim.and_then(|k| l.remove(&k)) {
-                    Some(c) => {
-                        c.evicted.store(true, Ordering::SeqCst);
-                        let _ = c.stream.shutdown(Shutdown::Both);
-                    }
-                    None => {
-                        drop(l);
-                        let reason = format!(
-                            "server busy ({} running); try again shortly",
-                            crate::files::count(opts.max_sessions as u64, "session")
-                        );
-                        refuse(s, peer, n, &reason);
-                        continue;
-                    }
-                }
-            }
-            let mut ch = Channel::tcp(
-                match s.try_clone() {
-                    Ok(c) => c,
-                    Err(_) => continue,
-                },
-                opts.deadlines,
-            );
-            let started = ch.set_first_message_deadline(opts.first_message);
-            let evicted = Arc::new(AtomicBool::new(false));
-            lock(&live).insert(
-                n,
-                Live {
-                    since: Instant::now(),
-                    started,
-                    evicted: Arc::clone(&evicted),
-                    stream: s,
-                },
-            );
-            active.fetch_add(1, Ordering::SeqCst);
-            let (handler, active, counts, live) = (&handler, &active, &counts, &live);
+            drop(s);
+            let mut ch = Channel::tcp(handle, opts.deadlines);
+            let _ = started.set(ch.set_first_message_deadline(opts.first_message));
+            let (handler, counts) = (&handler, &counts);
             scope.spawn(move || {
-                let _slot = slot;
+                let _ticket = ticket;
                 let t0 = Instant::now();
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     handler(&mut ch, peer)
                 }));
                 drop(ch);
-                lock(live).remove(&n);
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let (k, outcome, detail) = match r {
                     _ if evicted.load(Ordering::SeqCst) => (
                         4,
                         "evicted",
-                        "closed before its first message to make room (server full)".to_string(),
+                        "closed to make room for a newcomer (server full)".to_string(),
                     ),
                     Ok(Ok(summary)) => (0, "accepted", summary),
                     Ok(Err(e @ Error::Rejected(_))) => (1, "rejected", e.to_string()),
@@ -353,7 +328,6 @@ where
                 };
                 counts[k].fetch_add(1, Ordering::SeqCst);
                 log_line(opts.log, n, peer, outcome, &detail, ms);
-                active.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });

@@ -209,6 +209,14 @@ pub fn check_claims(
             achieved_bits(rounds, inst.s())
         )));
     }
+    // no proof may ask for more work than an honest one at max(level, 128) bits
+    // (docs/PROTOCOLS.md 5.8)
+    let max = rounds_for_bits(min_bits.max(crate::mpc::offered::WORK_FLOOR_BITS), inst.s());
+    if rounds > max {
+        return Err(Error::rejected(format!(
+            "too many rounds: {rounds} > {max}, the most a verifier at {min_bits} bits accepts on this instance (verify with a higher --security to accept it)"
+        )));
+    }
     Ok(())
 }
 

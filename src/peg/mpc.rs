@@ -158,7 +158,7 @@ pub fn prove(
 }
 
 /// The proof in a non-interactive file, and the instance digest its head names (ZKB++).
-fn read(file: &ProofFile) -> Result<(Option<Digest>, EngineProof)> {
+pub fn read(file: &ProofFile) -> Result<(Option<Digest>, EngineProof)> {
     Ok(match PROTOCOLS.non_interactive(file)? {
         Engine::Zkbpp => {
             let (d, p) = EngineProof::read_file(&PROTOCOLS, file, "peg ZKB++ proof")?;

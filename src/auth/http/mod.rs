@@ -92,6 +92,36 @@ pub struct HttpConfig {
     pub first_message: Duration,
     pub deadlines: Deadlines,
     pub log: LogFormat,
+    /// Web origins (`scheme://host[:port]`, lower case) whose pages may call the API from a
+    /// browser besides the server's own page ([`parse_origins`]).
+    pub allow_origins: Vec<String>,
+}
+
+/// Checks and normalizes `--allow-origin` values: `http://` or `https://` followed by a host
+/// and optional port, no path; lower-cased, as browsers send them.
+pub fn parse_origins(v: &[String]) -> Result<Vec<String>> {
+    v.iter()
+        .map(|o| {
+            let l = o.trim().trim_end_matches('/').to_ascii_lowercase();
+            let rest = l
+                .strip_prefix("https://")
+                .or_else(|| l.strip_prefix("http://"));
+            match rest {
+                Some(h)
+                    if !h.is_empty()
+                        && h.len() <= 255
+                        && h.bytes().all(|c| {
+                            c.is_ascii_alphanumeric() || b".-:[]".contains(&c)
+                        }) =>
+                {
+                    Ok(l)
+                }
+                _ => Err(Error::bad(
+                    "--allow-origin: expected an origin such as https://games.example (scheme, host, optional port; no path)",
+                )),
+            }
+        })
+        .collect()
 }
 
 /// What a server did before it stopped.
@@ -161,14 +191,38 @@ fn from_error(e: &Error) -> Response {
     }
 }
 
-/// One line of at most 200 bytes: messages never echo a megabyte of input.
+/// One line of at most 200 bytes, with whatever the message quotes (between `'`, `"` or
+/// backticks: the request's own text) left out: error bodies never echo input
+/// (docs/PROTOCOLS.md 5.6).
 fn clip_line(s: &str) -> String {
-    let line = s.lines().next().unwrap_or("");
+    let line = no_echo(s.lines().next().unwrap_or(""));
+    let line = line.as_str();
     let mut end = line.len().min(200);
     while !line.is_char_boundary(end) {
         end -= 1;
     }
     line[..end].to_string()
+}
+
+/// `s` with each quoted span (from a quote to the last of the same kind) replaced by `…`.
+fn no_echo(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(['\'', '"', '`']) {
+        let q = rest[i..].chars().next().unwrap_or('\'');
+        out.push_str(&rest[..i]);
+        match rest[i + 1..].rfind(q) {
+            Some(j) => {
+                out.push('…');
+                rest = &rest[i + 1 + j + 1..];
+            }
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn denied(d: Denied) -> Response {
@@ -204,6 +258,20 @@ async fn body_json<T: serde::de::DeserializeOwned>(
             &format!("request body over {MAX_BODY} bytes"),
         )
     };
+    // a JSON body must say so: a `text/plain` one is what another page's form or simple
+    // request sends without asking (docs/PROTOCOLS.md 5.6)
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the request body must be JSON, with Content-Type: application/json",
+        ));
+    }
     if let Some(n) = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -222,7 +290,14 @@ async fn body_json<T: serde::de::DeserializeOwned>(
                 "the request body did not arrive in time",
             ))
         }
-        Ok(Err(_)) => return Err(too_large()),
+        // the limit, or a broken body (a bad chunk size): only the first is 413
+        Ok(Err(e)) if is_length_limit(&e) => return Err(too_large()),
+        Ok(Err(_)) => {
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "the request body is malformed (broken chunked encoding)",
+            ))
+        }
         Ok(Ok(b)) => b,
     };
     serde_json::from_slice(&bytes).map_err(|e| {
@@ -237,6 +312,19 @@ async fn body_json<T: serde::de::DeserializeOwned>(
 
 /// Runs `f` on the blocking pool with a database connection, if a work slot is free (else
 /// 503 at once).
+/// Whether a body error is the size limit (`to_bytes`'s `LengthLimitError`, found by its
+/// message in the source chain) rather than a malformed body.
+fn is_length_limit(e: &axum::Error) -> bool {
+    let mut cur: Option<&dyn std::error::Error> = Some(e);
+    while let Some(x) = cur {
+        if x.to_string().contains("length limit") {
+            return true;
+        }
+        cur = x.source();
+    }
+    false
+}
+
 async fn blocking<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
@@ -618,15 +706,23 @@ async fn device_new(
 #[derive(Deserialize)]
 struct WaitQuery {
     #[serde(default)]
-    wait: Option<u64>,
+    wait: Option<String>,
 }
 
 async fn device_poll(
     State(app): State<Arc<App>>,
     Extension(peer): Extension<Peer>,
     Path(poll): Path<String>,
-    Query(q): Query<WaitQuery>,
+    q: std::result::Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
+    let wait = match q.map(|Query(q)| q.wait) {
+        Ok(None) => 0,
+        Ok(Some(w)) => match w.parse::<u64>() {
+            Ok(w) => w,
+            Err(_) => return error(StatusCode::BAD_REQUEST, "wait: expected whole seconds"),
+        },
+        Err(_) => return error(StatusCode::BAD_REQUEST, "bad query string"),
+    };
     let Some(key) = device::poll_key(&poll) else {
         return gone();
     };
@@ -656,7 +752,7 @@ async fn device_poll(
             Ok::<_, Response>(seen)
         }
     };
-    match app.devices.poll(q.wait.unwrap_or(0), look).await {
+    match app.devices.poll(wait, look).await {
         Ok(Some(v)) => reply(StatusCode::OK, v),
         Ok(None) => gone(),
         Err(resp) => resp,
@@ -705,27 +801,72 @@ async fn not_allowed() -> Response {
     )
 }
 
-/// Any origin may call the API: it takes no cookies, only bearer tokens a script must hold,
-/// so cross-origin calls gain nothing a direct client lacks.
-async fn cors(req: Request, next: axum::middleware::Next) -> Response {
+/// Whether a browser request from `origin` may use the API: the server's own page (the
+/// origin names the host the request was sent to) or a configured `--allow-origin`.
+fn origin_allowed(app: &App, origin: &str, host: Option<&str>) -> bool {
+    let o = origin.to_ascii_lowercase();
+    let own = host.is_some_and(|h| {
+        let h = h.to_ascii_lowercase();
+        o == format!("http://{h}") || o == format!("https://{h}")
+    });
+    own || app.cfg.allow_origins.iter().any(|a| *a == o)
+}
+
+/// Cross-origin rules (docs/PROTOCOLS.md 5.6): a request a browser sends from another page
+/// carries `Origin`; state-changing requests (POST) from an origin that is neither the
+/// server's own nor an `--allow-origin` are refused (403) before any work, and only allowed
+/// origins are named in `Access-Control-Allow-Origin` (never `*`), so other pages can
+/// neither send JSON bodies (their preflight fails) nor read answers. Requests without
+/// `Origin` (command-line clients) are not affected.
+async fn cors(State(app): State<Arc<App>>, req: Request, next: axum::middleware::Next) -> Response {
+    let origin = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let allowed = origin
+        .as_deref()
+        .map(|o| origin_allowed(&app, o, host.as_deref()));
+    let allow_header = |h: &mut HeaderMap| {
+        if let (Some(o), Some(true)) = (&origin, allowed) {
+            if let Ok(v) = HeaderValue::from_str(o) {
+                h.insert("access-control-allow-origin", v);
+            }
+        }
+        h.insert(header::VARY, HeaderValue::from_static("origin"));
+    };
     if req.method() == Method::OPTIONS {
         let mut r = StatusCode::NO_CONTENT.into_response();
         let h = r.headers_mut();
-        h.insert("access-control-allow-origin", HeaderValue::from_static("*"));
-        h.insert(
-            "access-control-allow-methods",
-            HeaderValue::from_static("GET, POST"),
+        allow_header(h);
+        if allowed == Some(true) {
+            h.insert(
+                "access-control-allow-methods",
+                HeaderValue::from_static("GET, POST"),
+            );
+            h.insert(
+                "access-control-allow-headers",
+                HeaderValue::from_static("content-type, authorization"),
+            );
+            h.insert("access-control-max-age", HeaderValue::from_static("600"));
+        }
+        return r;
+    }
+    if req.method() == Method::POST && allowed == Some(false) {
+        let mut r = error(
+            StatusCode::FORBIDDEN,
+            "requests from this web origin are not allowed (see --allow-origin)",
         );
-        h.insert(
-            "access-control-allow-headers",
-            HeaderValue::from_static("content-type, authorization"),
-        );
-        h.insert("access-control-max-age", HeaderValue::from_static("600"));
+        allow_header(r.headers_mut());
         return r;
     }
     let mut r = next.run(req).await;
-    r.headers_mut()
-        .insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    allow_header(r.headers_mut());
     r.headers_mut().insert(
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
@@ -746,11 +887,58 @@ fn router(app: Arc<App>) -> Router {
         .route("/v1/device/{poll}", get(device_poll))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
-        .layer(axum::middleware::from_fn(cors))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), cors))
         .with_state(app)
 }
 
 // ------------------------------------------------------------------ the server
+
+/// Requests one connection may make; the last answer says `Connection: close`.
+pub const MAX_REQUESTS_PER_CONNECTION: usize = 100;
+
+/// What the accept loop knows of one connection: requests in flight (a connection with
+/// none is idle, the first to close for a newcomer), when it last finished one, and how to
+/// close it ([`crate::net::limit::ConnTable`]).
+struct ConnState {
+    in_flight: AtomicUsize,
+    requests: AtomicUsize,
+    last: std::sync::Mutex<Instant>,
+    kicked: tokio::sync::Notify,
+}
+
+impl Default for ConnState {
+    fn default() -> Self {
+        ConnState {
+            in_flight: AtomicUsize::new(0),
+            requests: AtomicUsize::new(0),
+            last: std::sync::Mutex::new(Instant::now()),
+            kicked: tokio::sync::Notify::new(),
+        }
+    }
+}
+
+impl ConnState {
+    fn idle_since(&self) -> Instant {
+        *self.last.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A request in flight on a connection, until dropped.
+struct InFlight(Arc<ConnState>);
+
+impl InFlight {
+    fn start(c: &Arc<ConnState>) -> InFlight {
+        c.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(c.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        *self.0.last.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// The canned answer to a connection beyond [`HttpConfig::max_connections`].
 const BUSY_RESPONSE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: 25\r\nconnection: close\r\n\r\n{\"error\":\"server busy\"}\r\n";
@@ -805,8 +993,7 @@ async fn accept_loop(
     use tokio::io::AsyncWriteExt;
     use tower::ServiceExt;
     let listener = tokio::net::TcpListener::from_std(l).map_err(|e| Error::io("listener", e))?;
-    let conns = Arc::new(Semaphore::new(app.cfg.max_connections));
-    let per_addr = crate::net::limit::ConnLimiter::new(app.cfg.max_per_address);
+    let table = crate::net::limit::ConnTable::new(app.cfg.max_connections, app.cfg.max_per_address);
     let router = router(app.clone());
     let mut st = HttpStats::default();
     let d = app.cfg.deadlines;
@@ -821,36 +1008,55 @@ async fn accept_loop(
             _ = tokio::time::sleep(Duration::from_millis(20)) => continue,
         };
         st.connections += 1;
-        let Some(slot) = per_addr.acquire(addr.ip()) else {
-            st.busy += 1;
-            tokio::spawn(async move {
-                let mut sock = sock;
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(1), sock.write_all(CROWDED_RESPONSE))
-                        .await;
-            });
-            continue;
+        let conn = Arc::new(ConnState::default());
+        let busy = {
+            let c = conn.clone();
+            Box::new(move || c.in_flight.load(Ordering::SeqCst) > 0)
         };
-        let Ok(permit) = conns.clone().try_acquire_owned() else {
-            st.busy += 1;
-            tokio::spawn(async move {
-                let mut sock = sock;
-                let _ = tokio::time::timeout(Duration::from_secs(1), sock.write_all(BUSY_RESPONSE))
-                    .await;
-            });
-            continue;
+        let kick = {
+            let c = conn.clone();
+            Box::new(move || c.kicked.notify_one())
+        };
+        let ticket = match table.admit(addr.ip(), busy, kick) {
+            crate::net::limit::Admission::Admitted { ticket, .. } => ticket,
+            refused => {
+                st.busy += 1;
+                let canned = match refused {
+                    crate::net::limit::Admission::AddressFull => CROWDED_RESPONSE,
+                    _ => BUSY_RESPONSE,
+                };
+                tokio::spawn(async move {
+                    let mut sock = sock;
+                    let _ =
+                        tokio::time::timeout(Duration::from_secs(1), sock.write_all(canned)).await;
+                });
+                continue;
+            }
         };
         let _ = sock.set_nodelay(true);
         let router = router.clone();
         let app = app.clone();
         tokio::spawn(async move {
-            let _held = (permit, slot);
+            let _held = ticket;
             let peer = Peer(addr);
+            let c = conn.clone();
             let svc = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
                     app.requests.fetch_add(1, Ordering::Relaxed);
                     req.extensions_mut().insert(peer);
-                    router.clone().oneshot(req.map(Body::new))
+                    let n = c.requests.fetch_add(1, Ordering::SeqCst) + 1;
+                    let work = InFlight::start(&c);
+                    let call = router.clone().oneshot(req.map(Body::new));
+                    async move {
+                        let mut r = call.await?;
+                        drop(work);
+                        if n >= MAX_REQUESTS_PER_CONNECTION {
+                            // hyper closes the connection after this answer
+                            r.headers_mut()
+                                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                        }
+                        Ok::<_, std::convert::Infallible>(r)
+                    }
                 },
             );
             let mut b = hyper::server::conn::http1::Builder::new();
@@ -858,8 +1064,24 @@ async fn accept_loop(
                 .header_read_timeout(head_deadline)
                 .max_buf_size(MAX_HEAD)
                 .keep_alive(true);
-            let conn = b.serve_connection(TokioIo::new(sock), svc);
-            let _ = tokio::time::timeout(d.session, conn).await;
+            let serving = b.serve_connection(TokioIo::new(sock), svc);
+            tokio::pin!(serving);
+            // between requests a kept-alive connection may stay idle for the head deadline
+            let mut tick = tokio::time::interval(Duration::from_millis(250));
+            let end = Instant::now() + d.session;
+            loop {
+                tokio::select! {
+                    _ = &mut serving => break,
+                    _ = conn.kicked.notified() => break,
+                    _ = tick.tick() => {
+                        let idle = conn.in_flight.load(Ordering::SeqCst) == 0
+                            && conn.idle_since().elapsed() > head_deadline;
+                        if Instant::now() >= end || idle {
+                            break;
+                        }
+                    }
+                }
+            }
         });
     }
     // let requests in flight finish, within the session deadline
@@ -894,5 +1116,14 @@ mod tests {
     fn lines_are_clipped() {
         assert_eq!(clip_line("a\nb"), "a");
         assert_eq!(clip_line(&"é".repeat(300)).len(), 200);
+        assert_eq!(
+            clip_line("bad user name 'a'; drop table users;--': 1 to 32"),
+            "bad user name …: 1 to 32"
+        );
+        assert_eq!(
+            clip_line("unknown field `x\"y`, expected `name`"),
+            "unknown field …"
+        );
+        assert_eq!(clip_line("a 'b"), "a ");
     }
 }
