@@ -28,9 +28,9 @@ fn emp_hex(bytes: &[u8]) -> String {
 }
 
 fn aes(key: &[u8; 16], pt: &[u8; 16]) -> [u8; 16] {
-    use aes::cipher::{BlockEncrypt, KeyInit};
-    let c = aes::Aes128::new(key.into());
-    let mut b = aes::Block::clone_from_slice(pt);
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
+    let c = aes::Aes128::new(&aes::cipher::Key::<aes::Aes128>::from(*key));
+    let mut b = aes::Block::from(*pt);
     c.encrypt_block(&mut b);
     b.into()
 }
