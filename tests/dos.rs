@@ -35,7 +35,7 @@ fn lo(a: u8, b: u8) -> Ipv4Addr {
 // ------------------------------------------------------------------ §1 bounded work
 
 /// A SHA-256 VOLE proof rewritten to the forged parameters (`τ = 8`, 128-bit `Δ`,
-/// 2 grinding bits: 524,288 leaves to expand) is refused as not an offered set, before any
+/// 2 grinding bits: 524,288 leaves to expand) is refused as more work than any offered set, before any
 /// work; so is a KKW proof whose parameters are heavier than every offered set.
 #[test]
 fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
@@ -72,7 +72,7 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
     let took = t0.elapsed();
     assert_eq!(c, 1, "{e}");
     assert!(
-        e.contains("not an offered set") && e.lines().count() == 1,
+        e.contains("more work than any offered set") && e.lines().count() == 1,
         "{e}"
     );
     println!("forged VOLE set (τ = 8, D = 128, w = 2): refused in {took:?} (process included)");
@@ -111,7 +111,7 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
         ],
     );
     assert_eq!(c, 1, "{e}");
-    assert!(e.contains("not an offered set"), "{e}");
+    assert!(e.contains("more work than any offered set"), "{e}");
 }
 
 /// A login server takes only the exact login shape: a proof for a 247-byte preimage (the
@@ -135,9 +135,12 @@ fn login_proofs_of_another_shape_are_refused_before_the_work() {
     let long = zkgames::mpc::sha256::prove(&[9u8; 247], &sys, &ctx, &mut rng).unwrap();
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &long).unwrap_err();
     assert!(e.to_string().contains("54-byte preimage, not 247"), "{e}");
-    // the speed set is offered for files, but not for logins
+    // both 128-bit sets are login sets; the 100-bit set is offered for files, not for logins
     let speed = System::vole(128, zkgames::mpc::vole::Profile::Speed).unwrap();
-    let other = zkgames::mpc::sha256::prove(&pre, &speed, &ctx, &mut rng).unwrap();
+    let fast = zkgames::mpc::sha256::prove(&pre, &speed, &ctx, &mut rng).unwrap();
+    keys::verify_login(&id, "zkgames", "alice", &nonce, &fast).unwrap();
+    let weak = System::vole(100, zkgames::mpc::vole::Profile::Size).unwrap();
+    let other = zkgames::mpc::sha256::prove(&pre, &weak, &ctx, &mut rng).unwrap();
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &other).unwrap_err();
     assert!(e.to_string().contains("login parameters"), "{e}");
     let _ = SecretKey::Sha256(secret);

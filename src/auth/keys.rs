@@ -688,6 +688,25 @@ pub fn login_system(engine: Engine) -> System {
     }
 }
 
+/// Every parameter set a login server accepts from `engine`: its profiles at
+/// [`LOGIN_SECURITY_BITS`] (the size set first, what [`login_system`] proves with), so that
+/// no login proof asks more of the server than the heaviest of them.
+pub fn login_systems(engine: Engine) -> Vec<System> {
+    match engine {
+        Engine::Zkbpp => vec![login_system(engine)],
+        Engine::Kkw => kkw::Profile::ALL
+            .iter()
+            .filter_map(|&p| kkw::params_for(LOGIN_SECURITY_BITS, p).ok())
+            .map(System::Kkw)
+            .collect(),
+        Engine::Vole => mpc::vole::Profile::ALL
+            .iter()
+            .filter_map(|&p| mpc::vole::params_for(LOGIN_SECURITY_BITS, p).ok())
+            .map(System::Vole)
+            .collect(),
+    }
+}
+
 /// A login proof with `engine` at the login parameters ([`login_system`]).
 pub fn prove_login_with(
     key: &SecretKey,
@@ -826,10 +845,14 @@ fn check_login_shape(id: &Identity, file: &ProofFile) -> Result<()> {
             p
         }
     };
-    let want = login_system(proof.engine());
-    if proof.system() != want {
+    let sets = login_systems(proof.engine());
+    if !sets.contains(&proof.system()) {
         return Err(Error::rejected(format!(
-            "a login proof must use the login parameters ({want})"
+            "a login proof must use the login parameters ({})",
+            sets.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", or ")
         )));
     }
     Ok(())
