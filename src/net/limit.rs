@@ -208,7 +208,7 @@ impl ConnTable {
         }
         let mut victim_kick = None;
         if t.conns.len() >= self.max_total {
-            let Some(v) = Self::victim(&t, mine + 1) else {
+            let Some(v) = Self::victim(&t, mine + 1, key) else {
                 return Admission::ServerFull;
             };
             let e = t.conns.remove(&v).expect("a victim is a live connection");
@@ -242,8 +242,11 @@ impl ConnTable {
     }
 
     /// The connection to close for a newcomer whose address would hold `newcomer`.
-    fn victim(t: &TableInner, newcomer: usize) -> Option<u64> {
-        let count = |e: &Entry| t.by_addr.get(&e.key).copied().unwrap_or(0);
+    fn victim(t: &TableInner, newcomer: usize, key: IpAddr) -> Option<u64> {
+        // the newcomer's own connections count as its address would hold with it: an idle
+        // one of its own is a fair swap (the address holds no more than before)
+        let count =
+            |e: &Entry| t.by_addr.get(&e.key).copied().unwrap_or(0) + (e.key == key) as usize;
         let mut idle: Option<(usize, Instant, u64)> = None;
         let mut busy: Option<(usize, Instant, u64)> = None;
         for (&id, e) in &t.conns {
@@ -643,7 +646,9 @@ mod tests {
                         Admission::ServerFull => {
                             assert!(mine < per && live.len() == max);
                             for x in &before {
-                                let c = before.iter().filter(|y| y.0 == x.0).count();
+                                // the newcomer's own address counts as it would hold
+                                let c = before.iter().filter(|y| y.0 == x.0).count()
+                                    + (x.0 == a) as usize;
                                 // no idle one of an address holding as much, no busy one
                                 // of an address holding more, than the newcomer's would
                                 assert!(if x.1 { c <= mine + 1 } else { c < mine + 1 });
@@ -662,7 +667,8 @@ mod tests {
                                     .collect();
                                 assert_eq!(gone.len(), 1);
                                 let (va, vbusy) = gone[0];
-                                let vcount = before.iter().filter(|x| x.0 == va).count();
+                                let vcount = before.iter().filter(|x| x.0 == va).count()
+                                    + (va == a) as usize;
                                 assert!(if vbusy {
                                     vcount > mine + 1
                                 } else {
@@ -671,7 +677,8 @@ mod tests {
                                 // a busy one only when no idle one could go
                                 if vbusy {
                                     for x in before.iter().filter(|x| !x.1) {
-                                        let c = before.iter().filter(|y| y.0 == x.0).count();
+                                        let c = before.iter().filter(|y| y.0 == x.0).count()
+                                            + (x.0 == a) as usize;
                                         assert!(c <= mine, "{c} {mine}");
                                     }
                                 }
