@@ -7,6 +7,7 @@
 //! two server processes on one SQLite file share the page's device codes, which survive a
 //! restart.
 
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -337,8 +338,26 @@ fn busy_servers_answer_503_and_deadlines_free_them() {
         &["--max-connections", "2", "--timeout", "1"],
     );
     let a = srv.addr.clone();
-    let hold1 = TcpStream::connect(&a).unwrap();
-    let hold2 = TcpStream::connect(&a).unwrap();
+    // two silent connections: a newcomer from the same address takes the place of one of
+    // them (the address holds no more than before), so it is answered
+    let idle1 = TcpStream::connect(&a).unwrap();
+    let idle2 = TcpStream::connect(&a).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(call(&a, "GET", "/v1/whoami", &[], b"").status, 401);
+    drop((idle1, idle2));
+    std::thread::sleep(Duration::from_millis(200));
+    // two connections in the middle of a request (a body promised and not sent) are busy:
+    // nobody takes their place, the newcomer is told to come back
+    let stalled = || {
+        let mut s = TcpStream::connect(&a).unwrap();
+        s.write_all(
+            b"POST /v1/challenge HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{",
+        )
+        .unwrap();
+        s
+    };
+    let hold1 = stalled();
+    let hold2 = stalled();
     std::thread::sleep(Duration::from_millis(200));
     let r = call(&a, "GET", "/v1/whoami", &[], b"");
     assert_eq!(r.status, 503, "{}", r.text());
