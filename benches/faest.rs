@@ -25,8 +25,8 @@ use faest::{FAEST128fSignature, FAEST128fSigningKey, FAEST128sSignature, FAEST12
 use zkgames::mpc::circuit::{Bit, Builder, Circuit};
 use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::lowmc;
+use zkgames::mpc::statement::Statement;
 use zkgames::mpc::vole;
-use zkgames::mpc::zkbpp::Statement;
 use zkgames::proof_file::{encode, ProofFile};
 use zkgames::rng::seeded_rng;
 

@@ -573,7 +573,7 @@ pub fn wall_oracle_diff(data: &[u8]) {
 // ---------------------------------------------------------------- sessions
 
 /// Session kinds of the session targets (the first input byte, modulo their number).
-pub const SESSION_KINDS: [&str; 3] = ["peg-iso", "peg-zkbpp", "wall-move"];
+pub const SESSION_KINDS: [&str; 5] = ["peg-iso", "peg-zkbpp", "wall-move", "wall-kkw", "wall-vole"];
 
 /// The verifier of session kind `which` ([`SESSION_KINDS`]): the tee (iso or ZKB++) or the
 /// fixture wall move's statement, [`MIN_BITS`], empty context, challenges drawn from
@@ -593,12 +593,30 @@ pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
             rng,
         )
         .expect("verifier"),
-        _ => Box::new(crate::mpc::session::MpcVerifier::new(
+        2 => Box::new(crate::mpc::zkbpp::session::MpcVerifier::new(
             fixtures::wall_statement().owned(),
             ProtocolId::WallMove,
             min,
+            crate::mpc::offered::max_zkbpp_rounds(min),
             rng,
         )),
+        k => crate::mpc::engine::session_verifier(
+            &session_system(k),
+            fixtures::wall_statement().owned(),
+            crate::wall::seal::PROTOCOLS.id(session_system(k).engine()),
+            rng,
+        ),
+    }
+}
+
+/// The engine and parameters of the sealed-move session kinds 3 (KKW) and 4 (VOLE): small
+/// sets, so that a fuzzing run executes many sessions.
+fn session_system(which: usize) -> crate::mpc::engine::System {
+    use crate::mpc::engine::System;
+    if which == 3 {
+        System::Kkw(crate::mpc::kkw::Params::new(16, 4, 8))
+    } else {
+        System::Vole(crate::mpc::vole::Params::new(4, 40, 2))
     }
 }
 
@@ -623,19 +641,21 @@ pub fn session_prover_for(which: u8) -> Box<dyn crate::net::SessionProver<'stati
             rng,
         )
         .expect("prover"),
-        _ => {
+        k => {
             let st = fixtures::wall_statement();
             let w = st.witness(&fixtures::wall_move()).expect("legal move");
-            Box::new(
-                crate::mpc::session::MpcProver::new(
+            let system = match k {
+                2 => crate::mpc::engine::System::Zkbpp { rounds },
+                k => session_system(k),
+            };
+            system
+                .session_prover(
                     st.owned(),
-                    ProtocolId::WallMove,
+                    crate::wall::seal::PROTOCOLS.id(system.engine()),
                     w,
-                    rounds,
                     rng,
                 )
-                .expect("prover"),
-            )
+                .expect("prover")
         }
     }
 }

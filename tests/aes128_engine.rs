@@ -5,8 +5,8 @@
 use rand::Rng as _;
 use zkgames::mpc::aes128::{self, aes128_circuit, bytes_bits, encrypt, sbox_inputs_nonzero};
 use zkgames::mpc::engine::{Required, System};
+use zkgames::mpc::statement::Statement;
 use zkgames::mpc::vole::{self, params_for, Challenge, Cheat, Params, Profile};
-use zkgames::mpc::zkbpp::Statement;
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 

@@ -343,6 +343,49 @@ fn exported_circuits_evaluate_and_prove_like_the_built_in_statements() {
     let pb = lowmc::block_from_bytes(&hex::decode(p).unwrap(), "p").unwrap();
     let want = hex::encode(lowmc::block_to_bytes(&lowmc::encrypt(&kb, &pb)));
     assert_eq!(out.trim(), format!("0={}", rev(&want)));
+    // AES-128 for a plaintext: the exported (boolean) circuit encrypts as the aes crate
+    // does, and its second output group flags the S-boxes whose input was zero
+    let a = tmp("aes128.txt");
+    let pt: [u8; 16] = *b"zkgames exports!";
+    let (code, _, err) = run(
+        PROVER,
+        &[
+            "circuit",
+            "export",
+            "aes128",
+            "--plaintext",
+            &hex::encode(pt),
+            "-o",
+            &a,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+    let mut keys: Vec<[u8; 16]> = (0..4).map(|_| rng.gen()).collect();
+    // a key whose first key-schedule S-box reads a zero byte (key byte 13)
+    let mut zero = keys[0];
+    zero[13] = 0;
+    keys.push(zero);
+    for key in keys {
+        let (code, out, err) = run(
+            PROVER,
+            &[
+                "circuit",
+                "eval",
+                &a,
+                "--input",
+                &format!("0={}", hex::encode(key)),
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let want = hex::encode(aes(&key, &pt));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], format!("0={want}"));
+        let flags = hex::decode(lines[1].strip_prefix("1=").unwrap()).unwrap();
+        assert_eq!(flags.len(), 25, "200 S-boxes");
+        let nonzero = zkgames::mpc::aes128::sbox_inputs_nonzero(&key, &pt);
+        assert_eq!(flags.iter().all(|&b| b == 0), nonzero, "{}", lines[1]);
+    }
     // emp's SHA-256 compression and ours, exported in its wire order, agree
     let ours = tmp("compress.txt");
     let (code, _, err) = run(
@@ -370,6 +413,78 @@ fn exported_circuits_evaluate_and_prove_like_the_built_in_statements() {
     let (x, y) = (args(&ours), args(&shared("sha256.txt")));
     assert_eq!(x.0, 0, "{}", x.2);
     assert_eq!(x.1, y.1);
+}
+
+/// Live sessions about emp's AES-128 circuit on every engine: the verifier serves the
+/// statement (public plaintext, ciphertext), the prover connects with the key; another
+/// ciphertext, another engine or another context is refused.
+#[test]
+fn live_sessions_on_every_engine() {
+    let a = shared("aes_128.txt");
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(21);
+    let key: [u8; 16] = rng.gen();
+    let pt: [u8; 16] = rng.gen();
+    let ct = aes(&key, &pt);
+    let (k, p, c) = (
+        format!("0={}", emp_hex(&key)),
+        format!("1={}", emp_hex(&pt)),
+        format!("0={}", emp_hex(&ct)),
+    );
+    let session = |vsys: &str, psys: &str, out: &str, vctx: &str| {
+        let (pr, vo) = common::pipe_session(
+            &[
+                "circuit",
+                "serve",
+                &a,
+                "--public",
+                &p,
+                "--output",
+                out,
+                "--stdio",
+                "--system",
+                vsys,
+                "--context",
+                vctx,
+            ],
+            &[
+                "circuit",
+                "connect",
+                &a,
+                "--secret",
+                &k,
+                "--public",
+                &p,
+                "-",
+                "--system",
+                psys,
+                "--context",
+                "game 1",
+            ],
+        );
+        (
+            pr.status.code().unwrap(),
+            String::from_utf8_lossy(&pr.stderr).into_owned(),
+            vo.status.code().unwrap(),
+            String::from_utf8_lossy(&vo.stderr).into_owned(),
+        )
+    };
+    for system in ["vole", "kkw", "zkbpp"] {
+        let (pc, pe, vc, ve) = session(system, system, &c, "game 1");
+        assert_eq!((pc, vc), (0, 0), "{system}: {pe} / {ve}");
+        assert!(ve.contains("ACCEPTED") && ve.contains("circuit"), "{ve}");
+        assert!(pe.contains("session accepted"), "{pe}");
+    }
+    // another ciphertext: the statements differ, the session is refused at the Hello
+    let mut other = ct;
+    other[0] ^= 1;
+    let (pc, _, vc, ve) = session("vole", "vole", &format!("0={}", emp_hex(&other)), "game 1");
+    assert!(pc != 0 && vc == 1, "{pc} {vc}: {ve}");
+    // another engine, another context
+    let (pc, _, vc, ve) = session("kkw", "vole", &c, "game 1");
+    assert!(pc != 0 && vc != 0, "{ve}");
+    assert!(ve.contains("KKW") || ve.contains("protocol"), "{ve}");
+    let (pc, _, vc, ve) = session("vole", "vole", &c, "game 2");
+    assert!(pc != 0 && vc == 1 && ve.contains("context"), "{ve}");
 }
 
 #[test]

@@ -9,7 +9,8 @@ use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::kkw::{
     self, attack_cost_bits, params_for, split_attack_cost_bits, Challenge, Cheat, Params, Profile,
 };
-use zkgames::mpc::zkbpp::{self, Statement};
+use zkgames::mpc::statement::Statement;
+use zkgames::mpc::zkbpp;
 use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
 use zkgames::rng::seeded_rng;
 

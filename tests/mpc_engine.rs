@@ -6,7 +6,18 @@ use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::engine::Engine;
 use zkgames::mpc::engine::{Required, System};
-use zkgames::mpc::session::{replay, simulate, CommitMsg};
+use zkgames::mpc::zkbpp::session::{simulate, CommitMsg};
+
+/// Replays a ZKB++ session under the usual cap on rounds.
+fn replay(
+    st: zkgames::mpc::statement::OwnedStatement,
+    protocol: ProtocolId,
+    rounds: usize,
+    rec: &SessionRecord,
+) -> zkgames::Result<usize> {
+    let max = zkgames::mpc::offered::max_zkbpp_rounds(rounds);
+    zkgames::mpc::zkbpp::session::replay(st, protocol, rounds, max, rec)
+}
 use zkgames::mpc::zkbpp::{unpack_trits, Proof};
 use zkgames::net::{run_prover, run_verifier, Channel, SessionRecord};
 use zkgames::peg::instance::{tee, tee_solution, Instance, Matrix};
@@ -398,8 +409,9 @@ fn session_with(
 #[test]
 fn sessions_of_both_engines_through_the_engine_interface() {
     use zkgames::mpc::engine::System;
+    use zkgames::mpc::kkw::Kkw;
     use zkgames::mpc::kkw::{Challenge, Params, Profile};
-    use zkgames::mpc::kkw_session;
+    use zkgames::mpc::session as kkw_session;
     let (inst, z) = (tee(), tee_solution());
     let zk = System::Zkbpp { rounds: 40 };
     let small = System::Kkw(Params::new(24, 8, 8));
@@ -429,23 +441,23 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     let Some(System::Kkw(p)) = Some(size) else {
         unreachable!()
     };
-    kkw_session::replay(st(), ProtocolId::PegKkw, p, &rec).unwrap();
+    kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &rec).unwrap();
     let mut rng = seeded_rng(9);
     for _ in 0..40 {
         let mut bad = rec.clone();
         let i = rng.gen_range(0..bad.responses.len());
         bad.responses[i] ^= 1 << rng.gen_range(0..8);
-        assert!(kkw_session::replay(st(), ProtocolId::PegKkw, p, &bad).is_err());
+        assert!(kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &bad).is_err());
         let mut bad = rec.clone();
         let i = rng.gen_range(0..bad.commitments.len());
         bad.commitments[i] ^= 1 << rng.gen_range(0..8);
-        assert!(kkw_session::replay(st(), ProtocolId::PegKkw, p, &bad).is_err());
+        assert!(kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &bad).is_err());
     }
     // simulated transcripts, for random challenges fixed in advance
     for s in 0..5 {
         let mut rng = seeded_rng(100 + s);
         let ch = Challenge::random(&p, &mut rng);
-        let sim = kkw_session::simulate(
+        let sim = kkw_session::simulate::<Kkw>(
             &statement_for_tests(&inst, b"ctx").unwrap().as_ref(),
             ProtocolId::PegKkw,
             p,
@@ -453,6 +465,6 @@ fn sessions_of_both_engines_through_the_engine_interface() {
             &mut rng,
         )
         .unwrap();
-        kkw_session::replay(st(), ProtocolId::PegKkw, p, &sim).unwrap();
+        kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &sim).unwrap();
     }
 }

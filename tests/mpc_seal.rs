@@ -8,14 +8,15 @@ use rand::{Rng as _, RngCore};
 use sha2::Digest as _;
 use zkgames::mpc::circuit::{random_circuit, Circuit};
 use zkgames::mpc::engine::{Proof, Required, System};
-use zkgames::mpc::kkw::seal::Kkw;
+use zkgames::mpc::kkw::Kkw;
 use zkgames::mpc::kkw::{self, Params};
 use zkgames::mpc::seal::seal_cheating_for_tests;
 use zkgames::mpc::seal::{
     open, seal, seal_digest, seal_mixed_for_tests, verify, SealOpening, OPENING_HEADER_LEN,
 };
 use zkgames::mpc::sha256::MAX_PREIMAGE;
-use zkgames::mpc::zkbpp::{unpack_trits, Proof as ZkProof, Statement};
+use zkgames::mpc::statement::Statement;
+use zkgames::mpc::zkbpp::{unpack_trits, Proof as ZkProof};
 use zkgames::proof_file::{decode, ProofFile, HEADER_LEN};
 use zkgames::rng::seeded_rng;
 

@@ -263,7 +263,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
     .unwrap();
     let st = zkgames::peg::mpc::statement_for_tests(&inst, b"").unwrap();
     let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
-    let mrec = zkgames::mpc::session::simulate(
+    let mrec = zkgames::mpc::zkbpp::session::simulate(
         &st.as_ref(),
         ProtocolId::PegMpc,
         &trits,

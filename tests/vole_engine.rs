@@ -9,10 +9,11 @@ use sha2::Digest as _;
 use zkgames::mpc::circuit::{random_circuit, Builder, Circuit};
 use zkgames::mpc::engine::{Proof as EngineProof, Required, System};
 use zkgames::mpc::kkw;
+use zkgames::mpc::statement::Statement;
 use zkgames::mpc::vole::{
     self, attack_cost_bits, params_for, Challenge, Cheat, Params, Profile, Proof,
 };
-use zkgames::mpc::zkbpp::{self, Statement};
+use zkgames::mpc::zkbpp;
 use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
 use zkgames::rng::seeded_rng;
 
@@ -401,14 +402,15 @@ fn simulated_transcripts_verify_for_their_challenges() {
         let rec = sys
             .simulate_session(&st, ProtocolId::PegVole, &mut rng)
             .unwrap();
-        let owned = zkgames::mpc::session::OwnedStatement {
+        let owned = zkgames::mpc::statement::OwnedStatement {
             tag: st.tag,
             circuit: c.clone(),
             public: st.public.to_vec(),
             output: y.clone(),
             context: st.context.to_vec(),
         };
-        vole::session::replay(owned, ProtocolId::PegVole, TEST, &rec).unwrap();
+        zkgames::mpc::session::replay::<vole::Vole>(owned, ProtocolId::PegVole, TEST, &rec)
+            .unwrap();
     }
 }
 
@@ -522,7 +524,7 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
     let c = random_circuit(&mut rng, 10, 80, 3);
     let w = bits(&mut rng, 10);
     let y = c.eval(&w);
-    let owned = || zkgames::mpc::session::OwnedStatement {
+    let owned = || zkgames::mpc::statement::OwnedStatement {
         tag: b"vole-test",
         circuit: c.clone(),
         public: b"public".to_vec(),
@@ -545,7 +547,7 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
         assert_eq!((q.tau, q.delta_bits, q.grind), (20, 128, 0));
         assert_eq!(
             prover.hello().statement,
-            vole::session::session_statement(&owned().as_ref(), &q)
+            zkgames::mpc::session::session_statement::<vole::Vole>(&owned().as_ref(), &q)
         );
         ver.check_hello(&prover.hello()).unwrap();
         let ch = ver.draw_challenges();

@@ -10,6 +10,7 @@ use clap::Subcommand;
 use crate::cli::engine::SystemArgs;
 use crate::cli::report::{self, emit, JsonArg};
 use crate::cli::sha256::{check_security, read_proof};
+use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
 use crate::mpc::bristol::{self, proof, Bristol, Limits};
 use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
@@ -63,6 +64,32 @@ pub enum ProverCmd {
         #[command(flatten)]
         out: JsonArg,
     },
+    /// Prove the same statement as `prove` in a live session with `verifier circuit serve`
+    /// (the verifier chooses the challenge; nothing transferable is left behind).
+    Connect {
+        /// The Bristol Fashion circuit file.
+        circuit: String,
+        /// A secret input group: G=HEX or G=@FILE (repeat for each secret group).
+        #[arg(long, value_name = "G=HEX")]
+        secret: Vec<String>,
+        /// A public input group: G=HEX or G=@FILE (every group is given once).
+        #[arg(long, value_name = "G=HEX")]
+        public: Vec<String>,
+        /// Verifier address HOST:PORT, or `-` for stdin/stdout.
+        addr: String,
+        /// Soundness in bits (the verifier's parameters must be the same).
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the session is bound to.
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        system: SystemArgs,
+        #[command(flatten)]
+        limit: LimitArg,
+        #[command(flatten)]
+        deadlines: DeadlineArgs,
+    },
     /// Evaluate the circuit (no proof): print each output group as `G=HEX`, one a line.
     Eval {
         /// The Bristol Fashion circuit file (`-` for stdin).
@@ -79,15 +106,18 @@ pub enum ProverCmd {
     Export {
         /// sha256 (a preimage of --length bytes: input group 0 the message, output the
         /// digest) or sha256-compress (the compression function: inputs the block and the
-        /// chaining value, output the new chaining value, emp-toolkit's wire order) or lowmc
-        /// (LowMC-129 for --plaintext: input the key, output the ciphertext).
+        /// chaining value, output the new chaining value, emp-toolkit's wire order), lowmc
+        /// (LowMC-129 for --plaintext: input the key, output the ciphertext) or aes128
+        /// (AES-128 for --plaintext: input the key; output group 0 the ciphertext, group 1
+        /// one bit per S-box, 1 where its input was zero, which our AES statement refuses).
         what: ExportKind,
         /// sha256: the message length in bytes.
         #[arg(long, default_value_t = 32)]
         length: usize,
         /// lowmc: the public plaintext block as identity files write it: 17 bytes of hex, bit
         /// 0 the most significant of the first byte (the circuit's wire 8i + j is then bit
-        /// 7 − j of byte i).
+        /// 7 − j of byte i). aes128: the 16-byte plaintext in hex (wire 8i + j is bit j of
+        /// byte i, as everywhere in `circuit`).
         #[arg(long, value_name = "HEX")]
         plaintext: Option<String>,
         /// Where to write the circuit (`-` for stdout).
@@ -103,6 +133,7 @@ pub enum ExportKind {
     #[value(name = "sha256-compress")]
     Sha256Compress,
     Lowmc,
+    Aes128,
 }
 
 #[derive(Subcommand, Debug)]
@@ -131,6 +162,30 @@ pub enum VerifierCmd {
         #[command(flatten)]
         out: JsonArg,
     },
+    /// Serve live sessions in which a prover shows it knows secret inputs of the circuit
+    /// giving these outputs with these public groups.
+    Serve {
+        /// The Bristol Fashion circuit file.
+        circuit: String,
+        /// A public input group: G=HEX or G=@FILE (exactly the groups the prover makes public).
+        #[arg(long, value_name = "G=HEX")]
+        public: Vec<String>,
+        /// An output group: G=HEX or G=@FILE (every output group).
+        #[arg(long = "output", value_name = "G=HEX")]
+        outputs: Vec<String>,
+        /// Security required, in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the session must be bound to.
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        system: SystemArgs,
+        #[command(flatten)]
+        limit: LimitArg,
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
     /// Describe a circuit file (gates by type, ANDs, widths, depth, digest) or a circuit
     /// proof file (its circuit's digest, public groups, engine and parameters).
     Inspect {
@@ -141,6 +196,61 @@ pub enum VerifierCmd {
         #[command(flatten)]
         out: JsonArg,
     },
+}
+
+/// The prover's values from `--secret` and `--public`: every input group once, and the
+/// indexes of the public ones.
+fn assignment(
+    circ: &Bristol,
+    secret: &[String],
+    public: &[String],
+    limits: &Limits,
+) -> Result<(proof::Assignment, Vec<usize>)> {
+    let secret = group_values(secret, circ.inputs(), "--secret", limits, "input")?;
+    let public = group_values(public, circ.inputs(), "--public", limits, "input")?;
+    if let Some((g, _)) = public
+        .iter()
+        .find(|(g, _)| secret.iter().any(|(h, _)| h == g))
+    {
+        return Err(Error::bad(format!(
+            "input group {g} is given both --secret and --public: each group is one or the other"
+        )));
+    }
+    let public_set: Vec<usize> = public.iter().map(|(g, _)| *g).collect();
+    let n = circ.inputs().len();
+    let values = all_groups(
+        secret.into_iter().chain(public).collect(),
+        n,
+        "give each input group once, with --secret G=HEX or --public G=HEX",
+    )?;
+    let a = proof::Assignment {
+        values,
+        public: (0..n).map(|g| public_set.contains(&g)).collect(),
+    };
+    Ok((a, public_set))
+}
+
+/// The verifier's values from `--public` and `--output`: each input group's public value
+/// (`None` for a secret one) and every output group's value.
+#[allow(clippy::type_complexity)]
+fn verifier_values(
+    circ: &Bristol,
+    public: &[String],
+    outputs: &[String],
+    limits: &Limits,
+) -> Result<(Vec<Option<Vec<bool>>>, Vec<Vec<bool>>)> {
+    let public = group_values(public, circ.inputs(), "--public", limits, "input")?;
+    let outs = group_values(outputs, circ.outputs(), "--output", limits, "output")?;
+    let outs = all_groups(
+        outs,
+        circ.outputs().len(),
+        "every output group is part of the statement: give each with --output G=HEX",
+    )?;
+    let mut pubs: Vec<Option<Vec<bool>>> = vec![None; circ.inputs().len()];
+    for (g, v) in public {
+        pubs[g] = Some(v);
+    }
+    Ok((pubs, outs))
 }
 
 fn read_circuit(path: &str, limit: LimitArg) -> Result<Bristol> {
@@ -268,27 +378,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
             let limits = limit.limits();
-            let secret = group_values(&secret, circ.inputs(), "--secret", &limits, "input")?;
-            let public = group_values(&public, circ.inputs(), "--public", &limits, "input")?;
-            if let Some((g, _)) = public
-                .iter()
-                .find(|(g, _)| secret.iter().any(|(h, _)| h == g))
-            {
-                return Err(Error::bad(format!(
-                    "input group {g} is given both --secret and --public: each group is one or the other"
-                )));
-            }
-            let public_set: Vec<usize> = public.iter().map(|(g, _)| *g).collect();
-            let n = circ.inputs().len();
-            let values = all_groups(
-                secret.into_iter().chain(public).collect(),
-                n,
-                "give each input group once, with --secret G=HEX or --public G=HEX",
-            )?;
-            let a = proof::Assignment {
-                values,
-                public: (0..n).map(|g| public_set.contains(&g)).collect(),
-            };
+            let (a, public_set) = assignment(&circ, &secret, &public, &limits)?;
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
             let system = system.system(security)?;
@@ -341,6 +431,45 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             );
             Ok(())
         }
+        ProverCmd::Connect {
+            circuit,
+            secret,
+            public,
+            addr,
+            security,
+            context,
+            system,
+            limit,
+            deadlines,
+        } => {
+            check_security(security)?;
+            let circ = read_circuit(&circuit, limit)?;
+            let (a, _) = assignment(&circ, &secret, &public, &limit.limits())?;
+            let system = system.system(security)?;
+            let (p, outputs) = proof::session_prover(
+                &circ,
+                &a,
+                &system,
+                context.as_bytes(),
+                crate::rng::os_rng(),
+            )?;
+            drop(a);
+            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier circuit serve")?;
+            crate::net::run_prover(&mut ch, p)?;
+            eprintln!(
+                "session accepted ({system}): the verifier knows you hold secret inputs giving {}",
+                outputs
+                    .iter()
+                    .enumerate()
+                    .map(|(g, o)| format!(
+                        "{g}={}",
+                        crate::files::excerpt(&bristol::group_to_hex(o))
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            Ok(())
+        }
         ProverCmd::Export {
             what,
             length,
@@ -375,6 +504,21 @@ fn export(what: ExportKind, length: usize, plaintext: Option<&str>) -> Result<St
             let c = lowmc::lowmc_circuit(&block);
             bristol::export(&c, &[lowmc::N as u32], &[lowmc::N as u32])
         }
+        ExportKind::Aes128 => {
+            use crate::mpc::aes128;
+            let p = plaintext.ok_or_else(|| {
+                Error::bad("aes128: give the public plaintext with --plaintext HEX (16 bytes)")
+            })?;
+            let bytes = hex::decode(p.trim())
+                .map_err(|_| Error::bad("--plaintext: not an even number of hex digits"))?;
+            let pt: [u8; aes128::BYTES] = bytes.try_into().map_err(|b: Vec<u8>| {
+                Error::bad(format!("--plaintext: {} bytes, AES-128 takes 16", b.len()))
+            })?;
+            // ZKB++ and KKW's form of the statement: S-boxes as boolean gates, plus the flags
+            let c = aes128::aes128_circuit(&pt);
+            let flags = c.n_inv() as u32;
+            bristol::export(&c.lowered(), &[128], &[128, flags])
+        }
     }
 }
 
@@ -394,17 +538,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
             let limits = limit.limits();
-            let public = group_values(&public, circ.inputs(), "--public", &limits, "input")?;
-            let outs = group_values(&outputs, circ.outputs(), "--output", &limits, "output")?;
-            let outs = all_groups(
-                outs,
-                circ.outputs().len(),
-                "every output group is part of the statement: give each with --output G=HEX",
-            )?;
-            let mut pubs: Vec<Option<Vec<bool>>> = vec![None; circ.inputs().len()];
-            for (g, v) in public {
-                pubs[g] = Some(v);
-            }
+            let (pubs, outs) = verifier_values(&circ, &public, &outputs, &limits)?;
             let f = read_proof(&proof)?;
             let t0 = std::time::Instant::now();
             let rep = proof::verify(
@@ -449,6 +583,45 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 ),
             );
             Ok(())
+        }
+        VerifierCmd::Serve {
+            circuit,
+            public,
+            outputs,
+            security,
+            context,
+            system,
+            limit,
+            serve,
+        } => {
+            check_security(security)?;
+            let circ = read_circuit(&circuit, limit)?;
+            let (pubs, outs) = verifier_values(&circ, &public, &outputs, &limit.limits())?;
+            let system = system.system(security)?;
+            let protocol = proof::PROTOCOLS.id(system.engine());
+            let digest = hex::encode(circ.digest());
+            let what = format!("circuit {}… ({system})", &digest[..16]);
+            // the statement is built once and checked before the first connection
+            proof::verifier_statement(&circ, &pubs, &outs, context.as_bytes())?;
+            crate::cli::serve_sessions(&serve, &what, |ch| {
+                let mut v = proof::session_verifier(
+                    &circ,
+                    &pubs,
+                    &outs,
+                    &system,
+                    context.as_bytes(),
+                    crate::rng::os_rng(),
+                )?;
+                let rec = crate::net::run_verifier(ch, v.as_mut())?;
+                Ok(Accepted {
+                    summary: format!(
+                        "the prover holds secret inputs of circuit {}… giving the outputs ({})",
+                        &digest[..16],
+                        system.as_ran(rec.hello.rounds)
+                    ),
+                    transcript: crate::mpc::session::record_file(protocol, &rec),
+                })
+            })
         }
         VerifierCmd::Inspect { file, limit, out } => {
             let json = out.enable();

@@ -745,14 +745,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                         // ZKB++: the prover may offer more rounds than required
                         let mut v = crate::peg::mpc::session_verifier(inst, sys, ctx, rng)?;
                         let rec = net::run_verifier(ch, v.as_mut())?;
-                        let ran = match sys {
-                            crate::mpc::engine::System::Zkbpp { .. } => {
-                                crate::mpc::engine::System::Zkbpp {
-                                    rounds: rec.hello.rounds as usize,
-                                }
-                            }
-                            other => *other,
-                        };
+                        let ran = sys.as_ran(rec.hello.rounds);
                         (rec, Some(ran))
                     }
                 };

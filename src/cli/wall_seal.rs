@@ -338,12 +338,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     engine::session_verifier(&system, ms.owned(), protocol, crate::rng::os_rng());
                 let rec = net::run_verifier(ch, v.as_mut())?;
                 // the engine that ran, with the rounds a ZKB++ prover chose (it may offer more)
-                let ran = match system {
-                    engine::System::Zkbpp { .. } => engine::System::Zkbpp {
-                        rounds: rec.hello.rounds as usize,
-                    },
-                    other => other,
-                };
+                let ran = system.as_ran(rec.hello.rounds);
                 Ok(Accepted {
                     summary: format!(
                         "player {} has a legal move ({ran}); which one stays hidden",
@@ -590,17 +585,7 @@ fn demo_move(game: &Game) -> Move {
 fn demo(size: u32, moves: u32, system: &System) -> Result<()> {
     use crate::wall::board::Variant;
     let mut game = Game::standard(Variant::CatAndMouse, size, size)?;
-    let req = match *system {
-        System::Zkbpp { rounds } => Required::rounds(rounds),
-        System::Kkw(p) => Required {
-            kkw_bits: kkw::attack_cost_bits(&p),
-            ..Required::bits(1)
-        },
-        System::Vole(p) => Required {
-            kkw_bits: crate::mpc::vole::attack_cost_bits(&p),
-            ..Required::bits(1)
-        },
-    };
+    let req = Required::reached_by(system);
     let mut rng = crate::rng::os_rng();
     let n = Notation::for_position(game.position())?;
     println!(

@@ -22,7 +22,7 @@
 
 use super::circuit::{Bit, Builder, Circuit};
 use super::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
-use super::zkbpp::Statement;
+use super::statement::Statement;
 use crate::proof_file::{ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::Result;

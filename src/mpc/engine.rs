@@ -18,11 +18,13 @@
 use rand_core::RngCore;
 use serde::{de::DeserializeOwned, Serialize};
 
-use super::kkw::{self, Params, Profile};
+use super::kkw::{self, Kkw, Params, Profile};
 use super::seal::{self, SealOpening};
-use super::session::{MpcProver, MpcVerifier, OwnedStatement};
-use super::vole;
-use super::zkbpp::{self, Statement};
+use super::session::{self as generic, EngineProver, EngineVerifier, Interactive};
+use super::statement::{OwnedStatement, Statement};
+use super::vole::{self, Vole};
+use super::zkbpp;
+use super::zkbpp::session::{MpcProver, MpcVerifier};
 use super::Report;
 use crate::commit::Digest;
 use crate::net::SessionRecord;
@@ -118,6 +120,27 @@ impl System {
         }
     }
 
+    /// The parameters as written in messages (`M=…, τ=…, N=…` for KKW; rounds for ZKB++).
+    pub fn params_text(&self) -> String {
+        match self {
+            System::Zkbpp { rounds } => format!("{rounds} rounds"),
+            System::Kkw(p) => p.to_string(),
+            System::Vole(p) => p.to_string(),
+        }
+    }
+
+    /// The system a live session of this one ran, from its Hello's `rounds`: a ZKB++
+    /// prover may offer more rounds than the verifier requires; the other engines run the
+    /// verifier's parameters exactly.
+    pub fn as_ran(self, hello_rounds: u32) -> System {
+        match self {
+            System::Zkbpp { .. } => System::Zkbpp {
+                rounds: hello_rounds as usize,
+            },
+            other => other,
+        }
+    }
+
     /// Checks the parameters' limits (bad input otherwise).
     pub fn check(&self) -> Result<()> {
         match self {
@@ -150,11 +173,11 @@ impl System {
                 (Proof::Zkbpp(p), o)
             }
             System::Kkw(params) => {
-                let (p, o) = seal::seal_with::<kkw::seal::Kkw>(st, witness, *params, rng)?;
+                let (p, o) = seal::seal_with::<kkw::Kkw>(st, witness, *params, rng)?;
                 (Proof::Kkw(p), o)
             }
             System::Vole(params) => {
-                let (p, o) = seal::seal_with::<vole::seal::Vole>(st, witness, *params, rng)?;
+                let (p, o) = seal::seal_with::<vole::Vole>(st, witness, *params, rng)?;
                 (Proof::Vole(p), o)
             }
         })
@@ -173,12 +196,8 @@ impl System {
             System::Zkbpp { rounds } => {
                 Box::new(MpcProver::new(st, protocol, witness, *rounds, rng)?)
             }
-            System::Kkw(p) => Box::new(super::kkw_session::KkwProver::new(
-                st, protocol, witness, *p, rng,
-            )?),
-            System::Vole(p) => Box::new(super::vole::session::VoleProver::new(
-                st, protocol, witness, *p, rng,
-            )?),
+            System::Kkw(p) => Box::new(EngineProver::<Kkw>::new(st, protocol, witness, *p, rng)?),
+            System::Vole(p) => Box::new(EngineProver::<Vole>::new(st, protocol, witness, *p, rng)?),
         })
     }
 
@@ -194,16 +213,10 @@ impl System {
         match self {
             System::Zkbpp { rounds } => {
                 let es: Vec<u8> = (0..*rounds).map(|_| (rng.next_u32() % 3) as u8).collect();
-                Ok(super::session::simulate(st, protocol, &es, rng))
+                Ok(zkbpp::session::simulate(st, protocol, &es, rng))
             }
-            System::Kkw(p) => {
-                let ch = kkw::Challenge::random(p, rng);
-                super::kkw_session::simulate(st, protocol, *p, &ch, rng)
-            }
-            System::Vole(p) => {
-                let ch = vole::Challenge::random(&p.session(), rng);
-                super::vole::session::simulate(st, protocol, *p, &ch, rng)
-            }
+            System::Kkw(p) => simulate_with::<Kkw>(st, protocol, *p, rng),
+            System::Vole(p) => simulate_with::<Vole>(st, protocol, *p, rng),
         }
     }
 }
@@ -266,6 +279,18 @@ impl Required {
             zkbpp_rounds: rounds,
             kkw_bits: zkbpp::security_bits(rounds),
             only: None,
+        }
+    }
+
+    /// What `system` reaches: its rounds for ZKB++, its security for the others (a
+    /// verifier of proofs made with known parameters, as a demo is).
+    pub fn reached_by(system: &System) -> Self {
+        match *system {
+            System::Zkbpp { rounds } => Required::rounds(rounds),
+            other => Required {
+                kkw_bits: other.security_bits(),
+                ..Required::bits(1)
+            },
         }
     }
 
@@ -463,27 +488,15 @@ impl Proof {
                     )));
                 }
             }
-            Proof::Kkw(p) => {
-                p.params
-                    .check()
-                    .map_err(|e| Error::rejected(e.to_string()))?;
-                let bits = kkw::attack_cost_bits(&p.params);
+            Proof::Kkw(_) | Proof::Vole(_) => {
+                let system = self.system();
+                system.check().map_err(|e| Error::rejected(e.to_string()))?;
+                let bits = system.security_bits();
                 if bits < req.kkw_bits {
                     return Err(Error::rejected(format!(
                         "the seal's parameters ({}) give {bits:.1} bits of security; {} are required",
-                        p.params, req.kkw_bits
-                    )));
-                }
-            }
-            Proof::Vole(p) => {
-                p.params
-                    .check()
-                    .map_err(|e| Error::rejected(e.to_string()))?;
-                let bits = vole::attack_cost_bits(&p.params);
-                if bits < req.kkw_bits {
-                    return Err(Error::rejected(format!(
-                        "the seal's parameters ({}) give {bits:.1} bits of security; {} are required",
-                        p.params, req.kkw_bits
+                        system.params_text(),
+                        req.kkw_bits
                     )));
                 }
             }
@@ -511,8 +524,8 @@ impl Proof {
     pub fn seal_digest(&self, st: &Statement) -> Digest {
         match self {
             Proof::Zkbpp(p) => seal::seal_digest(st, p),
-            Proof::Kkw(p) => seal::seal_digest_with::<kkw::seal::Kkw>(st, p),
-            Proof::Vole(p) => seal::seal_digest_with::<vole::seal::Vole>(st, p),
+            Proof::Kkw(p) => seal::seal_digest_with::<kkw::Kkw>(st, p),
+            Proof::Vole(p) => seal::seal_digest_with::<vole::Vole>(st, p),
         }
     }
 
@@ -520,8 +533,8 @@ impl Proof {
     pub fn open(&self, st: &Statement, opening: &SealOpening) -> Result<Vec<bool>> {
         match self {
             Proof::Zkbpp(p) => seal::open(st, p, opening),
-            Proof::Kkw(p) => seal::open_with::<kkw::seal::Kkw>(st, p, opening),
-            Proof::Vole(p) => seal::open_with::<vole::seal::Vole>(st, p, opening),
+            Proof::Kkw(p) => seal::open_with::<kkw::Kkw>(st, p, opening),
+            Proof::Vole(p) => seal::open_with::<vole::Vole>(st, p, opening),
         }
     }
 }
@@ -535,11 +548,15 @@ pub fn session_verifier(
     rng: Rng,
 ) -> Box<dyn SessionVerifier> {
     match system {
-        System::Zkbpp { rounds } => Box::new(MpcVerifier::new(st, protocol, *rounds, rng)),
-        System::Kkw(p) => Box::new(super::kkw_session::KkwVerifier::new(st, protocol, *p, rng)),
-        System::Vole(p) => Box::new(super::vole::session::VoleVerifier::new(
-            st, protocol, *p, rng,
+        System::Zkbpp { rounds } => Box::new(MpcVerifier::new(
+            st,
+            protocol,
+            *rounds,
+            super::offered::max_zkbpp_rounds(*rounds),
+            rng,
         )),
+        System::Kkw(p) => Box::new(EngineVerifier::<Kkw>::new(st, protocol, *p, rng)),
+        System::Vole(p) => Box::new(EngineVerifier::<Vole>::new(st, protocol, *p, rng)),
     }
 }
 
@@ -556,19 +573,36 @@ pub fn replay_session(
     req.check_engine(engine)?;
     Ok(match engine {
         Engine::Zkbpp => System::Zkbpp {
-            rounds: super::session::replay(st, protocol, req.zkbpp_rounds, rec)?,
+            rounds: zkbpp::session::replay(
+                st,
+                protocol,
+                req.zkbpp_rounds,
+                super::offered::max_zkbpp_rounds(req.zkbpp_rounds),
+                rec,
+            )?,
         },
-        Engine::Kkw => System::Kkw(super::kkw_session::replay_offered(
+        Engine::Kkw => System::Kkw(generic::replay_offered::<Kkw>(
             st,
             protocol,
             req.kkw_bits,
             rec,
         )?),
-        Engine::Vole => System::Vole(super::vole::session::replay_offered(
+        Engine::Vole => System::Vole(generic::replay_offered::<Vole>(
             st,
             protocol,
             req.kkw_bits,
             rec,
         )?),
     })
+}
+
+/// The simulator of an engine with a three-move form, for a random challenge.
+fn simulate_with<E: Interactive>(
+    st: &Statement,
+    protocol: ProtocolId,
+    params: E::Params,
+    rng: &mut impl RngCore,
+) -> Result<SessionRecord> {
+    let ch = generic::random_challenge::<E>(params, rng);
+    generic::simulate::<E>(st, protocol, params, &ch, rng)
 }

@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use super::circuit::{Bit, Builder, Circuit, Gate};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
-use super::zkbpp::Statement;
+use super::statement::Statement;
 use crate::proof_file::{ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::{Error, Result};

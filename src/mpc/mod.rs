@@ -1,21 +1,23 @@
-//! ZKB++ (MPC-in-the-head) over boolean circuits.
+//! The engines: zero-knowledge proofs that a prover knows a witness `w` with `C(w) = y` for
+//! a public circuit `C` and output `y`, and nothing else about the domain.
 //!
+//! - [`statement`]: what is proven ([`statement::Statement`]: circuit, public output,
+//!   public bytes, tag, context). Every proof kind builds one; no engine is named.
 //! - [`circuit`]: the circuit IR, the builder with its gadgets, plain evaluation, digests.
-//! - [`zkbpp`]: the proof system (bitsliced three-party evaluation, Fiat–Shamir).
-//! - [`seal`]: committed witnesses: seal (prove a hidden witness) now, open it later.
-//! - [`kkw`]: the KKW proof system (N parties, preprocessing checked by cut-and-choose), with
-//!   [`seedtree`] for its GGM seed trees and [`kkw_proofs`] for SHA-256 and peg proofs.
-//! - [`vole`]: VOLE-in-the-head (vector commitments turned into VOLE, QuickSilver's check
-//!   over [`gf128`]), the third engine.
-//! - [`engine`]: one interface over the engines ([`engine::System`], [`engine::Proof`]):
-//!   prove, verify, seal, open, session halves. Domain code goes through it.
-//! - [`session`], [`kkw_session`]: the protocols with verifier-chosen challenges over
-//!   [`crate::net`].
-//! - [`sha256`]: SHA-256 as a circuit and proofs of knowledge of a preimage.
-//! - [`aes128`]: AES-128 as a circuit (its S-boxes as GF(2^8) inverses) and proofs of
-//!   knowledge of a key.
-//! - [`lowmc`]: LowMC-129-129-43-4 (Picnic3-L1's instance) as a circuit and proofs of knowledge
-//!   of a key.
+//! - The engines, each in its own folder: [`zkbpp`] (ZKB++, three parties), [`kkw`] (KKW: `N`
+//!   parties, preprocessing checked by cut-and-choose, with [`seedtree`]) and [`vole`]
+//!   (VOLE-in-the-head: vector commitments turned into VOLE, QuickSilver over [`gf128`]).
+//!   Each implements the shared interfaces in its `backend.rs`.
+//! - [`engine`]: the one interface domain code uses ([`engine::System`],
+//!   [`engine::Proof`]): prove, verify, seal, open, session halves, files. The only place
+//!   besides the command line's `--system` that enumerates engines.
+//! - [`seal`]: committed witnesses (seal now, open later) over [`seal::Reproducible`].
+//! - [`session`]: live sessions with verifier-chosen challenges over
+//!   [`session::Interactive`] and [`crate::net`] (ZKB++'s own in [`zkbpp::session`]).
+//! - [`offered`]: the parameter sets verifiers offer and the work a proof file may ask.
+//! - General-purpose statements: [`sha256`] (preimages), [`aes128`] (keys, S-boxes as
+//!   GF(2^8) inverses), [`lowmc`] (keys of Picnic3-L1's LowMC), [`bristol`] (circuits people
+//!   bring, in Bristol Fashion).
 //!
 //! Domain circuits live with their domain: peg solitaire in [`crate::peg::mpc`], the Wall
 //! Game's sealed moves in [`crate::wall::circuit`]. This module knows neither.
@@ -27,13 +29,13 @@ pub mod circuit;
 pub mod engine;
 pub mod gf128;
 pub mod kkw;
-pub mod kkw_session;
 pub mod lowmc;
 pub mod offered;
 pub mod seal;
 pub mod seedtree;
 pub mod session;
 pub mod sha256;
+pub mod statement;
 pub mod vole;
 pub mod zkbpp;
 

@@ -33,7 +33,8 @@
 use rand_core::RngCore;
 use sha2::{Digest as _, Sha256};
 
-use super::zkbpp::{self, Proof, Seed, Statement};
+use super::statement::{check_witness, Statement};
+use super::zkbpp::{self, Proof, Seed};
 use crate::commit::Digest;
 use crate::{Error, Result};
 
@@ -215,7 +216,7 @@ pub fn seal(
     rng: &mut impl RngCore,
 ) -> Result<(Proof, SealOpening)> {
     zkbpp::check_rounds(rounds)?;
-    zkbpp::check_witness(st, witness)?;
+    check_witness(st, witness)?;
     let salt = crate::rng::random_32(rng);
     let mut master = crate::rng::random_32(rng);
     let proof = prove_from_master(st, &[witness], &master, salt, rounds);
@@ -355,7 +356,7 @@ pub fn seal_with<E: Reproducible>(
     rng: &mut impl RngCore,
 ) -> Result<(E::Proof, SealOpening)> {
     E::check(&params)?;
-    zkbpp::check_witness(st, witness)?;
+    check_witness(st, witness)?;
     let mut master = crate::rng::random_32(rng);
     let proof = E::prove_unchecked(
         st,

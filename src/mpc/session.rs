@@ -1,24 +1,28 @@
-//! ZKB++ with verifier-chosen challenges, driven by [`crate::net`]'s session engine, plus
-//! replay of recorded sessions and the simulator.
+//! Live sessions with a verifier-chosen challenge, for any engine with a three-move form
+//! ([`Interactive`]: KKW, VOLE-in-the-head), driven by [`crate::net`]'s session engine
+//! (session version 2); replay of recorded sessions; the simulator.
 //!
-//! Messages (bincode): the prover's commitments are a [`CommitMsg`] (salt, the three
-//! commitments and three output shares of every round); the verifier's challenges are
-//! packed trits ([`zkbpp::pack_trits`]); the responses are one [`Opening`] per round.
-//! Because all three output shares are sent, the verifier checks per round that they
-//! reconstruct the public output before it sends any challenge, and after the responses
-//! it names the exact round and party whose recomputed view does not match.
+//! The three moves are the engine's own: the prover's first message is its whole
+//! commitment ([`Interactive::Commit`]), which fixes everything the challenge selects
+//! among; the verifier's challenge ([`Interactive::Challenge`]) was committed to in `Ready`,
+//! before that message; the response ([`Interactive::Response`]) answers it. All three are
+//! bincode. The verifier fixes the engine's parameters: they are bound into the Hello's
+//! statement digest ([`session_statement`]) with `rounds` = [`Interactive::rounds`], so a
+//! prover offering other parameters (or another engine, another protocol id) is refused at
+//! its Hello. Bytes: docs/PROTOCOLS.md sections 6.13 (KKW) and 7.10 (VOLE).
 //!
-//! A recorded session is not transferable evidence: [`simulate`] produces an accepting
-//! transcript for any challenges chosen in advance, without the witness.
+//! ZKB++ keeps its own session ([`super::zkbpp::session`]): its challenge is packed trits
+//! and its Hello names rounds the prover chooses, a format older than this one.
+//!
+//! Misuse to avoid: a [`SessionProver`] answers one challenge, then its secrets are gone
+//! (the responder is consumed); a recorded session is never evidence for a third party,
+//! since [`simulate`] makes accepting ones without a witness.
 
-use rand::Rng as _;
 use rand_core::RngCore;
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
+use sha2::{Digest as _, Sha256};
 
-use super::circuit::Circuit;
-use super::zkbpp::{
-    self, check_opening, commit_phase, recompute, Committed, Layout, Opening, Statement,
-};
+use super::statement::{check_witness, OwnedStatement, Statement};
 use crate::commit::Digest;
 use crate::net::{
     challenge_commitment, Hello, Responder, SessionProver, SessionRecord, SessionVerifier,
@@ -28,387 +32,320 @@ use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::Rng;
 use crate::{Error, Result};
 
-/// The prover's first message.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct CommitMsg {
-    pub salt: [u8; 32],
-    pub commitments: Vec<[Digest; 3]>,
-    pub outputs: Vec<[Vec<u8>; 3]>,
+/// An engine's three-move form: what [`EngineProver`], [`EngineVerifier`], [`replay`] and
+/// [`simulate`] need of it. An engine implements it in its own folder (`kkw/backend.rs`,
+/// `vole/backend.rs`); nothing here names an engine.
+pub trait Interactive: 'static {
+    /// The engine's short name in messages: `KKW`, `VOLE`.
+    const LABEL: &'static str;
+    /// Domain tag of [`session_statement`].
+    const SESSION_TAG: &'static [u8];
+    type Params: Copy + Send + std::fmt::Display + 'static;
+    type Commit: Serialize + DeserializeOwned + Send + 'static;
+    type Challenge: Serialize + DeserializeOwned + Send + 'static;
+    type Response: Serialize + DeserializeOwned + Send + 'static;
+    /// The prover's secrets between its commitment and its response.
+    type State: Send + 'static;
+
+    /// Checks parameters (offered by a caller, or read from a file: anything).
+    fn check(p: &Self::Params) -> Result<()>;
+    /// The parameters a session of offered set `p` runs (VOLE: its grinding bits become
+    /// bits of `Δ`, there being nothing to grind).
+    fn session_form(p: Self::Params) -> Self::Params;
+    /// The Hello's `rounds`: KKW's executions `M`, VOLE's repetitions `τ`.
+    fn rounds(p: &Self::Params) -> u32;
+    /// The three numbers of `p` bound into [`session_statement`], in order.
+    fn words(p: &Self::Params) -> [u32; 3];
+    /// The offered sets at `bits` bits, with their names, in the order a replay tries them.
+    fn offered(bits: u32) -> Result<Vec<(&'static str, Self::Params)>>;
+    /// The level [`replay_offered`] looks for is clamped to `1..=MAX_BITS`.
+    const MAX_BITS: u32;
+
+    /// The prover's first move (the witness was checked by the caller).
+    fn commit(
+        st: &Statement,
+        witness: &[bool],
+        p: Self::Params,
+        rng: &mut Rng,
+    ) -> Result<Self::State>;
+    fn commitment(state: &Self::State) -> &Self::Commit;
+    /// The prover's last move.
+    fn respond(state: Self::State, st: &Statement, ch: &Self::Challenge) -> Result<Self::Response>;
+
+    fn random_challenge(p: &Self::Params, rng: &mut dyn RngCore) -> Self::Challenge;
+    /// Bad input unless `ch` is a challenge of `p`.
+    fn check_challenge(ch: &Self::Challenge, p: &Self::Params) -> Result<()>;
+    /// Rejected unless the commitment has `p`'s shape (checked before the challenge is sent).
+    fn check_commit(m: &Self::Commit, p: &Self::Params) -> Result<()>;
+    /// The verifier's decision on a whole transcript.
+    fn verify(
+        st: &Statement,
+        p: &Self::Params,
+        m: &Self::Commit,
+        ch: &Self::Challenge,
+        r: &Self::Response,
+    ) -> Result<()>;
+    /// An accepting commitment and response for `ch`, made without a witness.
+    fn simulate(
+        st: &Statement,
+        p: Self::Params,
+        ch: &Self::Challenge,
+        rng: &mut dyn RngCore,
+    ) -> Result<(Self::Commit, Self::Response)>;
 }
 
-/// A statement that owns its parts, for long-lived session objects.
-#[derive(Clone, Debug)]
-pub struct OwnedStatement {
-    pub tag: &'static [u8],
-    pub circuit: Circuit,
-    pub public: Vec<u8>,
-    pub output: Vec<bool>,
-    pub context: Vec<u8>,
+/// The Hello's statement digest of a session of engine `E`:
+/// `SHA-256(E::SESSION_TAG ‖ statement digest ‖ u32le(w0) ‖ u32le(w1) ‖ u32le(w2))`, the
+/// statement digest being [`Statement::digest`] and `w` [`Interactive::words`].
+pub fn session_statement<E: Interactive>(st: &Statement, p: &E::Params) -> Digest {
+    let mut h = Sha256::new();
+    h.update(E::SESSION_TAG);
+    h.update(st.digest());
+    for w in E::words(p) {
+        h.update(w.to_le_bytes());
+    }
+    h.finalize().into()
 }
 
-impl OwnedStatement {
-    pub fn as_ref(&self) -> Statement<'_> {
-        Statement {
-            tag: self.tag,
-            circuit: &self.circuit,
-            public: &self.public,
-            output: &self.output,
-            context: &self.context,
-        }
+fn hello<E: Interactive>(st: &Statement, protocol: ProtocolId, p: &E::Params) -> Hello {
+    Hello {
+        protocol: protocol as u16,
+        version: SESSION_VERSION,
+        statement: session_statement::<E>(st, p),
+        rounds: E::rounds(p),
+        context: st.context.to_vec(),
     }
 }
 
-/// The prover's side of a live session, before it commits.
-pub struct MpcProver {
+/// The prover's side of a live session of engine `E`, before it commits.
+pub struct EngineProver<E: Interactive> {
     st: OwnedStatement,
     protocol: ProtocolId,
     witness: Vec<bool>,
-    rounds: usize,
+    params: E::Params,
     rng: Rng,
 }
 
-impl MpcProver {
-    /// Checks the witness and the round count up front: a prover never starts a session it
-    /// cannot finish honestly. Fresh OS randomness is mixed into `rng`
-    /// ([`crate::rng::with_fresh_entropy`]), so no two sessions share commitments.
+impl<E: Interactive> EngineProver<E> {
+    /// For the offered set `params` (the session runs its session form). Checks the
+    /// parameters and the witness up front: a prover never starts a session it cannot finish
+    /// honestly. Fresh OS randomness is mixed into `rng`, so no two sessions share secrets.
     pub fn new(
         st: OwnedStatement,
         protocol: ProtocolId,
         witness: Vec<bool>,
-        rounds: usize,
+        params: E::Params,
         mut rng: Rng,
     ) -> Result<Self> {
-        if rounds == 0 || rounds > zkbpp::MAX_ROUNDS {
-            return Err(Error::bad(format!(
-                "{rounds} rounds: must be in [1, {}]",
-                zkbpp::MAX_ROUNDS
-            )));
-        }
-        zkbpp::check_witness(&st.as_ref(), &witness)?;
-        Ok(MpcProver {
+        E::check(&params)?;
+        check_witness(&st.as_ref(), &witness)?;
+        Ok(EngineProver {
             st,
             protocol,
             witness,
-            rounds,
+            params: E::session_form(params),
             rng: crate::rng::with_fresh_entropy(&mut rng),
         })
     }
 }
 
-/// The committed state of an [`MpcProver`]: answers one challenge vector.
-struct MpcResponder {
-    committed: Committed,
-    rounds: usize,
+struct EngineResponder<E: Interactive> {
+    st: OwnedStatement,
+    params: E::Params,
+    state: E::State,
 }
 
-impl SessionProver<'static> for MpcProver {
+impl<E: Interactive> SessionProver<'static> for EngineProver<E> {
     fn hello(&self) -> Hello {
-        Hello {
-            protocol: self.protocol as u16,
-            version: SESSION_VERSION,
-            statement: self.st.as_ref().digest(),
-            rounds: self.rounds as u32,
-            context: self.st.context.clone(),
-        }
+        hello::<E>(&self.st.as_ref(), self.protocol, &self.params)
     }
 
     fn commit(mut self: Box<Self>) -> Result<(Vec<u8>, Box<dyn Responder>)> {
-        let cm = commit_phase(
-            &self.st.circuit,
-            &self.witness,
-            self.rounds,
-            &mut self.rng,
-            &[],
-        );
-        let msg = CommitMsg {
-            salt: cm.salt,
-            commitments: cm.commits.clone(),
-            outputs: cm.outs.clone(),
-        };
-        Ok((
-            proof_file::encode(&msg),
-            Box::new(MpcResponder {
-                committed: cm,
-                rounds: self.rounds,
-            }),
-        ))
+        let state = E::commit(&self.st.as_ref(), &self.witness, self.params, &mut self.rng)?;
+        let msg = proof_file::encode(E::commitment(&state));
+        let EngineProver { st, params, .. } = *self;
+        Ok((msg, Box::new(EngineResponder::<E> { st, params, state })))
     }
 }
 
-impl Responder for MpcResponder {
-    /// Opening two parties per round; the other party's view stays hidden, and the state is
-    /// consumed, so no second challenge can be answered on the same commitments.
+impl<E: Interactive> Responder for EngineResponder<E> {
+    /// One response per commitment: the state is consumed.
     fn respond(self: Box<Self>, challenges: &[u8]) -> Result<Vec<u8>> {
-        let es = zkbpp::unpack_trits(challenges, self.rounds).ok_or_else(|| {
-            Error::bad(format!(
-                "the verifier's challenges are not {} trits",
-                self.rounds
-            ))
-        })?;
-        let ops: Vec<Opening> = es
-            .iter()
-            .enumerate()
-            .map(|(r, &e)| self.committed.open(r, e))
-            .collect();
-        Ok(proof_file::encode(&ops))
+        let ch: E::Challenge = proof_file::decode(challenges, &format!("{} challenge", E::LABEL))?;
+        E::check_challenge(&ch, &self.params)?;
+        let EngineResponder { st, state, .. } = *self;
+        Ok(proof_file::encode(&E::respond(state, &st.as_ref(), &ch)?))
     }
 }
 
-/// The verifier's side of a live session (and of replays).
-pub struct MpcVerifier {
+/// The verifier's side of a live session of engine `E` (and of replays), with the
+/// parameters it fixes.
+pub struct EngineVerifier<E: Interactive> {
     st: OwnedStatement,
     protocol: ProtocolId,
-    min_rounds: usize,
+    params: E::Params,
     rng: Rng,
-    rounds: usize,
-    commit: Option<CommitMsg>,
-    challenges: Vec<u8>,
+    commit: Option<E::Commit>,
+    challenge: Option<E::Challenge>,
 }
 
-impl MpcVerifier {
-    /// A verifier requiring at least `min_rounds` rounds; `rng` draws the challenges.
-    pub fn new(st: OwnedStatement, protocol: ProtocolId, min_rounds: usize, rng: Rng) -> Self {
-        MpcVerifier {
+impl<E: Interactive> EngineVerifier<E> {
+    /// For the offered set `params`; the session runs its session form.
+    pub fn new(st: OwnedStatement, protocol: ProtocolId, params: E::Params, rng: Rng) -> Self {
+        EngineVerifier {
             st,
             protocol,
-            min_rounds,
+            params: E::session_form(params),
             rng,
-            rounds: 0,
             commit: None,
-            challenges: Vec::new(),
+            challenge: None,
         }
-    }
-
-    /// The number of rounds agreed in the Hello.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    fn check_commitment_msg(&mut self, bytes: &[u8]) -> Result<()> {
-        let m: CommitMsg = proof_file::decode(bytes, "commitments")?;
-        if m.commitments.len() != self.rounds || m.outputs.len() != self.rounds {
-            return Err(Error::rejected(format!(
-                "commitments for {} rounds and output shares for {}, expected {}",
-                m.commitments.len(),
-                m.outputs.len(),
-                self.rounds
-            )));
-        }
-        let y = zkbpp::pack_bools(&self.st.output);
-        for (r, o) in m.outputs.iter().enumerate() {
-            if o.iter().any(|s| s.len() != y.len()) {
-                return Err(Error::rejected(format!(
-                    "round {}: an output share has the wrong length",
-                    r + 1
-                )));
-            }
-            if (0..y.len()).any(|i| o[0][i] ^ o[1][i] ^ o[2][i] != y[i]) {
-                return Err(Error::rejected(format!(
-                    "round {}: the three output shares do not reconstruct the public output",
-                    r + 1
-                )));
-            }
-        }
-        self.commit = Some(m);
-        Ok(())
-    }
-
-    /// Checks responses against the stored commitments and challenges.
-    fn check_responses(&self, bytes: &[u8]) -> Result<()> {
-        let m = self
-            .commit
-            .as_ref()
-            .ok_or_else(|| Error::bad("protocol error: responses before commitments"))?;
-        let es = zkbpp::unpack_trits(&self.challenges, self.rounds)
-            .ok_or_else(|| Error::bad("challenges are not well-formed trits"))?;
-        let ops: Vec<Opening> = proof_file::decode(bytes, "responses")?;
-        if ops.len() != self.rounds {
-            return Err(Error::rejected(format!(
-                "responses for {} rounds, expected {}",
-                ops.len(),
-                self.rounds
-            )));
-        }
-        let lay = Layout::of(&self.st.circuit);
-        for (r, o) in ops.iter().enumerate() {
-            check_opening(&lay, r, es[r], o)?;
-        }
-        let refs: Vec<&Opening> = ops.iter().collect();
-        let rec = recompute(&self.st.circuit, &m.salt, &es, &refs);
-        for (r, rc) in rec.iter().enumerate() {
-            let e = es[r] as usize;
-            for (k, p) in [e, (e + 1) % 3].into_iter().enumerate() {
-                if rc.commits[k] != m.commitments[r][p] {
-                    return Err(Error::rejected(format!(
-                        "round {}: party {p}'s opened view does not match its commitment",
-                        r + 1
-                    )));
-                }
-                if rc.outs[k] != m.outputs[r][p] {
-                    return Err(Error::rejected(format!(
-                        "round {}: party {p}'s output share is not what its view computes",
-                        r + 1
-                    )));
-                }
-            }
-        }
-        Ok(())
     }
 }
 
-impl SessionVerifier for MpcVerifier {
+/// The checks of a Hello every session verifier makes: protocol id, version, context.
+pub fn check_hello_common(h: &Hello, protocol: ProtocolId, context: &[u8]) -> Result<()> {
+    if h.protocol != protocol as u16 {
+        return Err(Error::bad(crate::proof_file::protocol_mismatch(
+            h.protocol, protocol,
+        )));
+    }
+    if h.version != SESSION_VERSION {
+        return Err(Error::bad(format!(
+            "session version {} is not supported (this build speaks {SESSION_VERSION})",
+            h.version
+        )));
+    }
+    if h.context != context {
+        return Err(Error::rejected(
+            "the prover's context string differs from the verifier's",
+        ));
+    }
+    Ok(())
+}
+
+impl<E: Interactive> SessionVerifier for EngineVerifier<E> {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
-        if h.protocol != self.protocol as u16 {
-            return Err(Error::bad(crate::proof_file::protocol_mismatch(
-                h.protocol,
-                self.protocol,
-            )));
-        }
-        if h.version != SESSION_VERSION {
-            return Err(Error::bad(format!(
-                "session version {} is not supported (this build speaks {SESSION_VERSION})",
-                h.version
-            )));
-        }
-        if h.statement != self.st.as_ref().digest() {
-            return Err(Error::rejected(
-                "the prover's statement (circuit, instance or output) differs from the verifier's",
-            ));
-        }
-        if h.context != self.st.context {
-            return Err(Error::rejected(
-                "the prover's context string differs from the verifier's",
-            ));
-        }
-        let r = h.rounds as usize;
-        let max = super::offered::max_zkbpp_rounds(self.min_rounds);
-        if r < self.min_rounds || r > max {
+        check_hello_common(h, self.protocol, &self.st.context)?;
+        let p = &self.params;
+        if h.rounds != E::rounds(p) || h.statement != session_statement::<E>(&self.st.as_ref(), p) {
             return Err(Error::rejected(format!(
-                "the prover offers {r} rounds ({:.1} bits); at least {} (and at most {max}) are required",
-                zkbpp::security_bits(r),
-                self.min_rounds,
+                "the prover's statement or {} parameters differ from the verifier's (this verifier requires {p})",
+                E::LABEL
             )));
         }
-        self.rounds = r;
         Ok(())
     }
 
     fn draw_challenges(&mut self) -> Vec<u8> {
-        let es: Vec<u8> = (0..self.rounds)
-            .map(|_| self.rng.gen_range(0..3u8))
-            .collect();
-        self.challenges = zkbpp::pack_trits(&es);
-        self.challenges.clone()
+        let ch = E::random_challenge(&self.params, &mut self.rng);
+        let b = proof_file::encode(&ch);
+        self.challenge = Some(ch);
+        b
     }
 
     fn load_challenges(&mut self, challenges: &[u8]) -> Result<()> {
-        zkbpp::unpack_trits(challenges, self.rounds)
-            .ok_or_else(|| Error::rejected("the recorded challenges are not well-formed trits"))?;
-        self.challenges = challenges.to_vec();
+        let ch: E::Challenge =
+            proof_file::decode(challenges, &format!("recorded {} challenge", E::LABEL))
+                .map_err(|e| Error::rejected(e.to_string()))?;
+        E::check_challenge(&ch, &self.params).map_err(|e| Error::rejected(e.to_string()))?;
+        self.challenge = Some(ch);
         Ok(())
     }
 
     fn check_commitments(&mut self, commitments: &[u8]) -> Result<()> {
-        self.check_commitment_msg(commitments)
+        let m: E::Commit = proof_file::decode(commitments, &format!("{} commitments", E::LABEL))
+            .map_err(|e| Error::rejected(e.to_string()))?;
+        E::check_commit(&m, &self.params)?;
+        self.commit = Some(m);
+        Ok(())
     }
 
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
-        self.check_responses(responses)
+        let (Some(cm), Some(ch)) = (&self.commit, &self.challenge) else {
+            return Err(Error::bad(
+                "protocol error: responses before commitments or challenges",
+            ));
+        };
+        let resp: E::Response = proof_file::decode(responses, &format!("{} response", E::LABEL))
+            .map_err(|e| Error::rejected(e.to_string()))?;
+        E::verify(&self.st.as_ref(), &self.params, cm, ch, &resp)
     }
 }
 
-/// Re-checks a recorded session. This shows the transcript is consistent, not that a
-/// witness exists: the challenges were not necessarily random (see [`simulate`]).
-pub fn replay(
+/// Re-checks a recorded session of engine `E` under the offered set `params`. Shows the
+/// transcript is consistent, not that a witness exists (see [`simulate`]).
+pub fn replay<E: Interactive>(
     st: OwnedStatement,
     protocol: ProtocolId,
-    min_rounds: usize,
+    params: E::Params,
     rec: &SessionRecord,
-) -> Result<usize> {
-    let mut v = MpcVerifier::new(st, protocol, min_rounds, crate::rng::seeded_rng(0));
-    Ok(crate::net::replay(&mut v, rec)? as usize)
+) -> Result<()> {
+    let mut v = EngineVerifier::<E>::new(st, protocol, params, crate::rng::seeded_rng(0));
+    crate::net::replay(&mut v, rec)?;
+    Ok(())
+}
+
+/// Re-checks a recorded session whose parameters are one of `E`'s offered sets at
+/// `min_bits` bits, the one its Hello names; returns that offered set. Rejected if none
+/// matches.
+pub fn replay_offered<E: Interactive>(
+    st: OwnedStatement,
+    protocol: ProtocolId,
+    min_bits: f64,
+    rec: &SessionRecord,
+) -> Result<E::Params> {
+    let bits = min_bits.ceil().clamp(1.0, E::MAX_BITS as f64) as u32;
+    let sets = E::offered(bits)?;
+    for &(_, p) in &sets {
+        let q = E::session_form(p);
+        if rec.hello.rounds == E::rounds(&q)
+            && rec.hello.statement == session_statement::<E>(&st.as_ref(), &q)
+        {
+            replay::<E>(st, protocol, p, rec)?;
+            return Ok(p);
+        }
+    }
+    let names: Vec<&str> = sets.iter().map(|s| s.0).collect();
+    Err(Error::rejected(format!(
+        "the session's statement or {} parameters are not this statement with an offered set ({}) at {bits} bits",
+        E::LABEL,
+        names.join(", ")
+    )))
+}
+
+/// The zero-knowledge simulator: an accepting session transcript of the offered set
+/// `params` (run in its session form) for a challenge fixed in advance, made without the
+/// witness.
+pub fn simulate<E: Interactive>(
+    st: &Statement,
+    protocol: ProtocolId,
+    params: E::Params,
+    ch: &E::Challenge,
+    rng: &mut impl RngCore,
+) -> Result<SessionRecord> {
+    let params = E::session_form(params);
+    let (cm, resp) = E::simulate(st, params, ch, rng)?;
+    let hello = hello::<E>(st, protocol, &params);
+    let challenges = proof_file::encode(ch);
+    let key = crate::rng::random_32(rng);
+    Ok(SessionRecord {
+        challenge_commitment: challenge_commitment(&hello, &challenges, &key),
+        hello,
+        commitments: proof_file::encode(&cm),
+        challenges,
+        challenge_key: key,
+        responses: proof_file::encode(&resp),
+    })
+}
+
+/// A random challenge for the session form of the offered set `params` (the simulator's
+/// and the tests' draw).
+pub fn random_challenge<E: Interactive>(params: E::Params, rng: &mut impl RngCore) -> E::Challenge {
+    E::random_challenge(&E::session_form(params), rng)
 }
 
 /// Wraps a session record into a proof file ([`Mode::Interactive`]).
 pub fn record_file(protocol: ProtocolId, rec: &SessionRecord) -> Vec<u8> {
     ProofFile::new(protocol, Mode::Interactive, proof_file::encode(rec)).to_bytes()
-}
-
-/// The zero-knowledge simulator: an accepting transcript for the given challenge trits,
-/// made without any witness. Opened seeds, `x_2` and the second opened party's AND outputs
-/// are uniformly random (as they are in a real proof, where they are masked by the unopened
-/// party's tape); the first opened party's view and both output shares are recomputed; the
-/// unopened party's output share is whatever reconstructs the output, and its commitment is
-/// a commitment to random bytes.
-pub fn simulate(
-    st: &Statement,
-    protocol: ProtocolId,
-    challenges: &[u8],
-    rng: &mut impl RngCore,
-) -> SessionRecord {
-    let rounds = challenges.len();
-    let lay = Layout::of(st.circuit);
-    let salt = crate::rng::random_32(rng);
-    let rand_bits = |rng: &mut dyn RngCore, n: usize| {
-        let bits: Vec<bool> = (0..n).map(|_| rng.next_u32() & 1 == 1).collect();
-        zkbpp::pack_bools(&bits)
-    };
-    let ops: Vec<Opening> = challenges
-        .iter()
-        .map(|&e| Opening {
-            seeds: [crate::rng::random_32(rng), crate::rng::random_32(rng)],
-            x2: if e == 0 {
-                Vec::new()
-            } else {
-                rand_bits(rng, lay.n_in)
-            },
-            view: rand_bits(rng, lay.n_and),
-        })
-        .collect();
-    let refs: Vec<&Opening> = ops.iter().collect();
-    let rec = recompute(st.circuit, &salt, challenges, &refs);
-    let y = zkbpp::pack_bools(st.output);
-    let mut commitments = Vec::with_capacity(rounds);
-    let mut outputs = Vec::with_capacity(rounds);
-    for (r, rc) in rec.into_iter().enumerate() {
-        let e = challenges[r] as usize;
-        let mut c = [[0u8; 32]; 3];
-        c[e] = rc.commits[0];
-        c[(e + 1) % 3] = rc.commits[1];
-        c[(e + 2) % 3] = crate::commit::commit(
-            crate::commit::Tag(b"zkg:sim:"),
-            &crate::rng::random_32(rng),
-            b"",
-        );
-        let mut o: [Vec<u8>; 3] = Default::default();
-        o[(e + 2) % 3] = (0..y.len())
-            .map(|i| y[i] ^ rc.outs[0][i] ^ rc.outs[1][i])
-            .collect();
-        let [a, b] = rc.outs;
-        o[e] = a;
-        o[(e + 1) % 3] = b;
-        commitments.push(c);
-        outputs.push(o);
-    }
-    let hello = Hello {
-        protocol: protocol as u16,
-        version: SESSION_VERSION,
-        statement: st.digest(),
-        rounds: rounds as u32,
-        context: st.context.to_vec(),
-    };
-    let packed = zkbpp::pack_trits(challenges);
-    let key = crate::rng::random_32(rng);
-    SessionRecord {
-        challenge_commitment: challenge_commitment(&hello, &packed, &key),
-        hello,
-        commitments: proof_file::encode(&CommitMsg {
-            salt,
-            commitments,
-            outputs,
-        }),
-        challenges: packed,
-        challenge_key: key,
-        responses: proof_file::encode(&ops),
-    }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::circuit::{Bit, Builder, Circuit, Memo, Word};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::seal::SealOpening;
-use super::zkbpp::Statement;
+use super::statement::Statement;
 use super::Report;
 use crate::proof_file::{self, ProofFile, ProtocolId};
 use crate::{Error, Result};

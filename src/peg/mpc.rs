@@ -20,8 +20,10 @@ use crate::mpc::circuit::{Bit, Builder, Circuit};
 use crate::mpc::engine::{
     replay_session, Engine, Proof as EngineProof, Protocols, Required, System,
 };
-use crate::mpc::session::{self, OwnedStatement};
-use crate::mpc::zkbpp::{self, Statement};
+use crate::mpc::session;
+use crate::mpc::statement::OwnedStatement;
+use crate::mpc::statement::Statement;
+use crate::mpc::zkbpp;
 use crate::mpc::Report;
 use crate::net::SessionRecord;
 use crate::peg::instance::{Goal, Instance, Matrix};

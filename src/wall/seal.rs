@@ -30,8 +30,9 @@ use crate::commit::Digest;
 use crate::mpc::circuit::Circuit;
 use crate::mpc::engine::{Proof, Protocols, Required, System};
 use crate::mpc::seal::SealOpening;
-use crate::mpc::session::OwnedStatement;
-use crate::mpc::zkbpp::{self, Statement};
+use crate::mpc::statement::OwnedStatement;
+use crate::mpc::statement::Statement;
+use crate::mpc::zkbpp;
 use crate::proof_file::{ProofFile, ProtocolId};
 use crate::{Error, Result};
 

@@ -190,6 +190,8 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
     let mut mand_wires: Vec<u32> = Vec::new();
     let mut counts = super::GateCounts::default();
     let mut last_line = l3;
+    // one token buffer for every line (a line's tokens borrow the text; no allocation a gate)
+    let mut toks: Vec<&str> = Vec::with_capacity(8);
     for (ln, l) in it {
         last_line = ln;
         if gates.len() as u64 == n_gates {
@@ -198,7 +200,8 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
                 format!("more gates than the {n_gates} the header announces"),
             ));
         }
-        let toks: Vec<&str> = l.split_ascii_whitespace().collect();
+        toks.clear();
+        toks.extend(l.split_ascii_whitespace());
         if toks.len() < 4 {
             return Err(bad(
                 ln,

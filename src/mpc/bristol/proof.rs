@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::Bristol;
 use crate::mpc::engine::{Proof as EngineProof, Protocols, Required, System};
-use crate::mpc::zkbpp::Statement;
+use crate::mpc::statement::OwnedStatement;
 use crate::mpc::Report;
+use crate::net::{SessionProver, SessionVerifier};
 use crate::proof_file::{self, ProofFile, ProtocolId};
 use crate::{Error, Result};
 
@@ -100,6 +101,24 @@ pub fn prove(
     context: &[u8],
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, Vec<Vec<bool>>)> {
+    let (st, mut w, outputs) = prover_statement(c, a, context)?;
+    let proof = system.prove(&st.as_ref(), &w, rng);
+    w.fill(false);
+    let public = a.public_values();
+    let head = Head {
+        circuit: c.digest(),
+        public: public_indexes(&public),
+    };
+    Ok((proof?.file_bytes(&PROTOCOLS, &head), outputs))
+}
+
+/// The statement a prover with assignment `a` proves, its witness and the circuit's
+/// output groups (which the verifier must be given).
+fn prover_statement(
+    c: &Bristol,
+    a: &Assignment,
+    context: &[u8],
+) -> Result<(OwnedStatement, Vec<bool>, Vec<Vec<bool>>)> {
     if a.public.iter().all(|&p| p) {
         return Err(Error::bad(
             "every input group is public: there is nothing to prove (`prover circuit eval` computes the outputs)",
@@ -107,24 +126,64 @@ pub fn prove(
     }
     let outputs = c.eval(&a.values)?;
     let public = a.public_values();
-    let circuit = c.to_circuit(&public)?;
-    let out_bits: Vec<bool> = outputs.concat();
-    let pb = public_bytes(c, &public);
-    let st = Statement {
+    let st = OwnedStatement {
         tag: TAG,
-        circuit: &circuit,
-        public: &pb,
-        output: &out_bits,
-        context,
+        circuit: c.to_circuit(&public)?,
+        public: public_bytes(c, &public),
+        output: outputs.concat(),
+        context: context.to_vec(),
     };
-    let mut w = c.witness(&a.values, &public);
-    let proof = system.prove(&st, &w, rng);
-    w.fill(false);
-    let head = Head {
-        circuit: c.digest(),
-        public: public_indexes(&public),
-    };
-    Ok((proof?.file_bytes(&PROTOCOLS, &head), outputs))
+    Ok((st, c.witness(&a.values, &public), outputs))
+}
+
+/// The statement a verifier checks: the circuit with the `public` groups' values (`None`
+/// for the secret ones) and every output group's value.
+pub fn verifier_statement(
+    c: &Bristol,
+    public: &[Option<Vec<bool>>],
+    outputs: &[Vec<bool>],
+    context: &[u8],
+) -> Result<OwnedStatement> {
+    Ok(OwnedStatement {
+        tag: TAG,
+        output: output_bits(c, outputs)?,
+        circuit: c.to_circuit(public)?,
+        public: public_bytes(c, public),
+        context: context.to_vec(),
+    })
+}
+
+/// The prover's half of a live session about `c` (the same statement as a proof file's),
+/// and the circuit's output groups, which the verifier must be given.
+pub fn session_prover(
+    c: &Bristol,
+    a: &Assignment,
+    system: &System,
+    context: &[u8],
+    rng: crate::rng::Rng,
+) -> Result<(Box<dyn SessionProver<'static>>, Vec<Vec<bool>>)> {
+    let (st, w, outputs) = prover_statement(c, a, context)?;
+    let p = system.session_prover(st, PROTOCOLS.id(system.engine()), w, rng)?;
+    Ok((p, outputs))
+}
+
+/// The verifier's half of a live session about `c` with these public groups and outputs,
+/// for the engine and parameters the verifier fixes.
+pub fn session_verifier(
+    c: &Bristol,
+    public: &[Option<Vec<bool>>],
+    outputs: &[Vec<bool>],
+    system: &System,
+    context: &[u8],
+    rng: crate::rng::Rng,
+) -> Result<Box<dyn SessionVerifier>> {
+    let st = verifier_statement(c, public, outputs, context)?;
+    Ok(crate::mpc::engine::session_verifier(
+        system,
+        st,
+        PROTOCOLS.id(system.engine()),
+        rng,
+    ))
 }
 
 /// Checks that `values` gives every output group, with its width.
@@ -175,18 +234,9 @@ pub fn verify(
             list(&mine)
         )));
     }
-    let out_bits = output_bits(c, outputs)?;
-    let circuit = c.to_circuit(public)?;
-    let pb = public_bytes(c, public);
-    let st = Statement {
-        tag: TAG,
-        circuit: &circuit,
-        public: &pb,
-        output: &out_bits,
-        context,
-    };
-    proof.verify(&st, req)?;
-    Ok(proof.report(proof_file::HEADER_LEN + file.body.len(), circuit.n_and()))
+    let st = verifier_statement(c, public, outputs, context)?;
+    proof.verify(&st.as_ref(), req)?;
+    Ok(proof.report(proof_file::HEADER_LEN + file.body.len(), st.circuit.n_and()))
 }
 
 /// The lines `verifier circuit inspect-proof` prints (no verification).

@@ -217,7 +217,7 @@ impl Program {
                     last[b as usize] = g;
                 }
                 Gate::Not(a) => last[a as usize] = g,
-                Gate::Inv(..) => unreachable!("{}", super::super::zkbpp::INV_NEEDS_LOWERING),
+                Gate::Inv(..) => unreachable!("{}", super::super::statement::INV_NEEDS_LOWERING),
             }
         }
         for o in c.outputs() {
@@ -239,7 +239,7 @@ impl Program {
             let (a, b) = match *gate {
                 Gate::Xor(a, b) | Gate::And(a, b) => (a as usize, Some(b as usize)),
                 Gate::Not(a) => (a as usize, None),
-                Gate::Inv(..) => unreachable!("{}", super::super::zkbpp::INV_NEEDS_LOWERING),
+                Gate::Inv(..) => unreachable!("{}", super::super::statement::INV_NEEDS_LOWERING),
             };
             // operands are read before the result is written: their registers can be reused
             if last[a] == g {
@@ -263,7 +263,7 @@ impl Program {
                 Gate::Xor(a, b) => Op::Xor(reg[a as usize], reg[b as usize], d),
                 Gate::And(a, b) => Op::And(reg[a as usize], reg[b as usize], d),
                 Gate::Not(a) => Op::Not(reg[a as usize], d),
-                Gate::Inv(..) => unreachable!("{}", super::super::zkbpp::INV_NEEDS_LOWERING),
+                Gate::Inv(..) => unreachable!("{}", super::super::statement::INV_NEEDS_LOWERING),
             });
         }
         let outputs = c

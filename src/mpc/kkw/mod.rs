@@ -41,8 +41,9 @@
 
 #[macro_use]
 mod bits;
+pub mod backend;
 mod params;
-pub mod seal;
+pub use backend::Kkw;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -53,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::seedtree::{self, Seed, SeedTree, TreeId};
-use super::zkbpp::{pack_bools, Statement};
+use super::statement::{pack_bools, Statement};
 use crate::commit::Digest;
 use crate::transcript::{ChallengeStream, Transcript};
 use crate::{Error, Result};
@@ -485,7 +486,7 @@ pub fn prove(
     rng: &mut impl RngCore,
 ) -> Result<Proof> {
     params.check()?;
-    super::zkbpp::check_witness(st, witness)?;
+    super::statement::check_witness(st, witness)?;
     prove_unchecked(st, witness, params, rng, &[])
 }
 

@@ -25,11 +25,11 @@
 //!
 //! The bytes and the soundness of each parameter set are in docs/PROTOCOLS.md, section 7.
 
+pub mod backend;
 pub mod convert;
 pub mod params;
 pub mod quicksilver;
-pub mod seal;
-pub mod session;
+pub use backend::Vole;
 pub mod vc;
 
 use rand_core::RngCore;
@@ -41,7 +41,7 @@ use self::convert::{Bits, UHash};
 use self::vc::NodeSeed;
 use super::circuit::{Bit, Circuit, Gate};
 use super::gf128;
-use super::zkbpp::{pack_bools, Statement};
+use super::statement::{pack_bools, Statement};
 use crate::commit::Digest;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
@@ -544,7 +544,7 @@ pub fn prove(
     rng: &mut impl RngCore,
 ) -> Result<Proof> {
     params.check()?;
-    super::zkbpp::check_witness(st, witness)?;
+    super::statement::check_witness(st, witness)?;
     prove_unchecked(st, witness, params, rng, &[])
 }
 

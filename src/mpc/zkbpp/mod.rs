@@ -38,11 +38,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::circuit::{Bit, Circuit, Gate};
+use super::statement::{check_witness, Statement, INV_NEEDS_LOWERING};
 use crate::commit::Digest;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 
 mod pack;
+pub mod session;
 #[cfg(test)]
 mod tests;
 
@@ -73,63 +75,6 @@ pub fn rounds_for_bits(bits: u32) -> usize {
 /// Soundness bits achieved by `rounds` rounds: `rounds · log2(3/2)`.
 pub fn security_bits(rounds: usize) -> f64 {
     rounds as f64 * (1.5f64).log2()
-}
-
-/// The refusal of [`Statement::check_boolean`], and the reason an engine's gate walk never
-/// meets an inverse gate.
-pub const INV_NEEDS_LOWERING: &str = "this statement's circuit has GF(2^8) inverse gates, which only the VOLE-in-the-head engine proves directly; ZKB++ and KKW prove its lowered boolean circuit";
-
-/// What the prover and verifier agree on.
-#[derive(Clone, Copy)]
-pub struct Statement<'a> {
-    /// Transcript label of the application (SHA-256 preimage, peg solitaire...).
-    pub tag: &'static [u8],
-    pub circuit: &'a Circuit,
-    /// Public inputs of the application (e.g. the instance's canonical bytes), absorbed as is.
-    pub public: &'a [u8],
-    /// The public output the circuit must produce.
-    pub output: &'a [bool],
-    /// The context string the proof is bound to.
-    pub context: &'a [u8],
-}
-
-impl Statement<'_> {
-    /// Bad input unless the public output has the circuit's output width: every engine's
-    /// prover, verifier and seal opening checks it before reading anything sized by it.
-    pub fn check_output_len(&self) -> Result<()> {
-        if self.output.len() != self.circuit.n_outputs() {
-            return Err(Error::bad(format!(
-                "the public output has {} bits, the circuit produces {}",
-                self.output.len(),
-                self.circuit.n_outputs()
-            )));
-        }
-        Ok(())
-    }
-
-    /// Bad input if the circuit has GF(2^8) inverse gates: ZKB++ and KKW run boolean
-    /// circuits, and prove such a statement through [`Circuit::lowered`] (the VOLE engine
-    /// proves it directly). Checked by their provers, verifiers and seal openings.
-    pub fn check_boolean(&self) -> Result<()> {
-        if self.circuit.n_inv() > 0 {
-            return Err(Error::bad(INV_NEEDS_LOWERING));
-        }
-        Ok(())
-    }
-
-    /// A digest of everything public except the context: what a session's Hello names.
-    pub fn digest(&self) -> Digest {
-        let mut h = Sha256::new();
-        h.update(b"zkg:zkb++:statement:v1");
-        h.update((self.tag.len() as u64).to_le_bytes());
-        h.update(self.tag);
-        h.update(self.circuit.digest());
-        h.update((self.public.len() as u64).to_le_bytes());
-        h.update(self.public);
-        h.update((self.output.len() as u64).to_le_bytes());
-        h.update(pack_bools(self.output));
-        h.finalize().into()
-    }
 }
 
 /// The opened part of one round: seeds of parties `e` and `e+1`, party 2's input share if
@@ -554,31 +499,6 @@ pub(crate) fn check_rounds(rounds: usize) -> Result<()> {
         return Err(Error::bad(format!(
             "{rounds} rounds: must be in [1, {MAX_ROUNDS}]"
         )));
-    }
-    Ok(())
-}
-
-/// Checks that `witness` gives the statement's output.
-pub fn check_witness(st: &Statement, witness: &[bool]) -> Result<()> {
-    if witness.len() != st.circuit.n_inputs() {
-        return Err(Error::bad(format!(
-            "witness has {} bits, the circuit takes {}",
-            witness.len(),
-            st.circuit.n_inputs()
-        )));
-    }
-    match st.circuit.eval_checked(witness) {
-        Ok(y) if y == st.output => {}
-        Ok(_) => {
-            return Err(Error::bad(
-                "the witness does not satisfy the statement: the prover refuses to prove it",
-            ))
-        }
-        Err(_) => {
-            return Err(Error::bad(
-                "the witness makes an inverted byte zero, so it does not satisfy the statement: the prover refuses to prove it",
-            ))
-        }
     }
     Ok(())
 }

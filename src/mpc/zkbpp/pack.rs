@@ -2,14 +2,7 @@
 
 use crate::mpc::bitmatrix::transpose64;
 
-/// Packs bools LSB-first into bytes.
-pub fn pack_bools(b: &[bool]) -> Vec<u8> {
-    let mut out = vec![0u8; b.len().div_ceil(8)];
-    for (i, &x) in b.iter().enumerate() {
-        out[i / 8] |= (x as u8) << (i % 8);
-    }
-    out
-}
+pub use crate::mpc::statement::pack_bools;
 
 pub(super) fn words_to_bytes(w: &[u64], nbits: usize) -> Vec<u8> {
     let mut out: Vec<u8> = w
