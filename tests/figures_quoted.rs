@@ -218,3 +218,75 @@ fn the_figures_tables_are_figures_md_rows() {
         ["| a | 1 B |", "| b | 2 |"]
     );
 }
+
+/// `--vole-params`'s help, `inspect` and the guide give the same trees: for each set, the
+/// repetitions and leaf counts `inspect` prints for a proof made with it (`τ = 11
+/// repetitions, N = 2^11/2^10`) are the help's and the guide's (`τ = 11 trees of 2^10 or
+/// 2^11 leaves`).
+#[test]
+fn the_vole_sets_leaf_counts_agree_in_help_inspect_and_guide() {
+    let dir = std::env::temp_dir().join(format!("zkg_leaves_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let prover = env!("CARGO_BIN_EXE_prover");
+    let help = Command::new(prover)
+        .args(["sha256", "prove", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let guide = std::fs::read_to_string(root().join("docs/GUIDE.md"))
+        .unwrap()
+        .replace('\n', " ");
+    for set in ["size", "speed"] {
+        let file = dir.join(format!("{set}.proof"));
+        let made = Command::new(prover)
+            .args(["sha256", "prove", "--preimage-hex", "61", "--vole-params", set])
+            .arg("-o")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(made.status.success());
+        let out = Command::new(env!("CARGO_BIN_EXE_verifier"))
+            .args(["sha256", "inspect"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        // "parameters: τ = 11 repetitions, N = 2^11/2^10, ..."
+        let p = text
+            .lines()
+            .find_map(|l| l.strip_prefix("parameters: τ = "))
+            .unwrap_or_else(|| panic!("no parameters line in {text}"));
+        let tau = p.split(' ').next().unwrap();
+        let n = p.split("N = ").nth(1).unwrap().split(',').next().unwrap();
+        let mut exps: Vec<u32> = n
+            .split('/')
+            .map(|e| e.trim_start_matches("2^").parse().unwrap())
+            .collect();
+        exps.sort();
+        let leaves = exps
+            .iter()
+            .map(|e| format!("2^{e}"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let in_help = format!("τ = {tau} trees of {leaves} leaves");
+        let in_guide = format!("`τ = {tau}` trees of {leaves} leaves");
+        let vole_help = help
+            .split("--vole-params <")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no --vole-params in the help:\n{help}"));
+        let line = vole_help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("- {set}:")))
+            .unwrap_or_else(|| panic!("no --vole-params {set} in the help:\n{help}"));
+        assert!(
+            line.contains(&in_help),
+            "inspect says {p:?}; the help says {line:?}"
+        );
+        assert!(
+            guide.contains(&in_guide),
+            "inspect says {p:?}; docs/GUIDE.md lacks {in_guide:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
