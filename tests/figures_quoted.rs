@@ -240,7 +240,14 @@ fn the_vole_sets_leaf_counts_agree_in_help_inspect_and_guide() {
     for set in ["size", "speed"] {
         let file = dir.join(format!("{set}.proof"));
         let made = Command::new(prover)
-            .args(["sha256", "prove", "--preimage-hex", "61", "--vole-params", set])
+            .args([
+                "sha256",
+                "prove",
+                "--preimage-hex",
+                "61",
+                "--vole-params",
+                set,
+            ])
             .arg("-o")
             .arg(&file)
             .output()
