@@ -438,6 +438,31 @@ fn main() {
         &sha("", "t-v.proof"),
         &sha("--system zkbpp", "t-z.proof"),
     );
+    // without a seed, sizes vary with the challenges (and VOLE's with the grinding counter)
+    let spread = |flags: &str| {
+        let sizes: Vec<u64> = (0..5)
+            .map(|k| {
+                let f = format!("u{k}.proof");
+                s.run(
+                    &d,
+                    &format!("prover sha256 prove --preimage-hex 616263 {flags} -o {f}"),
+                );
+                std::fs::metadata(d.join(&f)).unwrap().len()
+            })
+            .collect();
+        let (lo, hi) = (*sizes.iter().min().unwrap(), *sizes.iter().max().unwrap());
+        if lo == hi {
+            format!("{} B every time", thousands(lo))
+        } else {
+            format!("{}–{} B", thousands(lo), thousands(hi))
+        }
+    };
+    let unseeded = format!(
+        "ZKB++ {}, KKW {}, VOLE-in-the-head {}",
+        spread("--system zkbpp"),
+        spread("--system kkw"),
+        spread("")
+    );
     let mut emp = Vec::new();
     if have_circuits {
         for (file, secret, public) in [
@@ -472,18 +497,22 @@ fn main() {
     println!("figures: the sealed-move size model (the wall_seal bench)");
     let seal = part("wall_seal", &[]);
     let commit = number_before(&seal, "SHA-256 commitment in the circuit", "x larger");
-    println!("figures: LowMC logins against FAEST (the faest bench)");
+    // `aes`: the AES-128 key statement against FAEST's own, when the faest bench has it
+    println!("figures: LowMC (and AES-128) keys against FAEST (the faest bench)");
     let faest = part(
         "faest",
-        &[("FAEST_KINDS", "lowmc"), ("FAEST_RUNS", &n.to_string())],
+        &[("FAEST_KINDS", "aes,lowmc"), ("FAEST_RUNS", &n.to_string())],
     );
-    let f_row = |set: &str| {
-        let line = faest
+    let f_line = |what: &str, set: &str| {
+        faest
             .lines()
-            .skip_while(|l| !l.contains(&format!("LowMC {set} set vs")))
+            .skip_while(|l| !l.contains(&format!("{what} {set} set vs")))
             .take(2)
             .collect::<Vec<_>>()
-            .join("\n");
+            .join("\n")
+    };
+    let f_row = |what: &str, set: &str| {
+        let line = f_line(what, set);
         let ours = number_before(&line, "set vs", " B vs");
         let theirs = number_before(&line, " B vs", " B (");
         let cpu = line
@@ -494,8 +523,10 @@ fn main() {
         let v = number_before(cpu.split("| verify").nth(1).unwrap(), "", "x)");
         (ours, theirs, p, v)
     };
-    let (fs_o, fs_t, fs_p, fs_v) = f_row("size");
-    let (ff_o, ff_t, ff_p, ff_v) = f_row("speed");
+    let (fs_o, fs_t, fs_p, fs_v) = f_row("LowMC", "size");
+    let (ff_o, ff_t, ff_p, ff_v) = f_row("LowMC", "speed");
+    let faest_aes = (!f_line("AES-128", "size").is_empty())
+        .then(|| (f_row("AES-128", "size"), f_row("AES-128", "speed")));
 
     let kinds = ["sha256", "login-lowmc", "seal", "peg"];
     let per = |sys: &str| {
@@ -542,6 +573,16 @@ fn main() {
             thousands(ff_o as u64), thousands(ff_t as u64), x(ff_p), x(ff_v)
         ),
     ];
+    rows.push(format!(
+        "| proof sizes without `--seed`: SHA-256 of `abc`, 128 bits, five proofs per engine | {unseeded} (the challenges decide what each ZKB++ round or KKW online execution opens) | {bench} | {when} |"
+    ));
+    if let Some(((so, st, sp, sv), (fo, ft, fp, fv))) = faest_aes {
+        rows.push(format!(
+            "| AES-128 key proof (VOLE; FAEST's own statement, 200 S-boxes) against FAEST v2 (`faest` crate 0.3), in one process, alternating, {n} runs: median CPU time, ours/peer | size set vs FAEST-128s: {} B vs {} B, proves in {} and verifies in {} its time; speed set vs FAEST-128f: {} B vs {} B, {} and {} | {bench} (the `faest` bench, `FAEST_KINDS=aes`) | {when} |",
+            thousands(so as u64), thousands(st as u64), x(sp), x(sv),
+            thousands(fo as u64), thousands(ft as u64), x(fp), x(fv)
+        ));
+    }
     if have_circuits {
         rows.push(format!(
             "| your own circuit: emp-toolkit's AES-128 / SHA-256 compression, 128 bits | VOLE size set {} / {} B, speed set {} / {} B, KKW {} / {} B, ZKB++ {} / {} B; the VOLE speed set proves in {} / {} ZKB++'s time (whole processes) | {bench}: rows `emp-*` | {when} |",
