@@ -207,7 +207,7 @@ fn witness_circuit(n_in: usize, n_and: usize) -> Circuit {
     b.finish()
 }
 
-fn main() {
+pub(crate) fn main() {
     println!(
         "threads: rayon's global pool ({} threads; both sides use it or run single-threaded as they do by default)",
         rayon::current_num_threads()

@@ -464,7 +464,7 @@ fn summary() {
     }
 }
 
-fn main() {
+pub(crate) fn main() {
     // WALL_SUMMARY_ONLY=1 skips criterion and prints only the ratio summary.
     if std::env::var_os("WALL_SUMMARY_ONLY").is_some() {
         summary();

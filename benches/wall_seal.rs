@@ -149,7 +149,7 @@ fn flood_fill_circuit_for(st: &MoveStatement, game: &Game, ends: &[(End, End)]) 
     flood_fill_circuit(st.move_circuit(), &game.position().graph().graph, ends).n_and()
 }
 
-fn main() {
+pub(crate) fn main() {
     let g8 = Game::standard(Variant::CatAndMouse, 8, 8).unwrap();
     let n8 = zkgames::wall::notation::Notation::for_position(g8.position()).unwrap();
     scenario(

@@ -13,6 +13,14 @@
 //! the guide does not reuse a README file name for another kind of file. Blocks fenced
 //! ```` ```sh postgres ```` need a PostgreSQL server: tests/guide_postgres.rs runs them. The README's figures must be the guide's: every row of the README's
 //! figures table appears, verbatim, in the guide.
+//!
+//! A command line whose comment quotes a VOLE-in-the-head proof size with the id of its
+//! docs/FIGURES.md row (`-o abc.proof   # 31,208 B [F:sha256-vole]`) must write a file of
+//! that row's size (within `figures::VOLE_SIZE_SLACK` bytes: the documents' commands are not
+//! seeded); a seeded line (`--seed`) with any engine's size, exactly.
+
+#[path = "common/figures.rs"]
+mod figures;
 
 use std::path::Path;
 use std::process::Command;
@@ -22,7 +30,8 @@ fn script(readme: &str) -> String {
     let mut out = String::from(
         "set -E -o pipefail\n\
          trap 'echo \"FAILED $? at line $ZKG_LINE: $BASH_COMMAND\" >&2' ERR\n\
-         command -v man >/dev/null || man() { cat >/dev/null; }\n",
+         command -v man >/dev/null || man() { cat >/dev/null; }\n\
+         zkg_size() { echo \"SIZE $1 $(stat -c %s \"$2\")\" >&2; }\n",
     );
     let mut in_block = false;
     let mut continued = false;
@@ -45,9 +54,57 @@ fn script(readme: &str) -> String {
         }
         out += line;
         out.push('\n');
+        if !continued && line.contains(" [F:") {
+            if let Some(file) = line
+                .split(" # ")
+                .next()
+                .and_then(|code| code.rsplit(" -o ").next().filter(|_| code.contains(" -o ")))
+                .and_then(|r| r.split_whitespace().next())
+            {
+                out += &format!("zkg_size {} {file}\n", i + 1);
+            }
+        }
         continued = line.trim_end().ends_with('\\');
     }
     out
+}
+
+/// The quoted sizes the lines of `doc` that ran contradict: `SIZE line bytes` on stderr.
+fn wrong_sizes(lines: &[&str], stderr: &str) -> Vec<String> {
+    let f = figures::load();
+    let mut bad = Vec::new();
+    for l in stderr.lines().filter_map(|l| l.strip_prefix("SIZE ")) {
+        let mut w = l.split_whitespace();
+        let (Some(n), Some(got)) = (
+            w.next().and_then(|n| n.parse::<usize>().ok()),
+            w.next().and_then(|b| b.parse::<u64>().ok()),
+        ) else {
+            continue;
+        };
+        let src = lines[n - 1];
+        for q in figures::sizes_in(src) {
+            let Some(id) = q.id.as_deref() else { continue };
+            let Some((want, _)) = f.sizes.get(id) else {
+                bad.push(format!(
+                    "line {n}: no row {id} in docs/FIGURES.md\n    {src}"
+                ));
+                continue;
+            };
+            let slack = if src.contains("--seed") {
+                0
+            } else if id.contains("vole") {
+                figures::VOLE_SIZE_SLACK
+            } else {
+                continue; // ZKB++, KKW and isomorphism sizes vary without a seed
+            };
+            if got.abs_diff(*want) > slack {
+                bad.push(format!(
+                    "line {n} wrote {got} B; its [F:{id}] is {want} B\n    {src}"
+                ));
+            }
+        }
+    }
+    bad
 }
 
 /// A command line that runs cargo, perhaps after environment assignments
@@ -128,6 +185,7 @@ fn run_blocks(doc: &str, min_commands: usize) {
             unexpected.push(format!("{l}\n    {doc}: {src}"));
         }
     }
+    unexpected.extend(wrong_sizes(&lines, &stderr));
     // a line that promises an exit status must really end with it (a documented failure
     // that succeeds, or fails otherwise, is a wrong document)
     for tagged in sh.lines().filter_map(|l| l.strip_prefix("ZKG_LINE=")) {
@@ -320,6 +378,15 @@ fn the_script_tags_commands_and_skips_cargo() {
     assert!(!runs_cargo("$P peg solve english"));
     assert!(!runs_cargo("D=$(sha256sum x) && cargo"));
     assert!(s.contains("ZKG_LINE=4\n$P a \\\n  b\n"), "{s}");
+    let t = script("```sh\n$P x -o a.proof   # 9 B [F:peg-vole]\n```\n");
+    assert!(t.contains("zkg_size 2 a.proof\n"), "{t}");
+    let lines = ["", "$P x -o a.proof   # 9,449 B [F:peg-vole]"];
+    let want = figures::load().sizes["peg-vole"].0;
+    assert!(wrong_sizes(&lines, &format!("SIZE 2 {want}\n")).is_empty());
+    assert_eq!(
+        wrong_sizes(&lines, &format!("SIZE 2 {}\n", want + 100)).len(),
+        1
+    );
     assert!(!s.contains("not run"));
     assert!(expected_failure("$V x   # exit 1: ..."));
     assert!(!expected_failure("$V x   # prints y"));

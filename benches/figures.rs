@@ -1,0 +1,732 @@
+//! docs/FIGURES.md, the one source of every figure the README, the guide and the FAQ quote,
+//! written by one command: `cargo bench --bench figures` (one to three minutes on two cores, after the build).
+//!
+//! - Proof sizes are exact: each is the size of the file a `prover` command writes, run here
+//!   through the binaries this build made. The commands are seeded (`--seed 1`), so each
+//!   writes the same proof every time; tests/figures_quoted.rs runs every one of them again
+//!   and checks the size. Every proof is verified by `verifier` before its size is recorded.
+//! - Times are ratios only, never absolute: ours against a baseline or peer measured in the
+//!   same run, alternating (`FIGURES_RUNS=N` runs each, default 21), as whole processes or,
+//!   for the cut oracle, the sealed-move size model and FAEST, by the benches `wall`,
+//!   `wall_seal` and `faest` run here in a child process (their summaries are parsed).
+//! - Every row says the machine, its CPU features (AVX2 / AVX-512, from /proc/cpuinfo), the
+//!   date and the load average when the run started.
+//! - Rows this command cannot measure (peers built outside the project: ZKBoo, MarkusThill,
+//!   feschber, wallwars) live under the heading `## Kept rows` of the previous FIGURES.md,
+//!   which is copied over verbatim, each row naming its own command, machine and date.
+
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "faest.rs"]
+mod faest_bench;
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "wall.rs"]
+mod wall_bench;
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "wall_seal.rs"]
+mod wall_seal_bench;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const DIGEST_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
+const AES_PT: &str = "00112233445566778899aabbccddeeff";
+const KEPT: &str = "## Kept rows";
+
+/// One proof whose size is a figure: its id (what the documents tag sizes with), what it
+/// proves, the commands that make it (`prover`/`verifier` as on a `PATH`; the proof is the
+/// last `-o` file) and the command that verifies it.
+struct Size {
+    id: &'static str,
+    what: String,
+    make: String,
+    check: String,
+}
+
+fn sizes() -> Vec<Size> {
+    let engines: [(&str, &str, &str); 6] = [
+        ("iso", "the isomorphism protocol", "--system iso"),
+        ("zkbpp", "ZKB++", "--system zkbpp"),
+        ("kkw", "KKW size set", "--system kkw"),
+        (
+            "kkw-speed",
+            "KKW speed set",
+            "--system kkw --kkw-params speed",
+        ),
+        ("vole", "VOLE size set (the default)", ""),
+        (
+            "vole-speed",
+            "VOLE speed set",
+            "--system vole --vole-params speed",
+        ),
+    ];
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let sp = |flags: &str| {
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" {flags}")
+        }
+    };
+    let mut out = Vec::new();
+    for (key, name, flags) in engines {
+        out.push(Size {
+            id: leak(format!("peg-{key}")),
+            what: format!("peg solitaire, English central game, {name}"),
+            make: format!(
+                "prover peg solve english -o f.sol && prover peg prove english --solution f.sol{} --seed 1 -o f.proof",
+                sp(flags)
+            ),
+            check: "verifier peg verify english f.proof".into(),
+        });
+    }
+    for (key, name, flags) in &engines[1..] {
+        out.push(Size {
+            id: leak(format!("sha256-{key}")),
+            what: format!("SHA-256 preimage `abc`, {name}"),
+            make: format!(
+                "prover sha256 prove --preimage-hex 616263{} --seed 1 -o f.proof",
+                sp(flags)
+            ),
+            check: format!("verifier sha256 verify --digest {DIGEST_ABC} f.proof"),
+        });
+    }
+    for (key, name, flags) in &engines[1..] {
+        out.push(Size {
+            id: leak(format!("seal-{key}")),
+            what: format!("sealed Wall Game move `Cb8.>a7`, cat-and-mouse 8×8, {name}"),
+            make: format!(
+                "prover wall seal puzzles/wall/cat-and-mouse-8x8.txt --move 'Cb8.>a7'{} --seed 1 -o f.seal --opening f.open",
+                sp(flags)
+            ),
+            check: "verifier wall verify puzzles/wall/cat-and-mouse-8x8.txt f.seal".into(),
+        });
+    }
+    for kind in ["lowmc", "aes128"] {
+        for (key, name, flags) in &engines[1..] {
+            out.push(Size {
+                id: leak(format!("login-{kind}-{key}")),
+                what: format!("login proof, `{kind}` key, {name}"),
+                make: format!(
+                    "prover auth keygen --kind {kind} --seed 1 -o f.key && prover auth prove --key f.key --context example.org{} --seed 1 -o f.proof",
+                    sp(flags)
+                ),
+                check: "verifier auth verify f.pub f.proof --context example.org".into(),
+            });
+        }
+    }
+    let circuits = [
+        ("emp-aes", "aes_128.txt", AES_KEY, AES_PT),
+        (
+            "emp-sha256",
+            "sha256.txt",
+            &"61".repeat(64),
+            &"00".repeat(32),
+        ),
+    ];
+    for (cid, file, secret, public) in circuits {
+        for (key, name, flags) in &engines[1..] {
+            out.push(Size {
+                id: leak(format!("{cid}-{key}")),
+                what: format!("emp-toolkit's `{file}` (Bristol Fashion), {name}"),
+                make: format!(
+                    "prover circuit prove ../shared/circuits/{file} --secret 0={secret} --public 1={public}{} --seed 1 -o f.proof",
+                    sp(flags)
+                ),
+                check: format!(
+                    "verifier circuit verify ../shared/circuits/{file} f.proof --public 1={public} --output 0=$(cat f.out)"
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// The machine: CPU model, cores, SIMD features, and the load average now.
+struct Machine {
+    cpu: String,
+    cores: usize,
+    simd: &'static str,
+    date: String,
+    load: String,
+}
+
+fn machine() -> Machine {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags: Vec<&str> = info
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let simd = if flags.iter().any(|f| f.starts_with("avx512")) {
+        "AVX-512 and AVX2"
+    } else if flags.contains(&"avx2") {
+        "AVX2, no AVX-512"
+    } else {
+        "no AVX2"
+    };
+    let cpu = info
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .unwrap_or("unknown CPU")
+        .trim()
+        .to_string();
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into());
+    Machine {
+        cpu,
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        simd,
+        date,
+        load,
+    }
+}
+
+/// Scratch directories where the commands run as they are written: `prover` and `verifier`
+/// (this build's) on a `PATH` of their own, `puzzles/`, and `../shared` (the repository's).
+struct Scratch {
+    base: PathBuf,
+    path: String,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let base = std::env::temp_dir().join(format!("zkg_figures_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let bin = base.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(base.join("rows")).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_prover"), bin.join("prover")).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_verifier"), bin.join("verifier")).unwrap();
+        std::os::unix::fs::symlink(root.join("../shared"), base.join("rows/shared")).unwrap();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Scratch { base, path }
+    }
+
+    /// A fresh, empty directory `name` (with `puzzles/`).
+    fn dir(&self, name: &str) -> PathBuf {
+        let d = self.base.join("rows").join(name);
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::os::unix::fs::symlink(root.join("puzzles"), d.join("puzzles")).unwrap();
+        d
+    }
+
+    /// Runs `script` with bash in `dir`; panics with its stderr when it fails.
+    fn run(&self, dir: &Path, script: &str) -> String {
+        let out = Command::new("bash")
+            .args(["-e", "-o", "pipefail", "-c", script])
+            .current_dir(dir)
+            .env("PATH", &self.path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "figures: `{script}` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Wall time of one run of `script`, in seconds.
+    fn time(&self, dir: &Path, script: &str) -> f64 {
+        let t = Instant::now();
+        self.run(dir, script);
+        t.elapsed().as_secs_f64()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.base);
+    }
+}
+
+fn runs() -> usize {
+    std::env::var("FIGURES_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(21)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Median wall time of `ours` over that of `base`, whole processes, run alternately.
+fn ratio(s: &Scratch, d: &Path, ours: &str, base: &str) -> f64 {
+    s.run(d, ours);
+    s.run(d, base);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..runs() {
+        a.push(s.time(d, ours));
+        b.push(s.time(d, base));
+    }
+    median(a) / median(b)
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Runs this bench again as a child that prints one of the included benches' summaries.
+fn part(name: &str, env: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new(std::env::current_exe().unwrap());
+    cmd.env("FIGURES_PART", name);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "figures: the {name} part failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The number just before `suffix` in the first line holding both `anchor` and `suffix`,
+/// after `anchor`.
+fn number_before(text: &str, anchor: &str, suffix: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.contains(anchor) && l[l.find(anchor).unwrap()..].contains(suffix))
+        .unwrap_or_else(|| panic!("figures: no line with {anchor:?} and {suffix:?} in\n{text}"));
+    let rest = &line[line.find(anchor).unwrap()..];
+    let end = rest.find(suffix).unwrap();
+    let head = &rest[..end];
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(0, |i| i + 1);
+    head[start..]
+        .parse()
+        .unwrap_or_else(|_| panic!("figures: no number before {suffix:?} in {line:?}"))
+}
+
+fn main() {
+    if let Ok(p) = std::env::var("FIGURES_PART") {
+        match p.as_str() {
+            "wall" => wall_bench::main(),
+            "wall_seal" => wall_seal_bench::main(),
+            "faest" => faest_bench::main(),
+            _ => panic!("figures: no part {p}"),
+        }
+        return;
+    }
+    if std::env::args().any(|a| a == "--list" || a == "--test") {
+        println!("figures: writes docs/FIGURES.md; run `cargo bench --bench figures`");
+        return;
+    }
+    let m = machine();
+    let at = format!(
+        "{}, {} ({} cores, {}), load average {} at the start",
+        m.date, m.cpu, m.cores, m.simd, m.load
+    );
+    println!("figures: {at}");
+    let s = Scratch::new();
+    // ../shared from the scratch directory is the repository's ../shared
+    let have_circuits = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/circuits/aes_128.txt")
+        .exists();
+
+    // proof sizes, each proof verified
+    let mut size = std::collections::BTreeMap::new();
+    let mut table = String::new();
+    for z in sizes() {
+        if z.id.starts_with("emp-") && !have_circuits {
+            println!("figures: {} skipped (no ../shared/circuits)", z.id);
+            continue;
+        }
+        let d = s.dir(z.id);
+        let out = s.run(&d, &z.make);
+        if z.id.starts_with("emp-") {
+            // the verifier needs the output the prover printed (`0=HEX`)
+            let hex = out
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("0="))
+                .unwrap_or_else(|| panic!("figures: {} printed no output 0=…: {out}", z.id));
+            std::fs::write(d.join("f.out"), hex).unwrap();
+        }
+        s.run(&d, &z.check);
+        let file = z
+            .make
+            .rsplit(" -o ")
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let bytes = std::fs::metadata(d.join(file)).unwrap().len();
+        println!("figures: {:<22} {:>10} B", z.id, thousands(bytes));
+        table += &format!(
+            "| `{}` | {} | {} | `{}` |\n",
+            z.id,
+            z.what,
+            thousands(bytes),
+            z.make
+        );
+        size.insert(z.id, bytes);
+    }
+    let b = |id: &str| format!("{} B", thousands(size[id]));
+    let x = |r: f64| {
+        if r >= 1000.0 {
+            format!("{}×", thousands(r.round() as u64))
+        } else if r >= 10.0 {
+            format!("{r:.0}×")
+        } else {
+            format!("{r:.2}×")
+        }
+    };
+    let n = runs();
+
+    // the engines' times, whole processes, alternating
+    println!("figures: timing the engines ({n} alternating runs each)");
+    let peg = |sys: &str| {
+        format!(
+            "prover peg prove english --solution f.sol --system {sys} --seed 1 -o t-{sys}.proof"
+        )
+    };
+    let d = s.dir("times");
+    s.run(&d, "prover peg solve english -o f.sol");
+    let peg_prove = ratio(&s, &d, &peg("zkbpp"), &peg("iso"));
+    let peg_verify = ratio(
+        &s,
+        &d,
+        "verifier peg verify english t-zkbpp.proof",
+        "verifier peg verify english t-iso.proof",
+    );
+    let sha = |flags: &str, f: &str| {
+        format!("prover sha256 prove --preimage-hex 616263 {flags} --seed 1 -o {f}")
+    };
+    let shav = |f: &str| format!("verifier sha256 verify --digest {DIGEST_ABC} {f}");
+    let sha_prove = ratio(
+        &s,
+        &d,
+        &sha("--system vole --vole-params speed", "t-vs.proof"),
+        &sha("--system zkbpp", "t-z.proof"),
+    );
+    let sha_verify = ratio(&s, &d, &shav("t-vs.proof"), &shav("t-z.proof"));
+    let sha_size_prove = ratio(
+        &s,
+        &d,
+        &sha("", "t-v.proof"),
+        &sha("--system zkbpp", "t-z.proof"),
+    );
+    // without a seed, sizes vary with the challenges (and VOLE's with the grinding counter)
+    let spread = |flags: &str| {
+        let sizes: Vec<u64> = (0..5)
+            .map(|k| {
+                let f = format!("u{k}.proof");
+                s.run(
+                    &d,
+                    &format!("prover sha256 prove --preimage-hex 616263 {flags} -o {f}"),
+                );
+                std::fs::metadata(d.join(&f)).unwrap().len()
+            })
+            .collect();
+        let (lo, hi) = (*sizes.iter().min().unwrap(), *sizes.iter().max().unwrap());
+        if lo == hi {
+            format!("{} B every time", thousands(lo))
+        } else {
+            format!("{}–{} B", thousands(lo), thousands(hi))
+        }
+    };
+    let unseeded = format!(
+        "ZKB++ {}, KKW {}, VOLE-in-the-head {}",
+        spread("--system zkbpp"),
+        spread("--system kkw"),
+        spread("")
+    );
+    let mut emp = Vec::new();
+    if have_circuits {
+        for (file, secret, public) in [
+            ("aes_128.txt", AES_KEY.to_string(), AES_PT.to_string()),
+            ("sha256.txt", "61".repeat(64), "00".repeat(32)),
+        ] {
+            let c = |flags: &str| {
+                format!("prover circuit prove ../shared/circuits/{file} --secret 0={secret} --public 1={public} {flags} --seed 1 -o t-c.proof")
+            };
+            emp.push(ratio(
+                &s,
+                &d,
+                &c("--system vole --vole-params speed"),
+                &c("--system zkbpp"),
+            ));
+        }
+    }
+
+    // the benches' own summaries
+    println!("figures: the cut oracle (the wall bench's summary)");
+    let wall = part("wall", &[("WALL_SUMMARY_ONLY", "1")]);
+    let grid = wall
+        .split("11x11 grids")
+        .next()
+        .unwrap()
+        .split("30x30 grids")
+        .nth(1)
+        .expect("figures: no 30x30 section in the wall summary");
+    let build = number_before(grid, "build / BFS =", "x");
+    let query = number_before(grid, "per query: oracle", "x");
+    let at_once = number_before(grid, "all pairs answered at once", "x");
+    println!("figures: the sealed-move size model (the wall_seal bench)");
+    let seal = part("wall_seal", &[]);
+    let commit = number_before(&seal, "SHA-256 commitment in the circuit", "x larger");
+    // `aes`: the AES-128 key statement against FAEST's own, when the faest bench has it
+    println!("figures: LowMC (and AES-128) keys against FAEST (the faest bench)");
+    let faest = part(
+        "faest",
+        &[("FAEST_KINDS", "aes,lowmc"), ("FAEST_RUNS", &n.to_string())],
+    );
+    let f_line = |what: &str, set: &str| {
+        faest
+            .lines()
+            .skip_while(|l| !l.contains(&format!("{what} {set} set vs")))
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let f_row = |what: &str, set: &str| {
+        let line = f_line(what, set);
+        let ours = number_before(&line, "set vs", " B vs");
+        let theirs = number_before(&line, " B vs", " B (");
+        let cpu = line
+            .split("cpu time")
+            .nth(1)
+            .unwrap_or_else(|| panic!("figures: no cpu time line for the {set} set in\n{faest}"));
+        let p = number_before(cpu, "prove", "x) | verify");
+        let v = number_before(cpu.split("| verify").nth(1).unwrap(), "", "x)");
+        (ours, theirs, p, v)
+    };
+    let (fs_o, fs_t, fs_p, fs_v) = f_row("LowMC", "size");
+    let (ff_o, ff_t, ff_p, ff_v) = f_row("LowMC", "speed");
+    let faest_aes = (!f_line("AES-128", "size").is_empty())
+        .then(|| (f_row("AES-128", "size"), f_row("AES-128", "speed")));
+
+    let kinds = ["sha256", "login-lowmc", "seal", "peg"];
+    let per = |sys: &str| {
+        kinds
+            .iter()
+            .map(|k| thousands(size[format!("{k}-{sys}").as_str()]))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    let smaller: Vec<f64> = kinds
+        .iter()
+        .map(|k| {
+            size[format!("{k}-zkbpp").as_str()] as f64 / size[format!("{k}-vole").as_str()] as f64
+        })
+        .collect();
+    let lo = smaller.iter().cloned().fold(f64::MAX, f64::min);
+    let hi = smaller.iter().cloned().fold(0.0, f64::max);
+    let when = format!(
+        "{}; {}, {} cores ({}), load average {}",
+        m.date, m.cpu, m.cores, m.simd, m.load
+    );
+    let bench = "`cargo bench --bench figures`";
+    let mut rows = vec![
+        format!(
+            "| peg proof, English board, 128 bits: isomorphism protocol / ZKB++ / KKW / VOLE | {} / {} / {} / {}; ZKB++ proves in {} and verifies in {} the isomorphism protocol's time (whole processes) | {bench}: rows `peg-*` | {when} |",
+            b("peg-iso"), b("peg-zkbpp"), b("peg-kkw"), b("peg-vole"), x(peg_prove), x(peg_verify)
+        ),
+        format!(
+            "| proof sizes on the three engines, 128 bits: SHA-256 of `abc` / LowMC login / sealed 8×8 move / peg English | ZKB++ {} B; KKW {} B; VOLE-in-the-head {} B: VOLE's proofs are {:.1} to {:.1} times smaller than ZKB++'s | {bench}: rows `sha256-*`, `login-lowmc-*`, `seal-*`, `peg-*` | {when} |",
+            per("zkbpp"), per("kkw"), per("vole"), lo, hi
+        ),
+        format!(
+            "| AES-128 key proof (an `aes128` login identity), 128 bits | VOLE-in-the-head {} (size set) / {} (speed set); KKW {}; ZKB++ {}; {:.2}× LowMC's {}, so `lowmc` stays the smallest login (AES is the conservative one) | {bench}: rows `login-aes128-*` | {when} |",
+            b("login-aes128-vole"), b("login-aes128-vole-speed"), b("login-aes128-kkw"), b("login-aes128-zkbpp"),
+            size["login-aes128-vole"] as f64 / size["login-lowmc-vole"] as f64, b("login-lowmc-vole")
+        ),
+        format!(
+            "| SHA-256 preimage proof, VOLE against ZKB++, whole processes, {n} alternating runs | speed set {} against {}: proves in {} and verifies in {} ZKB++'s time; the size set ({}) proves in {} ZKB++'s time | {bench} | {when} |",
+            b("sha256-vole-speed"), b("sha256-zkbpp"), x(sha_prove), x(sha_verify), b("sha256-vole"), x(sha_size_prove)
+        ),
+        format!(
+            "| LowMC login proof (VOLE) against FAEST v2 (`faest` crate 0.3), in one process, alternating, {n} runs: median CPU time, ours/peer | size set vs FAEST-128s: {} B vs {} B, proves in {} and verifies in {} its time; speed set vs FAEST-128f: {} B vs {} B, {} and {} | {bench} (the `faest` bench, `FAEST_KINDS=lowmc`) | {when} |",
+            thousands(fs_o as u64), thousands(fs_t as u64), x(fs_p), x(fs_v),
+            thousands(ff_o as u64), thousands(ff_t as u64), x(ff_p), x(ff_v)
+        ),
+    ];
+    rows.push(format!(
+        "| proof sizes without `--seed`: SHA-256 of `abc`, 128 bits, five proofs per engine | {unseeded} (the challenges decide what each ZKB++ round or KKW online execution opens) | {bench} | {when} |"
+    ));
+    if let Some(((so, st, sp, sv), (fo, ft, fp, fv))) = faest_aes {
+        rows.push(format!(
+            "| AES-128 key proof (VOLE; FAEST's own statement, 200 S-boxes) against FAEST v2 (`faest` crate 0.3), in one process, alternating, {n} runs: median CPU time, ours/peer | size set vs FAEST-128s: {} B vs {} B, proves in {} and verifies in {} its time; speed set vs FAEST-128f: {} B vs {} B, {} and {} | {bench} (the `faest` bench, `FAEST_KINDS=aes`) | {when} |",
+            thousands(so as u64), thousands(st as u64), x(sp), x(sv),
+            thousands(fo as u64), thousands(ft as u64), x(fp), x(fv)
+        ));
+    }
+    if have_circuits {
+        rows.push(format!(
+            "| your own circuit: emp-toolkit's AES-128 / SHA-256 compression, 128 bits | VOLE size set {} / {} B, speed set {} / {} B, KKW {} / {} B, ZKB++ {} / {} B; the VOLE speed set proves in {} / {} ZKB++'s time (whole processes) | {bench}: rows `emp-*` | {when} |",
+            thousands(size["emp-aes-vole"]), thousands(size["emp-sha256-vole"]),
+            thousands(size["emp-aes-vole-speed"]), thousands(size["emp-sha256-vole-speed"]),
+            thousands(size["emp-aes-kkw"]), thousands(size["emp-sha256-kkw"]),
+            thousands(size["emp-aes-zkbpp"]), thousands(size["emp-sha256-zkbpp"]),
+            x(emp[0]), x(emp[1])
+        ));
+    }
+    rows.push(format!(
+        "| sealed Wall Game move, 8×8, 128 bits | {} with ZKB++, {} with KKW, {} with VOLE; a ZKB++ seal committing to the move with SHA-256 inside the circuit would be {commit:.1}× larger (the `wall_seal` bench's size formula, standard 8×8 start) | {bench}: rows `seal-*` | {when} |",
+        b("seal-zkbpp"), b("seal-kkw"), b("seal-vole")
+    ));
+    rows.push(format!(
+        "| cut oracle, 30×30 grids | building it takes {} one BFS's time; a query is {} faster than the brute force, {} when all pairs are answered at once | {bench} (the `wall` bench's summary) | {when} |",
+        x(build), x(query), x(at_once)
+    ));
+
+    // the kept rows of the previous file, verbatim
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/FIGURES.md");
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let kept = old
+        .find(KEPT)
+        .map(|i| old[i..].to_string())
+        .unwrap_or_else(|| format!("{KEPT}\n\nNone.\n"));
+    let doc = format!(
+        "# Figures\n\n\
+         Written by `cargo bench --bench figures`: do not edit it by hand, run that command \
+         again (the section [Kept rows](#kept-rows) excepted). Every figure the \
+         [README](../README.md), the [guide](GUIDE.md) and the [FAQ](FAQ.md) quote comes from \
+         this file: their figures tables copy its rows verbatim, and a size elsewhere in them \
+         carries the id of its row here (`[F:sha256-vole]`); tests/figures_quoted.rs checks \
+         both, and runs every command below again to check its size.\n\n\
+         This run: {at}.\n\n\
+         ## Headline rows\n\n\
+         Sizes are exact. Times are ratios between two programs measured alternately in the \
+         same run, never absolute; on another machine (another CPU, another load) the ratios \
+         move, the sizes do not.\n\n\
+         | job | figure | command | measured |\n|---|---|---|---|\n{}\n\n\
+         ## Proof sizes\n\n\
+         The size in bytes of the file each command writes (`prover` and `verifier` are \
+         `target/release/`'s; run from the repository's root; the proof is the last `-o` \
+         file). Every command is seeded (`--seed 1`: for figures only, a seeded proof is not \
+         zero-knowledge), so it writes the same proof every time. Without a seed, ZKB++ and \
+         KKW sizes vary from proof to proof with the challenges (what each round opens), by \
+         hundreds of bytes for ZKB++ and a few kilobytes for KKW; VOLE sizes by a few bytes \
+         at most (the grinding counter).\n\n\
+         | id | proof | bytes | command |\n|---|---|---|---|\n{table}\n{kept}",
+        rows.join("\n")
+    );
+    std::fs::write(&path, doc).unwrap();
+    println!("figures: wrote {}", path.display());
+    let kept_rows = kept.lines().filter(|l| is_row(l)).map(str::to_string);
+    rows.extend(kept_rows);
+    sync_docs(&rows, &size);
+}
+
+fn is_row(l: &str) -> bool {
+    l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| job |")
+}
+
+/// The documents that copy FIGURES.md follow it: the README's figures table and the guide's
+/// headline table become its rows, and every size tagged with a row's id (`31,208 B
+/// [F:sha256-vole]`, `9.4 KB [F:peg-vole]`) in README.md, docs/GUIDE.md and docs/FAQ.md is
+/// rewritten from that row, at the precision it was written with. tests/figures_quoted.rs
+/// checks the result.
+fn sync_docs(rows: &[String], size: &std::collections::BTreeMap<&str, u64>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (doc, heading) in [
+        ("README.md", Some("## Figures")),
+        ("docs/GUIDE.md", Some("### Headline figures")),
+        ("docs/FAQ.md", None),
+    ] {
+        let path = root.join(doc);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if let Some(h) = heading {
+            let at = lines
+                .iter()
+                .position(|l| l == h)
+                .unwrap_or_else(|| panic!("figures: no {h:?} in {doc}"));
+            let sep = at
+                + lines[at..]
+                    .iter()
+                    .position(|l| l.starts_with("|---"))
+                    .unwrap_or_else(|| panic!("figures: no table under {h:?} in {doc}"));
+            let end = sep
+                + 1
+                + lines[sep + 1..]
+                    .iter()
+                    .position(|l| !l.starts_with('|'))
+                    .unwrap_or(lines.len() - sep - 1);
+            lines.splice(sep + 1..end, rows.iter().cloned());
+        }
+        let mut new = lines.join("\n");
+        if text.ends_with('\n') {
+            new.push('\n');
+        }
+        let new = retag(&new, size);
+        if new != text {
+            std::fs::write(&path, new).unwrap();
+            println!("figures: updated {doc}");
+        }
+    }
+}
+
+/// `text` with every tagged size rewritten from `size`.
+fn retag(text: &str, size: &std::collections::BTreeMap<&str, u64>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(" [F:") {
+        let (before, after) = rest.split_at(i);
+        let id_len = after[4..].find(']').unwrap_or(0);
+        let id = &after[4..4 + id_len];
+        let tag_len = 4 + id_len + 1;
+        let unit = ["MB", "KB", "B"]
+            .into_iter()
+            .find(|u| before.ends_with(u))
+            .unwrap_or("");
+        let head = before[..before.len() - unit.len()].trim_end_matches(' ');
+        let num_start = head
+            .rfind(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
+            .map_or(0, |k| k + 1);
+        let old = &head[num_start..];
+        match (size.get(id), unit.is_empty() || old.is_empty()) {
+            (Some(&bytes), false) => {
+                let decimals = old.split_once('.').map_or(0, |(_, d)| d.len());
+                let new = match unit {
+                    "B" => thousands(bytes),
+                    "KB" => format!("{:.decimals$}", bytes as f64 / 1e3),
+                    _ => format!("{:.decimals$}", bytes as f64 / 1e6),
+                };
+                out += &head[..num_start];
+                out += &new;
+                out += &before[head.len()..];
+            }
+            _ => {
+                println!("figures: a tag [F:{id}] without a known size before it, left as is");
+                out += before;
+            }
+        }
+        out += &after[..tag_len];
+        rest = &after[tag_len..];
+    }
+    out + rest
+}
