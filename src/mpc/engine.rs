@@ -129,6 +129,22 @@ impl System {
         }
     }
 
+    /// Refuses (before any work) a proof of this system that asks a verifier requiring
+    /// `req` for more work than the heaviest honest proof ([`super::offered`]). Parameters
+    /// that fail their engine's limits are left to the engine, which refuses them at once.
+    pub fn check_offered(&self, req: &Required) -> Result<()> {
+        match self {
+            System::Zkbpp { rounds } => {
+                if self.check().is_err() {
+                    return Ok(());
+                }
+                super::offered::check_zkbpp(*rounds, req.zkbpp_rounds)
+            }
+            System::Kkw(p) => super::offered::check_kkw(p, req.kkw_bits),
+            System::Vole(p) => super::offered::check_vole(p, req.kkw_bits),
+        }
+    }
+
     /// The system a live session of this one ran, from its Hello's `rounds`: a ZKB++
     /// prover may offer more rounds than the verifier requires; the other engines run the
     /// verifier's parameters exactly.
@@ -476,7 +492,7 @@ impl Proof {
     /// re-runs the prover instead of verifying, at the strength the user asked for.
     pub fn check_strength(&self, req: &Required) -> Result<()> {
         req.check_engine(self.engine())?;
-        super::offered::check(&self.system(), req)?;
+        self.system().check_offered(req)?;
         match self {
             Proof::Zkbpp(p) => {
                 let r = p.rounds.len();
@@ -511,7 +527,7 @@ impl Proof {
     pub fn verify(&self, st: &Statement, req: &Required) -> Result<()> {
         req.check_engine(self.engine())?;
         // no file may ask for more work than the offered sets ([`super::offered`])
-        super::offered::check(&self.system(), req)?;
+        self.system().check_offered(req)?;
         match self {
             Proof::Zkbpp(p) => zkbpp::verify(st, p, req.zkbpp_rounds),
             Proof::Kkw(p) => kkw::verify(st, p, req.kkw_bits),

@@ -18,7 +18,6 @@
 //! more), and refused, before any work, by one that asks for 128: its cost would exceed what
 //! that verifier's honest proofs cost.
 
-use super::engine::{Required, System};
 use super::{kkw, vole, zkbpp};
 use crate::{Error, Result};
 use std::sync::OnceLock;
@@ -112,45 +111,43 @@ pub fn max_kkw_work(min_bits: f64) -> u64 {
     caps[cap_level(min_bits, 256) as usize - 1]
 }
 
-/// Refuses (before any work) a proof whose stated parameters ask for more work than the
-/// verifier's offered sets: see the module's text. Parameters that fail their engine's
-/// limits, or give fewer bits than `req` asks, are left to the engine, which refuses them
-/// at once with its own message.
-pub fn check(system: &System, req: &Required) -> Result<()> {
-    if system.check().is_err() {
+/// Refuses (before any work) a ZKB++ proof of `rounds` rounds for a verifier requiring
+/// `min_rounds`: see the module's text.
+pub fn check_zkbpp(rounds: usize, min_rounds: usize) -> Result<()> {
+    let max = max_zkbpp_rounds(min_rounds);
+    if rounds > max {
+        return Err(Error::rejected(format!(
+            "the proof has {rounds} rounds, more than the {max} a verifier at this level accepts (verify with a higher --security to accept it)"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses (before any work) a KKW proof whose parameters (valid ones) ask for more work
+/// than the offered sets of a verifier asking for `min_bits`. Parameters giving fewer bits
+/// are left to the engine, which refuses them at once with its own message.
+pub fn check_kkw(p: &kkw::Params, min_bits: f64) -> Result<()> {
+    if p.check().is_err() || kkw::attack_cost_bits(p) < min_bits {
         return Ok(());
     }
-    match system {
-        System::Zkbpp { rounds } => {
-            let max = max_zkbpp_rounds(req.zkbpp_rounds);
-            if *rounds > max {
-                return Err(Error::rejected(format!(
-                    "the proof has {rounds} rounds, more than the {max} a verifier at this level accepts (verify with a higher --security to accept it)"
-                )));
-            }
-        }
-        System::Kkw(p) => {
-            if kkw::attack_cost_bits(p) < req.kkw_bits {
-                return Ok(());
-            }
-            let max = max_kkw_work(req.kkw_bits);
-            if kkw_work(p) > max {
-                return Err(Error::rejected(format!(
-                    "the proof's KKW parameters ({p}) ask for more work than any offered set at this level (verify with a higher --security to accept it)"
-                )));
-            }
-        }
-        System::Vole(p) => {
-            if vole::attack_cost_bits(p) < req.kkw_bits {
-                return Ok(());
-            }
-            let (leaves, max) = (vole_leaves(p), max_vole_leaves());
-            if leaves > max {
-                return Err(Error::rejected(format!(
-                    "the proof's VOLE parameters ({p}) ask for more work than any offered set ({leaves} leaves to expand; the heaviest offered set has {max})"
-                )));
-            }
-        }
+    if kkw_work(p) > max_kkw_work(min_bits) {
+        return Err(Error::rejected(format!(
+            "the proof's KKW parameters ({p}) ask for more work than any offered set at this level (verify with a higher --security to accept it)"
+        )));
+    }
+    Ok(())
+}
+
+/// The same for VOLE-in-the-head: at most the leaves of the heaviest offered set.
+pub fn check_vole(p: &vole::Params, min_bits: f64) -> Result<()> {
+    if p.check().is_err() || vole::attack_cost_bits(p) < min_bits {
+        return Ok(());
+    }
+    let (leaves, max) = (vole_leaves(p), max_vole_leaves());
+    if leaves > max {
+        return Err(Error::rejected(format!(
+            "the proof's VOLE parameters ({p}) ask for more work than any offered set ({leaves} leaves to expand; the heaviest offered set has {max})"
+        )));
     }
     Ok(())
 }
@@ -158,6 +155,11 @@ pub fn check(system: &System, req: &Required) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mpc::engine::{Required, System};
+
+    fn check(s: &System, req: &Required) -> Result<()> {
+        s.check_offered(req)
+    }
 
     #[test]
     fn offered_sets_are_exactly_the_params_for_outputs() {
