@@ -16,6 +16,17 @@ use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
 use crate::{Error, Result};
 
+/// What a verifier is given of the statement: the public input groups and every output group.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StatementValues {
+    /// A public input group: G=HEX or G=@FILE (exactly the groups the prover makes public).
+    #[arg(long, value_name = "G=HEX")]
+    public: Vec<String>,
+    /// An output group: G=HEX or G=@FILE (every output group).
+    #[arg(long = "output", value_name = "G=HEX")]
+    outputs: Vec<String>,
+}
+
 /// `--max-gates`, for every command that reads a circuit file.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct LimitArg {
@@ -145,12 +156,8 @@ pub enum VerifierCmd {
         circuit: String,
         /// The proof file (`-` for stdin).
         proof: String,
-        /// A public input group: G=HEX or G=@FILE (exactly the groups the prover made public).
-        #[arg(long, value_name = "G=HEX")]
-        public: Vec<String>,
-        /// An output group: G=HEX or G=@FILE (every output group).
-        #[arg(long = "output", value_name = "G=HEX")]
-        outputs: Vec<String>,
+        #[command(flatten)]
+        values: StatementValues,
         /// Security required, in bits.
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
@@ -167,12 +174,8 @@ pub enum VerifierCmd {
     Serve {
         /// The Bristol Fashion circuit file.
         circuit: String,
-        /// A public input group: G=HEX or G=@FILE (exactly the groups the prover makes public).
-        #[arg(long, value_name = "G=HEX")]
-        public: Vec<String>,
-        /// An output group: G=HEX or G=@FILE (every output group).
-        #[arg(long = "output", value_name = "G=HEX")]
-        outputs: Vec<String>,
+        #[command(flatten)]
+        values: StatementValues,
         /// Security required, in bits.
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
         security: u32,
@@ -235,12 +238,17 @@ fn assignment(
 #[allow(clippy::type_complexity)]
 fn verifier_values(
     circ: &Bristol,
-    public: &[String],
-    outputs: &[String],
+    values: &StatementValues,
     limits: &Limits,
 ) -> Result<(Vec<Option<Vec<bool>>>, Vec<Vec<bool>>)> {
-    let public = group_values(public, circ.inputs(), "--public", limits, "input")?;
-    let outs = group_values(outputs, circ.outputs(), "--output", limits, "output")?;
+    let public = group_values(&values.public, circ.inputs(), "--public", limits, "input")?;
+    let outs = group_values(
+        &values.outputs,
+        circ.outputs(),
+        "--output",
+        limits,
+        "output",
+    )?;
     let outs = all_groups(
         outs,
         circ.outputs().len(),
@@ -527,8 +535,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Verify {
             circuit,
             proof,
-            public,
-            outputs,
+            values,
             security,
             context,
             limit,
@@ -538,7 +545,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
             let limits = limit.limits();
-            let (pubs, outs) = verifier_values(&circ, &public, &outputs, &limits)?;
+            let (pubs, outs) = verifier_values(&circ, &values, &limits)?;
             let f = read_proof(&proof)?;
             let t0 = std::time::Instant::now();
             let rep = proof::verify(
@@ -586,8 +593,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         }
         VerifierCmd::Serve {
             circuit,
-            public,
-            outputs,
+            values,
             security,
             context,
             system,
@@ -596,7 +602,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         } => {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
-            let (pubs, outs) = verifier_values(&circ, &public, &outputs, &limit.limits())?;
+            let (pubs, outs) = verifier_values(&circ, &values, &limit.limits())?;
             let system = system.system(security)?;
             let protocol = proof::PROTOCOLS.id(system.engine());
             let digest = hex::encode(circ.digest());
