@@ -37,8 +37,8 @@ pub const HCOM_TAG: &[u8] = b"zkg:vole:vc:v1";
 /// Word 2 of `blk`: a tree node's children (0), a leaf's stream (1).
 const NODE: u32 = 0;
 const STREAM: u32 = 1;
-/// Blocks encrypted at once (the AES-NI back end pipelines eight).
-const PAR: usize = 8;
+/// Blocks encrypted per call (the AES-NI back end pipelines eight, the VAES one more).
+const PAR: usize = 32;
 
 /// The per-proof constants: the IV and the hash state after `pad(tag) ‖ salt`.
 #[derive(Clone)]
@@ -104,20 +104,20 @@ pub fn leaf(d: &Domains, rep: u32, j: usize, sd: &NodeSeed) -> Digest {
 /// the bits past `nbits` cleared.
 pub fn stream(d: &Domains, rep: u32, sd: &NodeSeed, nbits: usize, out: &mut [u64]) {
     let c = cipher(sd);
-    let mut t = 0u32;
+    // blk(rep, t, STREAM) = blk(rep, 0, STREAM) ⊕ t in bytes 4..8
+    let base = u128::from_le_bytes(d.blk(rep, 0, STREAM).into());
+    let mut t = 0u128;
+    let mut buf = [Block::default(); PAR];
     for chunk in out.chunks_mut(2 * PAR) {
         let n = chunk.len().div_ceil(2);
-        let mut b = [Block::default(); PAR];
-        for x in b.iter_mut().take(n) {
-            *x = d.blk(rep, t, STREAM);
+        for b in buf[..n].iter_mut() {
+            *b = Block::from((base ^ (t << 32)).to_le_bytes());
             t += 1;
         }
-        c.encrypt_blocks(&mut b[..n]);
-        for (w, bytes) in chunk
-            .iter_mut()
-            .zip(b.iter().flat_map(|x| x.chunks_exact(8)))
-        {
-            *w = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        c.encrypt_blocks(&mut buf[..n]);
+        for (k, w) in chunk.iter_mut().enumerate() {
+            let h = 8 * (k % 2);
+            *w = u64::from_le_bytes(buf[k / 2][h..h + 8].try_into().expect("8 bytes"));
         }
     }
     super::convert::clear_tail(out, nbits);
