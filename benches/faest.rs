@@ -6,6 +6,9 @@
 //!   proof bytes (file, header included) against signature bytes, median prove/sign and
 //!   verify times, ratios ours/peer, and the time per witness bit (ours: `ℓ = 129 + 516 =
 //!   645`; FAEST-128 v2: `ℓ = 1,280`).
+//! - AES-128 key proof (FAEST's own statement: `AES-128_k(pt) = ct`, 200 S-boxes), size set
+//!   against FAEST-128s and speed set against FAEST-128f: the same figures, and the CPU time
+//!   per S-box of both systems.
 //! - A statement of 1,600 witness bits (the AES-128 statement's size with one witness byte
 //!   per S-box; 128 inputs and 1,472 AND gates of a random circuit): the same figures,
 //!   without the proof-file header, to compare the core at the peer's size.
@@ -16,12 +19,13 @@
 //!
 //! `cargo bench --bench faest` (about a minute on two cores). `FAEST_RUNS=51` times each
 //! median over 51 rounds instead of 21; `FAEST_SETS=speed` runs only the speed set's rows
-//! (`size`, `speed`); `FAEST_KINDS=lowmc` only those statements (`lowmc`, `w1600`).
+//! (`size`, `speed`); `FAEST_KINDS=lowmc` only those statements (`aes`, `lowmc`, `w1600`).
 
 use std::time::Instant;
 
 use faest::signature::{Keypair, SignatureEncoding, Signer, Verifier};
 use faest::{FAEST128fSignature, FAEST128fSigningKey, FAEST128sSignature, FAEST128sSigningKey};
+use zkgames::mpc::aes128;
 use zkgames::mpc::circuit::{Bit, Builder, Circuit};
 use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::lowmc;
@@ -140,6 +144,7 @@ fn faest_128f() -> Peer {
 fn row(
     what: &str,
     ell: f64,
+    sboxes: Option<f64>,
     mut prove: impl FnMut() -> Vec<u8>,
     verify: impl Fn(&[u8]),
     peer: &Peer,
@@ -183,6 +188,16 @@ fn row(
         opb / fpb,
         ovb / fvb
     );
+    if let Some(n) = sboxes {
+        // both sides prove the same 200 AES S-boxes (160 in the rounds, 40 in the key schedule)
+        let (op, ov, fp, fv) = (cop * 1e3 / n, cov * 1e3 / n, cfp * 1e3 / n, cfv * 1e3 / n);
+        println!(
+            "  {:<34} cpu per S-box ({n} on both sides): prove {op:6.2} us vs {fp:6.2} us ({:.2}x), verify {ov:6.2} us vs {fv:6.2} us ({:.2}x)",
+            "",
+            op / fp,
+            ov / fv
+        );
+    }
 }
 
 /// A circuit whose witness is `n_in + n_and` bits: `n_and` AND gates over two distinct
@@ -239,6 +254,37 @@ pub(crate) fn main() {
     .map(|(k, p, f)| (k, p, f()))
     .collect();
 
+    if wanted("FAEST_KINDS", "aes") {
+        println!(
+            "SUMMARY AES-128 key (FAEST's statement; ours l = {}, 200 S-boxes) vs FAEST-128, ours/peer:",
+            aes128::VOLE_WITNESS_BITS
+        );
+        let mut krng = seeded_rng(3);
+        let pt = aes128::random_bytes(&mut krng);
+        let key = loop {
+            let k = aes128::random_bytes(&mut krng);
+            if aes128::sbox_inputs_nonzero(&k, &pt) {
+                break k;
+            }
+        };
+        let ct = aes128::encrypt(&key, &pt);
+        for (k, profile, peer) in &sets {
+            let sys = System::vole(128, *profile).unwrap();
+            let mut rng = seeded_rng(1);
+            row(
+                &format!("AES-128 {k} set vs {}", peer.name),
+                aes128::VOLE_WITNESS_BITS as f64,
+                Some(aes128::SBOXES as f64),
+                || aes128::prove_key(&key, &pt, &sys, b"login", &mut rng).unwrap(),
+                |b| {
+                    let f = ProofFile::from_bytes(b).unwrap();
+                    aes128::verify_key(&pt, &ct, &f, &Required::bits(128), b"login").unwrap()
+                },
+                peer,
+            );
+        }
+    }
+
     if wanted("FAEST_KINDS", "lowmc") {
         println!("SUMMARY LowMC key (login proof, l = 645) vs FAEST-128 (l = 1,280), ours/peer:");
         let key: lowmc::Block = [0x0123_4567_89ab_cdef, 0x0fed_cba9_8765_4321, 1];
@@ -250,6 +296,7 @@ pub(crate) fn main() {
             row(
                 &format!("LowMC {k} set vs {}", peer.name),
                 (lowmc::KEY_BITS + lowmc::AND_GATES) as f64,
+                None,
                 || lowmc::prove_key(&key, &pt, &sys, b"login", &mut rng).unwrap(),
                 |b| {
                     let f = ProofFile::from_bytes(b).unwrap();
@@ -280,6 +327,7 @@ pub(crate) fn main() {
             row(
                 &format!("l=1600 {k} set vs {}", peer.name),
                 (c.n_inputs() + c.n_and()) as f64,
+                None,
                 || encode(&vole::prove(&st, &input, params, &mut rng).unwrap()),
                 |b| {
                     let p: vole::Proof = zkgames::proof_file::decode(b, "proof").unwrap();

@@ -24,12 +24,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from verify_peg_iso import (  # noqa: E402  (same directory, same house rules)
     MAGIC, MAX_BODY, MAX_CONTEXT, MAX_PUZZLE_FILE, Malformed, Reader, Rejected, Transcript,
     excerpt, pack_bits, parse_puzzle, sha256)
+import aes128_py  # noqa: E402  (same directory: AES-128 from FIPS 197)
 
 FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v3"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v4"                       # 7.8
 MASK128 = (1 << 128) - 1
 
 # ---------------------------------------------------------------- GF(2^128) (7.1)
@@ -65,7 +66,7 @@ def gf_mul_reference(a, b):
 def chacha20_block(key, counter_words, nonce_words, double_rounds=10):
     """One 64-byte block: 4 constants, 8 key words, then counter and nonce words (4 in all).
 
-    ChaCha20 by default; `double_rounds=6` is ChaCha12 (the leaves' PRG, 7.3). The rounds
+    ChaCha20 by default; `double_rounds=6` is ChaCha12 (the leaves' PRG of format v3). The rounds
     of each double round are unrolled (generated text of the RFC 8439 quarter round)."""
     init = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574]
     init += list(struct.unpack("<8I", key)) + list(counter_words) + list(nonce_words)
@@ -559,7 +560,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["d"] = bytes(r.vec(r.u8))
     p["a0"] = r.take(32)               # A0~ || A0~'
     p["a1"] = r.take(32)               # A1~ || A1~'
-    p["counter"] = r.u32()
+    p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
     p["openings"] = r.vec(lambda: (r.vec(lambda: r.take(16)), r.take(32)))
     r.done()
     return p
@@ -586,6 +587,12 @@ def u64(x):
 
 def u32(x):
     return struct.pack("<I", x)
+
+
+def blk(salt, i, t, s):
+    """7.3: salt[0..16] XOR (u32le(i) || u32le(t) || u32le(s) || 4 zero bytes)."""
+    x = struct.pack("<IIII", i, t, s, 0)
+    return bytes(a ^ b for a, b in zip(salt[:16], x))
 
 
 def pad32(tag):
@@ -672,28 +679,27 @@ def verify_statement(p, tag, bld, public, y, security, context):
         for dd in range(k):
             a = (n_leaves + js) >> (k - 1 - dd)
             nodes[a ^ 1] = path[dd]
-        # derive top-down: a node's children from its seed
-        for c in range(2, 2 * n_leaves):
-            if c not in nodes and (c >> 1) in nodes:
-                nodes[c] = sha256(pad32(b"zkg:vole:tree:v2"), salt, u32(i), u32(c), nodes[c >> 1])[:16]
+        # derive top-down: node(c) = AES-128_{node(c/2)}(blk(i, c, 0)) (7.3)
+        for c in range(1, n_leaves):
+            if c in nodes and 2 * c not in nodes:
+                kids = aes128_py.ctr(nodes[c], [blk(salt, i, 2 * c, 0), blk(salt, i, 2 * c + 1, 0)])
+                nodes[2 * c], nodes[2 * c + 1] = kids[:16], kids[16:]
         seeds = {}
         for j in range(n_leaves):
             if j == js:
                 coms.append(com_hidden)
                 continue
             sd = seeds[j] = nodes[n_leaves + j]
-            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v2"), salt, u32(i), u32(j), sd))
+            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v3"), salt, u32(i), u32(j), sd))
         leaves.append(seeds)
     if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
         raise Rejected("the vector commitments do not match h_com")
+    # every leaf's r_{i,j}: the first ℓ̂ bits of AES-128_{sd}(blk(i, t, 1)), t = 0, 1, … (7.3)
+    nblocks = (ellh + 127) // 128
     for i in range(tau):
-        leaves[i] = {j: sha256(pad32(b"zkg:vole:leaf-prg:v2"), salt, u32(i), u32(j), sd)
+        ctrs = [blk(salt, i, t, 1) for t in range(nblocks)]
+        leaves[i] = {j: int.from_bytes(aes128_py.ctr(sd, ctrs), "little") & ((1 << ellh) - 1)
                      for j, sd in leaves[i].items()}
-    # every leaf's r_{i,j} (the first ℓ̂ bits of its ChaCha12 stream, 7.3), all at once
-    order = [(i, j) for i in range(tau) for j in leaves[i]]
-    streams = chacha20_many([leaves[i][j] for i, j in order], nbytes, 6)
-    for (i, j), st in zip(order, streams):
-        leaves[i][j] = int.from_bytes(st, "little") & ((1 << ellh) - 1)
     # 5. q columns (7.4)
     cols = []
     for i in range(tau):
@@ -817,7 +823,8 @@ def self_test():
         a, b = rnd.getrandbits(128), rnd.getrandbits(128)
         assert gf_mul(a, b) == gf_mul_reference(a, b) == gf_mul(b, a)
     assert gf_mul(1 << 127, 2) == 0x87
-    print("self-test passed: ChaCha20 (RFC 8439), ChaCha12, GF(2^128) against the reference")
+    aes128_py.self_test()
+    print("self-test passed: ChaCha20 (RFC 8439), ChaCha12, AES-128 (FIPS 197), GF(2^128) against the reference")
     return 0
 
 

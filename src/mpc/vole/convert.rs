@@ -9,30 +9,18 @@
 //! read row-wise, position `p` gives `q_p = v_p + u_p·Δ` in GF(2^128) (column `c` is the
 //! coefficient of `X^c`).
 
-use rand_chacha::{ChaCha12Rng, ChaCha20Rng};
+use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use super::super::bitmatrix::transpose64;
 use super::super::gf128;
+use super::vc::{self, Domains, NodeSeed};
 
 /// Bits as little-endian 64-bit words (bit `p` is bit `p mod 64` of word `p / 64`).
 pub type Bits = Vec<u64>;
 
 pub fn words(nbits: usize) -> usize {
     nbits.div_ceil(64)
-}
-
-/// Fills `out` with the ChaCha12 keystream under `key` (nonce 0), as little-endian words,
-/// the bits past `nbits` cleared: the leaves' PRG, where nearly all of the prover's and the
-/// verifier's time goes (every leaf of every tree is expanded to `ℓ̂` bits). Twelve rounds
-/// (rand's `StdRng`, the XChaCha12 of Adiantum) keep a wide margin over the best known
-/// attacks (seven rounds) for two thirds of ChaCha20's work.
-pub fn prg(key: &[u8; 32], nbits: usize, out: &mut [u64]) {
-    use rand::Rng as _;
-    let mut r = ChaCha12Rng::from_seed(*key);
-    // bytes in keystream order, each word read little-endian (rand's `Fill` for `[u64]`)
-    r.fill(out);
-    clear_tail(out, nbits);
 }
 
 pub fn clear_tail(w: &mut [u64], nbits: usize) {
@@ -138,20 +126,34 @@ fn columns(
     (cur, cols)
 }
 
-/// The prover's `(u_i, [v_{i,b}; k])` of one repetition from its leaves' PRG keys.
-pub fn prover_rep(keys: &[[u8; 32]], k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
+/// The prover's `(u_i, [v_{i,b}; k])` of repetition `rep` from its leaf seeds (each leaf's
+/// `r_j` is [`vc::stream`]: nearly all of the prover's and the verifier's time goes there).
+pub fn prover_rep(
+    d: &Domains,
+    rep: u32,
+    seeds: &[NodeSeed],
+    k: u32,
+    nbits: usize,
+) -> (Bits, Vec<Bits>) {
     columns(k, nbits, |x, buf| {
-        prg(&keys[x], nbits, buf);
+        vc::stream(d, rep, &seeds[x], nbits, buf);
         true
     })
 }
 
 /// The verifier's `[q_{i,b}; k]` of one repetition from every leaf key but `hidden`'s:
 /// `q_b = ⊕_{x : bit b of x} r_{x ⊕ hidden}` (the hidden leaf is `x = 0`, in no column).
-pub fn verifier_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> Vec<Bits> {
-    columns(k, nbits, |x, buf| match &keys[x ^ hidden] {
-        Some(key) => {
-            prg(key, nbits, buf);
+pub fn verifier_rep(
+    d: &Domains,
+    rep: u32,
+    seeds: &[Option<NodeSeed>],
+    hidden: usize,
+    k: u32,
+    nbits: usize,
+) -> Vec<Bits> {
+    columns(k, nbits, |x, buf| match &seeds[x ^ hidden] {
+        Some(sd) => {
+            vc::stream(d, rep, sd, nbits, buf);
             true
         }
         None => false,
@@ -161,14 +163,20 @@ pub fn verifier_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usi
 
 /// The definitions of [`prover_rep`] and [`verifier_rep`] leaf by leaf (tests).
 #[cfg(test)]
-fn naive_rep(keys: &[Option<[u8; 32]>], hidden: usize, k: u32, nbits: usize) -> (Bits, Vec<Bits>) {
+fn naive_rep(
+    d: &Domains,
+    keys: &[Option<NodeSeed>],
+    hidden: usize,
+    k: u32,
+    nbits: usize,
+) -> (Bits, Vec<Bits>) {
     let nw = words(nbits);
     let mut u = vec![0u64; nw];
     let mut v = vec![vec![0u64; nw]; k as usize];
     let mut r = vec![0u64; nw];
     for (j, key) in keys.iter().enumerate() {
         let Some(key) = key else { continue };
-        prg(key, nbits, &mut r);
+        vc::stream(d, 0, key, nbits, &mut r);
         xor_into(&mut u, &r);
         for (b, col) in v.iter_mut().enumerate() {
             if ((j ^ hidden) >> b) & 1 == 1 {
@@ -252,17 +260,9 @@ pub fn field_stream(key: &[u8; 32], n: usize) -> Vec<u128> {
 mod tests {
     use super::*;
 
-    /// The leaves' PRG is ChaCha12 in djb's layout: the all-zero key's keystream is the
-    /// published test vector (draft-strombergson-chacha-test-vectors, TC1, 12 rounds).
+    /// The universal hashes against their definition, bit by bit.
     #[test]
-    fn the_leaf_prg_is_chacha12() {
-        let mut w = [0u64; 5];
-        prg(&[0; 32], 256, &mut w);
-        assert_eq!(
-            hex::encode(to_bytes(&w, 256)),
-            "9bf49a6a0755f953811fce125f2683d50429c3bb49e074147e0089a52eae155f"
-        );
-        assert_eq!(w[4], 0);
+    fn the_universal_hashes_match_their_definition() {
         // and the universal hashes against their definition, bit by bit: x[i] times
         // r_{k, i/128}·X^{i mod 128} for i < ℓ+256, plus the k-th mask
         let h = UHash::new(&[5; 32], 300);
@@ -332,19 +332,20 @@ mod tests {
     fn the_vole_correlation_holds_for_every_hidden_leaf() {
         let nbits = 200;
         for k in 1..=4u32 {
-            let keys: Vec<[u8; 32]> = (0..1usize << k).map(|j| [j as u8 + 17; 32]).collect();
-            let (u, v) = prover_rep(&keys, k, nbits);
-            let all: Vec<Option<[u8; 32]>> = keys.iter().map(|x| Some(*x)).collect();
-            assert_eq!(naive_rep(&all, 0, k, nbits), (u.clone(), v.clone()));
+            let d = Domains::new(&[k as u8; 32]);
+            let keys: Vec<NodeSeed> = (0..1usize << k).map(|j| [j as u8 + 17; 16]).collect();
+            let (u, v) = prover_rep(&d, 0, &keys, k, nbits);
+            let all: Vec<Option<NodeSeed>> = keys.iter().map(|x| Some(*x)).collect();
+            assert_eq!(naive_rep(&d, &all, 0, k, nbits), (u.clone(), v.clone()));
             let vr = rows(&v, nbits);
             for hidden in 0..1usize << k {
-                let part: Vec<Option<[u8; 32]>> = keys
+                let part: Vec<Option<NodeSeed>> = keys
                     .iter()
                     .enumerate()
                     .map(|(j, key)| (j != hidden).then_some(*key))
                     .collect();
-                let q = verifier_rep(&part, hidden, k, nbits);
-                assert_eq!(naive_rep(&part, hidden, k, nbits).1, q);
+                let q = verifier_rep(&d, 0, &part, hidden, k, nbits);
+                assert_eq!(naive_rep(&d, &part, hidden, k, nbits).1, q);
                 let qr = rows(&q, nbits);
                 let delta = hidden as u128;
                 for p in 0..nbits {

@@ -48,8 +48,9 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v3";
+/// Transcript label of every VOLE proof (`v4`: AES-128 trees and leaves, a fixed-width
+/// counter; `v3`: doubled field checks; `v1` had one of each).
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v4";
 /// Domain tag of the digest of the hashed columns.
 pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v3";
 /// How many times each field check runs, with independent keys.
@@ -98,9 +99,24 @@ pub struct Challenge {
 pub struct Proof {
     pub params: Params,
     pub commit: CommitMsg,
-    /// The grinding counter that makes `chall3` valid.
+    /// The grinding counter that makes `chall3` valid: 4 bytes little-endian on the wire
+    /// (fixed width, so that a proof's size depends only on its statement and parameters).
+    #[serde(with = "fixed_u32")]
     pub counter: u32,
     pub response: Response,
+}
+
+/// A `u32` as exactly 4 little-endian bytes (bincode's varint would take 1, 3 or 5).
+mod fixed_u32 {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &u32, s: S) -> Result<S::Ok, S::Error> {
+        x.to_le_bytes().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        <[u8; 4]>::deserialize(d).map(u32::from_le_bytes)
+    }
 }
 
 impl Challenge {
@@ -372,13 +388,13 @@ pub fn commit(
         .into_par_iter()
         .map(|i| {
             let tree = vc::Tree::new(&dom, i as u32, p.k(i), &roots[i]);
-            let (coms, keys): (Vec<Digest>, Vec<[u8; 32]>) = tree
+            let coms: Vec<Digest> = tree
                 .leaves()
                 .iter()
                 .enumerate()
                 .map(|(j, sd)| vc::leaf(&dom, i as u32, j, sd))
-                .unzip();
-            let (u, v) = convert::prover_rep(&keys, p.k(i), sh.lhat);
+                .collect();
+            let (u, v) = convert::prover_rep(&dom, i as u32, tree.leaves(), p.k(i), sh.lhat);
             (tree, (coms, u, v))
         })
         .unzip();
@@ -503,7 +519,7 @@ impl ProverState {
                 let h = ch.hidden[i] as usize;
                 Opening {
                     path: tree.open(h),
-                    commitment: vc::leaf(&dom, i as u32, h, &tree.leaves()[h]).0,
+                    commitment: vc::leaf(&dom, i as u32, h, &tree.leaves()[h]),
                 }
             })
             .collect();
@@ -589,22 +605,16 @@ fn verifier_vole(
         .map(|i| {
             let h = ch.hidden[i] as usize;
             let seeds = vc::reconstruct(&dom, i as u32, p.k(i), h, paths[i]);
-            let mut coms = Vec::with_capacity(seeds.len());
-            let mut keys = Vec::with_capacity(seeds.len());
-            for (j, s) in seeds.iter().enumerate() {
-                match s {
-                    Some(sd) => {
-                        let (c, k) = vc::leaf(&dom, i as u32, j, sd);
-                        coms.push(c);
-                        keys.push(Some(k));
-                    }
-                    None => {
-                        coms.push(hidden_coms[i]);
-                        keys.push(None);
-                    }
-                }
-            }
-            (coms, convert::verifier_rep(&keys, h, p.k(i), lhat))
+            let coms: Vec<Digest> = seeds
+                .iter()
+                .enumerate()
+                .map(|(j, s)| match s {
+                    Some(sd) => vc::leaf(&dom, i as u32, j, sd),
+                    None => hidden_coms[i],
+                })
+                .collect();
+            let q = convert::verifier_rep(&dom, i as u32, &seeds, h, p.k(i), lhat);
+            (coms, q)
         })
         .collect();
     let h = vc::h_com(reps.iter().map(|r| &r.0[..]));
