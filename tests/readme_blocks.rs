@@ -16,8 +16,8 @@
 //!
 //! A command line whose comment quotes a VOLE-in-the-head proof size with the id of its
 //! docs/FIGURES.md row (`-o abc.proof   # 31,208 B [F:sha256-vole]`) must write a file of
-//! that row's size (within `figures::VOLE_SIZE_SLACK` bytes: the documents' commands are not
-//! seeded); a seeded line (`--seed`) with any engine's size, exactly.
+//! that row's size exactly (`figures::VOLE_SIZE_SLACK` is 0: unseeded VOLE proofs have
+//! fixed sizes); a seeded line (`--seed`) with any engine's size, exactly.
 
 #[path = "common/figures.rs"]
 mod figures;

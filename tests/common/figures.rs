@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bytes by which a proof made WITHOUT `--seed` (a README command) may differ from its
-/// seeded figure when the proof is VOLE-in-the-head: the grinding counter is written with a
-/// variable length today. FIGURES.md's own (seeded) sizes are checked exactly regardless.
-/// TODO(lead): set to 0 once the fixed-width grinding counter (branch vole38) is merged.
-pub const VOLE_SIZE_SLACK: u64 = 4;
+/// seeded figure when the proof is VOLE-in-the-head: none, since format v4 writes the
+/// grinding counter in 4 fixed bytes (a VOLE proof's size depends only on its statement and
+/// parameters). Kept as a named constant so the rule is stated where it is used.
+pub const VOLE_SIZE_SLACK: u64 = 0;
 
 pub struct Figures {
     /// id → (bytes, command)
