@@ -148,20 +148,20 @@ fn aes128_proofs_on_every_engine_and_their_refusals() {
         );
         assert_eq!(c, 0, "{system}: {err}");
         assert_eq!(out.trim(), output, "the prover prints the outputs");
-        let (c, out, err) = verify(&a, &p, &[public.clone()], &output);
+        let (c, out, err) = verify(&a, &p, std::slice::from_ref(&public), &output);
         assert_eq!(c, 0, "{system}: {err}");
         assert!(out.starts_with("ACCEPTED"), "{out}");
         // a flipped output bit, another public input, another circuit, no public group
         let (c, _, err) = verify(
             &a,
             &p,
-            &[public.clone()],
+            std::slice::from_ref(&public),
             &format!("0={}", emp_hex(&wrong_ct)),
         );
         assert_eq!(c, 1, "{system}: {err}");
         let (c, _, err) = verify(&a, &p, &[format!("1={}", emp_hex(&[0x33; 16]))], &output);
         assert_eq!(c, 1, "{system}: {err}");
-        let (c, _, err) = verify(&other, &p, &[public.clone()], &output);
+        let (c, _, err) = verify(&other, &p, std::slice::from_ref(&public), &output);
         assert_eq!(c, 1, "{system}: {err}");
         assert!(err.contains("another circuit"), "{err}");
         let (c, _, err) = verify(&a, &p, &[], &output);
@@ -178,7 +178,7 @@ fn aes128_proofs_on_every_engine_and_their_refusals() {
             let mut b = bytes.clone();
             b[i] ^= 0x10;
             std::fs::write(&bad, &b).unwrap();
-            let (c, _, err) = verify(&a, &bad, &[public.clone()], &output);
+            let (c, _, err) = verify(&a, &bad, std::slice::from_ref(&public), &output);
             assert!(
                 c == 1 || c == 2,
                 "{system}: byte {i} flipped was accepted: {err}"

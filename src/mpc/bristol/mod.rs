@@ -365,8 +365,8 @@ impl Bristol {
                 }
             }
         }
-        for w in self.n_wires - self.n_out()..self.n_wires {
-            b.output(map[w]);
+        for &bit in &map[self.n_wires - self.n_out()..self.n_wires] {
+            b.output(bit);
         }
         Ok(b.finish())
     }

@@ -153,6 +153,9 @@ pub fn verifier_statement(
     })
 }
 
+/// A prover's half of a live session, and the circuit's output groups.
+pub type ProverSession = (Box<dyn SessionProver<'static>>, Vec<Vec<bool>>);
+
 /// The prover's half of a live session about `c` (the same statement as a proof file's),
 /// and the circuit's output groups, which the verifier must be given.
 pub fn session_prover(
@@ -161,7 +164,7 @@ pub fn session_prover(
     system: &System,
     context: &[u8],
     rng: crate::rng::Rng,
-) -> Result<(Box<dyn SessionProver<'static>>, Vec<Vec<bool>>)> {
+) -> Result<ProverSession> {
     let (st, w, outputs) = prover_statement(c, a, context)?;
     let p = system.session_prover(st, PROTOCOLS.id(system.engine()), w, rng)?;
     Ok((p, outputs))
