@@ -376,6 +376,7 @@ fn login_with_code(
             key.to_str().unwrap(),
             "--code",
             code,
+            "--yes",
             &url,
         ],
     )
