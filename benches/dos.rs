@@ -100,6 +100,9 @@ fn main() {
         "set", "honest ms", "worst tamper", "ratio", "forged (refused)", "ratio"
     );
     let mut worst_ratio = 0f64;
+    // per engine: (heaviest honest verification, worst crafted file), milliseconds
+    let mut per_engine: Vec<(&str, f64, f64)> =
+        vec![("ZKB++", 0.0, 0.0), ("KKW", 0.0, 0.0), ("VOLE", 0.0, 0.0)];
     for (name, sys) in sets {
         let honest = sha256::prove(&pre, &sys, &ctx, &mut rng).unwrap();
         assert!(verify(&honest));
@@ -123,10 +126,24 @@ fn main() {
         });
         let f = median_ms(|| assert!(!verify(&forged)));
         worst_ratio = worst_ratio.max(worst / h).max(f / h);
+        let e = per_engine
+            .iter_mut()
+            .find(|(n, _, _)| name.starts_with(n))
+            .expect("an engine");
+        e.1 = e.1.max(h);
+        e.2 = e.2.max(worst).max(f);
         println!(
             "{name:<26} {h:>10.2} {worst:>14.2} {:>7.2}× {f:>16.3} {:>7.3}×",
             worst / h,
             f / h
+        );
+    }
+    // what the verifier's cap allows: any file of an engine costs at most its heaviest
+    // offered set's verification (a tampered file may state another offered set)
+    for (n, heaviest, worst) in &per_engine {
+        println!(
+            "{n:<6} worst crafted file {worst:.2} ms / heaviest honest set {heaviest:.2} ms = {:.2}×",
+            worst / heaviest
         );
     }
     // at a login server: a 247-byte preimage with the login set, refused on its shape
@@ -143,5 +160,5 @@ fn main() {
         l / g
     );
     worst_ratio = worst_ratio.max(l / g);
-    println!("worst crafted file / honest verification: {worst_ratio:.2}×");
+    println!("worst crafted file / honest verification of the same set: {worst_ratio:.2}×");
 }

@@ -870,6 +870,13 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
         )));
     }
     check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
+    // no more rounds than the verifier's offered level needs (whoever calls this)
+    let max = super::offered::max_zkbpp_rounds(min_rounds);
+    if rounds > max {
+        return Err(Error::rejected(format!(
+            "the proof has {rounds} rounds, more than the {max} a verifier at this level accepts"
+        )));
+    }
     st.check_output_len()?;
     st.check_boolean()?;
     let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
