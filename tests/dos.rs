@@ -112,6 +112,47 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
     );
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("more work than any offered set"), "{e}");
+    // a ZKB++ file of 2,048 rounds (the 128-bit verifier takes 219), and one of 2,049
+    // (refused at its round count, before any round is read)
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "sha256",
+            "prove",
+            "--preimage-hex",
+            "616263",
+            "--system",
+            "zkbpp",
+            "-o",
+            ps,
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let file = ProofFile::from_bytes(&std::fs::read(&proof).unwrap()).unwrap();
+    let (len, pr): (u32, Proof) = Proof::read_file(&kind, &file, "p").unwrap();
+    let Proof::Zkbpp(z) = pr else { panic!() };
+    for (rounds, want) in [
+        (2048, "2048 rounds, more than the 219"),
+        (2049, "at most 2048"),
+    ] {
+        let mut f = z.clone();
+        let r = f.rounds[0].clone();
+        f.rounds.resize(rounds, r);
+        f.challenges.resize(rounds.div_ceil(4), 0);
+        std::fs::write(&forged, Proof::Zkbpp(f).file_bytes(&kind, &len)).unwrap();
+        let (c, _, e) = run(
+            VERIFIER,
+            &[
+                "sha256",
+                "verify",
+                "--digest",
+                digest,
+                forged.to_str().unwrap(),
+            ],
+        );
+        assert!(c == 1 || c == 2, "{rounds}: {e}");
+        assert!(e.contains(want) && e.lines().count() == 1, "{rounds}: {e}");
+    }
 }
 
 /// A login server takes only the exact login shape: a proof for a 247-byte preimage (the

@@ -613,7 +613,7 @@ mod tests {
             let mut live: Vec<(Ticket, IpAddr, Arc<AtomicBool>, Arc<AtomicBool>)> = Vec::new();
             for _ in 0..400 {
                 let r = rng.next_u32();
-                if r % 3 == 0 && !live.is_empty() {
+                if r.is_multiple_of(3) && !live.is_empty() {
                     let i = (r as usize / 3) % live.len();
                     live.swap_remove(i);
                 } else if r % 3 == 1 && !live.is_empty() {

@@ -873,7 +873,7 @@ fn origin_allowed(app: &App, origin: &str, host: Option<&str>) -> bool {
         let h = h.to_ascii_lowercase();
         o == format!("http://{h}") || o == format!("https://{h}")
     });
-    own || app.cfg.allow_origins.iter().any(|a| *a == o)
+    own || app.cfg.allow_origins.contains(&o)
 }
 
 /// Cross-origin rules (docs/PROTOCOLS.md 5.6): a request a browser sends from another page
