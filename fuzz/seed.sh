@@ -153,6 +153,45 @@ put auth_keys lowmc.pub "$T/k3.pub"
 # --- live exchanges (library-made, see examples/fuzz_seeds.rs)
 "$ROOT/target/release/examples/fuzz_seeds" "$C"
 
+# --- the HTTP service's two sides: raw client bytes for the server (in process), raw server
+# answers for the ureq-based client (a fake server on loopback); issue 41, §5
+hs() { mkdir -p "$C/http_server"; printf "$2" >"$C/http_server/$1"; }
+hc() { mkdir -p "$C/http_client"; printf "$2" >"$C/http_client/$1"; }
+J='Content-Type: application/json\r\n'
+hs get-page 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'
+hs openapi 'GET /openapi.yaml HTTP/1.1\r\nHost: a\r\n\r\n'
+hs whoami 'GET /v1/whoami HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer abababababababababababababababababababababababababababababababab\r\n\r\n'
+hs challenge "POST /v1/challenge HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 16\r\n\r\n{\"name\":\"alice\"}"
+hs register "POST /v1/register HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 43\r\n\r\n{\"name\":\"bob\",\"identity\":\"not an identity\"}"
+hs login-code "POST /v1/login HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 129\r\n\r\n{\"name\":\"alice\",\"challenge\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"proof\":\"AAAA\",\"code\":\"BCDF-GHJK\"}"
+hs device "POST /v1/device HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 16\r\n\r\n{\"name\":\"alice\"}"
+hs device-lookup "POST /v1/device/lookup HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 35\r\n\r\n{\"name\":\"alice\",\"code\":\"BCDF-GHJK\"}"
+hs poll-bad-wait 'GET /v1/device/abc?wait=banana HTTP/1.1\r\nHost: a\r\n\r\n'
+hs chunked-broken "POST /v1/challenge HTTP/1.1\r\nHost: a\r\n${J}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+hs chunked-huge "POST /v1/challenge HTTP/1.1\r\nHost: a\r\n${J}Transfer-Encoding: chunked\r\n\r\nfffffffffffffff0\r\n{}\r\n0\r\n\r\n"
+hs text-plain 'POST /v1/challenge HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 16\r\n\r\n{"name":"alice"}'
+hs other-origin "POST /v1/challenge HTTP/1.1\r\nHost: a\r\nOrigin: http://evil.example\r\n${J}Content-Length: 16\r\n\r\n{\"name\":\"alice\"}"
+hs preflight 'OPTIONS /v1/login HTTP/1.1\r\nHost: a\r\nOrigin: http://fuzz.example\r\nAccess-Control-Request-Method: POST\r\n\r\n'
+hs keepalive-two "GET /v1/whoami HTTP/1.1\r\nHost: a\r\n\r\nPOST /v1/challenge HTTP/1.1\r\nHost: a\r\n${J}Content-Length: 16\r\n\r\n{\"name\":\"alice\"}"
+hs head 'HEAD / HTTP/1.1\r\nHost: a\r\n\r\n'
+hs garbage '\x00\x00\x00\x05hello'
+# the issue's 72 bytes: a chunk size near 2^64 (the hand-written client added it unchecked)
+hc the-issue-72-bytes 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nfffffffffffffff0\r\n{}\r\n0\r\n'
+hc huge-chunk-size-ended 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nfffffffffffffff0\r\n{}\r\n0\r\n\r\n'
+hc chunk-not-hex 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n'
+hc length-20-digits 'HTTP/1.1 200 OK\r\ncontent-length: 99999999999999999999\r\n\r\n{}'
+hc length-short 'HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n{}'
+hc http-9 'HTTP/9 200\r\n\r\n'
+hc framed-tcp '\x00\x00\x00\x05hello'
+hc not-json 'HTTP/1.1 200 OK\r\n\r\nnot json'
+hc json-array 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]'
+hc redirect 'HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:1/\r\ncontent-length: 0\r\n\r\n'
+hc whoami-ok 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 16\r\n\r\n{"name":"alice"}'
+hc challenge-ok 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 111\r\n\r\n{"challenge":"abababababababababababababababababababababababababababababababab","server":"fuzz","expires_at":1}'
+hc lookup-ok 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 122\r\n\r\n{"name":"alice","grants":"browser-session","server":"fuzz","requested_at":1,"requested_from":"127.0.0.1","expires_at":301}'
+hc retry-later 'HTTP/1.1 429 Too Many Requests\r\nretry-after: 18446744073709551615\r\ncontent-length: 20\r\n\r\n{"error":"too many"}'
+hc chunked-ok 'HTTP/1.1 201 Created\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n'
+
 chmod -R u=rwX,go=rX "$C"
 du -sh "$C"
 for d in "$C"/*; do printf '%-20s %3d files\n' "$(basename "$d")" "$(ls "$d" | wc -l)"; done

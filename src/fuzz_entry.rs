@@ -779,6 +779,191 @@ pub fn auth_reply(data: &[u8]) {
     let _ = server::whoami(&mut ch, &[1; 32]);
 }
 
+/// The HTTP login service of this process (`verifier auth serve --http`, in process, on a
+/// loopback port; a fresh SQLite file in the temporary directory; failure and pending limits
+/// raised so that a long run keeps reaching the routes), started once: its address.
+fn http_service() -> &'static str {
+    static ADDR: OnceLock<String> = OnceLock::new();
+    static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    ADDR.get_or_init(|| {
+        use crate::auth::http::{prepare_db, serve, HttpConfig};
+        let dir = std::env::temp_dir().join(format!("zkg-fuzz-http-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let db = crate::auth::DbSpec::Sqlite(dir.join("users.db"));
+        let policy = crate::auth::store::Policy {
+            max_failures: 1 << 20,
+            max_pending_per_peer: 1 << 20,
+            max_registrations_per_peer: 1 << 20,
+            ..Default::default()
+        };
+        prepare_db(&db, &policy).expect("the fuzz database");
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = l.local_addr().expect("its address").to_string();
+        let cfg = HttpConfig {
+            db,
+            name: fixtures::SERVER.to_string(),
+            policy,
+            only: None,
+            max_sessions: 4,
+            max_connections: 64,
+            max_per_address: 64,
+            first_message: std::time::Duration::from_secs(1),
+            deadlines: Deadlines {
+                message: std::time::Duration::from_secs(1),
+                session: std::time::Duration::from_secs(3),
+            },
+            log: crate::net::server::LogFormat::Quiet,
+            allow_origins: vec!["http://fuzz.example".into()],
+        };
+        std::thread::spawn(move || serve(l, cfg, &STOP));
+        addr
+    })
+}
+
+/// The server's side of the HTTP API: the input is what one client connection sends (any
+/// bytes: request heads, bodies, several requests kept alive); the server must answer
+/// within its deadlines with well-formed HTTP/1.1 answers whose error bodies are JSON
+/// `{"error": …}`, or close, and never panic or stop serving.
+pub fn http_server(data: &[u8]) {
+    use std::io::{Read, Write};
+    let data = cap(data, 64 << 10);
+    let addr = http_service();
+    let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+        panic!("the HTTP service stopped accepting connections");
+    };
+    let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+    let _ = s.set_write_timeout(Some(std::time::Duration::from_secs(10)));
+    // the server may answer and close before reading everything
+    let _ = s.write_all(data);
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    let mut answer = Vec::new();
+    if s.take(4 << 20).read_to_end(&mut answer).is_err() {
+        // a reset after an early answer, or a slow machine: judge what arrived
+    }
+    let head_only = data.starts_with(b"HEAD ") || data.windows(6).any(|w| w == b"\nHEAD ");
+    check_http_answers(&answer, head_only);
+}
+
+/// Asserts that `b` is a sequence of complete HTTP/1.1 answers (a last one may be cut only
+/// where a connection was closed mid-body by a deadline: not here, the bodies are small),
+/// each error body a JSON object with an `error` string. `head_only`: answers to `HEAD`
+/// carry no body, so lengths are not followed.
+pub fn check_http_answers(mut b: &[u8], head_only: bool) {
+    while !b.is_empty() {
+        let end = b
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("an answer without a complete head: {:?}", excerpt(b)));
+        let head = std::str::from_utf8(&b[..end]).expect("an answer head in ASCII");
+        let mut lines = head.split("\r\n");
+        let status = lines.next().unwrap_or("");
+        assert!(
+            status.starts_with("HTTP/1.1 ")
+                && status.len() >= 12
+                && (status.len() == 12 || status.as_bytes()[12] == b' '),
+            "bad status line {status:?}"
+        );
+        let code: u16 = status[9..12].parse().expect("a three-digit status");
+        assert!((100..600).contains(&code), "status {code}");
+        let mut len = None;
+        for l in lines {
+            let (k, v) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("bad header {l:?}"));
+            if k.eq_ignore_ascii_case("content-length") {
+                len = Some(v.trim().parse::<usize>().expect("a content length"));
+            }
+            assert!(
+                !k.eq_ignore_ascii_case("transfer-encoding"),
+                "the service's answers have lengths"
+            );
+        }
+        let rest = &b[end + 4..];
+        if head_only {
+            return;
+        }
+        let n = len.unwrap_or(0);
+        assert!(rest.len() >= n, "a body shorter than its length ({code})");
+        let body = &rest[..n];
+        if code >= 400 && !body.is_empty() {
+            let v: serde_json::Value = serde_json::from_slice(body).expect("an error body in JSON");
+            assert!(v["error"].is_string(), "an error without its text: {v}");
+        }
+        b = &rest[n..];
+    }
+}
+
+fn excerpt(b: &[u8]) -> String {
+    String::from_utf8_lossy(&b[..b.len().min(80)]).into_owned()
+}
+
+/// The answer [`http_client`]'s fake server gives every connection.
+static FAKE_ANSWER: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+
+/// A fake HTTP server on a loopback port of this process, started once: each connection's
+/// request is read (head and `Content-Length` body), answered with [`FAKE_ANSWER`]'s bytes,
+/// and closed.
+fn fake_http_server() -> &'static str {
+    static ADDR: OnceLock<String> = OnceLock::new();
+    ADDR.get_or_init(|| {
+        use std::io::{Read, Write};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = l.local_addr().expect("its address").to_string();
+        std::thread::spawn(move || {
+            for s in l.incoming() {
+                let Ok(mut s) = s else { continue };
+                let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                let mut need = usize::MAX;
+                while req.len() < need && req.len() < (8 << 20) {
+                    match s.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => req.extend_from_slice(&buf[..n]),
+                    }
+                    if let Some(e) = req.windows(4).position(|w| w == b"\r\n\r\n") {
+                        let head = String::from_utf8_lossy(&req[..e]).to_ascii_lowercase();
+                        let body = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        need = e + 4 + body;
+                    }
+                }
+                let answer = FAKE_ANSWER
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone();
+                let _ = s.write_all(&answer);
+                let _ = s.shutdown(std::net::Shutdown::Both);
+            }
+        });
+        addr
+    })
+}
+
+/// The client's side of the HTTP API: the input is a server's whole answer (any bytes),
+/// given by a fake server on loopback to each call of the `ureq`-based client
+/// ([`crate::auth::http_client`]): whoami, the login challenge, the device-code lookup and
+/// a registration. Each returns a value or an error; none may panic or hang.
+pub fn http_client(data: &[u8]) {
+    use crate::auth::http_client as web;
+    let data = cap(data, MAX_INPUT);
+    let addr = fake_http_server();
+    *FAKE_ANSWER.lock().unwrap_or_else(|p| p.into_inner()) = data.to_vec();
+    let t = web::Target::parse(&format!("http://{addr}")).expect("a loopback URL");
+    let d = Deadlines {
+        message: std::time::Duration::from_secs(2),
+        session: std::time::Duration::from_secs(4),
+    };
+    let _ = web::whoami(&t, &d, &[1; 32]);
+    let _ = web::begin_login(&t, &d, fixtures::USER);
+    let _ = web::lookup_code(&t, &d, fixtures::USER, "BCDF-GHJK");
+    let _ = web::register(&t, &d, fixtures::USER, &fixtures::login_identity());
+}
+
 /// A target's entry point.
 pub type Entry = fn(&[u8]);
 
@@ -808,6 +993,8 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("auth_keys", auth_keys),
     ("auth_request", auth_request),
     ("auth_reply", auth_reply),
+    ("http_server", http_server),
+    ("http_client", http_client),
 ];
 
 /// The entry point of a target, by name.

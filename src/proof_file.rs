@@ -379,6 +379,73 @@ pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
     crate::files::Output::BINARY.write(path, bytes)
 }
 
+/// A byte string field read and written as one block (`#[serde(with = "crate::proof_file::bytes")]`):
+/// the same bytes as a plain `Vec<u8>` (a length, then the bytes), but decoded with one copy
+/// instead of one call per byte, so that a file's decoding costs little beside its
+/// verification whatever its size (docs/PROTOCOLS.md 5.8).
+pub mod bytes {
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<u8>, D::Error> {
+        d.deserialize_byte_buf(Visit)
+    }
+
+    struct Visit;
+
+    impl<'de> serde::de::Visitor<'de> for Visit {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a byte string")
+        }
+        fn visit_bytes<E>(self, v: &[u8]) -> std::result::Result<Vec<u8>, E> {
+            Ok(v.to_vec())
+        }
+        fn visit_byte_buf<E>(self, v: Vec<u8>) -> std::result::Result<Vec<u8>, E> {
+            Ok(v)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> std::result::Result<Vec<u8>, A::Error> {
+            let mut v = Vec::with_capacity(a.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(b) = a.next_element()? {
+                v.push(b);
+            }
+            Ok(v)
+        }
+    }
+}
+
+/// A list of byte strings, each as [`bytes`] (the same bytes as a `Vec<Vec<u8>>`).
+pub mod bytes_list {
+    use serde::ser::SerializeSeq;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct B(#[serde(with = "super::bytes")] Vec<u8>);
+
+    #[derive(Serialize)]
+    struct R<'a>(#[serde(with = "super::bytes")] &'a Vec<u8>);
+
+    pub fn serialize<S: Serializer>(v: &[Vec<u8>], s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(v.len()))?;
+        for b in v {
+            q.serialize_element(&R(b))?;
+        }
+        q.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Vec<Vec<u8>>, D::Error> {
+        Ok(Vec::<B>::deserialize(d)?.into_iter().map(|b| b.0).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,6 +490,46 @@ mod tests {
             t[i] ^= 0x80;
             assert!(ProofFile::from_bytes(&t).is_err(), "header byte {i}");
         }
+    }
+
+    #[test]
+    fn byte_fields_encode_as_plain_vectors() {
+        #[derive(Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Fast {
+            #[serde(with = "super::bytes")]
+            a: Vec<u8>,
+            #[serde(with = "super::bytes_list")]
+            b: Vec<Vec<u8>>,
+        }
+        #[derive(Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Plain {
+            a: Vec<u8>,
+            b: Vec<Vec<u8>>,
+        }
+        let mut rng = crate::rng::seeded_rng(5);
+        use rand::Rng as _;
+        for n in [0usize, 1, 127, 128, 300, 70_000] {
+            let a: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+            let b: Vec<Vec<u8>> = (0..n % 7)
+                .map(|i| a[..a.len().min(i * 50)].to_vec())
+                .collect();
+            let fast = encode(&Fast {
+                a: a.clone(),
+                b: b.clone(),
+            });
+            assert_eq!(
+                fast,
+                encode(&Plain {
+                    a: a.clone(),
+                    b: b.clone()
+                }),
+                "{n}"
+            );
+            assert_eq!(decode::<Fast>(&fast, "t").unwrap(), Fast { a, b });
+        }
+        // a length beyond the data is refused without allocating
+        let huge = [0xFDu8, 0, 0, 0, 0x10, 0];
+        assert!(decode::<Fast>(&huge, "t").is_err());
     }
 
     #[test]

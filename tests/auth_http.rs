@@ -581,6 +581,25 @@ fn every_route_in_openapi_answers_as_described() {
                     .contains(v["code"].as_str().unwrap()));
                 check(&post(a, path, &json!({"name": 5})), 400, statuses, &what);
             }
+            ("POST", "/v1/device/lookup") => {
+                let v = post(a, "/v1/device", &json!({"name": "alice"})).json();
+                let code = v["code"].as_str().unwrap();
+                let r = post(a, path, &json!({"name": "alice", "code": code}));
+                check(&r, 200, statuses, &what);
+                let g = r.json();
+                assert_eq!(
+                    (&g["grants"], &g["requested_from"], &g["name"]),
+                    (
+                        &json!("browser-session"),
+                        &json!("127.0.0.1"),
+                        &json!("alice")
+                    ),
+                    "{g}"
+                );
+                assert_eq!(g["expires_at"], v["expires_at"], "{g}");
+                let r = post(a, path, &json!({"name": "bob", "code": code}));
+                check(&r, 400, statuses, &what);
+            }
             ("GET", "/v1/device/{poll}") => {
                 let v = post(a, "/v1/device", &json!({"name": "alice"})).json();
                 let p = format!("/v1/device/{}", v["poll"].as_str().unwrap());
@@ -651,6 +670,7 @@ fn two_processes_on_one_sqlite_file_share_device_codes() {
             key.to_str().unwrap(),
             "--code",
             &code,
+            "--yes",
             &url,
         ])
     };
@@ -715,4 +735,64 @@ fn two_processes_on_one_sqlite_file_share_device_codes() {
         let (c, log) = srv.stop();
         assert_eq!(c, Some(0), "{log}");
     }
+}
+
+/// A device code says what it grants (issue 41, §4): `prover auth login … --code` shows
+/// that a browser session is being granted, when and from which address the code was asked
+/// for, and asks on a terminal; with no terminal and no `--yes` it refuses in one line that
+/// names `--yes` (exit 2) and nothing is proven or redeemed; `--yes` grants it.
+#[test]
+fn a_device_code_says_what_it_grants_and_is_confirmed() {
+    let d = dir("grant");
+    let srv = start(d.join("u.db").to_str().unwrap(), &[]);
+    let a = srv.addr.clone();
+    let url = format!("http://{a}");
+    let k = d.join("alice.key");
+    let (c, _, e) = common::keygen("sha256", k.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let alice = SecretKey::parse(&std::fs::read_to_string(&k).unwrap()).unwrap();
+    assert_eq!(register(&a, "alice", &alice), 201);
+    let v = post(&a, "/v1/device", &json!({"name": "alice"})).json();
+    let (code, handle) = (v["code"].as_str().unwrap(), v["poll"].as_str().unwrap());
+    let ks = k.to_str().unwrap();
+    // no terminal (stdin and stderr are pipes), no --yes: one line naming --yes, exit 2
+    for extra in [&[][..], &["--json"][..]] {
+        let mut args = vec!["auth", "login", "alice", "--key", ks, "--code", code, &url];
+        args.extend_from_slice(extra);
+        let (c, out, e) = run(&args);
+        assert_eq!(c, 2, "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(
+            e.contains("pass --yes") && e.contains("browser session"),
+            "{e}"
+        );
+        if !extra.is_empty() {
+            let v: Value = serde_json::from_str(out.trim()).unwrap();
+            assert!(v["error"].as_str().unwrap().contains("--yes"), "{v}");
+        }
+    }
+    let r = call(&a, "GET", &format!("/v1/device/{handle}"), &[], b"");
+    assert_eq!(r.json()["state"], "pending", "nothing redeemed");
+    // --yes requires --code
+    let (c, _, e) = run(&["auth", "login", "alice", "--key", ks, "--yes", &url]);
+    assert_eq!(c, 2, "{e}");
+    // --yes: the grant is shown, then the login goes through and the page gets its session
+    let (c, token, e) = run(&[
+        "auth", "login", "alice", "--key", ks, "--code", code, "--yes", &url,
+    ]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(token.trim().len(), 64);
+    let issued = v["expires_at"].as_i64().unwrap() - zkgames::auth::http::DEVICE_TTL;
+    let when = zkgames::cli::auth::format_utc(issued);
+    for want in [
+        "grants a browser session as alice",
+        "from 127.0.0.1",
+        when.as_str(),
+        "asked for it yourself",
+    ] {
+        assert!(e.contains(want), "{want:?} not in {e}");
+    }
+    let r = call(&a, "GET", &format!("/v1/device/{handle}"), &[], b"");
+    assert_eq!(r.json()["state"], "done", "{}", r.text());
+    srv.stop();
 }

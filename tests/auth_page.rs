@@ -170,13 +170,17 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
             let code = next_code(srv_log, "alice", 0);
             let bad = common::run(
                 PROVER,
-                &["auth", "login", "alice", "--key", &mp, "--code", &code, &u],
+                &[
+                    "auth", "login", "alice", "--key", &mp, "--code", &code, "--yes", &u,
+                ],
             );
             // give the page time to show the refusal before the right key arrives
             std::thread::sleep(Duration::from_millis(1500));
             let good = common::run(
                 PROVER,
-                &["auth", "login", "alice", "--key", &kp, "--code", &code, &u],
+                &[
+                    "auth", "login", "alice", "--key", &kp, "--code", &code, "--yes", &u,
+                ],
             );
             (bad, good)
         });

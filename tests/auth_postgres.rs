@@ -376,6 +376,7 @@ fn login_with_code(
             key.to_str().unwrap(),
             "--code",
             code,
+            "--yes",
             &url,
         ],
     )
@@ -406,8 +407,14 @@ fn poll(a: &str, handle: &str, wait: u64) -> common::http::Resp {
 fn device_codes_work_at_every_instance() {
     let Some(pg) = pg("device") else { return };
     let url = pg.database("device");
-    // every code of this test comes from 127.0.0.1: room for them all
-    let extra = ["--max-pending-per-peer", "64"];
+    // every code of this test comes from 127.0.0.1: room for them all, and for its wrong
+    // and used codes, which count as failed logins of the address
+    let extra = [
+        "--max-pending-per-peer",
+        "64",
+        "--max-failures-per-minute",
+        "40",
+    ];
     let s = instances(&url, 3, &extra);
     let (a, b, c) = (&s[0].addr, &s[1].addr, &s[2].addr);
     let d = common::fresh_dir("auth-pg", "device");
@@ -569,7 +576,17 @@ fn device_codes_work_at_every_instance() {
     assert_ne!(v["token"].as_str(), Some(won.as_str()));
 
     // an expired code is refused everywhere (an instance issuing 2-second codes)
-    let short = start(&url, &["--device-ttl", "2", "--max-pending-per-peer", "64"]);
+    let short = start(
+        &url,
+        &[
+            "--device-ttl",
+            "2",
+            "--max-pending-per-peer",
+            "64",
+            "--max-failures-per-minute",
+            "40",
+        ],
+    );
     let (code, handle) = device(&short.addr, "alice");
     assert_eq!(poll(a, &handle, 0).status, 200);
     std::thread::sleep(Duration::from_millis(3100));

@@ -112,6 +112,47 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
     );
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("more work than any offered set"), "{e}");
+    // a ZKB++ file of 2,048 rounds (the 128-bit verifier takes 219), and one of 2,049
+    // (refused at its round count, before any round is read)
+    let (c, _, e) = run(
+        PROVER,
+        &[
+            "sha256",
+            "prove",
+            "--preimage-hex",
+            "616263",
+            "--system",
+            "zkbpp",
+            "-o",
+            ps,
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let file = ProofFile::from_bytes(&std::fs::read(&proof).unwrap()).unwrap();
+    let (len, pr): (u32, Proof) = Proof::read_file(&kind, &file, "p").unwrap();
+    let Proof::Zkbpp(z) = pr else { panic!() };
+    for (rounds, want) in [
+        (2048, "2048 rounds, more than the 219"),
+        (2049, "at most 2048"),
+    ] {
+        let mut f = z.clone();
+        let r = f.rounds[0].clone();
+        f.rounds.resize(rounds, r);
+        f.challenges.resize(rounds.div_ceil(4), 0);
+        std::fs::write(&forged, Proof::Zkbpp(f).file_bytes(&kind, &len)).unwrap();
+        let (c, _, e) = run(
+            VERIFIER,
+            &[
+                "sha256",
+                "verify",
+                "--digest",
+                digest,
+                forged.to_str().unwrap(),
+            ],
+        );
+        assert!(c == 1 || c == 2, "{rounds}: {e}");
+        assert!(e.contains(want) && e.lines().count() == 1, "{rounds}: {e}");
+    }
 }
 
 /// A login server takes only the exact login shape: a proof for a 247-byte preimage (the
@@ -627,4 +668,112 @@ fn errors_do_not_echo_input_and_are_json() {
     assert_eq!(r.status, 400, "{}", r.text());
     srv.stop();
     let _ = Mutex::new(0);
+}
+
+// ------------------------------------------------------------------ §6 device-code guesses
+
+/// `POST path` of JSON `v` from a socket bound to `from`; the answer.
+fn post_from(from: Ipv4Addr, addr: &str, path: &str, v: &serde_json::Value) -> common::http::Resp {
+    let mut s = connect_from(from, addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let body = v.to_string();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    common::http::parse(&buf)
+}
+
+/// Wrong device codes count against the guessing address as failed logins do (five, then
+/// 429 with Retry-After, even for a right code), at the code lookup and at the login alike;
+/// other addresses are not affected and the code stays good for them; the prover's own
+/// guesses from 127.0.0.1 end in exit 75.
+#[test]
+fn device_code_guesses_are_limited_per_address() {
+    let d = common::fresh_dir("dos", "guess");
+    let db = d.join("u.db");
+    let key = add_user(&d, &db, "alice", "sha256");
+    let srv = start(db.to_str().unwrap(), &[]);
+    let a = srv.addr.clone();
+    let v = post_from(lo(9, 1), &a, "/v1/device", &json!({"name": "alice"})).json();
+    let code = v["code"].as_str().unwrap().to_string();
+    let wrong = |i: usize| {
+        format!(
+            "BCDF-{}",
+            ["GHJK", "GHJL", "GHJM", "GHJN", "GHJP", "GHJQ"][i]
+        )
+    };
+    // at the lookup
+    for i in 0..5 {
+        let r = post_from(
+            lo(9, 2),
+            &a,
+            "/v1/device/lookup",
+            &json!({"name": "alice", "code": wrong(i)}),
+        );
+        assert_eq!(r.status, 400, "guess {i}: {}", r.text());
+    }
+    let r = post_from(
+        lo(9, 2),
+        &a,
+        "/v1/device/lookup",
+        &json!({"name": "alice", "code": code}),
+    );
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.header("retry-after").is_some());
+    // at the login (checked before any proof is read)
+    let login = |from, c: &str| {
+        post_from(
+            from,
+            &a,
+            "/v1/login",
+            &json!({"name": "alice", "challenge": "00".repeat(32),
+            "system": "vole", "proof": "AAAA", "code": c}),
+        )
+    };
+    for i in 0..5 {
+        let r = login(lo(9, 3), &wrong(i));
+        assert_eq!(r.status, 400, "login guess {i}: {}", r.text());
+    }
+    assert_eq!(login(lo(9, 3), &wrong(5)).status, 429);
+    // another address: the code is still good
+    let r = post_from(
+        lo(9, 4),
+        &a,
+        "/v1/device/lookup",
+        &json!({"name": "alice", "code": code}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["requested_from"], "127.0.9.1");
+    // the binary's guesses, from 127.0.0.1
+    let url = format!("http://{a}");
+    let mut codes = vec![];
+    for i in 0..6 {
+        let (c, _, e) = run(
+            PROVER,
+            &[
+                "auth",
+                "login",
+                "alice",
+                "--key",
+                &key,
+                "--code",
+                &wrong(i),
+                "--yes",
+                &url,
+            ],
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
+        codes.push(c);
+    }
+    assert_eq!(
+        codes,
+        [2, 2, 2, 2, 2, 75],
+        "five wrong codes, then try again later"
+    );
+    srv.stop();
 }

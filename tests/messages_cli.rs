@@ -566,6 +566,7 @@ fn the_tcp_and_http_services_name_the_address_form() {
             &wurl,
             "--code",
             "ABCD-EFGH",
+            "--yes",
             "--json",
         ],
     );

@@ -337,6 +337,72 @@ pub fn finish_login(
     })
 }
 
+/// What a device code grants, as the server describes it before anything is proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeGrant {
+    /// The name the code is bound to.
+    pub name: String,
+    /// The name the server calls itself.
+    pub server: String,
+    /// Unix time the code was asked for.
+    pub requested_at: i64,
+    /// The address that asked for it (as the server's rate limits count it).
+    pub requested_from: String,
+    /// Unix time the code stops working.
+    pub expires_at: i64,
+}
+
+/// Asks the server what the device code `code` for `user` would grant
+/// (`POST /v1/device/lookup`): the page's browser session, asked for when and from where. A
+/// wrong code counts as a failed login of this address.
+pub fn lookup_code(t: &Target, d: &Deadlines, user: &str, code: &str) -> Result<CodeGrant> {
+    let v = expect(
+        request(
+            t,
+            d,
+            "POST",
+            "/v1/device/lookup",
+            None,
+            Some(&json!({ "name": user, "code": code })),
+        )?,
+        200,
+    )?;
+    code_grant(&v, user)
+}
+
+/// The fields of a lookup answer, checked: the grant must be a browser session for `user`.
+pub fn code_grant(v: &Value, user: &str) -> Result<CodeGrant> {
+    let text = |k: &str| -> Result<String> {
+        let s = field(v, k)?
+            .as_str()
+            .ok_or_else(|| Error::bad(format!("protocol error: {k} is not a string")))?;
+        Ok(crate::files::excerpt_up_to(s, 64))
+    };
+    let time = |k: &str| -> Result<i64> {
+        field(v, k)?
+            .as_i64()
+            .ok_or_else(|| Error::bad(format!("protocol error: {k} is not a number")))
+    };
+    if v.get("grants").and_then(Value::as_str) != Some("browser-session") {
+        return Err(Error::bad(
+            "protocol error: the server describes the code as granting something else than a browser session: not proving",
+        ));
+    }
+    let g = CodeGrant {
+        name: text("name")?,
+        server: text("server")?,
+        requested_at: time("requested_at")?,
+        requested_from: text("requested_from")?,
+        expires_at: time("expires_at")?,
+    };
+    if g.name != user {
+        return Err(Error::bad(
+            "protocol error: the server says the code is for another name: not proving",
+        ));
+    }
+    Ok(g)
+}
+
 /// A whole login over HTTP: challenge, proof bound to (server, user, nonce), token. When
 /// `expect_server` is given, a server announcing another name is refused before proving.
 pub fn login(

@@ -661,6 +661,7 @@ impl UserDb for PgStore {
             system: r.get(4),
             proof_bytes: r.get(5),
             verify_ms: r.get(6),
+            peer: r.get(7),
         };
         d.into_code()
             .map(Some)

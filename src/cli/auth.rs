@@ -102,10 +102,15 @@ pub enum ProverCmd {
         key: String,
         /// Server address HOST:PORT (TCP service) or URL http://HOST:PORT (HTTP API).
         addr: String,
-        /// The one-time code a login page shows: the page logs in once the proof verifies
-        /// (HTTP API only).
+        /// The one-time code a login page shows: the page that asked for it gets a browser
+        /// session once the proof verifies (HTTP API only). What the code grants, when and
+        /// from which address it was asked for, is shown first and confirmed on the
+        /// terminal: only use a code your own browser asked for just now.
         #[arg(long, value_name = "CODE")]
         code: Option<String>,
+        /// With --code: grant the browser session without asking (for scripts).
+        #[arg(long, requires = "code")]
+        yes: bool,
         /// Refuse to prove unless the server announces this name.
         #[arg(long, value_name = "NAME")]
         server_name: Option<String>,
@@ -380,6 +385,7 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             key,
             addr,
             code,
+            yes,
             server_name,
             token_out,
             system,
@@ -389,6 +395,13 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             let json = out.enable();
             crate::auth::keys::check_user_name(&name)?;
             let key = read_key(&key)?;
+            if let (Some(c), true) = (&code, Target::is_url(&addr)) {
+                // where the answer comes from is settled first: without a terminal and
+                // without --yes, nothing is asked of the server
+                let input = if yes { None } else { Some(terminal()?) };
+                let g = web::lookup_code(&Target::parse(&addr)?, &deadlines.deadlines(), &name, c)?;
+                confirm_grant(&g, input)?;
+            }
             let t0 = std::time::Instant::now();
             let (token, expires, size, verify) = if Target::is_url(&addr) {
                 let r = web::login(
@@ -605,6 +618,57 @@ fn open_admin(db: &str, create: bool) -> Result<Box<dyn crate::auth::UserDb>> {
 }
 
 /// `YYYY-MM-DD HH:MM:SSZ` for a Unix time (UTC, proleptic Gregorian calendar).
+/// Where the answer to a confirmation is read: stdin if it is a terminal, else the
+/// controlling terminal (when stderr, where the question goes, is one). Neither: refused,
+/// in one line that names `--yes`.
+fn terminal() -> Result<Box<dyn std::io::BufRead>> {
+    use std::io::IsTerminal as _;
+    if std::io::stdin().is_terminal() {
+        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
+    }
+    if std::io::stderr().is_terminal() {
+        if let Ok(tty) = std::fs::File::open("/dev/tty") {
+            return Ok(Box::new(std::io::BufReader::new(tty)));
+        }
+    }
+    Err(Error::bad(
+        "--code grants a browser session and there is no terminal to confirm it on: pass --yes to grant it without asking",
+    ))
+}
+
+/// Shows what a device code is about to grant (RFC 8628's remote phishing: whoever asked
+/// for the code gets the session) and, given a terminal, asks (`None`: `--yes`).
+fn confirm_grant(g: &web::CodeGrant, input: Option<Box<dyn std::io::BufRead>>) -> Result<()> {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    eprintln!(
+        "this code grants a browser session as {} on {} to the browser that asked for it, \
+         at {} from {} (the code expires at {}).\n\
+         Only go on if you asked for it yourself, in your own browser, just now: whoever sends \
+         you a code and a command to run gets your session.",
+        g.name,
+        g.server,
+        format_utc(g.requested_at),
+        g.requested_from,
+        format_utc(g.expires_at)
+    );
+    let Some(input) = input else {
+        return Ok(());
+    };
+    eprint!("grant the browser session? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    input
+        .take(64)
+        .read_line(&mut line)
+        .map_err(|e| Error::io("the terminal", e))?;
+    match line.trim() {
+        "y" | "Y" | "yes" | "Yes" | "YES" => Ok(()),
+        _ => Err(Error::rejected(
+            "not granted: no proof sent, the browser session stays ungranted",
+        )),
+    }
+}
+
 pub fn format_utc(t: i64) -> String {
     let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
     // civil-from-days (H. Hinnant's algorithm)

@@ -134,6 +134,24 @@ pub fn by_code(db: &dyn UserDb, code: &str, name: &str) -> Result<Option<[u8; 32
     db.device_by_code(&code_hash(&normalise_code(code)), name)
 }
 
+/// A code that names no live, unused code for the name (mistyped, used, expired, or
+/// guessed): counted against `peer` as a failed login, so that guesses share the address's
+/// failure budget ([`crate::auth::Policy::max_failures`]). `Some(seconds)` when the address
+/// is locked out already (nothing is counted then).
+pub fn wrong_code(db: &dyn UserDb, name: &str, peer: &str) -> Result<Option<u64>> {
+    if let Some(s) = db.retry_after(peer)? {
+        db.record(Event::Refused, name, peer, "rate limit")?;
+        return Ok(Some(s));
+    }
+    db.record(
+        Event::LoginFail,
+        name,
+        peer,
+        "unknown, used or expired device code",
+    )?;
+    Ok(None)
+}
+
 /// The stored hash of a poll handle as it arrives in a URL; `None` for anything but 64 hex
 /// digits (answered as an unknown handle).
 pub fn poll_key(poll: &str) -> Option<[u8; 32]> {

@@ -10,6 +10,7 @@
 //! GET  /v1/whoami    Authorization: Bearer TOKEN              → 200 {name} | 401
 //! POST /v1/logout    Authorization: Bearer TOKEN              → 200 | 401
 //! POST /v1/device    {name}                                   → 201 {code, poll, expires_at, command}
+//! POST /v1/device/lookup {name, code}                        → 200 {grants, requested_at, requested_from, …} | 400
 //! GET  /v1/device/POLL?wait=SECS                              → 200 {state, …} | 404
 //! GET  /                                                      → the login page
 //! ```
@@ -54,7 +55,7 @@ use tokio::sync::Semaphore;
 use super::db::{DbPool, DbSpec, UserDb};
 use super::keys::{check_user_name, Identity};
 use super::login::{Authenticator, Denied, Registration};
-use super::store::{Clock, DeviceDone, Policy};
+use super::store::{Clock, DeviceDone, Event, Policy};
 use crate::mpc::engine::Engine;
 use crate::net::server::{utc_now, LogFormat};
 use crate::net::Deadlines;
@@ -533,7 +534,15 @@ async fn login(
             None => None,
             Some(c) => match device::by_code(db, c, &name)? {
                 Some(p) => Some(p),
-                None => return Ok(None),
+                None => {
+                    return device::wrong_code(db, &name, &ip).map(|locked| {
+                        locked.map(|s| Verdict {
+                            outcome: Err(Denied::RetryAfter(s)),
+                            lost: false,
+                            ms: 0.0,
+                        })
+                    })
+                }
             },
         };
         let t0 = Instant::now();
@@ -701,6 +710,61 @@ async fn device_new(
             ),
         }),
     )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LookupReq {
+    name: String,
+    code: String,
+}
+
+/// What a device code grants, for the person about to redeem it: a browser session for the
+/// name, asked for when and from which address (`prover auth login … --code` shows it and
+/// asks before proving). A wrong code counts against the asking address as a failed login.
+async fn device_lookup(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    req: Request,
+) -> Response {
+    let r: LookupReq = match body_json(&app, req).await {
+        Ok(r) => r,
+        Err(resp) => return resp,
+    };
+    if let Err(e) = check_user_name(&r.name) {
+        return from_error(&e);
+    }
+    let (name, ip) = (r.name.clone(), peer.ip());
+    let found = blocking(&app, move |db| {
+        if let Some(s) = db.retry_after(&ip)? {
+            db.record(Event::Refused, &name, &ip, "rate limit")?;
+            return Ok(Err(s));
+        }
+        match device::by_code(db, &r.code, &name)? {
+            Some(p) => Ok(Ok(db.device(&p)?)),
+            None => match device::wrong_code(db, &name, &ip)? {
+                Some(s) => Ok(Err(s)),
+                None => Ok(Ok(None)),
+            },
+        }
+    })
+    .await;
+    match found {
+        Ok(Ok(Some(d))) => reply(
+            StatusCode::OK,
+            json!({
+                "name": d.name,
+                "grants": "browser-session",
+                "server": app.cfg.name,
+                "requested_at": d.expires - app.cfg.policy.device_ttl,
+                "requested_from": d.peer,
+                "expires_at": d.expires,
+            }),
+        ),
+        Ok(Ok(None)) => code_refused(),
+        Ok(Err(s)) => denied(Denied::RetryAfter(s)),
+        Err(resp) => resp,
+    }
 }
 
 #[derive(Deserialize)]
@@ -884,6 +948,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/v1/whoami", get(whoami))
         .route("/v1/logout", post(logout))
         .route("/v1/device", post(device_new))
+        .route("/v1/device/lookup", post(device_lookup))
         .route("/v1/device/{poll}", get(device_poll))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)

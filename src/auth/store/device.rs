@@ -82,11 +82,14 @@ pub struct DeviceCode {
     pub done: Option<DeviceDone>,
     /// Whether a poll has collected the page's session already.
     pub collected: bool,
+    /// The address (as the rate limits count it) that asked for the code: shown to whoever
+    /// is about to redeem it (`prover auth login … --code`).
+    pub peer: String,
 }
 
 /// The columns [`row_to_device`] reads, in its order.
 pub(crate) const DEVICE_COLUMNS: &str =
-    "name, expires, refused, state, system, proof_bytes, verify_ms";
+    "name, expires, refused, state, system, proof_bytes, verify_ms, peer";
 
 /// One row of [`DEVICE_COLUMNS`], whatever the backend, as plain values.
 pub(crate) struct DeviceRow {
@@ -97,6 +100,7 @@ pub(crate) struct DeviceRow {
     pub system: Option<String>,
     pub proof_bytes: Option<i64>,
     pub verify_ms: Option<f64>,
+    pub peer: String,
 }
 
 impl DeviceRow {
@@ -123,6 +127,7 @@ impl DeviceRow {
             refused: self.refused.clamp(0, MAX_REFUSED as i64) as u32,
             done,
             collected,
+            peer: self.peer,
         })
     }
 }
@@ -262,6 +267,7 @@ impl Store {
                         system: r.get(4)?,
                         proof_bytes: r.get(5)?,
                         verify_ms: r.get(6)?,
+                        peer: r.get(7)?,
                     })
                 },
             )

@@ -88,10 +88,13 @@ pub struct OnlineOpening {
     /// The hidden party's commitment.
     pub commitment: Digest,
     /// Party `N−1`'s auxiliary bits, packed (`ceil(n_and/8)` bytes); empty if it is hidden.
+    #[serde(with = "crate::proof_file::bytes")]
     pub aux: Vec<u8>,
     /// The masked input `x̂`, packed (`ceil(n_in/8)` bytes).
+    #[serde(with = "crate::proof_file::bytes")]
     pub masked_input: Vec<u8>,
     /// The hidden party's broadcast bits, one per AND gate, packed.
+    #[serde(with = "crate::proof_file::bytes")]
     pub msgs: Vec<u8>,
 }
 

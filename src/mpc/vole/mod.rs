@@ -63,12 +63,14 @@ pub struct CommitMsg {
     /// `h_com`: the digest of every leaf commitment of every repetition.
     pub h_com: Digest,
     /// `c_i = u_0 ⊕ u_i` for `i = 1 … τ−1`, `ℓ̂` bits each, packed (padding bits zero).
+    #[serde(with = "crate::proof_file::bytes_list")]
     pub corrections: Vec<Vec<u8>>,
     /// `[ũ, ũ′]`, the two universal hashes of `u_0` (16 bytes each, little-endian).
     pub u_hash: [[u8; 16]; CHECKS],
     /// `SHA-256(VHASH_TAG ‖ H(Ṽ_0) ‖ H′(Ṽ_0) ‖ … ‖ H′(Ṽ_{delta_bits−1}))`.
     pub v_hash: Digest,
     /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
+    #[serde(with = "crate::proof_file::bytes")]
     pub masked_witness: Vec<u8>,
     /// QuickSilver's `[Ã0, Ã0′]` and `[Ã1, Ã1′]`, one per combination.
     pub a0: [[u8; 16]; CHECKS],

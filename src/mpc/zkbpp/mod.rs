@@ -82,7 +82,9 @@ pub fn security_bits(rounds: usize) -> f64 {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Opening {
     pub seeds: [Seed; 2],
+    #[serde(with = "crate::proof_file::bytes")]
     pub x2: Vec<u8>,
+    #[serde(with = "crate::proof_file::bytes")]
     pub view: Vec<u8>,
 }
 
@@ -99,8 +101,47 @@ pub struct RoundProof {
 pub struct Proof {
     pub salt: [u8; 32],
     /// The challenge trits, four per byte (2 bits each, least significant first).
+    #[serde(with = "crate::proof_file::bytes")]
     pub challenges: Vec<u8>,
+    /// At most [`MAX_ROUNDS`], refused at its length before any round is read.
+    #[serde(deserialize_with = "capped_rounds")]
     pub rounds: Vec<RoundProof>,
+}
+
+/// The rounds of a proof, refused at their count when more than [`MAX_ROUNDS`], so that a
+/// file cannot make a verifier decode more rounds than any verifier accepts.
+fn capped_rounds<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<RoundProof>, D::Error> {
+    struct Visit;
+    impl<'de> serde::de::Visitor<'de> for Visit {
+        type Value = Vec<RoundProof>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "at most {MAX_ROUNDS} rounds")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let n = a.size_hint().unwrap_or(0);
+            if n > MAX_ROUNDS {
+                return Err(serde::de::Error::custom(format!(
+                    "{n} rounds: at most {MAX_ROUNDS}"
+                )));
+            }
+            let mut v = Vec::with_capacity(n);
+            while let Some(r) = a.next_element()? {
+                if v.len() == MAX_ROUNDS {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_ROUNDS} rounds"
+                    )));
+                }
+                v.push(r);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_seq(Visit)
 }
 
 /// Sizes derived from the circuit.
@@ -749,6 +790,13 @@ pub fn verify(st: &Statement, proof: &Proof, min_rounds: usize) -> Result<()> {
         )));
     }
     check_rounds(rounds).map_err(|e| Error::rejected(e.to_string()))?;
+    // no more rounds than the verifier's offered level needs (whoever calls this)
+    let max = super::offered::max_zkbpp_rounds(min_rounds);
+    if rounds > max {
+        return Err(Error::rejected(format!(
+            "the proof has {rounds} rounds, more than the {max} a verifier at this level accepts"
+        )));
+    }
     st.check_output_len()?;
     st.check_boolean()?;
     let es = unpack_trits(&proof.challenges, rounds).ok_or_else(|| {
