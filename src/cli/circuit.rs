@@ -16,6 +16,18 @@ use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
 use crate::{Error, Result};
 
+/// What a prover gives: every input group once, secret or public.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ProverValues {
+    /// A secret input group: G=HEX or G=@FILE (repeat for each secret group).
+    #[arg(long, value_name = "G=HEX")]
+    secret: Vec<String>,
+    /// A public input group: G=HEX or G=@FILE (repeat; every group is given once, secret or
+    /// public).
+    #[arg(long, value_name = "G=HEX")]
+    public: Vec<String>,
+}
+
 /// What a verifier is given of the statement: the public input groups and every output group.
 #[derive(clap::Args, Debug, Clone)]
 pub struct StatementValues {
@@ -49,13 +61,8 @@ pub enum ProverCmd {
     Prove {
         /// The Bristol Fashion circuit file (`-` for stdin).
         circuit: String,
-        /// A secret input group: G=HEX or G=@FILE (repeat for each secret group).
-        #[arg(long, value_name = "G=HEX")]
-        secret: Vec<String>,
-        /// A public input group: G=HEX or G=@FILE (repeat; every group is given once,
-        /// secret or public).
-        #[arg(long, value_name = "G=HEX")]
-        public: Vec<String>,
+        #[command(flatten)]
+        inputs: ProverValues,
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
@@ -80,12 +87,8 @@ pub enum ProverCmd {
     Connect {
         /// The Bristol Fashion circuit file.
         circuit: String,
-        /// A secret input group: G=HEX or G=@FILE (repeat for each secret group).
-        #[arg(long, value_name = "G=HEX")]
-        secret: Vec<String>,
-        /// A public input group: G=HEX or G=@FILE (every group is given once).
-        #[arg(long, value_name = "G=HEX")]
-        public: Vec<String>,
+        #[command(flatten)]
+        inputs: ProverValues,
         /// Verifier address HOST:PORT, or `-` for stdin/stdout.
         addr: String,
         /// Soundness in bits (the verifier's parameters must be the same).
@@ -205,12 +208,11 @@ pub enum VerifierCmd {
 /// indexes of the public ones.
 fn assignment(
     circ: &Bristol,
-    secret: &[String],
-    public: &[String],
+    inputs: &ProverValues,
     limits: &Limits,
 ) -> Result<(proof::Assignment, Vec<usize>)> {
-    let secret = group_values(secret, circ.inputs(), "--secret", limits, "input")?;
-    let public = group_values(public, circ.inputs(), "--public", limits, "input")?;
+    let secret = group_values(&inputs.secret, circ.inputs(), "--secret", limits, "input")?;
+    let public = group_values(&inputs.public, circ.inputs(), "--public", limits, "input")?;
     if let Some((g, _)) = public
         .iter()
         .find(|(g, _)| secret.iter().any(|(h, _)| h == g))
@@ -372,8 +374,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
         ProverCmd::Prove {
             circuit,
-            secret,
-            public,
+            inputs,
             output,
             security,
             context,
@@ -386,7 +387,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
             let limits = limit.limits();
-            let (a, public_set) = assignment(&circ, &secret, &public, &limits)?;
+            let (a, public_set) = assignment(&circ, &inputs, &limits)?;
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
             let system = system.system(security)?;
@@ -441,8 +442,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
         }
         ProverCmd::Connect {
             circuit,
-            secret,
-            public,
+            inputs,
             addr,
             security,
             context,
@@ -452,7 +452,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
         } => {
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
-            let (a, _) = assignment(&circ, &secret, &public, &limit.limits())?;
+            let (a, _) = assignment(&circ, &inputs, &limit.limits())?;
             let system = system.system(security)?;
             let (p, outputs) = proof::session_prover(
                 &circ,
@@ -607,17 +607,15 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let protocol = proof::PROTOCOLS.id(system.engine());
             let digest = hex::encode(circ.digest());
             let what = format!("circuit {}… ({system})", &digest[..16]);
-            // the statement is built once and checked before the first connection
-            proof::verifier_statement(&circ, &pubs, &outs, context.as_bytes())?;
+            // the statement is built (and checked) once, before the first connection
+            let st = proof::verifier_statement(&circ, &pubs, &outs, context.as_bytes())?;
             crate::cli::serve_sessions(&serve, &what, |ch| {
-                let mut v = proof::session_verifier(
-                    &circ,
-                    &pubs,
-                    &outs,
+                let mut v = crate::mpc::engine::session_verifier(
                     &system,
-                    context.as_bytes(),
+                    st.clone(),
+                    protocol,
                     crate::rng::os_rng(),
-                )?;
+                );
                 let rec = crate::net::run_verifier(ch, v.as_mut())?;
                 Ok(Accepted {
                     summary: format!(

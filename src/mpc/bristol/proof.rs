@@ -16,7 +16,7 @@ use super::Bristol;
 use crate::mpc::engine::{Proof as EngineProof, Protocols, Required, System};
 use crate::mpc::statement::OwnedStatement;
 use crate::mpc::Report;
-use crate::net::{SessionProver, SessionVerifier};
+use crate::net::SessionProver;
 use crate::proof_file::{self, ProofFile, ProtocolId};
 use crate::{Error, Result};
 
@@ -168,25 +168,6 @@ pub fn session_prover(
     let (st, w, outputs) = prover_statement(c, a, context)?;
     let p = system.session_prover(st, PROTOCOLS.id(system.engine()), w, rng)?;
     Ok((p, outputs))
-}
-
-/// The verifier's half of a live session about `c` with these public groups and outputs,
-/// for the engine and parameters the verifier fixes.
-pub fn session_verifier(
-    c: &Bristol,
-    public: &[Option<Vec<bool>>],
-    outputs: &[Vec<bool>],
-    system: &System,
-    context: &[u8],
-    rng: crate::rng::Rng,
-) -> Result<Box<dyn SessionVerifier>> {
-    let st = verifier_statement(c, public, outputs, context)?;
-    Ok(crate::mpc::engine::session_verifier(
-        system,
-        st,
-        PROTOCOLS.id(system.engine()),
-        rng,
-    ))
 }
 
 /// Checks that `values` gives every output group, with its width.
