@@ -31,7 +31,8 @@ from itertools import compress
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from verify_peg_iso import Malformed, Rejected, excerpt  # noqa: E402
 from verify_vole import (  # noqa: E402  (same directory: the shared VOLE core)
-    AND, C0, MAX_BODY, Builder, attack_cost_bits, const, parse_file, verify_statement)
+    AND, C0, MAX_BODY, Builder, attack_cost_bits, const, parse_file, sha256,
+    verify_statement)
 
 PROTOCOL_LOWMC_VOLE = 13                              # 1.4
 APP_TAG = b"zkgames/lowmc-129-129-43-4/key/v1"        # 3.9 (the statement's tag, all engines)
@@ -215,17 +216,45 @@ def block_to_bytes(x):
 
 # ---------------------------------------------------------------- the circuit (3.9)
 
-def chain(bld, row, x):
-    """(M·x)_j as the XOR chain acc = xor(acc, x_c) over the set columns of `row`, in
-    column order, from the constant 0."""
-    acc = C0
-    c = 0
-    while row:
-        if row & 1:
-            acc = bld.xor(acc, x[c])
-        row >>= 1
-        c += 1
-    return acc
+def mul_grouped(bld, matrices, x, g):
+    """3.9's grouped product: M·x for every matrix (rows as ints, bit c = column c), the
+    columns in groups of g; combination v of group q (bit i selects column g·q + i) is that
+    column's wire when v has one bit, else comb(q, v & (v−1)) XOR the column of v's lowest
+    bit, made on first use; each row is the XOR chain from 0 of its nonzero combinations,
+    groups in order."""
+    groups = (len(x) + g - 1) // g
+    comb = [dict() for _ in range(groups)]
+
+    def get(q, v):
+        w = comb[q].get(v)
+        if w is not None:
+            return w
+        low = (v & -v).bit_length() - 1
+        if v & (v - 1) == 0:
+            w = x[g * q + low]
+        else:
+            rest = get(q, v & (v - 1))
+            w = bld.xor(rest, x[g * q + low])
+        comb[q][v] = w
+        return w
+
+    out = []
+    for rows in matrices:
+        ys = []
+        for row in rows:
+            acc = C0
+            for q in range(groups):
+                v = (row >> (g * q)) & ((1 << g) - 1)
+                if v:
+                    acc = bld.xor(acc, get(q, v))
+            ys.append(acc)
+        out.append(ys)
+    return out
+
+
+LINEAR_GROUP = 5    # 3.9: the linear layers' column groups
+KEY_GROUP = 8       # 3.9: the five round keys' column groups (one set of tables)
+CIRCUIT_DIGEST_TAG = b"zkg:lowmc:circuit:v1"
 
 
 def lowmc_circuit(p):
@@ -234,8 +263,8 @@ def lowmc_circuit(p):
     cs = constants()
     bld = Builder(N)
     k = list(range(N))
-    k0 = [chain(bld, cs.K[0][j], k) for j in range(N)]
-    x = [bld.xor(k0[j], const((p >> j) & 1)) for j in range(N)]
+    rks = mul_grouped(bld, cs.K, k, KEY_GROUP)
+    x = [bld.xor(rks[0][j], const((p >> j) & 1)) for j in range(N)]
     for i in range(ROUNDS):
         for j in range(SBOXES):
             a, b, c = x[3 * j + 2], x[3 * j + 1], x[3 * j]
@@ -246,14 +275,25 @@ def lowmc_circuit(p):
             x[3 * j + 2] = bld.xor(a, bc)
             x[3 * j + 1] = bld.xor(t, ca)
             x[3 * j] = bld.xor(bld.xor(t, c), ab)
-        x = [chain(bld, cs.L[i][j], x) for j in range(N)]
-        ki = [chain(bld, cs.K[i + 1][j], k) for j in range(N)]
-        x = [bld.xor(bld.xor(x[j], const((cs.C[i] >> j) & 1)), ki[j]) for j in range(N)]
+        x = mul_grouped(bld, [cs.L[i]], x, LINEAR_GROUP)[0]
+        x = [bld.xor(bld.xor(x[j], const((cs.C[i] >> j) & 1)), rks[i + 1][j])
+             for j in range(N)]
     bld.outputs = list(x)
     n_and = sum(1 for g in bld.gates if g[0] == AND)
     if n_and != 3 * SBOXES * ROUNDS:
         raise AssertionError("%d AND gates, 516 expected" % n_and)
     return bld
+
+
+_TEMPLATE_DIGEST = []
+
+
+def circuit_digest(p):
+    """3.9: the digest a LowMC circuit is bound by, SHA-256(tag ‖ D_T ‖ p's 17 bytes), D_T
+    the canonical digest (3.1) of the all-ones plaintext's circuit."""
+    if not _TEMPLATE_DIGEST:
+        _TEMPLATE_DIGEST.append(lowmc_circuit((1 << N) - 1).digest())
+    return sha256(CIRCUIT_DIGEST_TAG, _TEMPLATE_DIGEST[0], block_to_bytes(p))
 
 
 def evaluate(bld, inputs):
@@ -322,7 +362,10 @@ _CIRCUITS = {}
 def verify(p, c, data, security, context):
     proof = parse_file(data, PROTOCOL_LOWMC_VOLE, "LowMC key VOLE", login=True)
     if p not in _CIRCUITS:
-        _CIRCUITS[p] = lowmc_circuit(p)
+        bld = lowmc_circuit(p)
+        derived = circuit_digest(p)
+        bld.digest = lambda: derived    # 3.9: bound by the derived digest, not its gates'
+        _CIRCUITS[p] = bld
     bld = _CIRCUITS[p]
     y = [(c >> i) & 1 for i in range(N)]
     public = PUBLIC_PREFIX + block_to_bytes(p)

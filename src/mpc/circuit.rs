@@ -143,6 +143,38 @@ impl Circuit {
         Ok(c)
     }
 
+    /// A circuit whose structure its maker vouches for, bound by the digest its maker
+    /// defines instead of the hash of its gates: for a circuit made from a checked template
+    /// by a public rule that keeps it well formed (every operand defined before its gate,
+    /// outputs in range, no inverted bytes), so that making it costs one pass over the
+    /// gates rather than a check and a hash of every gate (LowMC's 31,000 gates:
+    /// `lowmc::lowmc_circuit`).
+    ///
+    /// Misuse: the digest must determine the gates. Both sides must compute it by the same
+    /// documented rule from values the statement binds (LowMC: the template's own digest and
+    /// the plaintext); a digest that two different circuits could share would let a proof of
+    /// one pass for the other. Debug builds check the structure.
+    pub(crate) fn derived(
+        n_inputs: usize,
+        gates: Vec<Gate>,
+        outputs: Vec<Bit>,
+        digest: Digest,
+    ) -> Self {
+        debug_assert!(
+            Self::from_parts(n_inputs, gates.clone(), outputs.clone()).is_ok(),
+            "a derived circuit must be well formed"
+        );
+        let n_and = gates.iter().filter(|g| matches!(g, Gate::And(..))).count();
+        Circuit {
+            n_inputs,
+            gates,
+            outputs,
+            n_and,
+            inv_inputs: Vec::new(),
+            digest,
+        }
+    }
+
     pub fn n_inputs(&self) -> usize {
         self.n_inputs
     }
@@ -172,7 +204,8 @@ impl Circuit {
     pub fn outputs(&self) -> &[Bit] {
         &self.outputs
     }
-    /// SHA-256 of the canonical encoding (see [`Circuit::canonical_bytes`]).
+    /// SHA-256 of the canonical encoding (see [`Circuit::canonical_bytes`]), or for a
+    /// [`Circuit::derived`] circuit the digest its maker defines.
     pub fn digest(&self) -> Digest {
         self.digest
     }
@@ -221,7 +254,7 @@ impl Circuit {
     }
 
     /// SHA-256 of [`Circuit::canonical_bytes`], the gates encoded through a small buffer
-    /// rather than into one vector first (a LowMC circuit's 680 KB: copying them cost as
+    /// rather than into one vector first (a SHA-256 circuit's 1 MB: copying them cost as
     /// much as hashing them).
     fn compute_digest(&self) -> Digest {
         const BATCH: usize = 512;

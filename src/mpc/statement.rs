@@ -85,19 +85,21 @@ pub fn check_witness(st: &Statement, witness: &[bool]) -> Result<()> {
         )));
     }
     match st.circuit.eval_checked(witness) {
-        Ok(y) if y == st.output => {}
-        Ok(_) => {
-            return Err(Error::bad(
-                "the witness does not satisfy the statement: the prover refuses to prove it",
-            ))
-        }
-        Err(_) => {
-            return Err(Error::bad(
-                "the witness makes an inverted byte zero, so it does not satisfy the statement: the prover refuses to prove it",
-            ))
-        }
+        Ok(y) if y == st.output => Ok(()),
+        Ok(_) => Err(wrong_witness(false)),
+        Err(_) => Err(wrong_witness(true)),
     }
-    Ok(())
+}
+
+/// The prover's refusal of a witness that does not give the statement's output, or
+/// (`zero_inverse`) that makes an inverted byte zero: for engines that evaluate the
+/// circuit themselves instead of calling [`check_witness`].
+pub fn wrong_witness(zero_inverse: bool) -> Error {
+    Error::bad(if zero_inverse {
+        "the witness makes an inverted byte zero, so it does not satisfy the statement: the prover refuses to prove it"
+    } else {
+        "the witness does not satisfy the statement: the prover refuses to prove it"
+    })
 }
 
 /// A statement that owns its parts, for long-lived session objects.

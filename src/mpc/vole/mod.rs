@@ -39,7 +39,7 @@ use sha2::{Digest as _, Sha256};
 
 use self::convert::{Bits, UHash};
 use self::vc::NodeSeed;
-use super::circuit::{Bit, Circuit, Gate};
+use super::circuit::{Bit, Circuit};
 use super::gf128;
 use super::statement::{pack_bools, Statement};
 use crate::commit::Digest;
@@ -302,8 +302,10 @@ fn le(x: u128) -> [u8; 16] {
 }
 
 /// The witness positions' values: inputs, then every AND output (gate order), then every
-/// inverted byte's bits.
+/// inverted byte's bits. The reference for [`quicksilver::ProverWalk::witness`] (tests).
+#[cfg(test)]
 fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<bool> {
+    use super::circuit::Gate;
     let mut v = Vec::with_capacity(c.n_wires());
     v.extend_from_slice(input);
     let mut ext = input.to_vec();
@@ -363,6 +365,21 @@ pub fn commit(
     params: Params,
     rng: &mut impl RngCore,
     cheats: &[Cheat],
+) -> Result<ProverState> {
+    commit_inner(st, witness, params, rng, cheats, false)
+}
+
+/// [`commit`], and with `check` set, refusing a witness that does not satisfy the statement:
+/// the gate walk that builds the masked witness evaluates the circuit, so [`prove`] needs
+/// no evaluation of its own. The refusal comes after the salt, roots and trees (a wrong
+/// witness costs its own prover that work, nobody else).
+fn commit_inner(
+    st: &Statement,
+    witness: &[bool],
+    params: Params,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+    check: bool,
 ) -> Result<ProverState> {
     params.check()?;
     st.check_output_len()?;
@@ -438,7 +455,16 @@ pub fn commit(
         Cheat::FlipAnd(t) => Some(*t),
         _ => None,
     });
-    let x = extended_witness(st.circuit, witness, flip);
+    let walk =
+        quicksilver::ProverWalk::new(st.circuit, witness, &tags, |t, v| v ^ (flip == Some(t)));
+    if check {
+        match walk.satisfies(st.circuit, st.output) {
+            Ok(true) => {}
+            Ok(false) => return Err(super::statement::wrong_witness(false)),
+            Err(_) => return Err(super::statement::wrong_witness(true)),
+        }
+    }
+    let x = walk.witness();
     let mut d = vec![0u64; convert::words(sh.l)];
     for (p_, &b) in x.iter().enumerate() {
         convert::set(&mut d, p_, b ^ convert::get(&u0, p_));
@@ -475,13 +501,8 @@ pub fn commit(
     let c2 = draw32(&t, b"vole chall2");
     let n_rel = sh.n_and + st.circuit.n_outputs() + sh.n_inv;
     let chi = chis(&c2, n_rel);
-    let sums = quicksilver::prover_sums(
-        st.circuit,
-        &x,
-        &tags,
-        &[&chi[..n_rel], &chi[n_rel..]],
-        st.output,
-    );
+    let sums = walk.sums(st.circuit, &[&chi[..n_rel], &chi[n_rel..]], st.output);
+    drop(walk);
     for (k, &(a0, a1, e)) in sums.iter().enumerate() {
         let a0 = a0 ^ mask_sum(&tags, sh.l + 128 * k);
         let mut a1 = a1 ^ convert::chunk(&u0, sh.l + 128 * k, 128);
@@ -561,9 +582,15 @@ pub fn prove(
     params: Params,
     rng: &mut impl RngCore,
 ) -> Result<Proof> {
-    params.check()?;
-    super::statement::check_witness(st, witness)?;
-    prove_unchecked(st, witness, params, rng, &[])
+    let state = commit_inner(st, witness, params, rng, &[], true)?;
+    let (counter, ch) = state.grind()?;
+    let response = state.respond(&ch)?;
+    Ok(Proof {
+        params,
+        commit: state.commit.clone(),
+        counter,
+        response,
+    })
 }
 
 /// Like [`prove`] without checking the witness, optionally cheating: for soundness tests

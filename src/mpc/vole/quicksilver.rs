@@ -24,7 +24,7 @@
 
 use rayon::prelude::*;
 
-use super::super::circuit::{gf256_mul, Bit, Circuit, Gate};
+use super::super::circuit::{gf256_inv, gf256_mul, Bit, Circuit, Gate};
 use super::super::gf128::{dot, dot_of_products, mul, scale, Acc};
 
 /// `β_j = θ^j` for `j = 0..8`, where `θ` is the root of AES's polynomial
@@ -136,14 +136,25 @@ impl Scratch {
     /// Runs `f` on this thread's scratch (empty vectors, their capacity kept), then wipes
     /// it. A nested call gets fresh vectors rather than sharing.
     fn with<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-        let mut s = SCRATCH.with(|c| c.take());
+        let mut s = Self::take();
         let r = f(&mut s);
+        Self::give(s);
+        r
+    }
+
+    /// This thread's scratch (empty vectors, their capacity kept); a second taker before
+    /// [`Scratch::give`] gets fresh vectors.
+    fn take() -> Scratch {
+        SCRATCH.with(|c| c.take())
+    }
+
+    /// Wipes `s` and keeps it for this thread's next taker.
+    fn give(mut s: Scratch) {
         wipe(&mut s.wires);
         wipe(&mut s.bits);
         wipe(&mut s.pairs);
         wipe(&mut s.lin);
         SCRATCH.with(|c| c.set(s));
-        r
     }
 }
 
@@ -155,70 +166,149 @@ fn wipe<T: Copy + Default>(v: &mut Vec<T>) {
     v.clear();
 }
 
-/// The prover's sums `(A0, A1, E)` for the witness positions' values `x` (inputs, then AND
-/// outputs) and tags, one triple per coefficient vector of `chis` (each `n_and + n_outputs`
-/// long: the proof has two independent combinations), the public `output`.
+/// The prover's pass over the gates: every wire's value and tag, the witness, and each
+/// relation's terms, kept until the coefficients are known ([`ProverWalk::sums`]).
 ///
-/// One serial pass over the gates collects each AND gate's input tags and linear term (XORs
-/// only, shared by every combination); the products are then summed in parallel with lazy
-/// reduction, once per combination.
-pub fn prover_sums(
-    c: &Circuit,
-    x: &[bool],
-    tags: &[u128],
-    chis: &[&[u128]],
-    output: &[bool],
-) -> Vec<(u128, u128, u128)> {
-    Scratch::with(|s| {
+/// One serial pass, made once the VOLE gives the tags and before `chall1` (the masked witness
+/// needs the witness): it evaluates the circuit (the witness is its by-product: an honest
+/// prover's AND outputs and inverse bits are what the gates compute) and collects each AND
+/// gate's input tags and linear term, so that no second walk is needed after `chall2`. The
+/// values, tags and terms would give the witness away once `Δ` is public: they are wiped
+/// when the walk is dropped (its buffers go back to the thread's [`Scratch`]).
+pub struct ProverWalk {
+    s: Scratch,
+    n_in: usize,
+    /// Inputs, AND outputs (gate order), inverted bytes' bits (table order).
+    witness: Vec<bool>,
+    /// The relations whose witness bits differ from what the gates compute (only a
+    /// cheating prover has any): AND gate `t`, or inverse bit `t − n_and`.
+    wrong: Vec<usize>,
+    /// Some inverted byte's input is zero (no witness satisfies such a statement).
+    zero_inv: bool,
+    inv_pairs: Vec<(u128, u128)>,
+    inv_lin: Vec<u128>,
+    inv_err: Vec<u128>,
+}
+
+impl ProverWalk {
+    /// Walks `c` on `input` with the witness positions' `tags`. `pick(t, computed)` gives
+    /// the witness bit of relation `t` (AND gate `t`, then bit `t − n_and` of the inverted
+    /// bytes) from the value the gates compute: the identity for an honest prover; a
+    /// soundness test flips one, the sums' tests take arbitrary bits.
+    pub fn new(
+        c: &Circuit,
+        input: &[bool],
+        tags: &[u128],
+        pick: impl Fn(usize, bool) -> bool,
+    ) -> Self {
+        let mut s = Scratch::take();
         let n_in = c.n_inputs();
         let n_and = c.n_and();
-        let (xv, tv) = (&mut s.bits, &mut s.wires);
-        let (pairs, lin) = (&mut s.pairs, &mut s.lin);
-        xv.reserve(c.n_wires());
-        tv.reserve(c.n_wires());
-        pairs.reserve(n_and);
-        lin.reserve(n_and);
-        xv.extend_from_slice(&x[..n_in]);
-        tv.extend_from_slice(&tags[..n_in]);
-        // the AND gates whose output is wrong (only a cheating prover has any)
+        let mut witness = Vec::with_capacity(n_in + n_and + 8 * c.n_inv());
+        witness.extend_from_slice(input);
+        let mut invs: Vec<bool> = Vec::with_capacity(8 * c.n_inv());
         let mut wrong: Vec<usize> = Vec::new();
-        for g in c.gates() {
-            let (xx, vv) = match *g {
-                Gate::Xor(a, b) => (
-                    xv[a as usize] ^ xv[b as usize],
-                    tv[a as usize] ^ tv[b as usize],
-                ),
-                Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
-                Gate::Inv(i, j) => {
-                    let p = inv_pos(c, i as usize, j as usize);
-                    (x[p], tags[p])
-                }
-                Gate::And(a, b) => {
-                    let t = pairs.len();
-                    let (xa, xb) = (xv[a as usize], xv[b as usize]);
-                    let (va, vb) = (tv[a as usize], tv[b as usize]);
-                    let (xc, vc) = (x[n_in + t], tags[n_in + t]);
-                    pairs.push((va, vb));
-                    lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
-                    if (xa & xb) != xc {
-                        wrong.push(t);
+        let mut zero_inv = false;
+        {
+            let (xv, tv) = (&mut s.bits, &mut s.wires);
+            let (pairs, lin) = (&mut s.pairs, &mut s.lin);
+            xv.reserve(c.n_wires());
+            tv.reserve(c.n_wires());
+            pairs.reserve(n_and);
+            lin.reserve(n_and);
+            xv.extend_from_slice(input);
+            tv.extend_from_slice(&tags[..n_in]);
+            let mut inv = 0u8;
+            for g in c.gates() {
+                let (xx, vv) = match *g {
+                    Gate::Xor(a, b) => (
+                        xv[a as usize] ^ xv[b as usize],
+                        tv[a as usize] ^ tv[b as usize],
+                    ),
+                    Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+                    Gate::Inv(i, j) => {
+                        if j == 0 {
+                            let ins = &c.inv_inputs()[i as usize];
+                            let b = (0..8).fold(0u8, |b, k| b | ((xv[ins[k] as usize] as u8) << k));
+                            zero_inv |= b == 0;
+                            inv = gf256_inv(b);
+                        }
+                        let t = n_and + invs.len();
+                        let computed = (inv >> j) & 1 == 1;
+                        let x = pick(t, computed);
+                        invs.push(x);
+                        (x, tags[n_in + t])
                     }
-                    (xc, vc)
-                }
-            };
-            xv.push(xx);
-            tv.push(vv);
+                    Gate::And(a, b) => {
+                        let t = pairs.len();
+                        let (xa, xb) = (xv[a as usize], xv[b as usize]);
+                        let (va, vb) = (tv[a as usize], tv[b as usize]);
+                        let xc = pick(t, xa & xb);
+                        let vc = tags[n_in + t];
+                        pairs.push((va, vb));
+                        lin.push(scale(vb, xa) ^ scale(va, xb) ^ vc);
+                        if (xa & xb) != xc {
+                            wrong.push(t);
+                        }
+                        witness.push(xc);
+                        (xc, vc)
+                    }
+                };
+                xv.push(xx);
+                tv.push(vv);
+            }
         }
-        let (inv_pairs, inv_lin, inv_err) = inv_prover_terms(c, xv, tv, x, tags);
+        witness.extend_from_slice(&invs);
+        wipe(&mut invs);
+        let (inv_pairs, inv_lin, inv_err) = inv_prover_terms(c, &s.bits, &s.wires, &witness, tags);
+        ProverWalk {
+            s,
+            n_in,
+            witness,
+            wrong,
+            zero_inv,
+            inv_pairs,
+            inv_lin,
+            inv_err,
+        }
+    }
+
+    /// The witness positions' values: inputs, AND outputs, inverted bytes' bits.
+    pub fn witness(&self) -> &[bool] {
+        &self.witness
+    }
+
+    /// Whether the walked witness satisfies the statement: every relation holds, no
+    /// inverted byte is zero, and the circuit's outputs are `output`. `Err(true)` when some
+    /// inverted byte is zero.
+    pub fn satisfies(&self, c: &Circuit, output: &[bool]) -> Result<bool, bool> {
+        if self.zero_inv {
+            return Err(true);
+        }
+        let outs_ok = c.outputs().iter().zip(output).all(|(o, &y)| match *o {
+            Bit::Const(b) => b == y,
+            Bit::Wire(w) => self.s.bits[w as usize] == y,
+        });
+        Ok(outs_ok && self.wrong.is_empty() && self.inv_err.iter().all(|&e| e == 0))
+    }
+
+    /// The sums `(A0, A1, E)`, one triple per coefficient vector of `chis` (each
+    /// `n_and + n_outputs + n_inv` long: the proof has two independent combinations), for
+    /// the public `output`: the products summed in parallel with lazy reduction.
+    pub fn sums(&self, c: &Circuit, chis: &[&[u128]], output: &[bool]) -> Vec<(u128, u128, u128)> {
+        let n_and = c.n_and();
+        debug_assert_eq!(self.n_in, c.n_inputs());
+        let (xv, tv) = (&self.s.bits, &self.s.wires);
         let inv_at = n_and + c.n_outputs();
         chis.iter()
             .map(|chi| {
                 let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
-                let a0 = sum_chi_products(&chi[..n_and], pairs)
-                    ^ dot_of_products(inv_chi, &inv_pairs).value();
-                let mut a1 = sum_chi(&chi[..n_and], lin) ^ dot(inv_chi, &inv_lin).value();
-                let mut e =
-                    wrong.iter().fold(0u128, |e, &t| e ^ chi[t]) ^ dot(inv_chi, &inv_err).value();
+                let a0 = sum_chi_products(&chi[..n_and], &self.s.pairs)
+                    ^ dot_of_products(inv_chi, &self.inv_pairs).value();
+                let mut a1 =
+                    sum_chi(&chi[..n_and], &self.s.lin) ^ dot(inv_chi, &self.inv_lin).value();
+                let mut e = self.wrong.iter().fold(0u128, |e, &t| e ^ chi[t])
+                    ^ dot(inv_chi, &self.inv_err).value();
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
                         let ch = chi[n_and + o];
@@ -229,7 +319,31 @@ pub fn prover_sums(
                 (a0, a1, e)
             })
             .collect()
-    })
+    }
+}
+
+impl Drop for ProverWalk {
+    fn drop(&mut self) {
+        wipe(&mut self.witness);
+        wipe(&mut self.inv_pairs);
+        wipe(&mut self.inv_lin);
+        wipe(&mut self.inv_err);
+        Scratch::give(std::mem::take(&mut self.s));
+    }
+}
+
+/// The prover's sums for given witness positions' values `x` (inputs, AND outputs,
+/// inverted bytes' bits, any bits at all) and tags: [`ProverWalk`] taking `x`'s bits (tests).
+#[cfg(test)]
+pub(crate) fn prover_sums(
+    c: &Circuit,
+    x: &[bool],
+    tags: &[u128],
+    chis: &[&[u128]],
+    output: &[bool],
+) -> Vec<(u128, u128, u128)> {
+    let n_in = c.n_inputs();
+    ProverWalk::new(c, &x[..n_in], tags, |t, _| x[n_in + t]).sums(c, chis, output)
 }
 
 /// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
@@ -557,6 +671,26 @@ mod tests {
             let chi2: Vec<u128> = (0..n_rel).map(|_| r128(&mut rng)).collect();
             let out = c.eval(&input);
             let sums = prover_sums(&c, &x, &tags, &[&chi, &chi2], &out);
+            // the walk an honest (or flipping) prover makes: the witness it evaluates is the
+            // reference's, its sums are the same, its verdict on the statement is right
+            let walk = ProverWalk::new(&c, &input, &tags, |t, v| v ^ (flip == Some(t)));
+            assert_eq!(walk.witness(), &x[..]);
+            assert_eq!(walk.sums(&c, &[&chi, &chi2], &out), sums);
+            // an honest walk's verdict is exact; a flipped bit is refused (it may also make a
+            // later inverted byte's input zero, which the walk then reports)
+            let zero = c.eval_checked(&input).is_err();
+            let verdict = walk.satisfies(&c, &out);
+            match (flip, zero) {
+                (None, true) => assert_eq!(verdict, Err(true), "round {round}"),
+                (None, false) => assert_eq!(verdict, Ok(true), "round {round}"),
+                (Some(_), _) => assert_ne!(verdict, Ok(true), "round {round}"),
+            }
+            let mut other = out.clone();
+            if let Some(b) = other.first_mut() {
+                *b ^= true;
+                assert_ne!(walk.satisfies(&c, &other), Ok(true), "round {round}");
+            }
+            drop(walk);
             assert_eq!(
                 sums,
                 vec![
@@ -576,7 +710,6 @@ mod tests {
                     verifier_sum_naive(&c, &q, d, delta, &chi2, &out)
                 ]
             );
-            let zero = c.eval_checked(&input).is_err();
             for (k, &(a0, a1, e)) in sums.iter().enumerate() {
                 assert_eq!(lhs[k], a0 ^ mul(a1, delta) ^ mul(e, mul(delta, delta)));
                 assert_eq!(e == 0, flip.is_none() && !zero, "round {round}");

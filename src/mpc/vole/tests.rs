@@ -47,3 +47,57 @@ fn honest_proofs_verify_and_wrong_outputs_do_not() {
         }
     }
 }
+
+/// `prove` evaluates the circuit in its own gate walk instead of calling `check_witness`:
+/// it must refuse exactly what `check_witness` refuses, with the same words, on every
+/// witness of a circuit with an inverted byte (a zero byte, a wrong output, an honest one).
+#[test]
+fn prove_refuses_exactly_what_the_witness_check_refuses() {
+    // out = inv(x ⊕ k)[0..3] ⊕ (x_0 ∧ x_1), x an 8-bit input, k a constant byte
+    let mut b = Builder::new(8);
+    let x: Vec<Bit> = (0..8).map(|i| b.input(i)).collect();
+    let k = 0x5au8;
+    let byte: [Bit; 8] = std::array::from_fn(|i| b.xor(x[i], Bit::Const((k >> i) & 1 == 1)));
+    let y = b.gf256_inv(&byte);
+    let a = b.and(x[0], x[1]);
+    for &o in &y[..3] {
+        let t = b.xor(o, a);
+        b.output(t);
+    }
+    let c = b.finish();
+    assert_eq!(c.n_inv(), 1);
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
+    let p = Params::new(2, 6, 0);
+    let mut refused = [0usize; 2];
+    for w in 0..256u32 {
+        let wit: Vec<bool> = (0..8).map(|i| (w >> i) & 1 == 1).collect();
+        let honest = c.eval(&wit);
+        for flip in [None, Some(0), Some(2)] {
+            let mut out = honest.clone();
+            if let Some(i) = flip {
+                out[i] ^= true;
+            }
+            let st = Statement {
+                tag: b"t",
+                circuit: &c,
+                public: b"",
+                output: &out,
+                context: b"",
+            };
+            let want = crate::mpc::statement::check_witness(&st, &wit);
+            match (prove(&st, &wit, p, &mut rng), want) {
+                (Ok(pr), Ok(())) => verify(&st, &pr, 0.0).unwrap(),
+                (Err(e), Err(f)) => {
+                    assert_eq!(e.to_string(), f.to_string(), "witness {w:#x}");
+                    refused[(w == k as u32) as usize] += 1;
+                }
+                (got, want) => panic!(
+                    "witness {w:#x}: prove {:?}, check {want:?}",
+                    got.map(|_| ())
+                ),
+            }
+        }
+    }
+    // the zero byte (w = k) is refused for every output, the others for the two wrong ones
+    assert_eq!(refused, [255 * 2, 3]);
+}
