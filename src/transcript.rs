@@ -99,6 +99,21 @@ impl ChallengeStream {
         b
     }
 
+    /// Fills `out` with the next bytes of the stream (the bytes `next_byte` would give, a
+    /// block at a time).
+    pub fn fill(&mut self, out: &mut [u8]) {
+        let mut out = out;
+        while !out.is_empty() {
+            if self.pos == 32 {
+                self.refill();
+            }
+            let n = out.len().min(32 - self.pos);
+            out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            out = &mut out[n..];
+        }
+    }
+
     /// The next 8 bytes as a little-endian `u64`.
     pub fn next_u64(&mut self) -> u64 {
         let mut b = [0u8; 8];
@@ -136,6 +151,25 @@ impl ChallengeStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `fill` gives the bytes `next_byte` gives, from any position in the stream.
+    #[test]
+    fn fill_matches_next_byte() {
+        for skip in [0usize, 1, 31, 32, 33, 70] {
+            for len in [0usize, 1, 5, 32, 33, 64, 100] {
+                let (mut a, mut b) = (ChallengeStream::new([7; 32]), ChallengeStream::new([7; 32]));
+                for _ in 0..skip {
+                    a.next_byte();
+                    b.next_byte();
+                }
+                let mut got = vec![0u8; len];
+                a.fill(&mut got);
+                let want: Vec<u8> = (0..len).map(|_| b.next_byte()).collect();
+                assert_eq!(got, want, "skip {skip}, len {len}");
+                assert_eq!(a.next_byte(), b.next_byte());
+            }
+        }
+    }
 
     /// An independent re-implementation from the documented byte layout.
     fn reference_seed(protocol: &[u8], msgs: &[(&[u8], &[u8])], label: &[u8]) -> Digest {

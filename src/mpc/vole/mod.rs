@@ -231,11 +231,8 @@ fn transcript(st: &Statement, p: &Params, cm: &CommitMsg) -> Transcript {
 }
 
 fn draw32(t: &Transcript, label: &'static [u8]) -> [u8; 32] {
-    let mut s = t.challenges(label);
     let mut c = [0u8; 32];
-    for x in c.iter_mut() {
-        *x = s.next_byte();
-    }
+    t.challenges(label).fill(&mut c);
     c
 }
 
@@ -550,19 +547,20 @@ impl ProverState {
     }
 
     /// The first counter whose `chall3` is valid, and its challenge: `2^w` hashes on
-    /// average, searched in blocks of [`GRIND_BLOCK`] counters split over the thread pool
-    /// (the smallest valid counter of the first block that has one, so the proof does not
-    /// depend on the number of threads).
+    /// average, searched in blocks of [`grind_block`] counters split over the thread pool
+    /// (the smallest valid counter of the first block that has one: the smallest valid
+    /// counter, so the proof depends neither on the number of threads nor on the block).
     fn grind(&self) -> Result<(u32, Challenge)> {
         let try_one = |counter: u32| {
             Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
                 .map(|ch| (counter, ch))
         };
-        for block in 0..(1usize << 32) / GRIND_BLOCK {
-            let lo = block * GRIND_BLOCK;
-            let found = (lo..lo + GRIND_BLOCK)
+        let len = grind_block(self.params.grind);
+        for block in 0..(1usize << 32) / len {
+            let lo = block * len;
+            let found = (lo..lo + len)
                 .into_par_iter()
-                .with_min_len(64)
+                .with_min_len(16)
                 .find_map_first(|c| try_one(c as u32));
             if found.is_some() {
                 return found.ok_or_else(|| Error::bad("no grinding counter found"));
@@ -572,8 +570,14 @@ impl ProverState {
     }
 }
 
-/// Counters tried per parallel block of the grinding search.
-const GRIND_BLOCK: usize = 2048;
+/// Counters tried per parallel block of the grinding search: half the expected `2^w`,
+/// between 32 and 2,048. Every counter of the block that holds the answer is hashed by some
+/// thread, so a block much larger than `2^w` is work thrown away (with `w = 10` and blocks
+/// of 2,048, about twice the hashes a serial search makes); a block much smaller pays the
+/// pool's wake-up for a few hashes.
+fn grind_block(w: u32) -> usize {
+    ((1usize << w.min(31)) / 2).clamp(32, 2048)
+}
 
 /// Proves knowledge of `witness` with `C(witness) = output`; refuses a wrong witness.
 pub fn prove(

@@ -101,3 +101,33 @@ fn prove_refuses_exactly_what_the_witness_check_refuses() {
     // the zero byte (w = k) is refused for every output, the others for the two wrong ones
     assert_eq!(refused, [255 * 2, 3]);
 }
+
+/// The parallel, blocked grinding search finds the smallest valid counter, whatever the
+/// block length its `w` gives, as a serial search does.
+#[test]
+fn grinding_finds_the_smallest_valid_counter() {
+    let c = small_circuit();
+    let wit = [true, false, true];
+    let out = c.eval(&wit);
+    let st = Statement {
+        tag: b"t",
+        circuit: &c,
+        public: b"",
+        output: &out,
+        context: b"",
+    };
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    for w in [0, 1, 4, 6, 7, 9] {
+        let p = Params::new(2, 8, w);
+        for _ in 0..4 {
+            let state = commit(&st, &wit, p, &mut rng, &[]).unwrap();
+            let (counter, ch) = state.grind().unwrap();
+            let serial = (0u32..)
+                .find_map(|k| {
+                    Challenge::from_chall3(&chall3(&state.transcript, k), &p).map(|c| (k, c))
+                })
+                .unwrap();
+            assert_eq!((counter, ch), serial, "w = {w}");
+        }
+    }
+}
