@@ -15,9 +15,9 @@
 //! `u[ℓ+128, ℓ+256)` and their tags); `chall3` gives `Δ`, i.e. the hidden leaf of every
 //! tree, and the prover opens every other leaf. The verifier rebuilds `q`, checks the leaf
 //! commitments, both consistency hashes and both `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
-//! QuickSilver runs twice and the consistency hash once and a sixteenth, so that the field
-//! phases cost a forger `2^-256` and `2^-144` per query and the sum over the three phases
-//! reaches the level asked ([`attack_cost_bits`]).
+//! QuickSilver runs twice and the consistency check has a 128-bit and a 16-bit hash, so
+//! that the QuickSilver and consistency phases cost a forger `2^-256` and `2^-144` per query
+//! and the sum over the three phases reaches the level asked ([`attack_cost_bits`]).
 //!
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
 //! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
