@@ -91,8 +91,10 @@ pub struct CommitMsg {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Response {
     /// The `D` sibling seeds: repetition 0's `k_0` (top-down), then repetition 1's, ….
+    #[serde(with = "short_list")]
     pub seeds: Vec<NodeSeed>,
     /// The `τ` hidden leaves' commitments `com_{i, j*_i}`, in repetition order.
+    #[serde(with = "short_list")]
     pub commitments: Vec<Digest>,
 }
 
@@ -124,6 +126,40 @@ mod fixed_u32 {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
         <[u8; 4]>::deserialize(d).map(u32::from_le_bytes)
+    }
+}
+
+/// A list of at most [`params::MAX_DELTA_BITS`] fixed-size items (seeds, commitments) with the
+/// bytes of a plain `Vec` (a length, then the items), decoded without trusting the length:
+/// room for at most that many items is reserved up front, and any more only as the input
+/// really has them (the verifier checks the exact count, `D` or `τ`, before using them).
+mod short_list {
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Vec<T>, A::Error> {
+                let cap = a.size_hint().unwrap_or(0);
+                let mut v = Vec::with_capacity(cap.min(super::params::MAX_DELTA_BITS as usize));
+                while let Some(x) = a.next_element()? {
+                    v.push(x);
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_seq(V(std::marker::PhantomData))
     }
 }
 
