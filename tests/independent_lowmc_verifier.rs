@@ -353,7 +353,7 @@ fn honest_proofs_accepted_and_wrong_statements_refused_alike() {
     c.id_path = dir.join("no-such.pub");
     cases.push(c);
     // the 16-bit speed set, 15 bits of Δ and 3 of grinding: the sum over phases is
-    // −log2(2^-17 + 2^-255) = 17 bits (7.9), not 18
+    // −log2(2^-17 + 2^-144 + 2^-256) = 17 bits (7.9), not 18
     cases.push(Case::new(
         &alice,
         p16.clone(),

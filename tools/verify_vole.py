@@ -30,7 +30,8 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v4"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v5"                       # 7.8
+SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
 # ---------------------------------------------------------------- GF(2^128) (7.1)
@@ -514,9 +515,10 @@ def check_params(tau, dbits, grind):
 
 
 def attack_cost_bits(dbits, grind):
-    """7.9: -log2(e1 + e2 + e3), the sum over the three Fiat-Shamir phases: both field
-    checks run twice over GF(2^128) (2^-256 each), Delta costs 2^(1-D-w) per query."""
-    return -math.log2(2.0 ** -255 + 2.0 ** (1 - dbits - grind))
+    """7.9: -log2(e1 + e2 + e3), the sum over the three Fiat-Shamir phases: the consistency
+    check (a 128-bit and a 16-bit hash, 2^-144), QuickSilver twice over GF(2^128) (2^-256),
+    Delta 2^(1-D-w) per query."""
+    return -math.log2(2.0 ** -144 + 2.0 ** -256 + 2.0 ** (1 - dbits - grind))
 
 
 # ---------------------------------------------------------------- proof bytes (7.7)
@@ -554,14 +556,15 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["tau"], p["D"], p["w"] = r.u32(), r.u32(), r.u32()
     p["salt"] = r.take(32)
     p["h_com"] = r.take(32)
-    p["corrections"] = r.vec(lambda: bytes(r.vec(r.u8)))
-    p["u_hash"] = r.take(32)           # u~ || u~'
+    p["corrections"] = r.take(r.length())     # c_1 || ... || c_{tau-1}, one length (7.7)
+    p["u_hash"] = r.take(18)           # u~ (16 bytes) || u~' (2 bytes)
     p["v_hash"] = r.take(32)
-    p["d"] = bytes(r.vec(r.u8))
+    p["d"] = r.take(r.length())
     p["a0"] = r.take(32)               # A0~ || A0~'
     p["a1"] = r.take(32)               # A1~ || A1~'
     p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
-    p["openings"] = r.vec(lambda: (r.vec(lambda: r.take(16)), r.take(32)))
+    p["seeds"] = r.vec(lambda: r.take(16))             # all D path seeds
+    p["coms"] = r.vec(lambda: r.take(32))              # tau hidden-leaf commitments
     r.done()
     return p
 
@@ -619,7 +622,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
     n_and, n_out = len(ands), len(bld.outputs)
     n_inv = len(bld.inv_inputs)
     ell = n_in + n_and + 8 * n_inv
-    ellh = ell + 512
+    ellh = ell + 400
     tau, dbits, grind = p["tau"], p["D"], p["w"]
     # 1. parameters
     ks = check_params(tau, dbits, grind)
@@ -638,7 +641,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
     tr.append(b"grind", u64(grind))
     tr.append(b"salt", p["salt"])
     tr.append(b"h_com", p["h_com"])
-    tr.append(b"corrections", b"".join(p["corrections"]))
+    tr.append(b"corrections", p["corrections"])
     chall1 = first32(tr, b"vole chall1")
     tr.append(b"u hash", p["u_hash"])
     tr.append(b"v hash", p["v_hash"])
@@ -653,15 +656,17 @@ def verify_statement(p, tag, bld, public, y, security, context):
     hidden = [(chall3 >> offsets[i]) & ((1 << ks[i]) - 1) for i in range(tau)]
     delta = chall3 & ((1 << dbits) - 1)
     # 3. lengths
-    if len(p["corrections"]) != tau - 1:
-        raise Rejected("%d corrections, %d expected" % (len(p["corrections"]), tau - 1))
-    corr = [packed_int(c, ellh, "a correction") for c in p["corrections"]]
+    cb = (ellh + 7) // 8
+    if len(p["corrections"]) != (tau - 1) * cb:
+        raise Rejected("the corrections have %d bytes, %d expected"
+                       % (len(p["corrections"]), (tau - 1) * cb))
+    corr = [packed_int(p["corrections"][cb * i:cb * i + cb], ellh, "a correction")
+            for i in range(tau - 1)]
     d = packed_int(p["d"], ell, "the masked witness")
-    if len(p["openings"]) != tau:
-        raise Rejected("%d openings, %d expected" % (len(p["openings"]), tau))
-    for i, (path, _) in enumerate(p["openings"]):
-        if len(path) != ks[i]:
-            raise Rejected("opening %d has %d seeds, %d expected" % (i, len(path), ks[i]))
+    if len(p["seeds"]) != dbits or len(p["coms"]) != tau:
+        raise Rejected("%d seeds and %d commitments, %d and %d expected"
+                       % (len(p["seeds"]), len(p["coms"]), dbits, tau))
+    openings = [(p["seeds"][offsets[i]:offsets[i] + ks[i]], p["coms"][i]) for i in range(tau)]
     for o, w in enumerate(bld.outputs):
         if is_const(w) and const_bit(w) != y[o]:
             raise Rejected("a constant output differs from the statement")
@@ -674,7 +679,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         k = ks[i]
         n_leaves = 1 << k
         js = hidden[i]
-        path, com_hidden = p["openings"][i]
+        path, com_hidden = openings[i]
         nodes = {}
         for dd in range(k):
             a = (n_leaves + js) >> (k - 1 - dd)
@@ -712,24 +717,28 @@ def verify_statement(p, tag, bld, public, y, security, context):
             if i >= 1 and (js >> b) & 1:
                 q ^= corr[i - 1]
             cols.append(q)
-    # consistency check (7.5): two universal hashes, keys r and r' from one chall1 stream
+    # consistency check (7.5): two universal hashes, keys r and r' from one chall1 stream;
+    # H_0 has 128 bits and its mask at [ell+256, ell+384), H_1 is truncated to its low 16
+    # bits and has its mask at [ell+384, ell+400)
     m = -(-(ell + 256) // 128)
     rr = field_stream(chall1, 2 * m)
     low_mask = (1 << (ell + 256)) - 1
+    widths = (128, SHORT_HASH_BITS)
 
     def uhash(x, k):
         xl = x & low_mask
         acc = 0
         for j in range(m):
             acc ^= gf_mul(rr[k * m + j], (xl >> (128 * j)) & MASK128)
-        return acc ^ ((x >> (ell + 256 + 128 * k)) & MASK128)
+        wk = (1 << widths[k]) - 1
+        return (acc & wk) ^ ((x >> (ell + 256 + 128 * k)) & wk)
 
-    ut = [int.from_bytes(p["u_hash"][16 * k:16 * k + 16], "little") for k in range(2)]
-    parts = [b"zkg:vole:vhash:v3"]
+    ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
+    parts = [b"zkg:vole:vhash:v5"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
-            parts.append(h.to_bytes(16, "little"))
+            parts.append(h.to_bytes(widths[k] // 8, "little"))
     if sha256(*parts) != p["v_hash"]:
         raise Rejected("the VOLE consistency check fails")
     # QuickSilver (7.6)

@@ -212,12 +212,22 @@ pub fn rows(cols: &[Bits], nbits: usize) -> Vec<u128> {
     out
 }
 
-/// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+512}`,
-/// `H_k(x) = Σ_j r_{k,j} · x[128j, 128j+128) + x[ℓ+256+128k, ℓ+384+128k)` (`k = 0, 1`) over
-/// the `m = ⌈(ℓ+256)/128⌉` blocks of the first `ℓ + 256` bits (the witness and both
-/// QuickSilver masks; the last block zero-padded); `r_{0,j}` is the `j`-th and `r_{1,j}` the
-/// `(m+j)`-th 16 bytes (little-endian) of the ChaCha20 keystream under `chall1`. Independent
-/// keys: a nonzero error passes both with probability `2^-256`.
+/// How many bits of the second universal hash are sent (FAEST's `λ + B` hash, `B = 16`).
+pub const SHORT_HASH_BITS: usize = 16;
+
+/// The VOLE positions past the witness: the two QuickSilver masks (256), the full hash's
+/// mask (128) and the short hash's (16): `ℓ̂ = ℓ + EXTRA_BITS`.
+pub const EXTRA_BITS: usize = 256 + 128 + SHORT_HASH_BITS;
+
+/// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+400}`,
+/// `H_0(x) = Σ_j r_{0,j} · x[128j, 128j+128) + x[ℓ+256, ℓ+384)` (128 bits) and
+/// `H_1(x) = low16(Σ_j r_{1,j} · x[128j, 128j+128)) + x[ℓ+384, ℓ+400)` (the coefficients of
+/// `X^0 … X^15` only), over the `m = ⌈(ℓ+256)/128⌉` blocks of the first `ℓ + 256` bits (the
+/// witness and both QuickSilver masks; the last block zero-padded); `r_{0,j}` is the `j`-th
+/// and `r_{1,j}` the `(m+j)`-th 16 bytes (little-endian) of the ChaCha20 keystream under
+/// `chall1`. Independent keys: a nonzero error on the hashed positions passes both with
+/// probability `2^-128 · 2^-16 = 2^-144`. Truncation is linear and commutes with a bit
+/// `Δ_c`, so the verifier's `H(q_c) + Δ_c·H(u)` holds for the short hash as for the full one.
 pub struct UHash {
     r: Vec<u128>,
     body: usize,
@@ -233,15 +243,17 @@ impl UHash {
         }
     }
 
-    /// `(H_0(x), H_1(x))`, one pass over `x`.
+    /// `(H_0(x), H_1(x))`, one pass over `x`; `H_1(x) < 2^16`.
     pub fn hash(&self, x: &[u64]) -> [u128; 2] {
         let m = self.r.len() / 2;
         let blocks: Vec<u128> = (0..m)
             .map(|j| chunk(x, 128 * j, (self.body - 128 * j).min(128)))
             .collect();
+        let short = (1u128 << SHORT_HASH_BITS) - 1;
         [
             gf128::dot(&self.r[..m], &blocks).value() ^ chunk(x, self.body, 128),
-            gf128::dot(&self.r[m..], &blocks).value() ^ chunk(x, self.body + 128, 128),
+            (gf128::dot(&self.r[m..], &blocks).value() & short)
+                ^ chunk(x, self.body + 128, SHORT_HASH_BITS),
         ]
     }
 }
@@ -267,23 +279,29 @@ mod tests {
         // r_{k, i/128}·X^{i mod 128} for i < ℓ+256, plus the k-th mask
         let h = UHash::new(&[5; 32], 300);
         let mut rng = ChaCha20Rng::seed_from_u64(6);
-        let n = 300 + 512;
-        let mut x: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
-        clear_tail(&mut x, n);
-        let keys = field_stream(&[5; 32], 10);
-        for k in 0..2 {
-            let mut want = 0u128;
-            for i in 0..556 {
-                if get(&x, i) {
-                    want ^= gf128::mul_reference(keys[5 * k + i / 128], 1u128 << (i % 128));
+        let n = 300 + EXTRA_BITS;
+        for _ in 0..8 {
+            let mut x: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
+            clear_tail(&mut x, n);
+            let keys = field_stream(&[5; 32], 10);
+            for (k, width) in [(0, 128), (1, SHORT_HASH_BITS)] {
+                let mut want = 0u128;
+                for i in 0..556 {
+                    if get(&x, i) {
+                        want ^= gf128::mul_reference(keys[5 * k + i / 128], 1u128 << (i % 128));
+                    }
                 }
-            }
-            for t in 0..128 {
-                if get(&x, 556 + 128 * k + t) {
-                    want ^= 1u128 << t;
+                // the short hash: the low 16 coefficients only, then its own 16-bit mask
+                if width < 128 {
+                    want &= (1u128 << width) - 1;
                 }
+                for t in 0..width {
+                    if get(&x, 556 + 128 * k + t) {
+                        want ^= 1u128 << t;
+                    }
+                }
+                assert_eq!(h.hash(&x)[k], want, "hash {k}");
             }
-            assert_eq!(h.hash(&x)[k], want, "hash {k}");
         }
     }
 
@@ -359,7 +377,7 @@ mod tests {
         }
         let h = UHash::new(&[3; 32], 40);
         let mut rng = ChaCha20Rng::seed_from_u64(9);
-        let n = 40 + 512;
+        let n = 40 + EXTRA_BITS;
         let a: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
         let b: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
         let mut s = a.clone();

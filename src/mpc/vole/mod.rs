@@ -4,18 +4,20 @@
 //! The witness is the circuit's input bits followed by every AND gate's output bit, then
 //! every inverted byte's 8 bits (`ℓ = n_in + n_and + 8·n_inv` bits). The prover commits to `τ` all-but-one vector commitments
 //! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
-//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 512` with a
+//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 400` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
 //! hold `q_p = v_p + u_p·Δ`. The prover sends the corrections (`τ − 1` strings of `ℓ̂` bits),
-//! then, after `chall1`, the two universal hashes `ũ, ũ′` of `u` (independent keys) and a
-//! digest of both hashes of every column of `V` (the VOLE consistency check), and the masked
+//! then, after `chall1`, two universal hashes of `u` with independent keys (`ũ`, 128 bits, and
+//! `ũ′`, the low 16 bits of the second: FAEST's `λ + 16`-bit check) and a digest of both
+//! hashes of every column of `V` (the VOLE consistency check), and the masked
 //! witness `d = w ⊕ u[0, ℓ)`; after `chall2`, two QuickSilver combinations with independent
 //! coefficients, `Ã0, Ã1` and `Ã0′, Ã1′` ([`quicksilver`], masked by `u[ℓ, ℓ+128)`,
 //! `u[ℓ+128, ℓ+256)` and their tags); `chall3` gives `Δ`, i.e. the hidden leaf of every
 //! tree, and the prover opens every other leaf. The verifier rebuilds `q`, checks the leaf
 //! commitments, both consistency hashes and both `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
-//! Each check is run twice so that each field phase costs a forger `2^-256` per query and the
-//! sum over the three phases reaches the level asked ([`attack_cost_bits`]).
+//! QuickSilver runs twice and the consistency check has a 128-bit and a 16-bit hash, so
+//! that the QuickSilver and consistency phases cost a forger `2^-256` and `2^-144` per query
+//! and the sum over the three phases reaches the level asked ([`attack_cost_bits`]).
 //!
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
 //! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
@@ -48,13 +50,17 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v4`: AES-128 trees and leaves, a fixed-width
+/// Transcript label of every VOLE proof (`v5`: a 128-bit and a 16-bit consistency hash, the
+/// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v4";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v5";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v3";
-/// How many times each field check runs, with independent keys.
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v5";
+/// How many QuickSilver combinations run, with independent coefficients, and how many
+/// consistency hashes (the second truncated to [`convert::SHORT_HASH_BITS`] bits).
 pub const CHECKS: usize = 2;
+/// Bytes of the short hash `ũ′` and of its value per column.
+const SHORT_BYTES: usize = convert::SHORT_HASH_BITS / 8;
 
 /// The prover's messages before `Δ` (in a live session: its first message).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -62,12 +68,16 @@ pub struct CommitMsg {
     pub salt: [u8; 32],
     /// `h_com`: the digest of every leaf commitment of every repetition.
     pub h_com: Digest,
-    /// `c_i = u_0 ⊕ u_i` for `i = 1 … τ−1`, `ℓ̂` bits each, packed (padding bits zero).
-    #[serde(with = "crate::proof_file::bytes_list")]
-    pub corrections: Vec<Vec<u8>>,
-    /// `[ũ, ũ′]`, the two universal hashes of `u_0` (16 bytes each, little-endian).
-    pub u_hash: [[u8; 16]; CHECKS],
-    /// `SHA-256(VHASH_TAG ‖ H(Ṽ_0) ‖ H′(Ṽ_0) ‖ … ‖ H′(Ṽ_{delta_bits−1}))`.
+    /// `c_1 ‖ … ‖ c_{τ−1}`, `c_i = u_0 ⊕ u_i`: `τ−1` strings of `⌈ℓ̂/8⌉` bytes (`ℓ̂` bits
+    /// packed, padding bits zero) concatenated, one length on the wire.
+    #[serde(with = "crate::proof_file::bytes")]
+    pub corrections: Vec<u8>,
+    /// `ũ = H_0(u_0)`, 16 bytes little-endian.
+    pub u_hash: [u8; 16],
+    /// `ũ′ = H_1(u_0)`, the short hash: 2 bytes little-endian.
+    pub u_hash_short: [u8; SHORT_BYTES],
+    /// `SHA-256(VHASH_TAG ‖ H_0(Ṽ_0) ‖ H_1(Ṽ_0) ‖ … ‖ H_1(Ṽ_{delta_bits−1}))`, 16 + 2 bytes
+    /// per column.
     pub v_hash: Digest,
     /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
     #[serde(with = "crate::proof_file::bytes")]
@@ -77,17 +87,15 @@ pub struct CommitMsg {
     pub a1: [[u8; 16]; CHECKS],
 }
 
-/// One repetition's opening: the `k_i` sibling seeds and the hidden leaf's commitment.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Opening {
-    pub path: Vec<NodeSeed>,
-    pub commitment: Digest,
-}
-
-/// The answer to `Δ`.
+/// The answer to `Δ`: every repetition's opening as two flat lists.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Response {
-    pub openings: Vec<Opening>,
+    /// The `D` sibling seeds: repetition 0's `k_0` (top-down), then repetition 1's, ….
+    #[serde(with = "short_list")]
+    pub seeds: Vec<NodeSeed>,
+    /// The `τ` hidden leaves' commitments `com_{i, j*_i}`, in repetition order.
+    #[serde(with = "short_list")]
+    pub commitments: Vec<Digest>,
 }
 
 /// `Δ` as the hidden leaf of every repetition.
@@ -118,6 +126,40 @@ mod fixed_u32 {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
         <[u8; 4]>::deserialize(d).map(u32::from_le_bytes)
+    }
+}
+
+/// A list of at most [`params::MAX_DELTA_BITS`] fixed-size items (seeds, commitments) with the
+/// bytes of a plain `Vec` (a length, then the items), decoded without trusting the length:
+/// room for at most that many items is reserved up front, and any more only as the input
+/// really has them (the verifier checks the exact count, `D` or `τ`, before using them).
+mod short_list {
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Vec<T>, A::Error> {
+                let cap = a.size_hint().unwrap_or(0);
+                let mut v = Vec::with_capacity(cap.min(super::params::MAX_DELTA_BITS as usize));
+                while let Some(x) = a.next_element()? {
+                    v.push(x);
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_seq(V(std::marker::PhantomData))
     }
 }
 
@@ -186,9 +228,10 @@ pub enum Cheat {
     /// Flip bit `bit` of correction `rep` (`1 ≤ rep < τ`): an inconsistent VOLE.
     Correction { rep: usize, bit: usize },
     /// A forger that knows `Δ` for one of the two checks (`check` 0 or 1) only: that check's
-    /// column hashes absorb the corrections' error (`+ Δ_c·H_k(e)`) and its `Ã1` places a
-    /// root at `Δ`, so that check passes whatever the witness and the corrections; the other
-    /// check is computed honestly. Shows that the second check is checked.
+    /// column hashes (the full hash for 0, the 16-bit one for 1) absorb the corrections' error
+    /// (`+ Δ_c·H_k(e)`) and its QuickSilver combination's `Ã1` places a root at `Δ`, so that
+    /// check passes whatever the witness and the corrections; the other check is computed
+    /// honestly. Shows that each check is checked.
     Adjust { check: usize, delta: u128 },
 }
 
@@ -208,7 +251,7 @@ impl Shape {
             n_and: c.n_and(),
             n_inv: c.n_inv(),
             l,
-            lhat: l + 512,
+            lhat: l + convert::EXTRA_BITS,
         }
     }
 }
@@ -226,7 +269,7 @@ fn transcript(st: &Statement, p: &Params, cm: &CommitMsg) -> Transcript {
     t.append_u64(b"grind", p.grind as u64);
     t.append(b"salt", &cm.salt);
     t.append(b"h_com", &cm.h_com);
-    t.append(b"corrections", &cm.corrections.concat());
+    t.append(b"corrections", &cm.corrections);
     t
 }
 
@@ -246,9 +289,9 @@ fn challenges(st: &Statement, p: &Params, cm: &CommitMsg) -> ([u8; 32], [u8; 32]
     (c1, c2, t)
 }
 
-/// `ũ ‖ ũ′`, `v_hash`, `d`: what `chall2` follows.
+/// `ũ ‖ ũ′` (18 bytes), `v_hash`, `d`: what `chall2` follows.
 fn absorb_hashes(t: &mut Transcript, cm: &CommitMsg) {
-    t.append(b"u hash", &cm.u_hash.concat());
+    t.append(b"u hash", &[&cm.u_hash[..], &cm.u_hash_short[..]].concat());
     t.append(b"v hash", &cm.v_hash);
     t.append(b"masked witness", &cm.masked_witness);
 }
@@ -270,7 +313,8 @@ fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
     draw32(&t, b"vole chall3")
 }
 
-/// `SHA-256(VHASH_TAG ‖ H(col_0) + adj_0 ‖ H′(col_0) + adj′_0 ‖ …)`.
+/// `SHA-256(VHASH_TAG ‖ H_0(col_0) + adj_0 ‖ H_1(col_0) + adj′_0 ‖ …)`: per column the full
+/// hash's 16 bytes, then the short hash's 2 (little-endian each).
 fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; CHECKS] + Sync) -> Digest {
     let hs: Vec<[u128; CHECKS]> = cols
         .par_iter()
@@ -282,8 +326,9 @@ fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; CHECKS] + 
         .collect();
     let mut h = Sha256::new();
     h.update(VHASH_TAG);
-    for x in hs.iter().flatten() {
-        h.update(x.to_le_bytes());
+    for [h0, h1] in hs {
+        h.update(h0.to_le_bytes());
+        h.update(&h1.to_le_bytes()[..SHORT_BYTES]);
     }
     h.finalize().into()
 }
@@ -296,6 +341,20 @@ fn mask_sum(rows: &[u128], from: usize) -> u128 {
 
 fn le(x: u128) -> [u8; 16] {
     x.to_le_bytes()
+}
+
+/// `[ũ, ũ′]` as field elements (`ũ′ < 2^16`).
+fn u_hashes(cm: &CommitMsg) -> [u128; CHECKS] {
+    let mut short = [0u8; 16];
+    short[..SHORT_BYTES].copy_from_slice(&cm.u_hash_short);
+    [u128::from_le_bytes(cm.u_hash), u128::from_le_bytes(short)]
+}
+
+/// The short hash's bytes (`x < 2^16`).
+fn short_le(x: u128) -> [u8; SHORT_BYTES] {
+    x.to_le_bytes()[..SHORT_BYTES]
+        .try_into()
+        .expect("SHORT_BYTES bytes")
 }
 
 /// The witness positions' values: inputs, then every AND output (gate order), then every
@@ -469,8 +528,9 @@ fn commit_inner(
     let mut cm = CommitMsg {
         salt,
         h_com,
-        corrections,
-        u_hash: [[0; 16]; CHECKS],
+        corrections: corrections.concat(),
+        u_hash: [0; 16],
+        u_hash_short: [0; SHORT_BYTES],
         v_hash: [0; 32],
         masked_witness: convert::to_bytes(&d, sh.l),
         a0: [[0; 16]; CHECKS],
@@ -479,7 +539,9 @@ fn commit_inner(
     let mut t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
     let uh = UHash::new(&c1, sh.l);
-    cm.u_hash = uh.hash(&u0).map(le);
+    let [u_full, u_short] = uh.hash(&u0);
+    cm.u_hash = le(u_full);
+    cm.u_hash_short = short_le(u_short);
     // column c of repetition i: the adjusted check absorbs Δ_c·H_k(e_i)
     let err_hash: Vec<[u128; CHECKS]> = errors.iter().map(|e| uh.hash(e)).collect();
     let rep_of: Vec<usize> = (0..p.tau())
@@ -532,18 +594,18 @@ impl ProverState {
         ch.check(&self.params)?;
         let p = &self.params;
         let dom = vc::Domains::new(&self.commit.salt);
-        let openings = (0..p.tau())
+        let (paths, commitments): (Vec<Vec<NodeSeed>>, Vec<Digest>) = (0..p.tau())
             .into_par_iter()
             .map(|i| {
                 let tree = &self.trees[i];
                 let h = ch.hidden[i] as usize;
-                Opening {
-                    path: tree.open(h),
-                    commitment: vc::leaf(&dom, i as u32, h, &tree.leaves()[h]),
-                }
+                (tree.open(h), vc::leaf(&dom, i as u32, h, &tree.leaves()[h]))
             })
-            .collect();
-        Ok(Response { openings })
+            .unzip();
+        Ok(Response {
+            seeds: paths.concat(),
+            commitments,
+        })
     }
 
     /// The first counter whose `chall3` is valid, and its challenge: `2^w` hashes on
@@ -671,6 +733,16 @@ fn corrected_columns(
     q.into_iter().flatten().collect()
 }
 
+/// The flat list of `D` seeds cut into the `τ` paths (`k_i` seeds each; the length is checked).
+fn split_paths<'a>(p: &Params, seeds: &'a [NodeSeed]) -> Vec<&'a [NodeSeed]> {
+    (0..p.tau())
+        .map(|i| {
+            let o = p.offset(i) as usize;
+            &seeds[o..o + p.k(i) as usize]
+        })
+        .collect()
+}
+
 /// The checks common to interactive and non-interactive verification.
 pub fn verify_interactive(
     st: &Statement,
@@ -693,33 +765,30 @@ pub fn verify_interactive(
             }
         }
     }
-    if cm.corrections.len() != p.tau() - 1 {
+    let cbytes = sh.lhat.div_ceil(8);
+    if cm.corrections.len() != (p.tau() - 1) * cbytes {
         return Err(rejected(format!(
-            "{} corrections, expected {}",
+            "the corrections have {} bytes, expected {} ({} of {cbytes})",
             cm.corrections.len(),
+            (p.tau() - 1) * cbytes,
             p.tau() - 1
         )));
     }
     let corrections: Vec<Bits> = cm
         .corrections
-        .iter()
+        .chunks_exact(cbytes)
         .map(|c| convert::from_bytes(c, sh.lhat))
         .collect::<Option<_>>()
         .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
     let d = convert::from_bytes(&cm.masked_witness, sh.l)
         .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
-    if resp.openings.len() != p.tau()
-        || resp
-            .openings
-            .iter()
-            .enumerate()
-            .any(|(i, o)| o.path.len() != p.k(i) as usize)
-    {
-        return Err(rejected("the openings do not have one seed per tree level"));
+    if resp.seeds.len() != p.delta_bits as usize || resp.commitments.len() != p.tau() {
+        return Err(rejected(
+            "the openings do not have one seed per tree level and one commitment per tree",
+        ));
     }
-    let paths: Vec<&[NodeSeed]> = resp.openings.iter().map(|o| &o.path[..]).collect();
-    let hidden: Vec<Digest> = resp.openings.iter().map(|o| o.commitment).collect();
-    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &paths, &hidden);
+    let paths = split_paths(p, &resp.seeds);
+    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &paths, &resp.commitments);
     if h_com != cm.h_com {
         return Err(rejected(
             "the opened leaves do not match the vector commitment",
@@ -729,7 +798,7 @@ pub fn verify_interactive(
     let delta = ch.delta(p);
     let (c1, c2, _) = challenges(st, p, cm);
     let uh = UHash::new(&c1, sh.l);
-    let ut = cm.u_hash.map(u128::from_le_bytes);
+    let ut = u_hashes(cm);
     let vh = v_hash(&uh, &cols, |col| {
         ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
     });
@@ -804,7 +873,7 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
 fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
     let sh = Shape::of(st.circuit);
     let (want_d, want_c) = (sh.l.div_ceil(8), sh.lhat.div_ceil(8));
-    if cm.masked_witness.len() != want_d || cm.corrections.iter().any(|c| c.len() != want_c) {
+    if cm.masked_witness.len() != want_d || !cm.corrections.len().is_multiple_of(want_c) {
         return Err(Error::rejected(format!(
             "{}: its masked witness has {} bytes, this statement's circuit needs {want_d}",
             crate::mpc::ANOTHER_STATEMENT,
@@ -829,15 +898,13 @@ pub fn simulate(
     st.check_output_len()?;
     let sh = Shape::of(st.circuit);
     let salt = crate::rng::random_32(rng);
-    let mut openings = Vec::with_capacity(p.tau());
+    let (mut seeds, mut commitments) = (Vec::new(), Vec::with_capacity(p.tau()));
     for i in 0..p.tau() {
         let mut root = [0u8; 16];
         rng.fill_bytes(&mut root);
         let tree = vc::Tree::new(&vc::Domains::new(&salt), i as u32, p.k(i), &root);
-        openings.push(Opening {
-            path: tree.open(ch.hidden[i] as usize),
-            commitment: crate::rng::random_32(rng),
-        });
+        seeds.extend(tree.open(ch.hidden[i] as usize));
+        commitments.push(crate::rng::random_32(rng));
     }
     let random_bits = |rng: &mut dyn RngCore, n: usize| {
         let mut b: Bits = (0..convert::words(n)).map(|_| rng.next_u64()).collect();
@@ -847,11 +914,10 @@ pub fn simulate(
     let corrections: Vec<Bits> = (1..p.tau()).map(|_| random_bits(rng, sh.lhat)).collect();
     let d = random_bits(rng, sh.l);
     let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
-    let ut = [r128(), r128()];
+    let ut = [r128(), r128() & ((1 << convert::SHORT_HASH_BITS) - 1)];
     let a1 = [r128(), r128()];
-    let paths: Vec<&[NodeSeed]> = openings.iter().map(|o| &o.path[..]).collect();
-    let hidden: Vec<Digest> = openings.iter().map(|o| o.commitment).collect();
-    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &paths, &hidden);
+    let paths = split_paths(&p, &seeds);
+    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &paths, &commitments);
     let cols = corrected_columns(&p, ch, q, &corrections);
     let delta = ch.delta(&p);
     let mut cm = CommitMsg {
@@ -859,9 +925,10 @@ pub fn simulate(
         h_com,
         corrections: corrections
             .iter()
-            .map(|c| convert::to_bytes(c, sh.lhat))
+            .flat_map(|c| convert::to_bytes(c, sh.lhat))
             .collect(),
-        u_hash: ut.map(le),
+        u_hash: le(ut[0]),
+        u_hash_short: short_le(ut[1]),
         v_hash: [0; 32],
         masked_witness: convert::to_bytes(&d, sh.l),
         a0: [[0; 16]; CHECKS],
@@ -879,7 +946,7 @@ pub fn simulate(
     for k in 0..CHECKS {
         cm.a0[k] = le(lhs[k] ^ gf128::mul(a1[k], delta));
     }
-    Ok((cm, Response { openings }))
+    Ok((cm, Response { seeds, commitments }))
 }
 
 /// Summary lines of a VOLE proof (no verification).
@@ -893,20 +960,19 @@ pub fn describe(proof: &Proof) -> String {
         Err(e) => format!("invalid parameters: {e}"),
     };
     let c = &proof.commit;
-    let seeds: usize = proof.response.openings.iter().map(|o| o.path.len()).sum();
+    let r = &proof.response;
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} × {} B\nmasked witness: {} B\nfield checks: {} universal hashes, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
+         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
         c.corrections.len(),
-        c.corrections.first().map_or(0, |x| x.len()),
         c.masked_witness.len(),
-        c.u_hash.len(),
-        c.a0.len(),
-        16 * (c.u_hash.len() + c.a0.len() + c.a1.len()),
-        seeds,
-        16 * seeds,
-        proof.response.openings.len(),
-        32 * proof.response.openings.len(),
+        8 * SHORT_BYTES,
+        CHECKS,
+        c.u_hash.len() + c.u_hash_short.len() + 16 * (c.a0.len() + c.a1.len()),
+        r.seeds.len(),
+        16 * r.seeds.len(),
+        r.commitments.len(),
+        32 * r.commitments.len(),
         proof.counter,
     )
 }

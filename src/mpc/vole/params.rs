@@ -11,10 +11,12 @@ pub const MAX_DELTA_BITS: u32 = 128;
 pub const MAX_K: u32 = 16;
 /// The most grinding bits (the honest prover's expected work is `2^w` hashes).
 pub const MAX_GRIND: u32 = 16;
-/// The bits of each of the two field checks' challenges (`chall1`: two universal hashes with
-/// independent keys; `chall2`: two QuickSilver combinations with independent coefficients),
-/// each over GF(2^128): a wrong value passes both with probability `2^-256`.
-pub const FIELD_BITS: f64 = 256.0;
+/// The bits of the consistency check (`chall1`: two universal hashes with independent keys,
+/// one of 128 bits and one truncated to 16): an error passes both with probability `2^-144`.
+pub const CONSISTENCY_BITS: f64 = 144.0;
+/// The bits of the QuickSilver check (`chall2`: two combinations with independent
+/// coefficients over GF(2^128)): a wrong witness passes both with probability `2^-256`.
+pub const QUICKSILVER_BITS: f64 = 256.0;
 
 /// `τ` repetitions sharing `Δ`'s `delta_bits` bits (repetition `i` has `2^{k_i}` leaves,
 /// `Σ k_i = delta_bits`, [`Params::k`]), and `grind` bits of proof of work on `Δ`.
@@ -124,7 +126,8 @@ impl std::fmt::Display for Params {
 /// required level is compared with.
 ///
 /// A forger spends each random-oracle query on one of three challenges: the two universal
-/// hashes of the VOLE check (`chall1`: both must vanish on its error, `ε₁ = 2^-256`), the two
+/// hashes of the VOLE check (`chall1`: the 128-bit one and the 16-bit one must both vanish on
+/// its error, `ε₁ = 2^-144`), the two
 /// QuickSilver combinations (`chall2`: both must vanish, `ε₂ = 2^-256`), or `Δ` itself
 /// (`chall3`: two roots of a nonzero degree-2 polynomial among `2^delta_bits` values, and one
 /// query in `2^w` is a valid challenge, `ε₃ = 2^{1−delta_bits−w}`). With `Q` queries in all
@@ -133,7 +136,7 @@ impl std::fmt::Display for Params {
 /// Misuse: this is the non-interactive figure. A live session has no grinding (the verifier
 /// draws `Δ`): it runs [`Params::session`], whose `Δ` term is `2^{1−D'}` per session (7.10).
 pub fn attack_cost_bits(p: &Params) -> f64 {
-    let field = 2.0 * (-FIELD_BITS).exp2();
+    let field = (-CONSISTENCY_BITS).exp2() + (-QUICKSILVER_BITS).exp2();
     let delta = (1.0 - p.delta_bits as f64 - p.grind as f64).exp2();
     -(field + delta).log2()
 }
@@ -174,7 +177,7 @@ impl Profile {
 
 /// The parameters of `profile` at `bits` bits (`1 ≤ bits ≤ 128`): `Δ` of
 /// `D = ⌈D₁₂₈ · bits / 128⌉` bits, `w = bits + 2 − D` grinding bits (so `ε₃ = 2^{−bits−1}`
-/// and [`attack_cost_bits`] `= −log2(2^{−bits−1} + 2^-255) ≥ bits`),
+/// and [`attack_cost_bits`] `= −log2(2^{−bits−1} + 2^-144 + 2^-256) ≥ bits`),
 /// `τ = ⌈τ₁₂₈ · bits / 128⌉` (capped at `D`). At 128 bits: size `(τ, D, w) = (11, 116, 14)`
 /// (six trees of `2^11` leaves, five of `2^10`), speed `(20, 120, 10)` (twenty trees of `2^6`).
 pub fn params_for(bits: u32, profile: Profile) -> Result<Params> {
@@ -203,7 +206,9 @@ mod tests {
                 let p = params_for(bits, prof).unwrap();
                 assert!(attack_cost_bits(&p) >= bits as f64, "{bits} {p}");
                 // the sum over phases, computed directly
-                let sum = 2f64.powi(-256) * 2.0 + 2f64.powi(1 - (p.delta_bits + p.grind) as i32);
+                let sum = 2f64.powi(-144)
+                    + 2f64.powi(-256)
+                    + 2f64.powi(1 - (p.delta_bits + p.grind) as i32);
                 assert!((attack_cost_bits(&p) + sum.log2()).abs() < 1e-9);
                 assert!(-sum.log2() >= bits as f64);
                 let s: u32 = (0..p.tau()).map(|i| p.k(i)).sum();
@@ -219,14 +224,18 @@ mod tests {
         let f = params_for(128, Profile::Speed).unwrap();
         assert_eq!((f.tau, f.delta_bits, f.grind), (20, 120, 10));
         assert!((0..20).all(|i| f.k(i) == 6));
-        // 2^-129 + 2^-255: 129 bits less a hair, for both
+        // 2^-129 + 2^-144 + 2^-256: 129 bits less 2^-15·log2(e) ≈ 0.00004, for both
         for p in [s, f] {
             let b = attack_cost_bits(&p);
             assert!(b > 128.99 && b <= 129.0, "{b}");
         }
-        // the former 128-bit shape (D = 128, w = 8) with the doubled checks: 134.99 bits
+        // the former 128-bit shape (D = 128, w = 8): 2^-135 + 2^-144, 134.99 bits
         let old = attack_cost_bits(&Params::new(11, 128, 8));
         assert!((old - 134.99).abs() < 0.01, "{old}");
+        // the short hash's term caps every set below 144 bits: D + w = 144 gives
+        // 2^-143 + 2^-144, 143 − log2(1.5) bits
+        let big = attack_cost_bits(&Params::new(16, 128, 16));
+        assert!((big - (143.0 - 1.5f64.log2())).abs() < 1e-9, "{big}");
         // sessions: grinding moved into Δ, 2·2^-D' per session ≥ b bits below 128, 127 at 128
         for bits in 1..=128 {
             for prof in Profile::ALL {

@@ -17,6 +17,33 @@ fn small_circuit() -> Circuit {
     b.finish()
 }
 
+/// The response's two lists have the bytes of plain vectors, and their lengths are not
+/// trusted when decoding: a claimed 2^40 seeds in a few bytes is refused without reserving
+/// room for them.
+#[test]
+fn response_lists_are_plain_vectors_with_untrusted_lengths() {
+    use crate::proof_file::{decode, encode};
+    let r = Response {
+        seeds: (0..5u8).map(|i| [i; 16]).collect(),
+        commitments: vec![[9u8; 32]; 2],
+    };
+    assert_eq!(
+        encode(&r),
+        encode(&(r.seeds.clone(), r.commitments.clone())),
+        "the same bytes as (Vec, Vec)"
+    );
+    assert_eq!(decode::<Response>(&encode(&r), "t").unwrap(), r);
+    let mut b = vec![253u8];
+    b.extend((1u64 << 40).to_le_bytes());
+    b.extend([0u8; 48]);
+    assert!(decode::<Response>(&b, "t").is_err());
+    // and a commitment list that claims more items than it has
+    let mut b = encode(&r);
+    let n = b.len();
+    b[n - 2 * 32 - 1] = 3;
+    assert!(decode::<Response>(&b, "t").is_err());
+}
+
 #[test]
 fn honest_proofs_verify_and_wrong_outputs_do_not() {
     let c = small_circuit();
