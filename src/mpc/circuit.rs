@@ -205,7 +205,7 @@ impl Circuit {
         &self.outputs
     }
     /// SHA-256 of the canonical encoding (see [`Circuit::canonical_bytes`]), or for a
-    /// [`Circuit::derived`] circuit the digest its maker defines.
+    /// circuit made by `Circuit::derived` the digest its maker defines.
     pub fn digest(&self) -> Digest {
         self.digest
     }

@@ -406,7 +406,8 @@ impl Bristol {
 /// Wires keep the IR's numbers (inputs, then one per gate); each output is then copied to
 /// the last wires by an `EQW` gate (an `EQ` gate for a constant output), as the format puts
 /// outputs last. Reading it back with [`parse`] and [`Bristol::to_circuit`] (no public group)
-/// gives back a circuit with the same digest.
+/// gives back a circuit with the same gates, hence the same canonical digest (a
+/// circuit made by `Circuit::derived`, LowMC's, is bound by its maker's digest instead).
 pub fn export(c: &Circuit, inputs: &[u32], outputs: &[u32]) -> Result<String> {
     use std::fmt::Write as _;
     let sum = |g: &[u32]| g.iter().map(|&w| w as usize).sum::<usize>();
