@@ -648,15 +648,7 @@ pub fn prove(
     params: Params,
     rng: &mut impl RngCore,
 ) -> Result<Proof> {
-    let state = commit_inner(st, witness, params, rng, &[], true)?;
-    let (counter, ch) = state.grind()?;
-    let response = state.respond(&ch)?;
-    Ok(Proof {
-        params,
-        commit: state.commit.clone(),
-        counter,
-        response,
-    })
+    prove_inner(st, witness, params, rng, &[], true)
 }
 
 /// Like [`prove`] without checking the witness, optionally cheating: for soundness tests
@@ -669,7 +661,20 @@ pub fn prove_unchecked(
     rng: &mut impl RngCore,
     cheats: &[Cheat],
 ) -> Result<Proof> {
-    let state = commit(st, witness, params, rng, cheats)?;
+    prove_inner(st, witness, params, rng, cheats, false)
+}
+
+/// The three phases of a non-interactive proof: commit (refusing a wrong witness when
+/// `check`), grind, respond.
+fn prove_inner(
+    st: &Statement,
+    witness: &[bool],
+    params: Params,
+    rng: &mut impl RngCore,
+    cheats: &[Cheat],
+    check: bool,
+) -> Result<Proof> {
+    let state = commit_inner(st, witness, params, rng, cheats, check)?;
     let (counter, ch) = state.grind()?;
     let response = state.respond(&ch)?;
     Ok(Proof {
