@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v5"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v6"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -604,6 +604,85 @@ def pad32(tag):
     return tag + bytes(32 - len(tag))
 
 
+MAX_FIXING_OUTPUTS = 256                           # 7.4a
+MAX_FIXING_WIRES = 1 << 16                         # 7.4a
+
+
+def fixed_positions(bld, n_and):
+    """7.4a: the witness positions the outputs fix. Returns (fixed, row_of, eqs): fixed is
+    the list, from the highest position down, of (pos, S) with S the equations whose sum
+    reads pos and no other fixed position; row_of maps every free position to its committed
+    row; eqs lists each equation's (output index, output wire)."""
+    n_in = bld.n_in
+    eqs = [(o, w) for o, w in enumerate(bld.outputs) if not is_const(w)][:MAX_FIXING_OUTPUTS]
+    if n_in + len(bld.gates) > MAX_FIXING_WIRES:
+        eqs = []                                 # a large circuit fixes nothing
+    r = len(eqs)
+    n_pos = n_in + n_and + 8 * len(bld.inv_inputs)
+    wire_of = list(range(n_in)) + [None] * (n_pos - n_in)
+    t = 0
+    for g, (op, a, b) in enumerate(bld.gates):
+        if op == AND:
+            wire_of[n_in + t] = n_in + g
+            t += 1
+        elif op == INV:
+            wire_of[n_in + n_and + 8 * a + b] = n_in + g
+    # backwards: bit k of coef[w] is wire w's coefficient in equation k
+    coef = [0] * (n_in + len(bld.gates))
+    for k, (_, w) in enumerate(eqs):
+        coef[w] ^= 1 << k
+    for g in range(len(bld.gates) - 1, -1, -1):
+        op, a, b = bld.gates[g]
+        v = coef[n_in + g]
+        if op == XOR:
+            coef[a] ^= v
+            coef[b] ^= v
+        elif op == NOT:
+            coef[a] ^= v
+    # from the highest position down: fixed when its column is independent of the fixed ones'
+    basis = {}                                   # leading equation -> column
+    cols = []                                    # (pos, column)
+    for p in range(n_pos - 1, -1, -1):
+        if len(cols) == r:
+            break
+        v = coef[wire_of[p]]
+        while v:
+            lead = v.bit_length() - 1
+            if lead in basis:
+                v ^= basis[lead]
+            else:
+                basis[lead] = v
+                cols.append((p, coef[wire_of[p]]))
+                break
+    # Gauss-Jordan over the equations restricted to the fixed columns
+    rows = []
+    for k in range(r):
+        row = 0
+        for j, (_, col) in enumerate(cols):
+            if (col >> k) & 1:
+                row |= 1 << j
+        rows.append([row, 1 << k])
+    used = [False] * r
+    fixed = []
+    for j in range(len(cols)):
+        k = next(k for k in range(r) if not used[k] and (rows[k][0] >> j) & 1)
+        prow, ptrack = rows[k]
+        for i in range(r):
+            if i != k and (rows[i][0] >> j) & 1:
+                rows[i][0] ^= prow
+                rows[i][1] ^= ptrack
+        used[k] = True
+        fixed.append(k)
+    fixed = [(cols[j][0], [e for e in range(r) if (rows[k][1] >> e) & 1])
+             for j, k in enumerate(fixed)]
+    fixed_set = {f[0] for f in fixed}
+    row_of = {}
+    for q in range(n_pos):
+        if q not in fixed_set:
+            row_of[q] = len(row_of)
+    return fixed, row_of, eqs
+
+
 def verify(inst, data, security, context):
     p = parse_file(data, PROTOCOL_PEG_VOLE, "peg VOLE")
     bld, y = peg_circuit(inst)
@@ -621,7 +700,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
     ands = [g for g in bld.gates if g[0] == AND]
     n_and, n_out = len(ands), len(bld.outputs)
     n_inv = len(bld.inv_inputs)
-    ell = n_in + n_and + 8 * n_inv
+    # 7.4a: ell counts the committed positions; the outputs fix the others
+    fixed, row_of, eqs = fixed_positions(bld, n_and)
+    ell = n_in + n_and + 8 * n_inv - len(fixed)
     ellh = ell + 400
     tau, dbits, grind = p["tau"], p["D"], p["w"]
     # 1. parameters
@@ -734,7 +815,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         return (acc & wk) ^ ((x >> (ell + 256 + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v5"]
+    parts = [b"zkg:vole:vhash:v6"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
@@ -753,7 +834,31 @@ def verify_statement(p, tag, bld, public, y, security, context):
     # the next n_and + n_out; combination k is masked by positions [ell + 128k, ell + 128k + 128)
     n_rel = n_and + n_out + n_inv
     chis = field_stream(chall2, 2 * n_rel)
-    keys = [qpos(pp) ^ (delta if (d >> pp) & 1 else 0) for pp in range(n_in)]
+    # every position's key: a committed one's from its row; a fixed one's (7.4a) the sum
+    # over its equations of (the output's key with every fixed key zero + y·Δ)
+    pkey = {pp: qpos(r) ^ (delta if (d >> r) & 1 else 0) for pp, r in row_of.items()}
+    if fixed:
+        for pos, _ in fixed:
+            pkey[pos] = 0
+        wk = [pkey[pp] for pp in range(n_in)]
+        t = 0
+        for op, a, b in bld.gates:
+            if op == XOR:
+                wk.append(wk[a] ^ wk[b])
+            elif op == NOT:
+                wk.append(wk[a] ^ delta)
+            elif op == INV:
+                wk.append(pkey[n_in + n_and + 8 * a + b])
+            else:
+                wk.append(pkey[n_in + t])
+                t += 1
+        eq = [wk[w] ^ (delta if y[o] else 0) for o, w in eqs]
+        for pos, S in fixed:
+            k = 0
+            for e in S:
+                k ^= eq[e]
+            pkey[pos] = k
+    keys = [pkey[pp] for pp in range(n_in)]
     s_kk = [0, 0]
     s_kc = [0, 0]
     t = 0
@@ -763,11 +868,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
         elif op == NOT:
             keys.append(keys[a] ^ delta)
         elif op == INV:
-            pos = n_in + n_and + 8 * a + b
-            keys.append(qpos(pos) ^ (delta if (d >> pos) & 1 else 0))
+            keys.append(pkey[n_in + n_and + 8 * a + b])
         else:
-            pos = n_in + t
-            kc = qpos(pos) ^ (delta if (d >> pos) & 1 else 0)
+            kc = pkey[n_in + t]
             keys.append(kc)
             kk = gf_mul(keys[a], keys[b])
             for k in range(2):
@@ -785,7 +888,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         for j in range(8):
             pos = n_in + n_and + 8 * i + j
             kx ^= gf_mul(beta[j], keys[ins[j]])
-            ky ^= gf_mul(beta[j], qpos(pos) ^ (delta if (d >> pos) & 1 else 0))
+            ky ^= gf_mul(beta[j], pkey[pos])
         kk = gf_mul(kx, ky)
         for k in range(2):
             ch = chis[k * n_rel + n_and + n_out + i]

@@ -1,8 +1,9 @@
 //! VOLE-in-the-head (Baum et al., CRYPTO 2023; the construction FAEST builds on) over
 //! [`Circuit`]s.
 //!
-//! The witness is the circuit's input bits followed by every AND gate's output bit, then
-//! every inverted byte's 8 bits (`ℓ = n_in + n_and + 8·n_inv` bits). The prover commits to `τ` all-but-one vector commitments
+//! The witness positions are the circuit's input bits followed by every AND gate's output
+//! bit, then every inverted byte's 8 bits; those the public outputs fix ([`fixed`]) are not
+//! committed, the other `ℓ` are. The prover commits to `τ` all-but-one vector commitments
 //! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
 //! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 400` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
@@ -10,7 +11,7 @@
 //! then, after `chall1`, two universal hashes of `u` with independent keys (`ũ`, 128 bits, and
 //! `ũ′`, the low 16 bits of the second: FAEST's `λ + 16`-bit check) and a digest of both
 //! hashes of every column of `V` (the VOLE consistency check), and the masked
-//! witness `d = w ⊕ u[0, ℓ)`; after `chall2`, two QuickSilver combinations with independent
+//! witness `d = w ⊕ u[0, ℓ)` (the committed positions); after `chall2`, two QuickSilver combinations with independent
 //! coefficients, `Ã0, Ã1` and `Ã0′, Ã1′` ([`quicksilver`], masked by `u[ℓ, ℓ+128)`,
 //! `u[ℓ+128, ℓ+256)` and their tags); `chall3` gives `Δ`, i.e. the hidden leaf of every
 //! tree, and the prover opens every other leaf. The verifier rebuilds `q`, checks the leaf
@@ -29,6 +30,7 @@
 
 pub mod backend;
 pub mod convert;
+pub mod fixed;
 pub mod params;
 pub mod quicksilver;
 pub use backend::Vole;
@@ -50,12 +52,13 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v5`: a 128-bit and a 16-bit consistency hash, the
+/// Transcript label of every VOLE proof (`v6`: the witness bits the outputs fix are not
+/// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v5";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v6";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v5";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v6";
 /// How many QuickSilver combinations run, with independent coefficients, and how many
 /// consistency hashes (the second truncated to [`convert::SHORT_HASH_BITS`] bits).
 pub const CHECKS: usize = 2;
@@ -235,23 +238,27 @@ pub enum Cheat {
     Adjust { check: usize, delta: u128 },
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Shape {
     /// The QuickSilver relations before the outputs' (AND gates), and after (inverted bytes).
     n_and: usize,
     n_inv: usize,
+    /// Committed witness bits (`ℓ`: the positions the outputs do not fix, [`fixed`]).
     l: usize,
     lhat: usize,
+    red: std::sync::Arc<fixed::Reduction>,
 }
 
 impl Shape {
     fn of(c: &Circuit) -> Self {
-        let l = c.n_inputs() + c.n_and() + 8 * c.n_inv();
+        let red = fixed::Reduction::cached(c);
+        let l = red.n_committed();
         Shape {
             n_and: c.n_and(),
             n_inv: c.n_inv(),
             l,
             lhat: l + convert::EXTRA_BITS,
+            red,
         }
     }
 }
@@ -358,8 +365,8 @@ fn short_le(x: u128) -> [u8; SHORT_BYTES] {
 }
 
 /// The witness positions' values: inputs, then every AND output (gate order), then every
-/// inverted byte's bits. The reference for [`quicksilver::ProverWalk::witness`] (tests).
-#[cfg(test)]
+/// inverted byte's bits, with relation `flip`'s bit flipped and carried on. The reference for
+/// [`quicksilver::ProverWalk::witness`] (tests); a cheating prover's witness ([`Cheat`]).
 fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<bool> {
     use super::circuit::Gate;
     let mut v = Vec::with_capacity(c.n_wires());
@@ -507,12 +514,24 @@ fn commit_inner(
     }
     let cols: Vec<Bits> = reps.into_iter().flat_map(|r| r.2).collect();
     let tags = convert::rows(&cols, sh.lhat);
+    let mut pos_tags = sh.red.spread(|r| tags[r]);
+    sh.red.fill(st.circuit, &mut pos_tags, 0, |_| 0, st.output);
     let flip = cheats.iter().find_map(|c| match c {
         Cheat::FlipAnd(t) => Some(*t),
         _ => None,
     });
-    let walk =
-        quicksilver::ProverWalk::new(st.circuit, witness, &tags, |t, v| v ^ (flip == Some(t)));
+    // a cheating prover commits the bits it likes (a flipped one carried on); the bits the
+    // outputs fix are then what the outputs and those give, whatever the gates compute
+    let forged = (!cheats.is_empty()).then(|| {
+        let mut x = extended_witness(st.circuit, witness, flip);
+        sh.red.fill(st.circuit, &mut x, true, |b| b, st.output);
+        x
+    });
+    let n_in = st.circuit.n_inputs();
+    let walk = quicksilver::ProverWalk::new(st.circuit, witness, &pos_tags, |t, v| match &forged {
+        Some(x) => x[n_in + t],
+        None => v,
+    });
     if check {
         match walk.satisfies(st.circuit, st.output) {
             Ok(true) => {}
@@ -523,7 +542,9 @@ fn commit_inner(
     let x = walk.witness();
     let mut d = vec![0u64; convert::words(sh.l)];
     for (p_, &b) in x.iter().enumerate() {
-        convert::set(&mut d, p_, b ^ convert::get(&u0, p_));
+        if let Some(r) = sh.red.row(p_) {
+            convert::set(&mut d, r, b ^ convert::get(&u0, r));
+        }
     }
     let mut cm = CommitMsg {
         salt,
@@ -835,10 +856,21 @@ fn quicksilver_keys(
 ) -> Vec<u128> {
     let n_rel = sh.n_and + st.circuit.n_outputs() + sh.n_inv;
     let chi = chis(c2, n_rel);
+    // every witness position's key: a fixed one's from the outputs (7.4a)
+    let mut keys = sh
+        .red
+        .spread(|r| qrows[r] ^ gf128::scale(delta, convert::get(d, r)));
+    sh.red.fill(
+        st.circuit,
+        &mut keys,
+        delta,
+        |b| gf128::scale(delta, b),
+        st.output,
+    );
     quicksilver::verifier_sum(
         st.circuit,
-        qrows,
-        |x| convert::get(d, x),
+        &keys,
+        |_| false,
         delta,
         &[&chi[..n_rel], &chi[n_rel..]],
         st.output,
