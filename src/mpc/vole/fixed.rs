@@ -143,7 +143,11 @@ impl Reduction {
                 Bit::Wire(w) => Some((o as u32, w)),
                 Bit::Const(_) => None,
             })
-            .take(if c.n_wires() <= MAX_WIRES { MAX_ROWS } else { 0 })
+            .take(if c.n_wires() <= MAX_WIRES {
+                MAX_ROWS
+            } else {
+                0
+            })
             .unzip();
         let mut red = Reduction {
             n_pos,
