@@ -837,9 +837,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
     # every position's key: a committed one's from its row; a fixed one's (7.4a) the sum
     # over its equations of (the output's key with every fixed key zero + y·Δ)
     pkey = {pp: qpos(r) ^ (delta if (d >> r) & 1 else 0) for pp, r in row_of.items()}
-    if fixed:
-        for pos, _ in fixed:
-            pkey[pos] = 0
+
+    def wire_keys():
+        """Every wire's key from the positions' (pkey): XOR adds, NOT adds Δ."""
         wk = [pkey[pp] for pp in range(n_in)]
         t = 0
         for op, a, b in bld.gates:
@@ -852,26 +852,25 @@ def verify_statement(p, tag, bld, public, y, security, context):
             else:
                 wk.append(pkey[n_in + t])
                 t += 1
+        return wk
+
+    if fixed:
+        for pos, _ in fixed:
+            pkey[pos] = 0
+        wk = wire_keys()
         eq = [wk[w] ^ (delta if y[o] else 0) for o, w in eqs]
         for pos, S in fixed:
             k = 0
             for e in S:
                 k ^= eq[e]
             pkey[pos] = k
-    keys = [pkey[pp] for pp in range(n_in)]
+    keys = wire_keys()
     s_kk = [0, 0]
     s_kc = [0, 0]
     t = 0
-    for op, a, b in bld.gates:
-        if op == XOR:
-            keys.append(keys[a] ^ keys[b])
-        elif op == NOT:
-            keys.append(keys[a] ^ delta)
-        elif op == INV:
-            keys.append(pkey[n_in + n_and + 8 * a + b])
-        else:
-            kc = pkey[n_in + t]
-            keys.append(kc)
+    for g, (op, a, b) in enumerate(bld.gates):
+        if op == AND:
+            kc = keys[n_in + g]
             kk = gf_mul(keys[a], keys[b])
             for k in range(2):
                 s_kk[k] ^= gf_mul(chis[k * n_rel + t], kk)

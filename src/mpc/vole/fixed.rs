@@ -392,8 +392,7 @@ impl Reduction {
                 for (p, _) in &self.fixed {
                     at[*p as usize] = T::default();
                 }
-                let (n_in, n_and) = (c.n_inputs(), c.n_and());
-                T::with_wires(|wv| self.fill_in(c, at, not, share, y, wv, n_in, n_and));
+                T::with_wires(|wv| self.pass(c, at, not, share, y, wv));
             }
         }
     }
@@ -407,8 +406,8 @@ impl Reduction {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn fill_in<T: Value>(
+    /// [`Reduction::fill`]'s pass over the gates, on the thread's buffer `wv`.
+    fn pass<T: Value>(
         &self,
         c: &Circuit,
         at: &mut [T],
@@ -416,9 +415,8 @@ impl Reduction {
         share: impl Fn(bool) -> T,
         y: &[bool],
         wv: &mut Vec<T>,
-        n_in: usize,
-        n_and: usize,
     ) {
+        let (n_in, n_and) = (c.n_inputs(), c.n_and());
         wv.clear();
         wv.reserve(c.n_wires());
         wv.extend_from_slice(&at[..n_in]);
