@@ -32,7 +32,7 @@ fn bits(rng: &mut impl RngCore, n: usize) -> Vec<bool> {
 }
 
 /// A test set: 40-bit Δ in 4 trees, 2 grinding bits (41 bits of attack cost).
-const TEST: Params = Params::new(4, 40, 2);
+const TEST: Params = Params::bounded(4, 40, 2, 36);
 
 #[test]
 fn honest_proofs_verify_and_variations_are_rejected() {

@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v6"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v7"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -506,10 +506,11 @@ def peg_circuit(inst):
 
 # ---------------------------------------------------------------- parameters (7.2, 7.9)
 
-def check_params(tau, dbits, grind):
-    if not (1 <= dbits <= 128 and 1 <= tau <= dbits and -(-dbits // tau) <= 16 and grind <= 16):
-        raise Rejected("parameters (tau %d, D %d, w %d) outside the allowed ranges"
-                       % (tau, dbits, grind))
+def check_params(tau, dbits, grind, t_open):
+    if not (1 <= dbits <= 128 and 1 <= tau <= dbits and -(-dbits // tau) <= 16 and grind <= 16
+            and t_open <= 250):
+        raise Rejected("parameters (tau %d, D %d, w %d, T %d) outside the allowed ranges"
+                       % (tau, dbits, grind, t_open))
     ks = [dbits // tau + (1 if i < dbits % tau else 0) for i in range(tau)]
     return ks
 
@@ -553,7 +554,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
         raise Malformed("a login proof must be non-interactive (mode 0), not a recorded session")
     r = Reader(data[21:])
     p = {}
-    p["tau"], p["D"], p["w"] = r.u32(), r.u32(), r.u32()
+    p["tau"], p["D"], p["w"], p["T"] = r.u32(), r.u32(), r.u32(), r.u32()
     p["salt"] = r.take(32)
     p["h_com"] = r.take(32)
     p["corrections"] = r.take(r.length())     # c_1 || ... || c_{tau-1}, one length (7.7)
@@ -563,7 +564,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["a0"] = r.take(32)               # A0~ || A0~'
     p["a1"] = r.take(32)               # A1~ || A1~'
     p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
-    p["seeds"] = r.vec(lambda: r.take(16))             # all D path seeds
+    p["seeds"] = r.vec(lambda: r.take(16))             # opened seeds, zero-padded to T
     p["coms"] = r.vec(lambda: r.take(32))              # tau hidden-leaf commitments
     r.done()
     return p
@@ -704,9 +705,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
     fixed, row_of, eqs = fixed_positions(bld, n_and)
     ell = n_in + n_and + 8 * n_inv - len(fixed)
     ellh = ell + 400
-    tau, dbits, grind = p["tau"], p["D"], p["w"]
+    tau, dbits, grind, t_open = p["tau"], p["D"], p["w"], p["T"]
     # 1. parameters
-    ks = check_params(tau, dbits, grind)
+    ks = check_params(tau, dbits, grind, t_open)
     if attack_cost_bits(dbits, grind) < security:
         raise Rejected("parameters give %.2f bits, %d asked" % (attack_cost_bits(dbits, grind), security))
     offsets = [sum(ks[:i]) for i in range(tau)]
@@ -720,6 +721,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
     tr.append(b"tau", u64(tau))
     tr.append(b"delta bits", u64(dbits))
     tr.append(b"grind", u64(grind))
+    tr.append(b"open", u64(t_open))
     tr.append(b"salt", p["salt"])
     tr.append(b"h_com", p["h_com"])
     tr.append(b"corrections", p["corrections"])
@@ -730,12 +732,37 @@ def verify_statement(p, tag, bld, public, y, security, context):
     chall2 = first32(tr, b"vole chall2")
     tr.append(b"a0", p["a0"])
     tr.append(b"a1", p["a1"])
-    tr.append(b"grind counter", u64(p["counter"]))
-    chall3 = int.from_bytes(first32(tr, b"vole chall3"), "little")
+    # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter
+    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v7"), first32(tr, b"vole chall3"),
+                                   u32(p["counter"])), "little")
     if (chall3 >> dbits) & ((1 << grind) - 1):
         raise Rejected("the grinding bits of the last challenge are not zero")
     hidden = [(chall3 >> offsets[i]) & ((1 << ks[i]) - 1) for i in range(tau)]
     delta = chall3 & ((1 << dbits) - 1)
+    # 7.3: one tree; repetition i's leaf j is tree leaf lam(i, j), node L + lam(i, j)
+    q, r_big = dbits // tau, dbits % tau
+    n_tree = (tau + r_big) << q
+
+    def leaf_node(i, j):
+        if j < (1 << q):
+            return n_tree + tau * j + i
+        return n_tree + tau * (1 << q) + r_big * (j - (1 << q)) + i
+
+    marked = set()
+    for i in range(tau):
+        c = leaf_node(i, hidden[i])
+        while c >= 1 and c not in marked:
+            marked.add(c)
+            c //= 2
+    # every node with exactly one marked child opens the other, the highest parent first
+    opened = []
+    for c in range(n_tree - 1, 0, -1):
+        left, right = 2 * c in marked, 2 * c + 1 in marked
+        if left != right:
+            opened.append(2 * c + 1 if left else 2 * c)
+    if t_open and len(opened) > t_open:
+        raise Rejected("the challenge opens %d seeds, more than the bound %d: not a valid "
+                       "challenge" % (len(opened), t_open))
     # 3. lengths
     cb = (ellh + 7) // 8
     if len(p["corrections"]) != (tau - 1) * cb:
@@ -744,38 +771,33 @@ def verify_statement(p, tag, bld, public, y, security, context):
     corr = [packed_int(p["corrections"][cb * i:cb * i + cb], ellh, "a correction")
             for i in range(tau - 1)]
     d = packed_int(p["d"], ell, "the masked witness")
-    if len(p["seeds"]) != dbits or len(p["coms"]) != tau:
+    want = t_open if t_open else len(opened)
+    if len(p["seeds"]) != want or len(p["coms"]) != tau:
         raise Rejected("%d seeds and %d commitments, %d and %d expected"
-                       % (len(p["seeds"]), len(p["coms"]), dbits, tau))
-    openings = [(p["seeds"][offsets[i]:offsets[i] + ks[i]], p["coms"][i]) for i in range(tau)]
+                       % (len(p["seeds"]), len(p["coms"]), want, tau))
+    if any(sd != bytes(16) for sd in p["seeds"][len(opened):]):
+        raise Rejected("a padding seed is not zero")
     for o, w in enumerate(bld.outputs):
         if is_const(w) and const_bit(w) != y[o]:
             raise Rejected("a constant output differs from the statement")
     # 4. trees
     salt = p["salt"]
     nbytes = (ellh + 7) // 8
+    nodes = dict(zip(opened, p["seeds"]))
+    # derive top-down: node(c) = AES-128_{node(c/2)}(blk(0, c, 0)) (7.3)
+    for c in range(1, n_tree):
+        if c in nodes:
+            kids = aes128_py.ctr(nodes[c], [blk(salt, 0, 2 * c, 0), blk(salt, 0, 2 * c + 1, 0)])
+            nodes[2 * c], nodes[2 * c + 1] = kids[:16], kids[16:]
     coms = []
     leaves = []        # per repetition: {j: r_{i,j}}
     for i in range(tau):
-        k = ks[i]
-        n_leaves = 1 << k
-        js = hidden[i]
-        path, com_hidden = openings[i]
-        nodes = {}
-        for dd in range(k):
-            a = (n_leaves + js) >> (k - 1 - dd)
-            nodes[a ^ 1] = path[dd]
-        # derive top-down: node(c) = AES-128_{node(c/2)}(blk(i, c, 0)) (7.3)
-        for c in range(1, n_leaves):
-            if c in nodes and 2 * c not in nodes:
-                kids = aes128_py.ctr(nodes[c], [blk(salt, i, 2 * c, 0), blk(salt, i, 2 * c + 1, 0)])
-                nodes[2 * c], nodes[2 * c + 1] = kids[:16], kids[16:]
         seeds = {}
-        for j in range(n_leaves):
-            if j == js:
-                coms.append(com_hidden)
+        for j in range(1 << ks[i]):
+            if j == hidden[i]:
+                coms.append(p["coms"][i])
                 continue
-            sd = seeds[j] = nodes[n_leaves + j]
+            sd = seeds[j] = nodes[leaf_node(i, j)]
             coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v3"), salt, u32(i), u32(j), sd))
         leaves.append(seeds)
     if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
@@ -815,7 +837,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         return (acc & wk) ^ ((x >> (ell + 256 + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v6"]
+    parts = [b"zkg:vole:vhash:v7"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)

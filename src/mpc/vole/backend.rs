@@ -2,13 +2,15 @@
 //! ([`crate::mpc::seal`]) and its live sessions ([`crate::mpc::session`]).
 //!
 //! A seal is an ordinary proof whose randomness comes from the master seed's generator,
-//! which [`super::commit`] reads in this order: the 32-byte salt and the `τ` 16-byte tree
-//! roots. A session's first message is the whole [`CommitMsg`]: `chall1` and `chall2` are
+//! which [`super::commit`] reads in this order: the 32-byte salt and the 16-byte root of the
+//! one tree (`v7`; `v6` read `τ` roots). A session's first message is the whole [`CommitMsg`]: `chall1` and `chall2` are
 //! still derived by Fiat–Shamir inside it (they only select universal hash keys; grinding
 //! them costs `2^128` hashes, as in a proof), and it fixes every leaf before `Δ` is known.
 //! The verifier's challenge is `Δ` as one hidden leaf per repetition ([`Challenge`]); the
 //! response is a [`Response`]. No grinding: `Δ` is the verifier's own draw, so a session runs
-//! its set's session form ([`Params::session`]: the grinding bits become bits of `Δ`).
+//! its set's session form ([`Params::session`]: the grinding bits become bits of `Δ`, and the
+//! opening is not bounded: every `Δ` is admissible and the response has exactly the opened
+//! seeds).
 //! Bytes: docs/PROTOCOLS.md 7.10.
 
 use rand_core::RngCore;
@@ -51,7 +53,7 @@ impl Reproducible for Vole {
 
 impl Interactive for Vole {
     const LABEL: &'static str = "VOLE";
-    const SESSION_TAG: &'static [u8] = b"zkg:vole:session:v6";
+    const SESSION_TAG: &'static [u8] = b"zkg:vole:session:v7";
     const MAX_BITS: u32 = 128;
     type Params = Params;
     type Commit = CommitMsg;

@@ -4,7 +4,8 @@
 //! The witness positions are the circuit's input bits followed by every AND gate's output
 //! bit, then every inverted byte's 8 bits; those the public outputs fix ([`fixed`]) are not
 //! committed, the other `ℓ` are. The prover commits to `τ` all-but-one vector commitments
-//! ([`vc`]: GGM trees of `2^{k_i}` leaves, `Σ k_i = delta_bits`), turns each into a small-field
+//! of `2^{k_i}` leaves (`Σ k_i = delta_bits`), batched in one GGM tree ([`vc`]: FAEST v2's
+//! BAVC, whose opening is bounded by the parameters' `T`), turns each into a small-field
 //! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 400` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
 //! hold `q_p = v_p + u_p·Δ`. The prover sends the corrections (`τ − 1` strings of `ℓ̂` bits),
@@ -23,8 +24,9 @@
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
 //! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
 //! counter → `chall3`).
-//! `chall3` is valid only if `w` bits after `Δ`'s are zero (grinding: the prover tries
-//! counters, `2^w` hashes on average).
+//! `chall3` is valid only if `w` bits after `Δ`'s are zero and `Δ` opens the tree with at
+//! most `T` seeds (grinding: the prover tries counters, `2^w` over the admissible share
+//! hashes on average, one SHA-256 compression each).
 //!
 //! The bytes and the soundness of each parameter set are in docs/PROTOCOLS.md, section 7.
 
@@ -52,13 +54,14 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v6`: the witness bits the outputs fix are not
+/// Transcript label of every VOLE proof (`v7`: one batched tree for every repetition,
+/// its opening bounded by `T`, [`vc`]; `v6`: the witness bits the outputs fix are not
 /// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v6";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v7";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v6";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v7";
 /// How many QuickSilver combinations run, with independent coefficients, and how many
 /// consistency hashes (the second truncated to [`convert::SHORT_HASH_BITS`] bits).
 pub const CHECKS: usize = 2;
@@ -93,7 +96,8 @@ pub struct CommitMsg {
 /// The answer to `Δ`: every repetition's opening as two flat lists.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Response {
-    /// The `D` sibling seeds: repetition 0's `k_0` (top-down), then repetition 1's, ….
+    /// The seeds that open every leaf but the hidden ones ([`vc::opened`], in its order),
+    /// then zero seeds up to the parameters' bound `T` (exactly the opened ones if `T = 0`).
     #[serde(with = "short_list")]
     pub seeds: Vec<NodeSeed>,
     /// The `τ` hidden leaves' commitments `com_{i, j*_i}`, in repetition order.
@@ -175,13 +179,34 @@ impl Challenge {
             .fold(0u128, |d, (i, &h)| d | ((h as u128) << p.offset(i)))
     }
 
-    /// A uniformly random challenge (live sessions, tests).
+    /// A uniformly random admissible challenge (live sessions, tests): uniform if the
+    /// parameters bound no opening (a session's), else drawn again until its opening fits
+    /// `T` (at most 2^20 draws; after that the last one, which the prover will refuse).
     pub fn random(p: &Params, rng: &mut impl RngCore) -> Self {
-        Challenge {
+        let mut draw = || Challenge {
             hidden: (0..p.tau())
                 .map(|i| (rng.next_u64() & ((1u64 << p.k(i)) - 1)) as u32)
                 .collect(),
+        };
+        let mut ch = draw();
+        for _ in 0..1 << 20 {
+            if ch.admissible(p) {
+                break;
+            }
+            ch = draw();
         }
+        ch
+    }
+
+    /// The number of seeds that open the tree at this challenge ([`vc::opened`]).
+    pub fn opened(&self, p: &Params) -> usize {
+        vc::opened(&vc::Layout::new(p), &self.hidden).len()
+    }
+
+    /// Whether the opening fits the parameters' bound `T` (always if `T = 0`). A checked
+    /// challenge only ([`Challenge::check`]).
+    pub fn admissible(&self, p: &Params) -> bool {
+        p.open == 0 || self.opened(p) <= p.open as usize
     }
 
     /// From `chall3`'s 32 bytes: repetition `i` reads bits `[offset_i, offset_i + k_i)`
@@ -274,6 +299,7 @@ fn transcript(st: &Statement, p: &Params, cm: &CommitMsg) -> Transcript {
     t.append_u64(b"tau", p.tau as u64);
     t.append_u64(b"delta bits", p.delta_bits as u64);
     t.append_u64(b"grind", p.grind as u64);
+    t.append_u64(b"open", p.open as u64);
     t.append(b"salt", &cm.salt);
     t.append(b"h_com", &cm.h_com);
     t.append(b"corrections", &cm.corrections);
@@ -314,10 +340,39 @@ fn chis(chall2: &[u8; 32], n: usize) -> Vec<u128> {
     convert::field_stream(chall2, CHECKS * n)
 }
 
+/// Domain tag of `chall3`'s per-counter hash.
+pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v7";
+
+/// `chall3` for every grinding counter: `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`,
+/// `seed` the transcript's challenge `"vole chall3"` over everything public before the
+/// counter (`pad` zero-pads to 32 bytes). The first 64 bytes are one SHA-256 block,
+/// compressed once per proof, so that a grinding try costs one compression (`v6` hashed the
+/// counter into the transcript: three compressions a try).
+struct Chall3 {
+    h: Sha256,
+}
+
+impl Chall3 {
+    fn new(t: &Transcript) -> Self {
+        let mut tag = [0u8; 32];
+        tag[..CHALL3_TAG.len()].copy_from_slice(CHALL3_TAG);
+        let mut h = Sha256::new();
+        h.update(tag);
+        h.update(draw32(t, b"vole chall3"));
+        Chall3 { h }
+    }
+
+    fn at(&self, counter: u32) -> [u8; 32] {
+        self.h
+            .clone()
+            .chain_update(counter.to_le_bytes())
+            .finalize()
+            .into()
+    }
+}
+
 fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
-    let mut t = t.clone();
-    t.append_u64(b"grind counter", counter as u64);
-    draw32(&t, b"vole chall3")
+    Chall3::new(t).at(counter)
 }
 
 /// `SHA-256(VHASH_TAG ‖ H_0(col_0) + adj_0 ‖ H_1(col_0) + adj′_0 ‖ …)`: per column the full
@@ -402,26 +457,24 @@ fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<boo
     ext
 }
 
-/// What the prover keeps between its commitment and its response: every repetition's tree
-/// (built once: opening it again from its root cost a second pass of hashes over every
-/// node, 35,000 SHA-256 compressions for the size set), wiped when dropped.
+/// What the prover keeps between its commitment and its response: the tree (built once:
+/// opening it again from its root would cost a second pass over every node), wiped when
+/// dropped.
 pub struct ProverState {
     params: Params,
     commit: CommitMsg,
-    trees: Vec<vc::Tree>,
+    tree: vc::Tree,
     transcript: Transcript,
 }
 
 impl Drop for ProverState {
     fn drop(&mut self) {
-        for t in &mut self.trees {
-            t.wipe();
-        }
+        self.tree.wipe();
     }
 }
 
-/// The prover's first phase. Reads from `rng`, in this order, the 32-byte salt and the `τ`
-/// 16-byte roots (a seal's master generator relies on that order).
+/// The prover's first phase. Reads from `rng`, in this order, the 32-byte salt and the
+/// 16-byte root (a seal's master generator relies on that order).
 pub fn commit(
     st: &Statement,
     witness: &[bool],
@@ -456,34 +509,29 @@ fn commit_inner(
     let sh = Shape::of(st.circuit);
     let p = params;
     let salt = crate::rng::random_32(rng);
-    let roots: Vec<NodeSeed> = (0..p.tau())
-        .map(|_| {
-            let mut r = [0u8; 16];
-            rng.fill_bytes(&mut r);
-            r
-        })
-        .collect();
-    // every repetition: leaf commitments, u_i and its k_i columns
+    let mut root = [0u8; 16];
+    rng.fill_bytes(&mut root);
     let dom = vc::Domains::new(&salt);
+    let tree = vc::Tree::new(&dom, vc::Layout::new(&p), &root);
+    super::zkbpp::wipe(&mut root);
+    // every repetition: leaf commitments, u_i and its k_i columns
     type Rep = (Vec<Digest>, Bits, Vec<Bits>);
-    let (trees, reps): (Vec<vc::Tree>, Vec<Rep>) = (0..p.tau())
+    let reps: Vec<Rep> = (0..p.tau())
         .into_par_iter()
         .map(|i| {
-            let tree = vc::Tree::new(&dom, i as u32, p.k(i), &roots[i]);
-            let coms: Vec<Digest> = tree
-                .leaves()
+            let mut leaves = tree.rep_leaves(i);
+            let coms: Vec<Digest> = leaves
                 .iter()
                 .enumerate()
                 .map(|(j, sd)| vc::leaf(&dom, i as u32, j, sd))
                 .collect();
-            let (u, v) = convert::prover_rep(&dom, i as u32, tree.leaves(), p.k(i), sh.lhat);
-            (tree, (coms, u, v))
+            let (u, v) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
+            for s in &mut leaves {
+                super::zkbpp::wipe(s);
+            }
+            (coms, u, v)
         })
-        .unzip();
-    let mut roots = roots;
-    for r in &mut roots {
-        super::zkbpp::wipe(r);
-    }
+        .collect();
     let h_com = vc::h_com(reps.iter().map(|r| &r.0[..]));
     let u0 = reps[0].1.clone();
     let mut corrections: Vec<Vec<u8>> = reps[1..]
@@ -600,7 +648,7 @@ fn commit_inner(
     Ok(ProverState {
         params: p,
         commit: cm,
-        trees,
+        tree,
         transcript: t,
     })
 }
@@ -610,53 +658,74 @@ impl ProverState {
         &self.commit
     }
 
-    /// Opens every leaf but the challenge's.
+    /// Opens every leaf but the challenge's; refuses a challenge whose opening exceeds the
+    /// parameters' bound `T`.
     pub fn respond(&self, ch: &Challenge) -> Result<Response> {
         ch.check(&self.params)?;
         let p = &self.params;
         let dom = vc::Domains::new(&self.commit.salt);
-        let (paths, commitments): (Vec<Vec<NodeSeed>>, Vec<Digest>) = (0..p.tau())
-            .into_par_iter()
+        let seeds = self.tree.open(&ch.hidden, p.open).ok_or_else(|| {
+            Error::bad(format!(
+                "the challenge opens the tree with {} seeds, more than these parameters' {}",
+                ch.opened(p),
+                p.open
+            ))
+        })?;
+        let commitments = (0..p.tau())
             .map(|i| {
-                let tree = &self.trees[i];
                 let h = ch.hidden[i] as usize;
-                (tree.open(h), vc::leaf(&dom, i as u32, h, &tree.leaves()[h]))
+                vc::leaf(&dom, i as u32, h, self.tree.leaf(i, h))
             })
-            .unzip();
-        Ok(Response {
-            seeds: paths.concat(),
-            commitments,
-        })
+            .collect();
+        Ok(Response { seeds, commitments })
     }
 
-    /// The first counter whose `chall3` is valid, and its challenge: `2^w` hashes on
-    /// average, searched in blocks of [`grind_block`] counters split over the thread pool
-    /// (the smallest valid counter of the first block that has one: the smallest valid
-    /// counter, so the proof depends neither on the number of threads nor on the block).
+    /// The first counter whose `chall3` is valid (its `w` grinding bits zero and its
+    /// opening within `T`), and its challenge: `2^w` hashes over the admissible share
+    /// ([`params::admissible_share`]) on average, searched in blocks of [`grind_block`]
+    /// counters split over the thread pool (the smallest valid counter of the first block
+    /// that has one: the smallest valid counter, so the proof depends neither on the number
+    /// of threads nor on the block).
     fn grind(&self) -> Result<(u32, Challenge)> {
+        let c3 = Chall3::new(&self.transcript);
         let try_one = |counter: u32| {
-            Challenge::from_chall3(&chall3(&self.transcript, counter), &self.params)
+            Challenge::from_chall3(&c3.at(counter), &self.params)
+                .filter(|ch| ch.admissible(&self.params))
                 .map(|ch| (counter, ch))
         };
-        let len = grind_block(self.params.grind);
-        for block in 0..(1usize << 32) / len {
-            let lo = block * len;
-            let found = (lo..lo + len)
+        let mut len = grind_block(self.params.grind);
+        let mut lo = 0usize;
+        while lo < 1 << 32 {
+            let hi = (lo + len).min(1 << 32);
+            let found = (lo..hi)
                 .into_par_iter()
                 .with_min_len(16)
                 .find_map_first(|c| try_one(c as u32));
             if found.is_some() {
                 return found.ok_or_else(|| Error::bad("no grinding counter found"));
             }
+            // a bound on the opening makes valid counters rarer than 2^-w: longer blocks
+            lo = hi;
+            len = (2 * len).min(MAX_GRIND_BLOCK);
         }
-        Err(Error::bad("no grinding counter found"))
+        Err(Error::bad(format!(
+            "no grinding counter found: no counter gives a challenge with {} zero bits that \
+             opens the tree with at most {} seeds",
+            self.params.grind, self.params.open
+        )))
     }
 }
 
-/// Counters tried per parallel block of the grinding search: half the expected `2^w`,
-/// between 32 and 2,048. Every counter of the block that holds the answer is hashed by some
-/// thread, so a block much larger than `2^w` is work thrown away (with `w = 10` and blocks
-/// of 2,048, about twice the hashes a serial search makes); a block much smaller pays the
+/// The longest parallel block of the grinding search.
+const MAX_GRIND_BLOCK: usize = 4096;
+
+/// Counters tried in the first parallel block of the grinding search: half the `2^w` a valid
+/// counter takes on average without a bound on the opening, between 32 and 2,048; each block
+/// that finds none doubles the next, up to [`MAX_GRIND_BLOCK`] (the size set's bound admits
+/// one challenge in about 60: `2^15` tries, which blocks of `2^8` would cut into 128 wake-ups
+/// of the pool). Every counter of the block that holds the answer is hashed by some thread,
+/// so a block much larger than the search is work thrown away (with `w = 10` and blocks of
+/// 2,048, about twice the hashes a serial search makes); a block much smaller pays the
 /// pool's wake-up for a few hashes.
 fn grind_block(w: u32) -> usize {
     ((1usize << w.min(31)) / 2).clamp(32, 2048)
@@ -710,22 +779,23 @@ fn rejected(what: impl std::fmt::Display) -> Error {
     Error::rejected(format!("VOLE proof rejected: {what}"))
 }
 
-/// The verifier's view of the VOLE: `h_com` rebuilt from the openings (the hidden leaves'
-/// commitments from `hidden_coms`) and the columns `q` before corrections.
+/// The verifier's view of the VOLE: `h_com` rebuilt from the opened seeds (the hidden
+/// leaves' commitments from `hidden_coms`) and the columns `q` before corrections.
 fn verifier_vole(
     salt: &[u8; 32],
     p: &Params,
     lhat: usize,
     ch: &Challenge,
-    paths: &[&[NodeSeed]],
+    opened: &[NodeSeed],
     hidden_coms: &[Digest],
 ) -> (Digest, Vec<Vec<Bits>>) {
     let dom = vc::Domains::new(salt);
-    let reps: Vec<(Vec<Digest>, Vec<Bits>)> = (0..p.tau())
+    let leaves = vc::reconstruct(&dom, &vc::Layout::new(p), &ch.hidden, opened);
+    let reps: Vec<(Vec<Digest>, Vec<Bits>)> = leaves
         .into_par_iter()
-        .map(|i| {
+        .enumerate()
+        .map(|(i, seeds)| {
             let h = ch.hidden[i] as usize;
-            let seeds = vc::reconstruct(&dom, i as u32, p.k(i), h, paths[i]);
             let coms: Vec<Digest> = seeds
                 .iter()
                 .enumerate()
@@ -757,16 +827,6 @@ fn corrected_columns(
         }
     }
     q.into_iter().flatten().collect()
-}
-
-/// The flat list of `D` seeds cut into the `τ` paths (`k_i` seeds each; the length is checked).
-fn split_paths<'a>(p: &Params, seeds: &'a [NodeSeed]) -> Vec<&'a [NodeSeed]> {
-    (0..p.tau())
-        .map(|i| {
-            let o = p.offset(i) as usize;
-            &seeds[o..o + p.k(i) as usize]
-        })
-        .collect()
 }
 
 /// The checks common to interactive and non-interactive verification.
@@ -808,13 +868,26 @@ pub fn verify_interactive(
         .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
     let d = convert::from_bytes(&cm.masked_witness, sh.l)
         .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
-    if resp.seeds.len() != p.delta_bits as usize || resp.commitments.len() != p.tau() {
-        return Err(rejected(
-            "the openings do not have one seed per tree level and one commitment per tree",
-        ));
+    let opened = ch.opened(p);
+    if p.open > 0 && opened > p.open as usize {
+        return Err(rejected(format!(
+            "the challenge opens the tree with {opened} seeds, more than the proof's bound of {}",
+            p.open
+        )));
     }
-    let paths = split_paths(p, &resp.seeds);
-    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &paths, &resp.commitments);
+    let want = if p.open > 0 { p.open as usize } else { opened };
+    if resp.seeds.len() != want || resp.commitments.len() != p.tau() {
+        return Err(rejected(format!(
+            "the opening has {} seeds and {} hidden-leaf commitments, this challenge needs {want} and {}",
+            resp.seeds.len(),
+            resp.commitments.len(),
+            p.tau()
+        )));
+    }
+    if resp.seeds[opened..].iter().any(|s| *s != [0; 16]) {
+        return Err(rejected("the opening's padding seeds are not zero"));
+    }
+    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &resp.seeds, &resp.commitments);
     if h_com != cm.h_com {
         return Err(rejected(
             "the opened leaves do not match the vector commitment",
@@ -893,13 +966,15 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     }
     check_shape(st, &proof.commit)?;
     let (_, _, t) = challenges(st, p, &proof.commit);
-    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p).ok_or_else(|| {
-        Error::rejected(format!(
-            "{}, or altered since: the commitments do not hash to a valid challenge for this \
+    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p)
+        .filter(|ch| ch.admissible(p))
+        .ok_or_else(|| {
+            Error::rejected(format!(
+                "{}, or altered since: the commitments do not hash to a valid challenge for this \
              statement (the Fiat–Shamir check failed)",
-            crate::mpc::ANOTHER_STATEMENT
-        ))
-    })?;
+                crate::mpc::ANOTHER_STATEMENT
+            ))
+        })?;
     verify_interactive(st, p, &proof.commit, &ch, &proof.response)
 }
 
@@ -935,14 +1010,13 @@ pub fn simulate(
     st.check_output_len()?;
     let sh = Shape::of(st.circuit);
     let salt = crate::rng::random_32(rng);
-    let (mut seeds, mut commitments) = (Vec::new(), Vec::with_capacity(p.tau()));
-    for i in 0..p.tau() {
-        let mut root = [0u8; 16];
-        rng.fill_bytes(&mut root);
-        let tree = vc::Tree::new(&vc::Domains::new(&salt), i as u32, p.k(i), &root);
-        seeds.extend(tree.open(ch.hidden[i] as usize));
-        commitments.push(crate::rng::random_32(rng));
-    }
+    let mut root = [0u8; 16];
+    rng.fill_bytes(&mut root);
+    let tree = vc::Tree::new(&vc::Domains::new(&salt), vc::Layout::new(&p), &root);
+    let seeds = tree.open(&ch.hidden, p.open).ok_or_else(|| {
+        Error::bad("the challenge opens the tree with more seeds than the parameters allow")
+    })?;
+    let commitments: Vec<Digest> = (0..p.tau()).map(|_| crate::rng::random_32(rng)).collect();
     let random_bits = |rng: &mut dyn RngCore, n: usize| {
         let mut b: Bits = (0..convert::words(n)).map(|_| rng.next_u64()).collect();
         convert::clear_tail(&mut b, n);
@@ -953,8 +1027,7 @@ pub fn simulate(
     let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
     let ut = [r128(), r128() & ((1 << convert::SHORT_HASH_BITS) - 1)];
     let a1 = [r128(), r128()];
-    let paths = split_paths(&p, &seeds);
-    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &paths, &commitments);
+    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &seeds, &commitments);
     let cols = corrected_columns(&p, ch, q, &corrections);
     let delta = ch.delta(&p);
     let mut cm = CommitMsg {

@@ -11,6 +11,8 @@ pub const MAX_DELTA_BITS: u32 = 128;
 pub const MAX_K: u32 = 16;
 /// The most grinding bits (the honest prover's expected work is `2^w` hashes).
 pub const MAX_GRIND: u32 = 16;
+/// The largest bound `T` on the opened seeds (one varint byte; `0` is no bound).
+pub const MAX_OPEN: u32 = 250;
 /// The bits of the consistency check (`chall1`: two universal hashes with independent keys,
 /// one of 128 bits and one truncated to 16): an error passes both with probability `2^-144`.
 pub const CONSISTENCY_BITS: f64 = 144.0;
@@ -19,7 +21,8 @@ pub const CONSISTENCY_BITS: f64 = 144.0;
 pub const QUICKSILVER_BITS: f64 = 256.0;
 
 /// `τ` repetitions sharing `Δ`'s `delta_bits` bits (repetition `i` has `2^{k_i}` leaves,
-/// `Σ k_i = delta_bits`, [`Params::k`]), and `grind` bits of proof of work on `Δ`.
+/// `Σ k_i = delta_bits`, [`Params::k`]), `grind` bits of proof of work on `Δ`, and the bound
+/// `open` on the seeds that open the tree ([`super::vc`]).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct Params {
     /// `τ`: repetitions (all-but-one vector commitments), `1 ≤ τ ≤ delta_bits`.
@@ -29,14 +32,25 @@ pub struct Params {
     /// `w`: the Fiat–Shamir challenge for `Δ` is valid only if the `w` bits after `Δ`'s are
     /// zero (the prover tries counters), `0 ≤ w ≤ 16`.
     pub grind: u32,
+    /// `T`: a non-interactive proof's `Δ` is valid only if it opens the tree with at most `T`
+    /// seeds, and the proof pads them to exactly `T` (`1 ≤ T ≤ 250`); `0`: no bound, exactly
+    /// the opened seeds (live sessions). Neither soundness nor the verifier's work depends on
+    /// `T`: it trades the proof's size against the prover's grinding ([`open_bound`]).
+    pub open: u32,
 }
 
 impl Params {
+    /// Parameters with no bound on the opening (`open = 0`).
     pub const fn new(tau: u32, delta_bits: u32, grind: u32) -> Self {
+        Params::bounded(tau, delta_bits, grind, 0)
+    }
+
+    pub const fn bounded(tau: u32, delta_bits: u32, grind: u32, open: u32) -> Self {
         Params {
             tau,
             delta_bits,
             grind,
+            open,
         }
     }
 
@@ -63,13 +77,20 @@ impl Params {
                 "VOLE parameters: {w} grinding bits, must be at most {MAX_GRIND}"
             )));
         }
+        if self.open > MAX_OPEN {
+            return Err(Error::bad(format!(
+                "VOLE parameters: a bound of {} opened seeds, must be at most {MAX_OPEN} (or 0, no bound)",
+                self.open
+            )));
+        }
         Ok(())
     }
 
     /// The form of this set a live session runs (docs/PROTOCOLS.md 7.10): a session has no
     /// grinding (the verifier draws `Δ`, one try per session), so the `w` grinding bits become
     /// bits of `Δ`, as far as the field (128) and the trees (`16·τ`) allow:
-    /// `(τ, min(D + w, 128, 16τ), 0)`. Its `Δ` term, `2^{1−D'}` per session, is then the
+    /// `(τ, min(D + w, 128, 16τ), 0)`, with no bound on the opening (`T = 0`: the verifier's
+    /// `Δ` is uniform, the prover sends exactly the seeds it opens). Its `Δ` term, `2^{1−D'}` per session, is then the
     /// proof's `ε₃` (`2^{1−D−w}`) up to the field's cap: `2^-127` for both 128-bit sets.
     pub fn session(&self) -> Params {
         let d = (self.delta_bits + self.grind)
@@ -77,6 +98,11 @@ impl Params {
             .min(MAX_K * self.tau)
             .max(self.delta_bits);
         Params::new(self.tau, d, 0)
+    }
+
+    /// `T` if this set bounds the opening.
+    pub fn open_bound(&self) -> Option<u32> {
+        (self.open > 0).then_some(self.open)
     }
 
     pub fn tau(&self) -> usize {
@@ -103,10 +129,14 @@ impl std::fmt::Display for Params {
         if self.check().is_err() {
             return write!(
                 f,
-                "τ = {} repetitions, {}-bit Δ, {} grinding bits (invalid)",
-                self.tau, self.delta_bits, self.grind
+                "τ = {} repetitions, {}-bit Δ, {} grinding bits, T = {} (invalid)",
+                self.tau, self.delta_bits, self.grind, self.open
             );
         }
+        let open = match self.open_bound() {
+            Some(t) => format!(", at most {t} opened seeds"),
+            None => String::new(),
+        };
         let (kmax, kmin) = (self.k(0), self.k(self.tau() - 1));
         let ks = if kmax == kmin {
             format!("N = 2^{kmax}")
@@ -115,7 +145,7 @@ impl std::fmt::Display for Params {
         };
         write!(
             f,
-            "τ = {} repetitions, {ks}, {}-bit Δ, {} grinding bits",
+            "τ = {} repetitions, {ks}, {}-bit Δ, {} grinding bits{open}",
             self.tau, self.delta_bits, self.grind
         )
     }
@@ -142,16 +172,17 @@ pub fn attack_cost_bits(p: &Params) -> f64 {
 }
 
 /// The offered trade-offs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// Smaller proofs: `τ = 11` repetitions of `2^10`–`2^11` leaves for a 116-bit `Δ` and 14
-    /// grinding bits (`2^14` hashes for the honest prover): twelve seeds fewer per proof than
-    /// a 128-bit `Δ`, which pays for the doubled field checks.
+    /// Smaller proofs: `τ = 11` repetitions of `2^11` leaves for a 121-bit `Δ` (FAEST-128s's
+    /// trees), 9 grinding bits, and at most `T = 101` opened seeds (about one `Δ` in 60 is
+    /// admissible, 7.2: `2^9 · 60 ≈ 2^15` hashes for the honest prover): twenty seeds fewer
+    /// than the trees' 121 levels.
     Size,
-    /// Faster proving and verifying: `τ = 20` repetitions of `2^6` leaves for a 120-bit `Δ`
-    /// and 10 grinding bits. The verifier's time is mostly the leaves' expansion, so 1,280
-    /// leaves (FAEST-128f's `τ = 16` of `2^8` would be 4,096), for four more corrections than
-    /// `τ = 16`.
+    /// Faster proving and verifying: `τ = 20` repetitions of `2^6` leaves for a 120-bit `Δ`,
+    /// 10 grinding bits and at most `T = 104` opened seeds (about half the `Δ`s). The
+    /// verifier's time is mostly the leaves' expansion, so 1,280 leaves (FAEST-128f's `τ = 16`
+    /// of `2^7`–`2^8` would be 3,072), for four more corrections than `τ = 16`.
     Speed,
 }
 
@@ -159,11 +190,11 @@ impl Profile {
     /// Every offered set, in the order a verifier replaying a session tries them.
     pub const ALL: [Profile; 2] = [Profile::Size, Profile::Speed];
 
-    /// `(τ, D)` at 128 bits; `w = 130 − D` (14 and 10 grinding bits).
-    fn shape128(self) -> (u32, u32) {
+    /// `(τ, D, T)` at 128 bits; `w = 130 − D` (9 and 10 grinding bits).
+    fn shape128(self) -> (u32, u32, u32) {
         match self {
-            Profile::Size => (11, 116),
-            Profile::Speed => (20, 120),
+            Profile::Size => (11, 121, 101),
+            Profile::Speed => (20, 120, 104),
         }
     }
 
@@ -178,21 +209,43 @@ impl Profile {
 /// The parameters of `profile` at `bits` bits (`1 ≤ bits ≤ 128`): `Δ` of
 /// `D = ⌈D₁₂₈ · bits / 128⌉` bits, `w = bits + 2 − D` grinding bits (so `ε₃ = 2^{−bits−1}`
 /// and [`attack_cost_bits`] `= −log2(2^{−bits−1} + 2^-144 + 2^-256) ≥ bits`),
-/// `τ = ⌈τ₁₂₈ · bits / 128⌉` (capped at `D`). At 128 bits: size `(τ, D, w) = (11, 116, 14)`
-/// (six trees of `2^11` leaves, five of `2^10`), speed `(20, 120, 10)` (twenty trees of `2^6`).
+/// `τ = ⌈τ₁₂₈ · bits / 128⌉` (capped at `D`). At 128 bits: size `(τ, D, w, T) = (11, 121, 9,
+/// 101)` (eleven trees of `2^11` leaves), speed `(20, 120, 10, 104)` (twenty trees of `2^6`);
+/// below 128 bits the opening is not bounded (`T = 0`: its distribution was measured for the
+/// 128-bit trees only, and a bound too tight for other trees would make the prover grind
+/// without end).
 pub fn params_for(bits: u32, profile: Profile) -> Result<Params> {
     if !(1..=128).contains(&bits) {
         return Err(Error::bad(format!(
             "{bits} bits of security: the VOLE engine offers 1 to 128 (its field is GF(2^128))"
         )));
     }
-    let (tau128, d128) = profile.shape128();
+    let (tau128, d128, t128) = profile.shape128();
     let d = (d128 * bits).div_ceil(128);
     let tau = (tau128 * bits).div_ceil(128).clamp(1, d);
-    let p = Params::new(tau, d, bits + 2 - d);
+    let open = if bits == 128 { t128 } else { 0 };
+    let p = Params::bounded(tau, d, bits + 2 - d, open);
     p.check()?;
     debug_assert!(attack_cost_bits(&p) >= bits as f64);
     Ok(p)
+}
+
+/// The share of challenges `Δ` (uniform) that open the tree with at most `t` seeds, estimated
+/// on `samples` challenges drawn from a generator seeded with `seed` (tests and the docs'
+/// figures: the honest prover's grinding takes `2^w` over this share hashes on average).
+pub fn admissible_share(p: &Params, t: u32, samples: usize, seed: u64) -> f64 {
+    use rand_core::{RngCore, SeedableRng};
+    let lay = super::vc::Layout::new(p);
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    let ok = (0..samples)
+        .filter(|_| {
+            let hidden: Vec<u32> = (0..p.tau())
+                .map(|i| (rng.next_u64() & ((1u64 << p.k(i)) - 1)) as u32)
+                .collect();
+            super::vc::opened(&lay, &hidden).len() <= t as usize
+        })
+        .count();
+    ok as f64 / samples as f64
 }
 
 #[cfg(test)]
@@ -218,11 +271,10 @@ mod tests {
             }
         }
         let s = params_for(128, Profile::Size).unwrap();
-        assert_eq!((s.tau, s.delta_bits, s.grind), (11, 116, 14));
-        assert_eq!((s.k(0), s.k(10)), (11, 10));
-        assert_eq!((0..11).filter(|&i| s.k(i) == 11).count(), 6);
+        assert_eq!((s.tau, s.delta_bits, s.grind, s.open), (11, 121, 9, 101));
+        assert!((0..11).all(|i| s.k(i) == 11));
         let f = params_for(128, Profile::Speed).unwrap();
-        assert_eq!((f.tau, f.delta_bits, f.grind), (20, 120, 10));
+        assert_eq!((f.tau, f.delta_bits, f.grind, f.open), (20, 120, 10, 104));
         assert!((0..20).all(|i| f.k(i) == 6));
         // 2^-129 + 2^-144 + 2^-256: 129 bits less 2^-15·log2(e) ≈ 0.00004, for both
         for p in [s, f] {
@@ -242,17 +294,43 @@ mod tests {
                 let p = params_for(bits, prof).unwrap();
                 let q = p.session();
                 q.check().unwrap();
-                assert_eq!((q.tau, q.grind), (p.tau, 0));
+                assert_eq!((q.tau, q.grind, q.open), (p.tau, 0, 0));
                 assert_eq!(q.delta_bits, (bits + 2).min(128), "{bits} {p}");
                 assert!((q.delta_bits - 1) as f64 >= (bits as f64).min(127.0));
             }
         }
         assert_eq!(s.session(), Params::new(11, 128, 0));
+        assert_eq!(params_for(127, Profile::Size).unwrap().open, 0);
+        assert!(Params::bounded(1, 4, 0, MAX_OPEN + 1).check().is_err());
+        assert!(Params::bounded(1, 4, 0, MAX_OPEN).check().is_ok());
         assert_eq!(f.session(), Params::new(20, 128, 0));
         assert_eq!(Params::new(1, 16, 8).session(), Params::new(1, 16, 0));
         assert!(params_for(129, Profile::Size).is_err());
         assert!(Params::new(1, 17, 0).check().is_err());
         assert!(Params::new(0, 4, 0).check().is_err());
         assert!(Params::new(5, 4, 0).check().is_err());
+    }
+
+    /// The 128-bit bounds admit the share of challenges the profiles' documents say
+    /// (PROTOCOLS 7.2): the size set's `T = 101` about `2^-5.9` (so `2^9` grinding bits cost
+    /// about `2^15` hashes), and `T = 100` would admit fewer than `2^-6.2`; the speed set's
+    /// `T = 104` more than half, `T = 103` less. 40,000 challenges each: a share of `2^-5.9`
+    /// is estimated within 5 %.
+    #[test]
+    fn the_128_bit_bounds_admit_the_documented_share() {
+        let s = params_for(128, Profile::Size).unwrap();
+        let f = params_for(128, Profile::Speed).unwrap();
+        let n = 40_000;
+        let a = admissible_share(&s, 101, n, 1);
+        assert!(
+            a > 2f64.powf(-6.05) && a < 2f64.powf(-5.75),
+            "{a} = 2^{}",
+            a.log2()
+        );
+        assert!(admissible_share(&s, 100, n, 2) < 2f64.powf(-6.2));
+        assert!(admissible_share(&f, 104, n, 3) > 0.5);
+        assert!(admissible_share(&f, 103, n, 4) < 0.5);
+        // no bound: every challenge (a tree of 2^121 … leaves never needs more than 250)
+        assert_eq!(admissible_share(&s, MAX_OPEN, 2_000, 5), 1.0);
     }
 }

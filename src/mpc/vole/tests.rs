@@ -144,17 +144,101 @@ fn grinding_finds_the_smallest_valid_counter() {
         context: b"",
     };
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
-    for w in [0, 1, 4, 6, 7, 9] {
-        let p = Params::new(2, 8, w);
+    // τ = 2 trees of 2^4 leaves: 5 to 8 opened seeds; T = 6 admits about a quarter
+    for (w, t) in [
+        (0, 0),
+        (1, 0),
+        (4, 0),
+        (6, 0),
+        (7, 0),
+        (9, 0),
+        (0, 6),
+        (3, 7),
+        (6, 5),
+    ] {
+        let p = Params::bounded(2, 8, w, t);
         for _ in 0..4 {
             let state = commit(&st, &wit, p, &mut rng, &[]).unwrap();
             let (counter, ch) = state.grind().unwrap();
             let serial = (0u32..)
                 .find_map(|k| {
-                    Challenge::from_chall3(&chall3(&state.transcript, k), &p).map(|c| (k, c))
+                    Challenge::from_chall3(&chall3(&state.transcript, k), &p)
+                        .filter(|c| {
+                            t == 0
+                                || vc::opened(&vc::Layout::new(&p), &c.hidden).len() <= t as usize
+                        })
+                        .map(|c| (k, c))
                 })
                 .unwrap();
-            assert_eq!((counter, ch), serial, "w = {w}");
+            assert_eq!((counter, ch.clone()), serial, "w = {w}, T = {t}");
+            // the response has exactly T seeds, zero past the opened ones
+            let r = state.respond(&ch).unwrap();
+            let n = ch.opened(&p);
+            assert_eq!(r.seeds.len(), if t > 0 { t as usize } else { n });
+            assert!(r.seeds[n..].iter().all(|s| *s == [0; 16]));
         }
     }
+}
+
+/// A bounded proof: honest ones verify; a nonzero padding seed, a seed list one longer or
+/// shorter, another bound in the parameters, or a counter whose challenge opens more than
+/// `T` seeds are all rejected.
+#[test]
+fn the_bounded_opening_is_checked() {
+    let c = small_circuit();
+    let wit = [true, true, false];
+    let out = c.eval(&wit);
+    let st = Statement {
+        tag: b"t",
+        circuit: &c,
+        public: b"",
+        output: &out,
+        context: b"",
+    };
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+    let p = Params::bounded(2, 8, 1, 7);
+    let mut padded = 0;
+    for _ in 0..12 {
+        let pr = prove(&st, &wit, p, &mut rng).unwrap();
+        verify(&st, &pr, 0.0).unwrap();
+        let ch =
+            Challenge::from_chall3(&chall3(&challenges(&st, &p, &pr.commit).2, pr.counter), &p)
+                .unwrap();
+        let n = ch.opened(&p);
+        assert!(n <= 7);
+        if n < 7 {
+            padded += 1;
+            let mut bad = pr.clone();
+            bad.response.seeds[6][3] ^= 1;
+            assert!(verify(&st, &bad, 0.0)
+                .unwrap_err()
+                .to_string()
+                .contains("padding"));
+        }
+        let mut bad = pr.clone();
+        bad.response.seeds.push([0; 16]);
+        assert!(verify(&st, &bad, 0.0).is_err());
+        let mut bad = pr.clone();
+        bad.response.seeds.pop();
+        assert!(verify(&st, &bad, 0.0).is_err());
+        for open in [0, 6, 8] {
+            let mut bad = pr.clone();
+            bad.params.open = open;
+            assert!(verify(&st, &bad, 0.0).is_err(), "T = {open}");
+        }
+        // the next counters with zero grinding bits: those that open more than 7 seeds are
+        // not valid challenges
+        let (_, _, tr) = challenges(&st, &p, &pr.commit);
+        for k in (pr.counter + 1..pr.counter + 400)
+            .filter(|&k| {
+                Challenge::from_chall3(&chall3(&tr, k), &p).is_some_and(|c| c.opened(&p) > 7)
+            })
+            .take(2)
+        {
+            let mut bad = pr.clone();
+            bad.counter = k;
+            assert!(verify(&st, &bad, 0.0).is_err());
+        }
+    }
+    assert!(padded > 0);
 }

@@ -1,30 +1,42 @@
-//! All-but-one vector commitments: one GGM tree of `2^k` leaves per repetition, with
-//! 128-bit seeds, expanded with AES-128 (AES-NI when the CPU has it, the `aes` crate's
-//! portable code otherwise: the same bytes).
+//! The batched all-but-one vector commitment (FAEST v2's BAVC): one GGM tree whose leaves
+//! are every repetition's leaves, interleaved, with 128-bit seeds expanded with AES-128
+//! (AES-NI when the CPU has it, the `aes` crate's portable code otherwise: the same bytes).
 //!
-//! Nodes are numbered heap-style: the root is 1, node `c` has children `2c` and `2c+1`, leaf
-//! `j` is node `2^k + j`. With `iv` the salt's first 16 bytes, the repetition index `i`, and
-//! `blk(i, t, s) = iv ⊕ (u32le(i) ‖ u32le(t) ‖ u32le(s) ‖ 0^4)`:
+//! Repetition `i < τ` has `N_i = 2^{k_i}` leaves ([`Params::k`]: with `q = ⌊D/τ⌋` and
+//! `r = D mod τ`, the first `r` have `2^{q+1}`, the others `2^q`); the tree has
+//! `L = (τ + r)·2^q` leaves. Leaf `j` of repetition `i` is the tree's leaf
+//! `λ(i, j) = τ·j + i` for `j < 2^q` and `τ·2^q + r·(j − 2^q) + i` above ([`Layout`]): the
+//! repetitions' leaf `j` sit side by side, so that hidden leaves with close indices share
+//! their paths. Nodes are numbered heap-style: the root is 1, node `c < L` has children `2c`
+//! and `2c+1`, tree leaf `λ` is node `L + λ` (`L` need not be a power of two). With `iv` the
+//! salt's first 16 bytes and `blk(i, t, s) = iv ⊕ (u32le(i) ‖ u32le(t) ‖ u32le(s) ‖ 0^4)`:
 //!
 //! ```text
-//! node(c)  = AES-128_{node(c/2)}(blk(i, c, 0))
-//! com_j    = SHA-256(pad("zkg:vole:leaf-commit:v3") ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_j)
-//! r_j      = AES-128_{sd_j}(blk(i, 0, 1)) ‖ AES-128_{sd_j}(blk(i, 1, 1)) ‖ …   (first ℓ̂ bits)
+//! node(c)    = AES-128_{node(⌊c/2⌋)}(blk(0, c, 0))                          (c ≥ 2)
+//! sd_{i,j}   = node(L + λ(i, j))
+//! com_{i,j}  = SHA-256(pad("zkg:vole:leaf-commit:v3") ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_{i,j})
+//! r_{i,j}    = AES-128_{sd_{i,j}}(blk(i, 0, 1)) ‖ AES-128_{sd_{i,j}}(blk(i, 1, 1)) ‖ …  (first ℓ̂ bits)
+//! h_com      = SHA-256("zkg:vole:vc:v1" ‖ com_{0,0} ‖ … ‖ com_{0,N_0−1} ‖ com_{1,0} ‖ …)
 //! ```
 //!
-//! `sd_j = node(2^k + j)`: every node's seed is the AES key that expands it (AES-CTR with a
-//! per-proof IV, FAEST's PRG). `pad(tag)` is the tag zero-padded to 32 bytes (so that
-//! `pad(tag) ‖ salt` is one SHA-256 block, compressed once per proof). Opening all leaves but
-//! `j*` reveals the `k` siblings of `j*`'s ancestors (top-down) and `com_{j*}`;
-//! `h_com = SHA-256("zkg:vole:vc:v1" ‖ com of every leaf of every repetition, in order)`.
+//! `pad(tag)` is the tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt` is one SHA-256
+//! block, compressed once per proof). Opening every leaf but `j*_i` in every repetition: mark
+//! the `τ` hidden leaves' nodes and all their ancestors; every node with exactly one marked
+//! child contributes its other child's seed, in decreasing order of that node ([`opened`]).
+//! Their number depends on `Δ` (about `D − 8` on average for the 128-bit size set): a
+//! non-interactive proof bounds it by the parameters' `T` (a `Δ` that needs more is not a
+//! valid challenge: the prover grinds past it) and pads the list with zero seeds to exactly
+//! `T`, so that its size is fixed; `T = 0` (live sessions) sends exactly the opened seeds.
 //!
 //! Misuse: the same root with the same salt in two proofs opened at different leaves reveals
-//! every seed of that tree; roots come from the prover's generator once per proof.
+//! every seed; a root comes from the prover's generator once per proof.
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use aes::{Aes128, Block};
+use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
+use super::params::Params;
 use crate::commit::Digest;
 
 /// A 128-bit node seed.
@@ -39,6 +51,8 @@ const NODE: u32 = 0;
 const STREAM: u32 = 1;
 /// Blocks encrypted per call (the AES-NI back end pipelines eight, the VAES one more).
 const PAR: usize = 32;
+/// Parents expanded per task of a tree level.
+const LEVEL_CHUNK: usize = 512;
 
 /// The per-proof constants: the IV and the hash state after `pad(tag) ‖ salt`.
 #[derive(Clone)]
@@ -77,18 +91,18 @@ fn cipher(seed: &NodeSeed) -> Aes128 {
 }
 
 /// Both children of node `c` (seed `parent`): nodes `2c` and `2c+1`.
-fn children(d: &Domains, rep: u32, c: usize, parent: &NodeSeed) -> [NodeSeed; 2] {
+fn children(d: &Domains, c: usize, parent: &NodeSeed) -> [NodeSeed; 2] {
     let mut b = [
-        d.blk(rep, 2 * c as u32, NODE),
-        d.blk(rep, 2 * c as u32 + 1, NODE),
+        d.blk(0, 2 * c as u32, NODE),
+        d.blk(0, 2 * c as u32 + 1, NODE),
     ];
     cipher(parent).encrypt_blocks(&mut b);
     [b[0].into(), b[1].into()]
 }
 
 #[cfg(test)]
-fn child(d: &Domains, rep: u32, c: usize, parent: &NodeSeed) -> NodeSeed {
-    children(d, rep, c / 2, parent)[c % 2]
+fn child(d: &Domains, c: usize, parent: &NodeSeed) -> NodeSeed {
+    children(d, c / 2, parent)[c % 2]
 }
 
 /// A leaf's commitment `com_j`.
@@ -123,23 +137,124 @@ pub fn stream(d: &Domains, rep: u32, sd: &NodeSeed, nbits: usize, out: &mut [u64
     super::convert::clear_tail(out, nbits);
 }
 
-/// One repetition's tree, all nodes (index 0 unused).
+/// Where every repetition's leaves sit among the tree's (module docs): `λ(i, j)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    tau: usize,
+    /// `q = ⌊D/τ⌋`: every repetition has at least `2^q` leaves.
+    q: u32,
+    /// `r = D mod τ`: repetitions `0 … r−1` have `2^{q+1}`.
+    r: usize,
+}
+
+impl Layout {
+    /// The layout of checked parameters.
+    pub fn new(p: &Params) -> Self {
+        Layout {
+            tau: p.tau(),
+            q: p.delta_bits / p.tau,
+            r: (p.delta_bits % p.tau) as usize,
+        }
+    }
+
+    /// `L`, the tree's leaves: `Σ_i 2^{k_i} = (τ + r)·2^q`.
+    pub fn leaves(&self) -> usize {
+        (self.tau + self.r) << self.q
+    }
+
+    /// `N_i = 2^{k_i}`.
+    pub fn rep_leaves(&self, i: usize) -> usize {
+        1 << (self.q + (i < self.r) as u32)
+    }
+
+    /// `λ(i, j)`: the tree leaf of repetition `i`'s leaf `j`.
+    pub fn leaf_index(&self, i: usize, j: usize) -> usize {
+        let low = 1usize << self.q;
+        if j < low {
+            self.tau * j + i
+        } else {
+            self.tau * low + self.r * (j - low) + i
+        }
+    }
+
+    /// The node of repetition `i`'s leaf `j`: `L + λ(i, j)`.
+    pub fn leaf_node(&self, i: usize, j: usize) -> usize {
+        self.leaves() + self.leaf_index(i, j)
+    }
+}
+
+/// The nodes whose seeds open every leaf but the hidden ones (`hidden[i]`: repetition `i`'s
+/// hidden leaf, each `< N_i`): for every node with exactly one marked child (marked: a
+/// hidden leaf or an ancestor of one), its other child, in decreasing order of the parent.
+///
+/// The marked nodes are visited from the highest number down (a max-heap of the marked
+/// frontier): a node's number exceeds its parent's, so both children of a node are visited
+/// before it, one after the other when both are marked. `O(τ · depth · log τ)`.
+pub fn opened(layout: &Layout, hidden: &[u32]) -> Vec<usize> {
+    let mut front: std::collections::BinaryHeap<usize> = hidden
+        .iter()
+        .enumerate()
+        .map(|(i, &j)| layout.leaf_node(i, j as usize))
+        .collect();
+    let mut out = Vec::new();
+    while let Some(x) = front.pop() {
+        if x <= 1 {
+            break;
+        }
+        if front.peek() == Some(&(x ^ 1)) {
+            front.pop();
+        } else {
+            out.push(x ^ 1);
+        }
+        front.push(x / 2);
+    }
+    out
+}
+
+/// Expands every known node's children, level by level (`get` reads a node's seed if known,
+/// `put` stores one): nodes `2c`, `2c+1` from node `c < L`, in parallel within a level.
+fn expand<T: Send + Sync>(
+    d: &Domains,
+    nodes: &mut [T],
+    l: usize,
+    get: impl Fn(&T) -> Option<NodeSeed> + Sync,
+    put: impl Fn(NodeSeed) -> T + Sync,
+) {
+    let mut a = 1usize;
+    while a < l {
+        let b = (2 * a).min(l);
+        let (head, tail) = nodes.split_at_mut(2 * a);
+        let parents = &head[a..b];
+        let kids = &mut tail[..2 * (b - a)];
+        kids.par_chunks_mut(2 * LEVEL_CHUNK)
+            .zip(parents.par_chunks(LEVEL_CHUNK))
+            .enumerate()
+            .for_each(|(ci, (kid, par))| {
+                for (t, p) in par.iter().enumerate() {
+                    if let Some(s) = get(p) {
+                        let [x, y] = children(d, a + ci * LEVEL_CHUNK + t, &s);
+                        kid[2 * t] = put(x);
+                        kid[2 * t + 1] = put(y);
+                    }
+                }
+            });
+        a *= 2;
+    }
+}
+
+/// The prover's tree, every node (index 0 unused).
 pub struct Tree {
-    k: u32,
+    layout: Layout,
     nodes: Vec<NodeSeed>,
 }
 
 impl Tree {
-    pub fn new(d: &Domains, rep: u32, k: u32, root: &NodeSeed) -> Self {
-        let n = 1usize << k;
-        let mut nodes = vec![[0u8; 16]; 2 * n];
+    pub fn new(d: &Domains, layout: Layout, root: &NodeSeed) -> Self {
+        let l = layout.leaves();
+        let mut nodes = vec![[0u8; 16]; 2 * l];
         nodes[1] = *root;
-        for c in 1..n {
-            let [a, b] = children(d, rep, c, &nodes[c]);
-            nodes[2 * c] = a;
-            nodes[2 * c + 1] = b;
-        }
-        Tree { k, nodes }
+        expand(d, &mut nodes, l, |s| Some(*s), |s| s);
+        Tree { layout, nodes }
     }
 
     /// Zeroes every seed (the prover's state once its proof is out: with `Δ` public, the
@@ -150,48 +265,57 @@ impl Tree {
         }
     }
 
-    /// The leaf seeds `sd_0 … sd_{N−1}`.
-    pub fn leaves(&self) -> &[NodeSeed] {
-        &self.nodes[1 << self.k..]
+    /// Repetition `i`'s leaf seeds `sd_{i,0} … sd_{i,N_i−1}`.
+    pub fn rep_leaves(&self, i: usize) -> Vec<NodeSeed> {
+        (0..self.layout.rep_leaves(i))
+            .map(|j| self.nodes[self.layout.leaf_node(i, j)])
+            .collect()
     }
 
-    /// The `k` sibling seeds that reveal every leaf but `hidden`, top-down.
-    pub fn open(&self, hidden: usize) -> Vec<NodeSeed> {
-        let leaf = (1usize << self.k) + hidden;
-        (0..self.k)
-            .map(|d| {
-                let anc = leaf >> (self.k - 1 - d);
-                self.nodes[anc ^ 1]
-            })
-            .collect()
+    /// Repetition `i`'s leaf `j`.
+    pub fn leaf(&self, i: usize, j: usize) -> &NodeSeed {
+        &self.nodes[self.layout.leaf_node(i, j)]
+    }
+
+    /// The seeds that open every leaf but the hidden ones ([`opened`]), padded with zero
+    /// seeds to `bound` when `bound > 0`; `None` if they are more than a nonzero `bound`.
+    pub fn open(&self, hidden: &[u32], bound: u32) -> Option<Vec<NodeSeed>> {
+        let mut s: Vec<NodeSeed> = opened(&self.layout, hidden)
+            .into_iter()
+            .map(|c| self.nodes[c])
+            .collect();
+        if bound > 0 {
+            if s.len() > bound as usize {
+                return None;
+            }
+            s.resize(bound as usize, [0; 16]);
+        }
+        Some(s)
     }
 }
 
-/// Rebuilds every leaf seed but `hidden`'s (which is `None`) from an opening's `k` sibling
-/// seeds (their count is checked by the caller).
+/// Rebuilds every leaf seed but the hidden ones (which are `None`), per repetition, from the
+/// opened seeds of [`opened`] (`seeds` has at least as many; the caller checked the count and
+/// the padding).
 pub fn reconstruct(
     d: &Domains,
-    rep: u32,
-    k: u32,
-    hidden: usize,
-    path: &[NodeSeed],
-) -> Vec<Option<NodeSeed>> {
-    debug_assert_eq!(path.len(), k as usize);
-    let n = 1usize << k;
-    let mut nodes: Vec<Option<NodeSeed>> = vec![None; 2 * n];
-    let leaf = n + hidden;
-    for (d, s) in path.iter().enumerate() {
-        let anc = leaf >> (k as usize - 1 - d);
-        nodes[anc ^ 1] = Some(*s);
+    layout: &Layout,
+    hidden: &[u32],
+    seeds: &[NodeSeed],
+) -> Vec<Vec<Option<NodeSeed>>> {
+    let l = layout.leaves();
+    let mut nodes: Vec<Option<NodeSeed>> = vec![None; 2 * l];
+    for (c, s) in opened(layout, hidden).into_iter().zip(seeds) {
+        nodes[c] = Some(*s);
     }
-    for c in 1..n {
-        if let (Some(p), None) = (nodes[c], nodes[2 * c]) {
-            let [a, b] = children(d, rep, c, &p);
-            nodes[2 * c] = Some(a);
-            nodes[2 * c + 1] = Some(b);
-        }
-    }
-    nodes.split_off(n)
+    expand(d, &mut nodes, l, |s| *s, Some);
+    (0..layout.tau)
+        .map(|i| {
+            (0..layout.rep_leaves(i))
+                .map(|j| nodes[layout.leaf_node(i, j)])
+                .collect()
+        })
+        .collect()
 }
 
 /// `h_com` over every repetition's leaf commitments, in order.
@@ -210,50 +334,176 @@ pub fn h_com<'a>(coms: impl IntoIterator<Item = &'a [Digest]>) -> Digest {
 mod tests {
     use super::*;
 
-    /// The tree against a plain list of seeds computed node by node from the definition,
-    /// and every opening against it.
-    #[test]
-    fn tree_leaves_match_the_definition_and_every_opening_reveals_all_but_one() {
-        let salt = [7u8; 32];
-        let dom = Domains::new(&salt);
-        for k in 1..=5u32 {
-            let root = [k as u8; 16];
-            let t = Tree::new(&dom, 3, k, &root);
-            let n = 1usize << k;
-            // plain recursion, leaf by leaf: walk down from the root along j's bits
-            let plain: Vec<NodeSeed> = (0..n)
-                .map(|j| {
-                    let mut c = 1usize;
-                    let mut s = root;
-                    for d in (0..k).rev() {
-                        c = 2 * c + ((j >> d) & 1);
-                        s = child(&dom, 3, c, &s);
-                    }
-                    s
-                })
-                .collect();
-            assert_eq!(t.leaves(), &plain[..]);
-            for hidden in 0..n {
-                let path = t.open(hidden);
-                assert_eq!(path.len(), k as usize);
-                let r = reconstruct(&dom, 3, k, hidden, &path);
-                for j in 0..n {
-                    if j == hidden {
-                        assert_eq!(r[j], None);
-                    } else {
-                        assert_eq!(r[j], Some(plain[j]), "k {k} hidden {hidden} leaf {j}");
-                    }
-                }
-                // the path does not contain the hidden seed or any of its ancestors
-                assert!(!path.contains(&plain[hidden]));
+    /// The marked nodes and the opened ones from the definition: walk up from every hidden
+    /// leaf, then take, from the highest parent down, the unmarked child of every node with
+    /// one marked child.
+    fn naive_opened(lay: &Layout, hidden: &[u32]) -> Vec<usize> {
+        let mut marked = std::collections::BTreeSet::new();
+        for (i, &j) in hidden.iter().enumerate() {
+            let mut c = lay.leaf_node(i, j as usize);
+            while c >= 1 {
+                marked.insert(c);
+                c /= 2;
             }
         }
-        // another repetition index or salt gives other seeds
-        let a = Tree::new(&dom, 0, 3, &[1; 16]);
-        let b = Tree::new(&dom, 1, 3, &[1; 16]);
-        let c = Tree::new(&Domains::new(&[8; 32]), 0, 3, &[1; 16]);
-        assert_ne!(a.leaves(), b.leaves());
-        assert_ne!(a.leaves(), c.leaves());
+        (1..lay.leaves())
+            .rev()
+            .filter_map(
+                |c| match (marked.contains(&(2 * c)), marked.contains(&(2 * c + 1))) {
+                    (true, false) => Some(2 * c + 1),
+                    (false, true) => Some(2 * c),
+                    _ => None,
+                },
+            )
+            .collect()
+    }
+
+    /// The layout is a bijection from (repetition, leaf) onto the tree's leaves, repetition
+    /// `i`'s leaf `j` at `τ·j + i` while every repetition has a leaf `j`.
+    #[test]
+    fn the_layout_places_every_leaf_once() {
+        for (tau, d) in [
+            (1, 1),
+            (1, 5),
+            (2, 3),
+            (3, 10),
+            (4, 9),
+            (5, 5),
+            (11, 121),
+            (20, 120),
+            (11, 116),
+            (7, 100),
+        ] {
+            let p = Params::new(tau, d, 0);
+            let lay = Layout::new(&p);
+            let mut seen = vec![false; lay.leaves()];
+            for i in 0..p.tau() {
+                assert_eq!(lay.rep_leaves(i), 1 << p.k(i));
+                for j in 0..lay.rep_leaves(i) {
+                    let x = lay.leaf_index(i, j);
+                    assert!(!seen[x], "{tau} {d}: leaf {x} twice");
+                    seen[x] = true;
+                    if j < 1 << (d / tau) {
+                        assert_eq!(x, p.tau() * j + i);
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+            assert_eq!(
+                lay.leaves(),
+                (0..p.tau()).map(|i| 1usize << p.k(i)).sum::<usize>()
+            );
+        }
+    }
+
+    /// The tree against seeds computed leaf by leaf from the definition (down from the root
+    /// along the bits of the leaf's node number); every opening (all hidden-leaf choices of
+    /// small trees, random ones of the 128-bit shapes) against [`naive_opened`], and the
+    /// reconstruction against the tree: every leaf but the hidden ones, and no opened seed
+    /// is a hidden leaf's or an ancestor's.
+    #[test]
+    fn tree_leaves_match_the_definition_and_every_opening_reveals_all_but_the_hidden() {
+        use rand_core::{RngCore, SeedableRng};
+        let salt = [7u8; 32];
+        let dom = Domains::new(&salt);
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
+        for (tau, d) in [
+            (1, 1),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 7),
+            (3, 8),
+            (4, 9),
+            (11, 121),
+            (20, 120),
+        ] {
+            let p = Params::new(tau, d, 0);
+            let lay = Layout::new(&p);
+            let root = [d as u8; 16];
+            let t = Tree::new(&dom, lay, &root);
+            let node = |c: usize| {
+                let depth = usize::BITS - 1 - c.leading_zeros();
+                let mut s = root;
+                for b in (0..depth).rev() {
+                    s = child(&dom, c >> b, &s);
+                }
+                s
+            };
+            for i in 0..p.tau() {
+                for j in 0..lay.rep_leaves(i) {
+                    if lay.leaves() <= 64 || j < 3 {
+                        assert_eq!(
+                            *t.leaf(i, j),
+                            node(lay.leaf_node(i, j)),
+                            "{tau} {d} {i} {j}"
+                        );
+                    }
+                }
+                assert_eq!(t.rep_leaves(i).len(), lay.rep_leaves(i));
+            }
+            let total: usize = (0..p.tau()).map(|i| lay.rep_leaves(i)).product();
+            let choices: Vec<Vec<u32>> = if total <= 512 {
+                (0..total)
+                    .map(|mut x| {
+                        (0..p.tau())
+                            .map(|i| {
+                                let n = lay.rep_leaves(i);
+                                let j = x % n;
+                                x /= n;
+                                j as u32
+                            })
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                (0..40)
+                    .map(|_| {
+                        (0..p.tau())
+                            .map(|i| (rng.next_u32() as usize % lay.rep_leaves(i)) as u32)
+                            .collect()
+                    })
+                    .collect()
+            };
+            for hidden in choices {
+                let want = naive_opened(&lay, &hidden);
+                assert_eq!(opened(&lay, &hidden), want, "{tau} {d} {hidden:?}");
+                let seeds = t.open(&hidden, 0).unwrap();
+                assert_eq!(seeds.len(), want.len());
+                // a bound: padded with zero seeds, or refused when too small
+                let n = want.len() as u32;
+                let padded = t.open(&hidden, n + 3).unwrap();
+                assert_eq!(&padded[..seeds.len()], &seeds[..]);
+                assert!(padded[seeds.len()..].iter().all(|s| *s == [0; 16]));
+                assert_eq!(t.open(&hidden, n).unwrap(), seeds);
+                if n > 1 {
+                    assert!(t.open(&hidden, n - 1).is_none());
+                }
+                let r = reconstruct(&dom, &lay, &hidden, &padded);
+                for (i, rep) in r.iter().enumerate() {
+                    assert_eq!(rep.len(), lay.rep_leaves(i));
+                    for (j, got) in rep.iter().enumerate() {
+                        if j == hidden[i] as usize {
+                            assert_eq!(*got, None);
+                            // nothing opened is the hidden leaf or above it
+                            let mut c = lay.leaf_node(i, j);
+                            while c >= 1 {
+                                assert!(!seeds.contains(&t.nodes[c]));
+                                c /= 2;
+                            }
+                        } else {
+                            assert_eq!(*got, Some(*t.leaf(i, j)), "{tau} {d} {hidden:?} {i} {j}");
+                        }
+                    }
+                }
+            }
+        }
+        // another salt gives other seeds
+        let lay = Layout::new(&Params::new(2, 6, 0));
+        let a = Tree::new(&dom, lay, &[1; 16]);
+        let c = Tree::new(&Domains::new(&[8; 32]), lay, &[1; 16]);
+        assert_ne!(a.rep_leaves(0), c.rep_leaves(0));
+        assert_ne!(a.rep_leaves(0), a.rep_leaves(1));
         // the cached one-block prefix against hashing the whole input at once: the tag
         // zero-padded to 32 bytes, the salt, the indices, the seed
         let mut tag = [0u8; 32];
@@ -295,9 +545,9 @@ mod tests {
             let dom = Domains::new(&salt);
             let rep = rng.next_u32() % 64;
             let c = 1 + (rng.next_u32() as usize % 60000);
-            let kids = children(&dom, rep, c, &seed);
+            let kids = children(&dom, c, &seed);
             for (b, kid) in kids.iter().enumerate() {
-                let want = encrypt(&seed, &blk(&salt, [rep, (2 * c + b) as u32, 0]));
+                let want = encrypt(&seed, &blk(&salt, [0, (2 * c + b) as u32, 0]));
                 assert_eq!(*kid, want, "round {round} child {b}");
             }
             let nbits = 1 + (rng.next_u32() as usize % 3000);
