@@ -22,7 +22,7 @@ pub enum MpcSystem {
 /// The VOLE-in-the-head parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VoleParams {
-    /// Smallest proofs: τ = 11 trees of 2^11 leaves at 128 bits.
+    /// Smallest proofs: τ = 11 trees of 2^10 or 2^11 leaves at 128 bits.
     Size,
     /// Fastest: τ = 20 trees of 2^6 leaves at 128 bits.
     Speed,

@@ -7,7 +7,7 @@
 //! each a pass over the circuit), ZKB++'s rounds. A verifier asked for `L` bits accepts:
 //!
 //! * VOLE-in-the-head: parameters with at most as many leaves (`Σ 2^{k_i}`) as the heaviest
-//!   offered set ([`vole::params_for`]: the size set at 128 bits, 22,528 leaves); a file
+//!   offered set ([`vole::params_for`]: the size set at 128 bits, 17,408 leaves); a file
 //!   cannot ask for `τ = 8` trees of `2^16` leaves. Smaller sets (tests, research) stay
 //!   verifiable: they cost less than an honest proof, and give the bits they give.
 //! * KKW: parameters whose `M · N` is at most the heaviest offered set's at level
@@ -182,9 +182,9 @@ mod tests {
         assert!(!vole_offered(&vole::Params::new(8, 128, 2)));
         assert!(!vole_offered(&vole::Params::new(11, 116, 15)));
         assert!(!vole_offered(&vole::Params::new(11, 117, 14)));
-        assert!(vole_offered(&vole::Params::bounded(11, 121, 9, 101)));
-        assert!(!vole_offered(&vole::Params::bounded(11, 121, 9, 100)));
-        assert!(!vole_offered(&vole::Params::new(11, 121, 9)));
+        assert!(vole_offered(&vole::Params::bounded(11, 116, 14, 108)));
+        assert!(!vole_offered(&vole::Params::bounded(11, 116, 14, 107)));
+        assert!(!vole_offered(&vole::Params::new(11, 116, 14)));
         assert!(!kkw_offered(&kkw::Params::new(463, 27, 32)));
         assert!(!kkw_offered(&kkw::Params::new(4096, 27, 16)));
         assert!(!kkw_offered(&kkw::Params::new(462, 27, 16)));

@@ -482,7 +482,19 @@ pub fn commit(
     rng: &mut impl RngCore,
     cheats: &[Cheat],
 ) -> Result<ProverState> {
-    commit_inner(st, witness, params, rng, cheats, false)
+    let mut seeds = draw_seeds(rng);
+    // on a worker of the pool, as a whole proof (prove_inner)
+    let state = rayon::scope(|_| commit_inner(st, witness, params, seeds, cheats, false));
+    super::zkbpp::wipe(&mut seeds.1);
+    state
+}
+
+/// The prover's only randomness, in this order: the 32-byte salt and the 16-byte root.
+fn draw_seeds(rng: &mut impl RngCore) -> ([u8; 32], NodeSeed) {
+    let salt = crate::rng::random_32(rng);
+    let mut root = [0u8; 16];
+    rng.fill_bytes(&mut root);
+    (salt, root)
 }
 
 /// [`commit`], and with `check` set, refusing a witness that does not satisfy the statement:
@@ -493,7 +505,7 @@ fn commit_inner(
     st: &Statement,
     witness: &[bool],
     params: Params,
-    rng: &mut impl RngCore,
+    (salt, mut root): ([u8; 32], NodeSeed),
     cheats: &[Cheat],
     check: bool,
 ) -> Result<ProverState> {
@@ -508,9 +520,6 @@ fn commit_inner(
     }
     let sh = Shape::of(st.circuit);
     let p = params;
-    let salt = crate::rng::random_32(rng);
-    let mut root = [0u8; 16];
-    rng.fill_bytes(&mut root);
     let dom = vc::Domains::new(&salt);
     let tree = vc::Tree::new(&dom, vc::Layout::new(&p), &root);
     super::zkbpp::wipe(&mut root);
@@ -721,9 +730,10 @@ const MAX_GRIND_BLOCK: usize = 4096;
 
 /// Counters tried in the first parallel block of the grinding search: half the `2^w` a valid
 /// counter takes on average without a bound on the opening, between 32 and 2,048; each block
-/// that finds none doubles the next, up to [`MAX_GRIND_BLOCK`] (the size set's bound admits
-/// one challenge in about 60: `2^15` tries, which blocks of `2^8` would cut into 128 wake-ups
-/// of the pool). Every counter of the block that holds the answer is hashed by some thread,
+/// that finds none doubles the next, up to [`MAX_GRIND_BLOCK`] (a bound on the opening makes
+/// valid counters rarer: with FAEST-128s's trees, `w = 9` and `T = 101`, one challenge in 60
+/// is admissible, `2^15` tries, which blocks of `2^8` would cut into 128 wake-ups of the
+/// pool). Every counter of the block that holds the answer is hashed by some thread,
 /// so a block much larger than the search is work thrown away (with `w = 10` and blocks of
 /// 2,048, about twice the hashes a serial search makes); a block much smaller pays the
 /// pool's wake-up for a few hashes.
@@ -756,6 +766,11 @@ pub fn prove_unchecked(
 
 /// The three phases of a non-interactive proof: commit (refusing a wrong witness when
 /// `check`), grind, respond.
+///
+/// Runs on a worker of rayon's pool (`rayon::scope`): the proof has about twenty parallel
+/// regions (the tree's levels, the repetitions, the hashes, the sums, the grinding blocks),
+/// and each one entered from a thread outside the pool is handed to the pool and waited
+/// for, a sleep and a wake-up of the caller every time.
 fn prove_inner(
     st: &Statement,
     witness: &[bool],
@@ -764,15 +779,20 @@ fn prove_inner(
     cheats: &[Cheat],
     check: bool,
 ) -> Result<Proof> {
-    let state = commit_inner(st, witness, params, rng, cheats, check)?;
-    let (counter, ch) = state.grind()?;
-    let response = state.respond(&ch)?;
-    Ok(Proof {
-        params,
-        commit: state.commit.clone(),
-        counter,
-        response,
-    })
+    let mut seeds = draw_seeds(rng);
+    let proof = rayon::scope(|_| {
+        let state = commit_inner(st, witness, params, seeds, cheats, check)?;
+        let (counter, ch) = state.grind()?;
+        let response = state.respond(&ch)?;
+        Ok(Proof {
+            params,
+            commit: state.commit.clone(),
+            counter,
+            response,
+        })
+    });
+    super::zkbpp::wipe(&mut seeds.1);
+    proof
 }
 
 fn rejected(what: impl std::fmt::Display) -> Error {
@@ -975,7 +995,8 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
                 crate::mpc::ANOTHER_STATEMENT
             ))
         })?;
-    verify_interactive(st, p, &proof.commit, &ch, &proof.response)
+    // on a worker of the pool, as the prover (prove_inner)
+    rayon::scope(|_| verify_interactive(st, p, &proof.commit, &ch, &proof.response))
 }
 
 /// Before any hashing: the masked witness and the corrections have the lengths of this
@@ -1071,9 +1092,15 @@ pub fn describe(proof: &Proof) -> String {
     };
     let c = &proof.commit;
     let r = &proof.response;
+    // the list's zero seeds past the opened ones (a real seed is zero with probability 2^-128)
+    let padding = if p.open > 0 {
+        r.seeds.iter().rev().take_while(|s| **s == [0; 16]).count()
+    } else {
+        0
+    };
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B)\ngrinding counter: {}",
+         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\ngrinding counter: {}",
         c.corrections.len(),
         c.masked_witness.len(),
         8 * SHORT_BYTES,
@@ -1083,6 +1110,15 @@ pub fn describe(proof: &Proof) -> String {
         16 * r.seeds.len(),
         r.commitments.len(),
         32 * r.commitments.len(),
+        // on a line of its own: it depends on Δ, the lines above only on the statement
+        if p.open > 0 {
+            format!(
+                "\nof which padding: {padding} zero seeds after the {} opened ones, up to the bound",
+                r.seeds.len() - padding
+            )
+        } else {
+            String::new()
+        },
         proof.counter,
     )
 }
