@@ -799,18 +799,19 @@ fn rejected(what: impl std::fmt::Display) -> Error {
     Error::rejected(format!("VOLE proof rejected: {what}"))
 }
 
-/// The verifier's view of the VOLE: `h_com` rebuilt from the opened seeds (the hidden
-/// leaves' commitments from `hidden_coms`) and the columns `q` before corrections.
+/// The verifier's view of the VOLE: `h_com` rebuilt from the seeds of the `opened` nodes
+/// ([`vc::opened`] of the challenge; the hidden leaves' commitments from `hidden_coms`) and
+/// the columns `q` before corrections.
 fn verifier_vole(
     salt: &[u8; 32],
     p: &Params,
     lhat: usize,
     ch: &Challenge,
-    opened: &[NodeSeed],
+    (opened, seeds): (&[usize], &[NodeSeed]),
     hidden_coms: &[Digest],
 ) -> (Digest, Vec<Vec<Bits>>) {
     let dom = vc::Domains::new(salt);
-    let leaves = vc::reconstruct(&dom, &vc::Layout::new(p), &ch.hidden, opened);
+    let leaves = vc::reconstruct(&dom, &vc::Layout::new(p), opened, seeds);
     let reps: Vec<(Vec<Digest>, Vec<Bits>)> = leaves
         .into_par_iter()
         .enumerate()
@@ -888,7 +889,8 @@ pub fn verify_interactive(
         .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
     let d = convert::from_bytes(&cm.masked_witness, sh.l)
         .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
-    let opened = ch.opened(p);
+    let nodes = vc::opened(&vc::Layout::new(p), &ch.hidden);
+    let opened = nodes.len();
     if p.open > 0 && opened > p.open as usize {
         return Err(rejected(format!(
             "the challenge opens the tree with {opened} seeds, more than the proof's bound of {}",
@@ -907,7 +909,14 @@ pub fn verify_interactive(
     if resp.seeds[opened..].iter().any(|s| *s != [0; 16]) {
         return Err(rejected("the opening's padding seeds are not zero"));
     }
-    let (h_com, q) = verifier_vole(&cm.salt, p, sh.lhat, ch, &resp.seeds, &resp.commitments);
+    let (h_com, q) = verifier_vole(
+        &cm.salt,
+        p,
+        sh.lhat,
+        ch,
+        (&nodes, &resp.seeds),
+        &resp.commitments,
+    );
     if h_com != cm.h_com {
         return Err(rejected(
             "the opened leaves do not match the vector commitment",
@@ -1030,9 +1039,7 @@ pub fn simulate(
     ch.check(&p)?;
     st.check_output_len()?;
     let sh = Shape::of(st.circuit);
-    let salt = crate::rng::random_32(rng);
-    let mut root = [0u8; 16];
-    rng.fill_bytes(&mut root);
+    let (salt, root) = draw_seeds(rng);
     let tree = vc::Tree::new(&vc::Domains::new(&salt), vc::Layout::new(&p), &root);
     let seeds = tree.open(&ch.hidden, p.open).ok_or_else(|| {
         Error::bad("the challenge opens the tree with more seeds than the parameters allow")
@@ -1048,7 +1055,8 @@ pub fn simulate(
     let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
     let ut = [r128(), r128() & ((1 << convert::SHORT_HASH_BITS) - 1)];
     let a1 = [r128(), r128()];
-    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, &seeds, &commitments);
+    let nodes = vc::opened(&vc::Layout::new(&p), &ch.hidden);
+    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, (&nodes, &seeds), &commitments);
     let cols = corrected_columns(&p, ch, q, &corrections);
     let delta = ch.delta(&p);
     let mut cm = CommitMsg {

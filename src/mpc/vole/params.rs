@@ -35,7 +35,7 @@ pub struct Params {
     /// `T`: a non-interactive proof's `Δ` is valid only if it opens the tree with at most `T`
     /// seeds, and the proof pads them to exactly `T` (`1 ≤ T ≤ 250`); `0`: no bound, exactly
     /// the opened seeds (live sessions). Neither soundness nor the verifier's work depends on
-    /// `T`: it trades the proof's size against the prover's grinding ([`open_bound`]).
+    /// `T`: it trades the proof's size against the prover's grinding ([`admissible_share`]).
     pub open: u32,
 }
 
@@ -100,11 +100,6 @@ impl Params {
         Params::new(self.tau, d, 0)
     }
 
-    /// `T` if this set bounds the opening.
-    pub fn open_bound(&self) -> Option<u32> {
-        (self.open > 0).then_some(self.open)
-    }
-
     pub fn tau(&self) -> usize {
         self.tau as usize
     }
@@ -133,9 +128,9 @@ impl std::fmt::Display for Params {
                 self.tau, self.delta_bits, self.grind, self.open
             );
         }
-        let open = match self.open_bound() {
-            Some(t) => format!(", at most {t} opened seeds"),
-            None => String::new(),
+        let open = match self.open {
+            0 => String::new(),
+            t => format!(", at most {t} opened seeds"),
         };
         let (kmax, kmin) = (self.k(0), self.k(self.tau() - 1));
         let ks = if kmax == kmin {

@@ -2,6 +2,17 @@ use super::*;
 use crate::mpc::circuit::Builder;
 use rand_core::SeedableRng;
 
+/// The tests' statement: tag `t`, no public bytes, no context.
+fn statement<'a>(circuit: &'a Circuit, output: &'a [bool]) -> Statement<'a> {
+    Statement {
+        tag: b"t",
+        circuit,
+        public: b"",
+        output,
+        context: b"",
+    }
+}
+
 fn small_circuit() -> Circuit {
     // out = (a ∧ b) ⊕ ¬(c ∧ (a ⊕ b)), plus out2 = a ∧ c
     let mut b = Builder::new(3);
@@ -104,13 +115,7 @@ fn prove_refuses_exactly_what_the_witness_check_refuses() {
             if let Some(i) = flip {
                 out[i] ^= true;
             }
-            let st = Statement {
-                tag: b"t",
-                circuit: &c,
-                public: b"",
-                output: &out,
-                context: b"",
-            };
+            let st = statement(&c, &out);
             let want = crate::mpc::statement::check_witness(&st, &wit);
             match (prove(&st, &wit, p, &mut rng), want) {
                 (Ok(pr), Ok(())) => verify(&st, &pr, 0.0).unwrap(),
@@ -136,13 +141,7 @@ fn grinding_finds_the_smallest_valid_counter() {
     let c = small_circuit();
     let wit = [true, false, true];
     let out = c.eval(&wit);
-    let st = Statement {
-        tag: b"t",
-        circuit: &c,
-        public: b"",
-        output: &out,
-        context: b"",
-    };
+    let st = statement(&c, &out);
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
     // τ = 2 trees of 2^4 leaves: 5 to 8 opened seeds; T = 6 admits about a quarter
     for (w, t) in [
@@ -163,10 +162,7 @@ fn grinding_finds_the_smallest_valid_counter() {
             let serial = (0u32..)
                 .find_map(|k| {
                     Challenge::from_chall3(&chall3(&state.transcript, k), &p)
-                        .filter(|c| {
-                            t == 0
-                                || vc::opened(&vc::Layout::new(&p), &c.hidden).len() <= t as usize
-                        })
+                        .filter(|c| c.admissible(&p))
                         .map(|c| (k, c))
                 })
                 .unwrap();
@@ -188,13 +184,7 @@ fn the_bounded_opening_is_checked() {
     let c = small_circuit();
     let wit = [true, true, false];
     let out = c.eval(&wit);
-    let st = Statement {
-        tag: b"t",
-        circuit: &c,
-        public: b"",
-        output: &out,
-        context: b"",
-    };
+    let st = statement(&c, &out);
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
     let p = Params::bounded(2, 8, 1, 7);
     let mut padded = 0;
@@ -229,12 +219,15 @@ fn the_bounded_opening_is_checked() {
         // the next counters with zero grinding bits: those that open more than 7 seeds are
         // not valid challenges
         let (_, _, tr) = challenges(&st, &p, &pr.commit);
-        for k in (pr.counter + 1..pr.counter + 400)
+        let too_wide: Vec<u32> = (pr.counter + 1..pr.counter + 400)
             .filter(|&k| {
                 Challenge::from_chall3(&chall3(&tr, k), &p).is_some_and(|c| c.opened(&p) > 7)
             })
             .take(2)
-        {
+            .collect();
+        // with w = 1 and T = 7, about a quarter of the counters are such
+        assert_eq!(too_wide.len(), 2);
+        for k in too_wide {
             let mut bad = pr.clone();
             bad.counter = k;
             assert!(verify(&st, &bad, 0.0).is_err());

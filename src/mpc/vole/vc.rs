@@ -295,17 +295,17 @@ impl Tree {
 }
 
 /// Rebuilds every leaf seed but the hidden ones (which are `None`), per repetition, from the
-/// opened seeds of [`opened`] (`seeds` has at least as many; the caller checked the count and
-/// the padding).
+/// seeds of the nodes `opened` (the hidden leaves' [`opened`], computed once by the caller,
+/// who checked that `seeds` has at least as many and the padding).
 pub fn reconstruct(
     d: &Domains,
     layout: &Layout,
-    hidden: &[u32],
+    opened: &[usize],
     seeds: &[NodeSeed],
 ) -> Vec<Vec<Option<NodeSeed>>> {
     let l = layout.leaves();
     let mut nodes: Vec<Option<NodeSeed>> = vec![None; 2 * l];
-    for (c, s) in opened(layout, hidden).into_iter().zip(seeds) {
+    for (&c, s) in opened.iter().zip(seeds) {
         nodes[c] = Some(*s);
     }
     expand(d, &mut nodes, l, |s| *s, Some);
@@ -479,7 +479,7 @@ mod tests {
                 if n > 1 {
                     assert!(t.open(&hidden, n - 1).is_none());
                 }
-                let r = reconstruct(&dom, &lay, &hidden, &padded);
+                let r = reconstruct(&dom, &lay, &want, &padded);
                 for (i, rep) in r.iter().enumerate() {
                     assert_eq!(rep.len(), lay.rep_leaves(i));
                     for (j, got) in rep.iter().enumerate() {
