@@ -311,8 +311,6 @@ async fn body_json<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Runs `f` on the blocking pool with a database connection, if a work slot is free (else
-/// 503 at once).
 /// Whether a body error is the size limit (`to_bytes`'s `LengthLimitError`, found by its
 /// message in the source chain) rather than a malformed body.
 fn is_length_limit(e: &axum::Error) -> bool {
@@ -326,11 +324,26 @@ fn is_length_limit(e: &axum::Error) -> bool {
     false
 }
 
+/// How long a request waits for a work slot, in arrival order, before it is answered 503.
+///
+/// Why wait at all: keep-alive clients that send together (a burst of a few hundred cheap
+/// requests) fill every slot for a few milliseconds, and a request arriving in that instant
+/// would be refused though the server is far from its capacity. The queue needs no bound
+/// of its own: each connection has at most one request in flight, and connections are
+/// bounded by `--max-connections`. Sustained overload still answers 503, after this wait.
+pub const SLOT_WAIT: Duration = Duration::from_millis(500);
+
+/// Runs `f` on the blocking pool with a database connection once a work slot is free
+/// (waiting up to [`SLOT_WAIT`], first come first served; then 503).
 async fn blocking<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
 ) -> std::result::Result<T, Response> {
-    match try_blocking(app, f).await {
+    let permit = tokio::time::timeout(SLOT_WAIT, app.work.clone().acquire_owned())
+        .await
+        .ok()
+        .and_then(|p| p.ok());
+    match run_blocking(app, permit, f).await {
         Some(r) => r,
         None => {
             app.busy.fetch_add(1, Ordering::Relaxed);
@@ -339,12 +352,22 @@ async fn blocking<T: Send + 'static>(
     }
 }
 
-/// [`blocking`], `None` when no work slot is free.
+/// [`blocking`] without waiting: `None` when no work slot is free at once.
 async fn try_blocking<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
 ) -> Option<std::result::Result<T, Response>> {
-    let permit = app.work.clone().try_acquire_owned().ok()?;
+    let permit = app.work.clone().try_acquire_owned().ok();
+    run_blocking(app, permit, f).await
+}
+
+/// `f` on the blocking pool holding `permit`; `None` without one.
+async fn run_blocking<T: Send + 'static>(
+    app: &Arc<App>,
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    f: impl FnOnce(&dyn UserDb) -> Result<T> + Send + 'static,
+) -> Option<std::result::Result<T, Response>> {
+    let permit = permit?;
     let a = app.clone();
     let r = tokio::task::spawn_blocking(move || {
         let _permit = permit;
