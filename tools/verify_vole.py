@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v7"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v8"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -555,14 +555,12 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     r = Reader(data[21:])
     p = {}
     p["tau"], p["D"], p["w"], p["T"] = r.u32(), r.u32(), r.u32(), r.u32()
-    p["salt"] = r.take(32)
-    p["h_com"] = r.take(32)
+    p["salt"] = r.take(16)
     p["corrections"] = r.take(r.length())     # c_1 || ... || c_{tau-1}, one length (7.7)
     p["u_hash"] = r.take(18)           # u~ (16 bytes) || u~' (2 bytes)
-    p["v_hash"] = r.take(32)
     p["d"] = r.take(r.length())
-    p["a0"] = r.take(32)               # A0~ || A0~'
     p["a1"] = r.take(32)               # A1~ || A1~'
+    p["delta"] = r.take(16)            # Delta: chall3's first D bits, little-endian
     p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
     p["seeds"] = r.vec(lambda: r.take(16))             # opened seeds, zero-padded to T
     p["coms"] = r.vec(lambda: r.take(32))              # tau hidden-leaf commitments
@@ -594,7 +592,7 @@ def u32(x):
 
 
 def blk(salt, i, t, s):
-    """7.3: salt[0..16] XOR (u32le(i) || u32le(t) || u32le(s) || 4 zero bytes)."""
+    """7.3: salt XOR (u32le(i) || u32le(t) || u32le(s) || 4 zero bytes)."""
     x = struct.pack("<IIII", i, t, s, 0)
     return bytes(a ^ b for a, b in zip(salt[:16], x))
 
@@ -702,7 +700,14 @@ def verify_statement(p, tag, bld, public, y, security, context):
     n_and, n_out = len(ands), len(bld.outputs)
     n_inv = len(bld.inv_inputs)
     # 7.4a: ell counts the committed positions; the outputs fix the others
-    fixed, row_of, eqs = fixed_positions(bld, n_and)
+    # a property of the circuit alone: computed once per circuit (a batch of proofs of one
+    # statement, --each, reuses it)
+    cache = getattr(bld, "_fixed_positions", None)
+    key = (len(bld.gates), tuple(bld.outputs))
+    if cache is None or cache[0] != key:
+        cache = (key, fixed_positions(bld, n_and))
+        bld._fixed_positions = cache
+    fixed, row_of, eqs = cache[1]
     ell = n_in + n_and + 8 * n_inv - len(fixed)
     ellh = ell + 400
     tau, dbits, grind, t_open = p["tau"], p["D"], p["w"], p["T"]
@@ -711,7 +716,11 @@ def verify_statement(p, tag, bld, public, y, security, context):
     if attack_cost_bits(dbits, grind) < security:
         raise Rejected("parameters give %.2f bits, %d asked" % (attack_cost_bits(dbits, grind), security))
     offsets = [sum(ks[:i]) for i in range(tau)]
-    # 2. transcript
+    # 2. Delta as sent (7.7): D bits, the rest zero; the hidden leaves
+    delta = int.from_bytes(p["delta"], "little")
+    if delta >> dbits:
+        raise Rejected("Delta has bits set past its %d bits" % dbits)
+    hidden = [(delta >> offsets[i]) & ((1 << ks[i]) - 1) for i in range(tau)]
     tr = Transcript(VOLE_LABEL)
     tr.append(b"tag", tag)
     tr.append(b"circuit", bld.digest())
@@ -723,22 +732,6 @@ def verify_statement(p, tag, bld, public, y, security, context):
     tr.append(b"grind", u64(grind))
     tr.append(b"open", u64(t_open))
     tr.append(b"salt", p["salt"])
-    tr.append(b"h_com", p["h_com"])
-    tr.append(b"corrections", p["corrections"])
-    chall1 = first32(tr, b"vole chall1")
-    tr.append(b"u hash", p["u_hash"])
-    tr.append(b"v hash", p["v_hash"])
-    tr.append(b"masked witness", p["d"])
-    chall2 = first32(tr, b"vole chall2")
-    tr.append(b"a0", p["a0"])
-    tr.append(b"a1", p["a1"])
-    # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter
-    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v7"), first32(tr, b"vole chall3"),
-                                   u32(p["counter"])), "little")
-    if (chall3 >> dbits) & ((1 << grind) - 1):
-        raise Rejected("the grinding bits of the last challenge are not zero")
-    hidden = [(chall3 >> offsets[i]) & ((1 << ks[i]) - 1) for i in range(tau)]
-    delta = chall3 & ((1 << dbits) - 1)
     # 7.3: one tree; repetition i's leaf j is tree leaf lam(i, j), node L + lam(i, j)
     q, r_big = dbits // tau, dbits % tau
     n_tree = (tau + r_big) << q
@@ -798,10 +791,12 @@ def verify_statement(p, tag, bld, public, y, security, context):
                 coms.append(p["coms"][i])
                 continue
             sd = seeds[j] = nodes[leaf_node(i, j)]
-            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v3"), salt, u32(i), u32(j), sd))
+            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v3"), salt, bytes(16), u32(i), u32(j), sd))
         leaves.append(seeds)
-    if sha256(b"zkg:vole:vc:v1", *coms) != p["h_com"]:
-        raise Rejected("the vector commitments do not match h_com")
+    # h_com as an honest prover sent it (7.7: recomputed, not sent), then chall1
+    tr.append(b"h_com", sha256(b"zkg:vole:vc:v1", *coms))
+    tr.append(b"corrections", p["corrections"])
+    chall1 = first32(tr, b"vole chall1")
     # every leaf's r_{i,j}: the first ℓ̂ bits of AES-128_{sd}(blk(i, t, 1)), t = 0, 1, … (7.3)
     nblocks = (ellh + 127) // 128
     for i in range(tau):
@@ -837,13 +832,15 @@ def verify_statement(p, tag, bld, public, y, security, context):
         return (acc & wk) ^ ((x >> (ell + 256 + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v7"]
+    parts = [b"zkg:vole:vhash:v8"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
             parts.append(h.to_bytes(widths[k] // 8, "little"))
-    if sha256(*parts) != p["v_hash"]:
-        raise Rejected("the VOLE consistency check fails")
+    tr.append(b"u hash", p["u_hash"])
+    tr.append(b"v hash", sha256(*parts))
+    tr.append(b"masked witness", p["d"])
+    chall2 = first32(tr, b"vole chall2")
     # QuickSilver (7.6)
 
     def qpos(pos):
@@ -915,15 +912,25 @@ def verify_statement(p, tag, bld, public, y, security, context):
             ch = chis[k * n_rel + n_and + n_out + i]
             s_kk[k] ^= gf_mul(ch, kk)
             s_kc[k] ^= gf_mul(ch, delta)
+    # A0~ = L + A1~ Delta for each combination: what an honest prover sent (7.7)
+    a0 = b""
     for k in range(2):
         mask = 0
         for j in range(128):
             mask ^= gf_mul(qpos(ell + 128 * k + j), 1 << j)
         lhs = s_kk[k] ^ gf_mul(delta, s_kc[k]) ^ mask
-        a0 = int.from_bytes(p["a0"][16 * k:16 * k + 16], "little")
         a1 = int.from_bytes(p["a1"][16 * k:16 * k + 16], "little")
-        if lhs != a0 ^ gf_mul(a1, delta):
-            raise Rejected("the QuickSilver check fails (combination %d)" % (k + 1))
+        a0 += (lhs ^ gf_mul(a1, delta)).to_bytes(16, "little")
+    tr.append(b"a0", a0)
+    tr.append(b"a1", p["a1"])
+    # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter;
+    # valid if its w grinding bits are zero, and it must give the proof's Delta (the bound
+    # on the opening was checked above, for this Delta)
+    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v8"), first32(tr, b"vole chall3"),
+                                   u32(p["counter"])), "little")
+    if (chall3 >> dbits) & ((1 << grind) - 1) or chall3 & ((1 << dbits) - 1) != delta:
+        raise Rejected("the recomputed transcript does not hash to the proof's challenge "
+                       "(the Fiat-Shamir check failed)")
     return tau, dbits, grind
 
 

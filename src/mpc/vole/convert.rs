@@ -350,7 +350,7 @@ mod tests {
     fn the_vole_correlation_holds_for_every_hidden_leaf() {
         let nbits = 200;
         for k in 1..=4u32 {
-            let d = Domains::new(&[k as u8; 32]);
+            let d = Domains::new(&[k as u8; 16]);
             let keys: Vec<NodeSeed> = (0..1usize << k).map(|j| [j as u8 + 17; 16]).collect();
             let (u, v) = prover_rep(&d, 0, &keys, k, nbits);
             let all: Vec<Option<NodeSeed>> = keys.iter().map(|x| Some(*x)).collect();

@@ -23,7 +23,10 @@
 //!
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
 //! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
-//! counter → `chall3`).
+//! counter → `chall3`). A non-interactive proof leaves out `h_com`, `H(Ṽ)` and
+//! `Ã0 ‖ Ã0′` and carries `Δ`: its verifier rebuilds the VOLE at that `Δ`, recomputes
+//! the three as an honest prover's verifier would find them ([`recompute`]) and accepts if
+//! the transcript over them gives that `Δ` (FAEST's framing).
 //! `chall3` is valid only if `w` bits after `Δ`'s are zero and `Δ` opens the tree with at
 //! most `T` seeds (grinding: the prover tries counters, `2^w` over the admissible share
 //! hashes on average, one SHA-256 compression each).
@@ -54,26 +57,30 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v7`: one batched tree for every repetition,
-/// its opening bounded by `T`, [`vc`]; `v6`: the witness bits the outputs fix are not
+/// Transcript label of every VOLE proof (`v8`: a non-interactive proof carries `Δ` in
+/// place of `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`, which its verifier recomputes, and a 16-byte
+/// salt; `v7`: one batched tree for every repetition, its opening bounded by `T`, [`vc`];
+/// `v6`: the witness bits the outputs fix are not
 /// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v7";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v8";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v7";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v8";
 /// How many QuickSilver combinations run, with independent coefficients, and how many
 /// consistency hashes (the second truncated to [`convert::SHORT_HASH_BITS`] bits).
 pub const CHECKS: usize = 2;
 /// Bytes of the short hash `ũ′` and of its value per column.
 const SHORT_BYTES: usize = convert::SHORT_HASH_BITS / 8;
 
-/// The prover's messages before `Δ` (in a live session: its first message).
+/// What every proof carries of the prover's messages before `Δ`: all of them but the three
+/// values a verifier recomputes from the rest and `Δ` (`h_com`, `H(Ṽ)`, `Ã0 ‖ Ã0′`: see
+/// [`CommitMsg`]). A non-interactive [`Proof`] carries only this.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct CommitMsg {
-    pub salt: [u8; 32],
-    /// `h_com`: the digest of every leaf commitment of every repetition.
-    pub h_com: Digest,
+pub struct CommitCore {
+    /// 128 bits, as FAEST's IV: the trees' and leaves' AES inputs and the leaf commitments
+    /// differ from proof to proof.
+    pub salt: [u8; 16],
     /// `c_1 ‖ … ‖ c_{τ−1}`, `c_i = u_0 ⊕ u_i`: `τ−1` strings of `⌈ℓ̂/8⌉` bytes (`ℓ̂` bits
     /// packed, padding bits zero) concatenated, one length on the wire.
     #[serde(with = "crate::proof_file::bytes")]
@@ -82,15 +89,29 @@ pub struct CommitMsg {
     pub u_hash: [u8; 16],
     /// `ũ′ = H_1(u_0)`, the short hash: 2 bytes little-endian.
     pub u_hash_short: [u8; SHORT_BYTES],
-    /// `SHA-256(VHASH_TAG ‖ H_0(Ṽ_0) ‖ H_1(Ṽ_0) ‖ … ‖ H_1(Ṽ_{delta_bits−1}))`, 16 + 2 bytes
-    /// per column.
-    pub v_hash: Digest,
     /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
     #[serde(with = "crate::proof_file::bytes")]
     pub masked_witness: Vec<u8>,
-    /// QuickSilver's `[Ã0, Ã0′]` and `[Ã1, Ã1′]`, one per combination.
-    pub a0: [[u8; 16]; CHECKS],
+    /// QuickSilver's `[Ã1, Ã1′]`, one per combination.
     pub a1: [[u8; 16]; CHECKS],
+}
+
+/// The prover's messages before `Δ`, in full: a live session's first message.
+///
+/// The three values past [`CommitCore`] are those an honest prover's verifier recomputes
+/// ([`recompute`]): a session's verifier compares them with what it computed, a
+/// non-interactive one hashes what it computed into the transcript and compares the
+/// challenge that gives with the proof's `Δ` (they are not sent: 96 bytes).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CommitMsg {
+    pub core: CommitCore,
+    /// `h_com`: the digest of every leaf commitment of every repetition.
+    pub h_com: Digest,
+    /// `SHA-256(VHASH_TAG ‖ H_0(Ṽ_0) ‖ H_1(Ṽ_0) ‖ … ‖ H_1(Ṽ_{delta_bits−1}))`, 16 + 2 bytes
+    /// per column.
+    pub v_hash: Digest,
+    /// QuickSilver's `[Ã0, Ã0′]`, one per combination.
+    pub a0: [[u8; 16]; CHECKS],
 }
 
 /// The answer to `Δ`: every repetition's opening as two flat lists.
@@ -112,10 +133,19 @@ pub struct Challenge {
 }
 
 /// A non-interactive VOLE-in-the-head proof.
+///
+/// It carries `Δ` and the counter in place of `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`: the verifier
+/// rebuilds the VOLE at this `Δ`, recomputes those three as an honest prover's verifier
+/// would find them, hashes them into the transcript, and accepts only if `chall3` at the
+/// counter gives this `Δ` (FAEST's framing: soundness is the interactive protocol's per
+/// query, docs/PROTOCOLS.md 7.9).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Proof {
     pub params: Params,
-    pub commit: CommitMsg,
+    pub commit: CommitCore,
+    /// `Δ`: the first `delta_bits` bits of `chall3`, 16 bytes little-endian, every bit from
+    /// `delta_bits` on zero (one encoding).
+    pub delta: [u8; 16],
     /// The grinding counter that makes `chall3` valid: 4 bytes little-endian on the wire
     /// (fixed width, so that a proof's size depends only on its statement and parameters).
     #[serde(with = "fixed_u32")]
@@ -227,6 +257,19 @@ impl Challenge {
         })
     }
 
+    /// From a proof's `Δ` (16 bytes little-endian); `None` if a bit from `delta_bits` on is
+    /// set.
+    pub fn from_delta(d: &[u8; 16], p: &Params) -> Option<Self> {
+        let x = u128::from_le_bytes(*d);
+        if p.delta_bits < 128 && x >> p.delta_bits != 0 {
+            return None;
+        }
+        // Δ's bits are chall3's first D bits: read them as chall3 with nothing to grind
+        let mut c = [0u8; 32];
+        c[..16].copy_from_slice(d);
+        Self::from_chall3(&c, &Params { grind: 0, ..*p })
+    }
+
     pub fn check(&self, p: &Params) -> Result<()> {
         if self.hidden.len() != p.tau()
             || self
@@ -300,9 +343,9 @@ fn transcript(st: &Statement, p: &Params, cm: &CommitMsg) -> Transcript {
     t.append_u64(b"delta bits", p.delta_bits as u64);
     t.append_u64(b"grind", p.grind as u64);
     t.append_u64(b"open", p.open as u64);
-    t.append(b"salt", &cm.salt);
+    t.append(b"salt", &cm.core.salt);
     t.append(b"h_com", &cm.h_com);
-    t.append(b"corrections", &cm.corrections);
+    t.append(b"corrections", &cm.core.corrections);
     t
 }
 
@@ -324,15 +367,18 @@ fn challenges(st: &Statement, p: &Params, cm: &CommitMsg) -> ([u8; 32], [u8; 32]
 
 /// `ũ ‖ ũ′` (18 bytes), `v_hash`, `d`: what `chall2` follows.
 fn absorb_hashes(t: &mut Transcript, cm: &CommitMsg) {
-    t.append(b"u hash", &[&cm.u_hash[..], &cm.u_hash_short[..]].concat());
+    t.append(
+        b"u hash",
+        &[&cm.core.u_hash[..], &cm.core.u_hash_short[..]].concat(),
+    );
     t.append(b"v hash", &cm.v_hash);
-    t.append(b"masked witness", &cm.masked_witness);
+    t.append(b"masked witness", &cm.core.masked_witness);
 }
 
 /// `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`: what `chall3` follows.
 fn absorb_quicksilver(t: &mut Transcript, cm: &CommitMsg) {
     t.append(b"a0", &cm.a0.concat());
-    t.append(b"a1", &cm.a1.concat());
+    t.append(b"a1", &cm.core.a1.concat());
 }
 
 /// `χ` and `χ′`: the first and the next `n` elements of the `chall2` stream.
@@ -341,7 +387,7 @@ fn chis(chall2: &[u8; 32], n: usize) -> Vec<u128> {
 }
 
 /// Domain tag of `chall3`'s per-counter hash.
-pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v7";
+pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v8";
 
 /// `chall3` for every grinding counter: `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`,
 /// `seed` the transcript's challenge `"vole chall3"` over everything public before the
@@ -406,7 +452,7 @@ fn le(x: u128) -> [u8; 16] {
 }
 
 /// `[ũ, ũ′]` as field elements (`ũ′ < 2^16`).
-fn u_hashes(cm: &CommitMsg) -> [u128; CHECKS] {
+fn u_hashes(cm: &CommitCore) -> [u128; CHECKS] {
     let mut short = [0u8; 16];
     short[..SHORT_BYTES].copy_from_slice(&cm.u_hash_short);
     [u128::from_le_bytes(cm.u_hash), u128::from_le_bytes(short)]
@@ -473,7 +519,7 @@ impl Drop for ProverState {
     }
 }
 
-/// The prover's first phase. Reads from `rng`, in this order, the 32-byte salt and the
+/// The prover's first phase. Reads from `rng`, in this order, the 16-byte salt and the
 /// 16-byte root (a seal's master generator relies on that order).
 pub fn commit(
     st: &Statement,
@@ -489,9 +535,10 @@ pub fn commit(
     state
 }
 
-/// The prover's only randomness, in this order: the 32-byte salt and the 16-byte root.
-fn draw_seeds(rng: &mut impl RngCore) -> ([u8; 32], NodeSeed) {
-    let salt = crate::rng::random_32(rng);
+/// The prover's only randomness, in this order: the 16-byte salt and the 16-byte root.
+fn draw_seeds(rng: &mut impl RngCore) -> ([u8; 16], NodeSeed) {
+    let mut salt = [0u8; 16];
+    rng.fill_bytes(&mut salt);
     let mut root = [0u8; 16];
     rng.fill_bytes(&mut root);
     (salt, root)
@@ -505,7 +552,7 @@ fn commit_inner(
     st: &Statement,
     witness: &[bool],
     params: Params,
-    (salt, mut root): ([u8; 32], NodeSeed),
+    (salt, mut root): ([u8; 16], NodeSeed),
     cheats: &[Cheat],
     check: bool,
 ) -> Result<ProverState> {
@@ -604,22 +651,24 @@ fn commit_inner(
         }
     }
     let mut cm = CommitMsg {
-        salt,
+        core: CommitCore {
+            salt,
+            corrections: corrections.concat(),
+            u_hash: [0; 16],
+            u_hash_short: [0; SHORT_BYTES],
+            masked_witness: convert::to_bytes(&d, sh.l),
+            a1: [[0; 16]; CHECKS],
+        },
         h_com,
-        corrections: corrections.concat(),
-        u_hash: [0; 16],
-        u_hash_short: [0; SHORT_BYTES],
         v_hash: [0; 32],
-        masked_witness: convert::to_bytes(&d, sh.l),
         a0: [[0; 16]; CHECKS],
-        a1: [[0; 16]; CHECKS],
     };
     let mut t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
     let uh = UHash::new(&c1, sh.l);
     let [u_full, u_short] = uh.hash(&u0);
-    cm.u_hash = le(u_full);
-    cm.u_hash_short = short_le(u_short);
+    cm.core.u_hash = le(u_full);
+    cm.core.u_hash_short = short_le(u_short);
     // column c of repetition i: the adjusted check absorbs Δ_c·H_k(e_i)
     let err_hash: Vec<[u128; CHECKS]> = errors.iter().map(|e| uh.hash(e)).collect();
     let rep_of: Vec<usize> = (0..p.tau())
@@ -651,7 +700,7 @@ fn commit_inner(
             }
         }
         cm.a0[k] = le(a0);
-        cm.a1[k] = le(a1);
+        cm.core.a1[k] = le(a1);
     }
     absorb_quicksilver(&mut t, &cm);
     Ok(ProverState {
@@ -672,7 +721,7 @@ impl ProverState {
     pub fn respond(&self, ch: &Challenge) -> Result<Response> {
         ch.check(&self.params)?;
         let p = &self.params;
-        let dom = vc::Domains::new(&self.commit.salt);
+        let dom = vc::Domains::new(&self.commit.core.salt);
         let seeds = self.tree.open(&ch.hidden, p.open).ok_or_else(|| {
             Error::bad(format!(
                 "the challenge opens the tree with {} seeds, more than these parameters' {}",
@@ -786,7 +835,8 @@ fn prove_inner(
         let response = state.respond(&ch)?;
         Ok(Proof {
             params,
-            commit: state.commit.clone(),
+            commit: state.commit.core.clone(),
+            delta: le(ch.delta(&params)),
             counter,
             response,
         })
@@ -803,7 +853,7 @@ fn rejected(what: impl std::fmt::Display) -> Error {
 /// ([`vc::opened`] of the challenge; the hidden leaves' commitments from `hidden_coms`) and
 /// the columns `q` before corrections.
 fn verifier_vole(
-    salt: &[u8; 32],
+    salt: &[u8; 16],
     p: &Params,
     lhat: usize,
     ch: &Challenge,
@@ -850,14 +900,24 @@ fn corrected_columns(
     q.into_iter().flatten().collect()
 }
 
-/// The checks common to interactive and non-interactive verification.
-pub fn verify_interactive(
+/// What a verifier computes from everything but `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`, given `Δ`:
+/// those three as the honest prover of this core and opening would have sent them, in a
+/// full [`CommitMsg`] (a [`verify_interactive`] compares them with the ones sent, a
+/// non-interactive [`verify`] hashes them for `chall3`). Refuses what no `Δ` can mend:
+/// malformed lengths and padding, an opening beyond the bound, a constant output that
+/// differs from the statement.
+///
+/// Each value is what its check needs: `h_com` from the rebuilt leaves, `H(Ṽ)` from the
+/// verifier's columns adjusted by `ũ·Δ` (with `chall1` over the recomputed `h_com`),
+/// `Ã0 = L + Ã1·Δ` from the QuickSilver keys (with `chall2` over the recomputed `H(Ṽ)`).
+/// An honest proof's values equal the prover's, so the two framings accept the same proofs.
+pub fn recompute(
     st: &Statement,
     p: &Params,
-    cm: &CommitMsg,
+    core: &CommitCore,
     ch: &Challenge,
     resp: &Response,
-) -> Result<()> {
+) -> Result<CommitMsg> {
     p.check().map_err(|e| Error::rejected(e.to_string()))?;
     ch.check(p).map_err(|e| Error::rejected(e.to_string()))?;
     st.check_output_len()?;
@@ -873,21 +933,21 @@ pub fn verify_interactive(
         }
     }
     let cbytes = sh.lhat.div_ceil(8);
-    if cm.corrections.len() != (p.tau() - 1) * cbytes {
+    if core.corrections.len() != (p.tau() - 1) * cbytes {
         return Err(rejected(format!(
             "the corrections have {} bytes, expected {} ({} of {cbytes})",
-            cm.corrections.len(),
+            core.corrections.len(),
             (p.tau() - 1) * cbytes,
             p.tau() - 1
         )));
     }
-    let corrections: Vec<Bits> = cm
+    let corrections: Vec<Bits> = core
         .corrections
         .chunks_exact(cbytes)
         .map(|c| convert::from_bytes(c, sh.lhat))
         .collect::<Option<_>>()
         .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
-    let d = convert::from_bytes(&cm.masked_witness, sh.l)
+    let d = convert::from_bytes(&core.masked_witness, sh.l)
         .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
     let nodes = vc::opened(&vc::Layout::new(p), &ch.hidden);
     let opened = nodes.len();
@@ -910,34 +970,58 @@ pub fn verify_interactive(
         return Err(rejected("the opening's padding seeds are not zero"));
     }
     let (h_com, q) = verifier_vole(
-        &cm.salt,
+        &core.salt,
         p,
         sh.lhat,
         ch,
         (&nodes, &resp.seeds),
         &resp.commitments,
     );
-    if h_com != cm.h_com {
+    let cols = corrected_columns(p, ch, q, &corrections);
+    let delta = ch.delta(p);
+    let mut cm = CommitMsg {
+        core: core.clone(),
+        h_com,
+        v_hash: [0; 32],
+        a0: [[0; 16]; CHECKS],
+    };
+    let mut t = transcript(st, p, &cm);
+    let c1 = draw32(&t, b"vole chall1");
+    let uh = UHash::new(&c1, sh.l);
+    let ut = u_hashes(core);
+    cm.v_hash = v_hash(&uh, &cols, |col| {
+        ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
+    });
+    absorb_hashes(&mut t, &cm);
+    let c2 = draw32(&t, b"vole chall2");
+    let qrows = convert::rows(&cols, sh.lhat);
+    let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
+    for (k, lhs) in lhs.into_iter().enumerate() {
+        cm.a0[k] = le(lhs ^ gf128::mul(u128::from_le_bytes(core.a1[k]), delta));
+    }
+    Ok(cm)
+}
+
+/// A live session's verification: [`recompute`], then each recomputed value against the
+/// one sent, in the order the protocol checks them.
+pub fn verify_interactive(
+    st: &Statement,
+    p: &Params,
+    cm: &CommitMsg,
+    ch: &Challenge,
+    resp: &Response,
+) -> Result<()> {
+    let want = recompute(st, p, &cm.core, ch, resp)?;
+    if want.h_com != cm.h_com {
         return Err(rejected(
             "the opened leaves do not match the vector commitment",
         ));
     }
-    let cols = corrected_columns(p, ch, q, &corrections);
-    let delta = ch.delta(p);
-    let (c1, c2, _) = challenges(st, p, cm);
-    let uh = UHash::new(&c1, sh.l);
-    let ut = u_hashes(cm);
-    let vh = v_hash(&uh, &cols, |col| {
-        ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
-    });
-    if vh != cm.v_hash {
+    if want.v_hash != cm.v_hash {
         return Err(rejected("the VOLE consistency check fails"));
     }
-    let qrows = convert::rows(&cols, sh.lhat);
-    let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
-    for (k, lhs) in lhs.into_iter().enumerate() {
-        let rhs = u128::from_le_bytes(cm.a0[k]) ^ gf128::mul(u128::from_le_bytes(cm.a1[k]), delta);
-        if lhs != rhs {
+    for k in 0..CHECKS {
+        if want.a0[k] != cm.a0[k] {
             return Err(rejected(format!(
                 "the QuickSilver check of the AND gates fails (combination {})",
                 k + 1
@@ -983,7 +1067,10 @@ fn quicksilver_keys(
     .collect()
 }
 
-/// Verifies a non-interactive proof with at least `min_bits` of [`attack_cost_bits`].
+/// Verifies a non-interactive proof with at least `min_bits` of [`attack_cost_bits`]:
+/// rebuilds the VOLE at the proof's `Δ` ([`recompute`]) and accepts only if the transcript
+/// of what it recomputed gives, at the proof's counter, a valid `chall3` whose `Δ` is the
+/// proof's.
 pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     let p = &proof.params;
     p.check().map_err(|e| Error::rejected(e.to_string()))?;
@@ -994,25 +1081,27 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
         )));
     }
     check_shape(st, &proof.commit)?;
-    let (_, _, t) = challenges(st, p, &proof.commit);
-    let ch = Challenge::from_chall3(&chall3(&t, proof.counter), p)
-        .filter(|ch| ch.admissible(p))
-        .ok_or_else(|| {
-            Error::rejected(format!(
-                "{}, or altered since: the commitments do not hash to a valid challenge for this \
-             statement (the Fiat–Shamir check failed)",
-                crate::mpc::ANOTHER_STATEMENT
-            ))
-        })?;
+    let ch = Challenge::from_delta(&proof.delta, p)
+        .ok_or_else(|| rejected(format!("Δ has bits set past its {} bits", p.delta_bits)))?;
     // on a worker of the pool, as the prover (prove_inner)
-    rayon::scope(|_| verify_interactive(st, p, &proof.commit, &ch, &proof.response))
+    let cm = rayon::scope(|_| recompute(st, p, &proof.commit, &ch, &proof.response))?;
+    let (_, _, t) = challenges(st, p, &cm);
+    let valid = Challenge::from_chall3(&chall3(&t, proof.counter), p).filter(|c| c.admissible(p));
+    if valid.as_ref() != Some(&ch) {
+        return Err(Error::rejected(format!(
+            "{}, or altered since: what it commits to does not hash to its challenge (the \
+             Fiat–Shamir check failed)",
+            crate::mpc::ANOTHER_STATEMENT
+        )));
+    }
+    Ok(())
 }
 
 /// Before any hashing: the masked witness and the corrections have the lengths of this
 /// statement's circuit. A length that differs means the proof was made for another statement
 /// (another puzzle, position or player gives another circuit), which is what the user needs
-/// to hear rather than a failed challenge. Padding bits are left to [`verify_interactive`].
-fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
+/// to hear rather than a failed challenge. Padding bits are left to [`recompute`].
+fn check_shape(st: &Statement, cm: &CommitCore) -> Result<()> {
     let sh = Shape::of(st.circuit);
     let (want_d, want_c) = (sh.l.div_ceil(8), sh.lhat.div_ceil(8));
     if cm.masked_witness.len() != want_d || !cm.corrections.len().is_multiple_of(want_c) {
@@ -1026,9 +1115,10 @@ fn check_shape(st: &Statement, cm: &CommitMsg) -> Result<()> {
 }
 
 /// The zero-knowledge simulator: an accepting `(commitment, response)` for the challenge
-/// `ch` fixed in advance, made without any witness. Every value the verifier sees is drawn
-/// uniformly (corrections, `ũ`, `ũ′`, `d`, `Ã1`, `Ã1′`, the hidden leaves' commitments, seeds) and the
-/// rest is solved for from the verifier's equations (both checks: `v_hash`, `Ã0`, `Ã0′`).
+/// `ch` fixed in advance, made without any witness. Every value the verifier sees but does
+/// not recompute is drawn uniformly (corrections, `ũ`, `ũ′`, `d`, `Ã1`, `Ã1′`, the hidden
+/// leaves' commitments, seeds); the rest is what the verifier recomputes ([`recompute`]:
+/// `h_com`, `H(Ṽ)`, `Ã0`, `Ã0′`).
 pub fn simulate(
     st: &Statement,
     p: Params,
@@ -1055,37 +1145,20 @@ pub fn simulate(
     let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
     let ut = [r128(), r128() & ((1 << convert::SHORT_HASH_BITS) - 1)];
     let a1 = [r128(), r128()];
-    let nodes = vc::opened(&vc::Layout::new(&p), &ch.hidden);
-    let (h_com, q) = verifier_vole(&salt, &p, sh.lhat, ch, (&nodes, &seeds), &commitments);
-    let cols = corrected_columns(&p, ch, q, &corrections);
-    let delta = ch.delta(&p);
-    let mut cm = CommitMsg {
+    let core = CommitCore {
         salt,
-        h_com,
         corrections: corrections
             .iter()
             .flat_map(|c| convert::to_bytes(c, sh.lhat))
             .collect(),
         u_hash: le(ut[0]),
         u_hash_short: short_le(ut[1]),
-        v_hash: [0; 32],
         masked_witness: convert::to_bytes(&d, sh.l),
-        a0: [[0; 16]; CHECKS],
         a1: a1.map(le),
     };
-    let t = transcript(st, &p, &cm);
-    let c1 = draw32(&t, b"vole chall1");
-    let uh = UHash::new(&c1, sh.l);
-    cm.v_hash = v_hash(&uh, &cols, |col| {
-        ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
-    });
-    let (_, c2, _) = challenges(st, &p, &cm);
-    let qrows = convert::rows(&cols, sh.lhat);
-    let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
-    for k in 0..CHECKS {
-        cm.a0[k] = le(lhs[k] ^ gf128::mul(a1[k], delta));
-    }
-    Ok((cm, Response { seeds, commitments }))
+    let resp = Response { seeds, commitments };
+    let cm = recompute(st, &p, &core, ch, &resp)?;
+    Ok((cm, resp))
 }
 
 /// Summary lines of a VOLE proof (no verification).
@@ -1108,12 +1181,12 @@ pub fn describe(proof: &Proof) -> String {
     };
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\ngrinding counter: {}",
+         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\nchallenge: Δ (16 B) and grinding counter {}",
         c.corrections.len(),
         c.masked_witness.len(),
         8 * SHORT_BYTES,
         CHECKS,
-        c.u_hash.len() + c.u_hash_short.len() + 16 * (c.a0.len() + c.a1.len()),
+        c.u_hash.len() + c.u_hash_short.len() + 16 * c.a1.len(),
         r.seeds.len(),
         16 * r.seeds.len(),
         r.commitments.len(),

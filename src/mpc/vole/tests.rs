@@ -191,9 +191,12 @@ fn the_bounded_opening_is_checked() {
     for _ in 0..12 {
         let pr = prove(&st, &wit, p, &mut rng).unwrap();
         verify(&st, &pr, 0.0).unwrap();
-        let ch =
-            Challenge::from_chall3(&chall3(&challenges(&st, &p, &pr.commit).2, pr.counter), &p)
-                .unwrap();
+        let ch = Challenge::from_delta(&pr.delta, &p).unwrap();
+        let full = recompute(&st, &p, &pr.commit, &ch, &pr.response).unwrap();
+        assert_eq!(
+            Challenge::from_chall3(&chall3(&challenges(&st, &p, &full).2, pr.counter), &p),
+            Some(ch.clone())
+        );
         let n = ch.opened(&p);
         assert!(n <= 7);
         if n < 7 {
@@ -218,7 +221,7 @@ fn the_bounded_opening_is_checked() {
         }
         // the next counters with zero grinding bits: those that open more than 7 seeds are
         // not valid challenges
-        let (_, _, tr) = challenges(&st, &p, &pr.commit);
+        let (_, _, tr) = challenges(&st, &p, &full);
         let too_wide: Vec<u32> = (pr.counter + 1..pr.counter + 400)
             .filter(|&k| {
                 Challenge::from_chall3(&chall3(&tr, k), &p).is_some_and(|c| c.opened(&p) > 7)
@@ -232,6 +235,41 @@ fn the_bounded_opening_is_checked() {
             bad.counter = k;
             assert!(verify(&st, &bad, 0.0).is_err());
         }
+        // a prover that answers such a counter's Δ with its whole opening (more than T
+        // seeds): the Fiat–Shamir check would pass, the bound refuses it
+        let state = commit(&st, &wit, p, &mut rng, &[]).unwrap();
+        let k = (0u32..)
+            .find(|&k| {
+                Challenge::from_chall3(&chall3(&state.transcript, k), &p)
+                    .is_some_and(|c| c.opened(&p) > 7)
+            })
+            .unwrap();
+        let wide = Challenge::from_chall3(&chall3(&state.transcript, k), &p).unwrap();
+        let dom = vc::Domains::new(&state.commit.core.salt);
+        let response = Response {
+            seeds: state.tree.open(&wide.hidden, 0).unwrap(),
+            commitments: (0..p.tau())
+                .map(|i| {
+                    let h = wide.hidden[i] as usize;
+                    vc::leaf(&dom, i as u32, h, state.tree.leaf(i, h))
+                })
+                .collect(),
+        };
+        assert!(response.seeds.len() > 7);
+        let mut wide_proof = Proof {
+            params: p,
+            commit: state.commit.core.clone(),
+            delta: le(wide.delta(&p)),
+            counter: k,
+            response,
+        };
+        let e = verify(&st, &wide_proof, 0.0).unwrap_err().to_string();
+        assert!(e.contains("more than the proof's bound"), "{e}");
+        // with nothing bounding the opening, the same opening rebuilds the VOLE: only the
+        // bound refused it
+        wide_proof.params.open = 0;
+        let pw = wide_proof.params;
+        assert!(recompute(&st, &pw, &wide_proof.commit, &wide, &wide_proof.response).is_ok());
     }
     assert!(padded > 0);
 }

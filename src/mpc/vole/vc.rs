@@ -8,19 +8,19 @@
 //! `λ(i, j) = τ·j + i` for `j < 2^q` and `τ·2^q + r·(j − 2^q) + i` above ([`Layout`]): the
 //! repetitions' leaf `j` sit side by side, so that hidden leaves with close indices share
 //! their paths. Nodes are numbered heap-style: the root is 1, node `c < L` has children `2c`
-//! and `2c+1`, tree leaf `λ` is node `L + λ` (`L` need not be a power of two). With `iv` the
-//! salt's first 16 bytes and `blk(i, t, s) = iv ⊕ (u32le(i) ‖ u32le(t) ‖ u32le(s) ‖ 0^4)`:
+//! and `2c+1`, tree leaf `λ` is node `L + λ` (`L` need not be a power of two). With the
+//! 16-byte salt and `blk(i, t, s) = salt ⊕ (u32le(i) ‖ u32le(t) ‖ u32le(s) ‖ 0^4)`:
 //!
 //! ```text
 //! node(c)    = AES-128_{node(⌊c/2⌋)}(blk(0, c, 0))                          (c ≥ 2)
 //! sd_{i,j}   = node(L + λ(i, j))
-//! com_{i,j}  = SHA-256(pad("zkg:vole:leaf-commit:v3") ‖ salt ‖ u32le(i) ‖ u32le(j) ‖ sd_{i,j})
+//! com_{i,j}  = SHA-256(pad("zkg:vole:leaf-commit:v3") ‖ salt ‖ 0^16 ‖ u32le(i) ‖ u32le(j) ‖ sd_{i,j})
 //! r_{i,j}    = AES-128_{sd_{i,j}}(blk(i, 0, 1)) ‖ AES-128_{sd_{i,j}}(blk(i, 1, 1)) ‖ …  (first ℓ̂ bits)
 //! h_com      = SHA-256("zkg:vole:vc:v1" ‖ com_{0,0} ‖ … ‖ com_{0,N_0−1} ‖ com_{1,0} ‖ …)
 //! ```
 //!
-//! `pad(tag)` is the tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt` is one SHA-256
-//! block, compressed once per proof). Opening every leaf but `j*_i` in every repetition: mark
+//! `pad(tag)` is the tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt ‖ 0^16` is one
+//! SHA-256 block, compressed once per proof: each leaf's commitment costs one compression). Opening every leaf but `j*_i` in every repetition: mark
 //! the `τ` hidden leaves' nodes and all their ancestors; every node with exactly one marked
 //! child contributes its other child's seed, in decreasing order of that node ([`opened`]).
 //! Their number depends on `Δ` (about `D − 8` on average for the 128-bit size set): a
@@ -54,7 +54,7 @@ const PAR: usize = 32;
 /// Parents expanded per task of a tree level.
 const LEVEL_CHUNK: usize = 512;
 
-/// The per-proof constants: the IV and the hash state after `pad(tag) ‖ salt`.
+/// The per-proof constants: the IV (the salt) and the hash state after `pad(tag) ‖ salt ‖ 0^16`.
 #[derive(Clone)]
 pub struct Domains {
     iv: [u8; 16],
@@ -62,14 +62,15 @@ pub struct Domains {
 }
 
 impl Domains {
-    pub fn new(salt: &[u8; 32]) -> Self {
+    pub fn new(salt: &[u8; 16]) -> Self {
         let mut t = [0u8; 32];
         t[..LEAF_COMMIT_TAG.len()].copy_from_slice(LEAF_COMMIT_TAG);
         let mut h = Sha256::new();
         h.update(t);
         h.update(salt);
+        h.update([0u8; 16]);
         Domains {
-            iv: salt[..16].try_into().expect("16 bytes"),
+            iv: *salt,
             commit: h,
         }
     }
@@ -404,7 +405,7 @@ mod tests {
     #[test]
     fn tree_leaves_match_the_definition_and_every_opening_reveals_all_but_the_hidden() {
         use rand_core::{RngCore, SeedableRng};
-        let salt = [7u8; 32];
+        let salt = [7u8; 16];
         let dom = Domains::new(&salt);
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
         for (tau, d) in [
@@ -501,16 +502,17 @@ mod tests {
         // another salt gives other seeds
         let lay = Layout::new(&Params::new(2, 6, 0));
         let a = Tree::new(&dom, lay, &[1; 16]);
-        let c = Tree::new(&Domains::new(&[8; 32]), lay, &[1; 16]);
+        let c = Tree::new(&Domains::new(&[8; 16]), lay, &[1; 16]);
         assert_ne!(a.rep_leaves(0), c.rep_leaves(0));
         assert_ne!(a.rep_leaves(0), a.rep_leaves(1));
         // the cached one-block prefix against hashing the whole input at once: the tag
-        // zero-padded to 32 bytes, the salt, the indices, the seed
+        // zero-padded to 32 bytes, the salt and 16 zero bytes, the indices, the seed
         let mut tag = [0u8; 32];
         tag[..LEAF_COMMIT_TAG.len()].copy_from_slice(LEAF_COMMIT_TAG);
         let whole: [u8; 32] = Sha256::new()
             .chain_update(tag)
             .chain_update(salt)
+            .chain_update([0u8; 16])
             .chain_update(5u32.to_le_bytes())
             .chain_update(9u32.to_le_bytes())
             .chain_update([3u8; 16])
@@ -528,8 +530,8 @@ mod tests {
         use crate::mpc::aes128::encrypt;
         use rand_core::{RngCore, SeedableRng};
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(38);
-        let blk = |salt: &[u8; 32], words: [u32; 3]| {
-            let mut b: [u8; 16] = salt[..16].try_into().unwrap();
+        let blk = |salt: &[u8; 16], words: [u32; 3]| {
+            let mut b: [u8; 16] = *salt;
             for (k, w) in words.iter().enumerate() {
                 for (t, y) in w.to_le_bytes().into_iter().enumerate() {
                     b[4 * k + t] ^= y;
@@ -538,7 +540,7 @@ mod tests {
             b
         };
         for round in 0..300 {
-            let mut salt = [0u8; 32];
+            let mut salt = [0u8; 16];
             rng.fill_bytes(&mut salt);
             let mut seed = [0u8; 16];
             rng.fill_bytes(&mut seed);
