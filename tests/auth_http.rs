@@ -327,9 +327,39 @@ fn api_statuses_replays_and_refusals() {
     assert!(log.contains("refused login alice"), "{log}");
 }
 
-/// Connections beyond --max-connections get 503 with Retry-After; requests beyond
-/// --max-sessions too; a slow client holding its connection does not stop others once it
-/// is cut off by the deadline.
+/// A burst of requests larger than `--max-sessions` waits for the work slots instead of
+/// being refused: 24 connections released together, one slot, every `whoami` answered
+/// (401: the token is unknown) and none 503. A request is refused only when no slot frees
+/// within half a second (`SLOT_WAIT`); a server that refused at once whenever every slot was
+/// taken (as before) answers some of this burst 503.
+#[test]
+fn a_burst_beyond_the_work_slots_waits_for_them() {
+    let d = dir("burst");
+    let srv = start(
+        d.join("u.db").to_str().unwrap(),
+        &["--max-sessions", "1", "--max-per-address", "32"],
+    );
+    let a = srv.addr.clone();
+    for round in 0..3 {
+        let go = std::sync::Arc::new(std::sync::Barrier::new(24));
+        let threads: Vec<_> = (0..24)
+            .map(|_| {
+                let (a, go) = (a.clone(), go.clone());
+                std::thread::spawn(move || {
+                    go.wait();
+                    get_auth(&a, "/v1/whoami", &"ef".repeat(32)).status
+                })
+            })
+            .collect();
+        let codes: Vec<u16> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert!(codes.iter().all(|&c| c == 401), "round {round}: {codes:?}");
+    }
+    srv.stop();
+}
+
+/// Connections beyond --max-connections get 503 with Retry-After (requests beyond
+/// --max-sessions after waiting for a slot, above); a slow client holding its connection
+/// does not stop others once it is cut off by the deadline.
 #[test]
 fn busy_servers_answer_503_and_deadlines_free_them() {
     let d = dir("busy");
