@@ -484,10 +484,10 @@ fn every_byte_flip_truncations_and_extensions_refused_alike() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A sample of the login proof itself (128 bits, size set, `prove_login_with`): 48 byte flips
-/// spread over the whole file, checked against `verify_login` (each flip in the 2.4 KB of
-/// tree openings costs the Python tool a quarter of a second: a sample, the exhaustive
-/// sweep being the 16-bit one above).
+/// A sample of the login proof itself (128 bits, size set, `prove_login_with`): 24 byte flips
+/// spread over the whole file, checked against `verify_login` (since format `v8` a flipped
+/// proof costs the Python tool a whole verification, about 4 s of its pure-Python AES over
+/// 17,408 leaves: a sample, the exhaustive sweep being the 16-bit one above).
 #[test]
 fn byte_flips_of_a_128_bit_login_proof_refused_alike() {
     let dir = temp_dir("flips128");
@@ -496,8 +496,8 @@ fn byte_flips_of_a_128_bit_login_proof_refused_alike() {
     let data = prove(&key, 128, Profile::Size, 21);
     let n = data.len();
     let mut cases = Vec::new();
-    for k in 0..48 {
-        let pos = 10 + k * (n - 10) / 48;
+    for k in 0..24 {
+        let pos = 10 + k * (n - 10) / 24;
         let mut bad = data.clone();
         bad[pos] ^= 0x08;
         let path = dir.join(format!("flip-{pos}.proof"));
@@ -511,6 +511,6 @@ fn byte_flips_of_a_128_bit_login_proof_refused_alike() {
     }
     let codes = both_batched(&cases);
     assert!(codes.iter().all(|&c| c == 1 || c == 2), "{codes:?}");
-    assert!(codes.iter().filter(|&&c| c == 1).count() > 30, "{codes:?}");
+    assert!(codes.iter().filter(|&&c| c == 1).count() > 15, "{codes:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

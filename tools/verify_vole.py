@@ -268,7 +268,9 @@ def chacha20_many(keys, nbytes, double_rounds=10):
 
 
 def field_stream(key, n):
-    data = chacha20_stream(key, 16 * n)
+    """The first n field elements (16 bytes each, little-endian) of ChaCha20 under key:
+    chacha20_stream's bytes, its blocks computed all at once (chacha20_many)."""
+    data = chacha20_many([key], 16 * n)[0] if n else b""
     return [int.from_bytes(data[16 * i:16 * i + 16], "little") for i in range(n)]
 
 
