@@ -264,10 +264,11 @@ impl Challenge {
         if p.delta_bits < 128 && x >> p.delta_bits != 0 {
             return None;
         }
-        // Δ's bits are chall3's first D bits: read them as chall3 with nothing to grind
-        let mut c = [0u8; 32];
-        c[..16].copy_from_slice(d);
-        Self::from_chall3(&c, &Params { grind: 0, ..*p })
+        // the inverse of `delta`
+        let hidden = (0..p.tau())
+            .map(|i| ((x >> p.offset(i)) & ((1u128 << p.k(i)) - 1)) as u32)
+            .collect();
+        Some(Challenge { hidden })
     }
 
     pub fn check(&self, p: &Params) -> Result<()> {
@@ -353,16 +354,6 @@ fn draw32(t: &Transcript, label: &'static [u8]) -> [u8; 32] {
     let mut c = [0u8; 32];
     t.challenges(label).fill(&mut c);
     c
-}
-
-/// `chall1`, `chall2` and the transcript state `chall3` is drawn from.
-fn challenges(st: &Statement, p: &Params, cm: &CommitMsg) -> ([u8; 32], [u8; 32], Transcript) {
-    let mut t = transcript(st, p, cm);
-    let c1 = draw32(&t, b"vole chall1");
-    absorb_hashes(&mut t, cm);
-    let c2 = draw32(&t, b"vole chall2");
-    absorb_quicksilver(&mut t, cm);
-    (c1, c2, t)
 }
 
 /// `ũ ‖ ũ′` (18 bytes), `v_hash`, `d`: what `chall2` follows.
@@ -918,6 +909,18 @@ pub fn recompute(
     ch: &Challenge,
     resp: &Response,
 ) -> Result<CommitMsg> {
+    recompute_with_transcript(st, p, core, ch, resp).map(|(cm, _)| cm)
+}
+
+/// [`recompute`], and the transcript over what it recomputed, up to the counter: the state
+/// `chall3` is drawn from (the non-interactive verifier's; built once, as the values are).
+fn recompute_with_transcript(
+    st: &Statement,
+    p: &Params,
+    core: &CommitCore,
+    ch: &Challenge,
+    resp: &Response,
+) -> Result<(CommitMsg, Transcript)> {
     p.check().map_err(|e| Error::rejected(e.to_string()))?;
     ch.check(p).map_err(|e| Error::rejected(e.to_string()))?;
     st.check_output_len()?;
@@ -999,7 +1002,8 @@ pub fn recompute(
     for (k, lhs) in lhs.into_iter().enumerate() {
         cm.a0[k] = le(lhs ^ gf128::mul(u128::from_le_bytes(core.a1[k]), delta));
     }
-    Ok(cm)
+    absorb_quicksilver(&mut t, &cm);
+    Ok((cm, t))
 }
 
 /// A live session's verification: [`recompute`], then each recomputed value against the
@@ -1084,8 +1088,8 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     let ch = Challenge::from_delta(&proof.delta, p)
         .ok_or_else(|| rejected(format!("Δ has bits set past its {} bits", p.delta_bits)))?;
     // on a worker of the pool, as the prover (prove_inner)
-    let cm = rayon::scope(|_| recompute(st, p, &proof.commit, &ch, &proof.response))?;
-    let (_, _, t) = challenges(st, p, &cm);
+    let (_, t) =
+        rayon::scope(|_| recompute_with_transcript(st, p, &proof.commit, &ch, &proof.response))?;
     let valid = Challenge::from_chall3(&chall3(&t, proof.counter), p).filter(|c| c.admissible(p));
     if valid.as_ref() != Some(&ch) {
         return Err(Error::rejected(format!(

@@ -192,9 +192,9 @@ fn the_bounded_opening_is_checked() {
         let pr = prove(&st, &wit, p, &mut rng).unwrap();
         verify(&st, &pr, 0.0).unwrap();
         let ch = Challenge::from_delta(&pr.delta, &p).unwrap();
-        let full = recompute(&st, &p, &pr.commit, &ch, &pr.response).unwrap();
+        let (_, tr) = recompute_with_transcript(&st, &p, &pr.commit, &ch, &pr.response).unwrap();
         assert_eq!(
-            Challenge::from_chall3(&chall3(&challenges(&st, &p, &full).2, pr.counter), &p),
+            Challenge::from_chall3(&chall3(&tr, pr.counter), &p),
             Some(ch.clone())
         );
         let n = ch.opened(&p);
@@ -221,7 +221,6 @@ fn the_bounded_opening_is_checked() {
         }
         // the next counters with zero grinding bits: those that open more than 7 seeds are
         // not valid challenges
-        let (_, _, tr) = challenges(&st, &p, &full);
         let too_wide: Vec<u32> = (pr.counter + 1..pr.counter + 400)
             .filter(|&k| {
                 Challenge::from_chall3(&chall3(&tr, k), &p).is_some_and(|c| c.opened(&p) > 7)

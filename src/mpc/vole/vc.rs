@@ -20,7 +20,8 @@
 //! ```
 //!
 //! `pad(tag)` is the tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt ‖ 0^16` is one
-//! SHA-256 block, compressed once per proof: each leaf's commitment costs one compression). Opening every leaf but `j*_i` in every repetition: mark
+//! SHA-256 block, compressed once per proof: each leaf's commitment costs one compression).
+//! Opening every leaf but `j*_i` in every repetition: mark
 //! the `τ` hidden leaves' nodes and all their ancestors; every node with exactly one marked
 //! child contributes its other child's seed, in decreasing order of that node ([`opened`]).
 //! Their number depends on `Δ` (about `D − 8` on average for the 128-bit size set): a
