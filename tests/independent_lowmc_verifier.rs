@@ -352,8 +352,8 @@ fn honest_proofs_accepted_and_wrong_statements_refused_alike() {
     let mut c = Case::new(&alice, p128.clone(), 128, "a missing identity file");
     c.id_path = dir.join("no-such.pub");
     cases.push(c);
-    // the 16-bit speed set, 15 bits of Δ and 3 of grinding: the sum over phases is
-    // −log2(2^-17 + 2^-144 + 2^-256) = 17 bits (7.9), not 18
+    // the 16-bit speed set, 15 bits of Δ and 3 of grinding: its weakest phase is Δ's,
+    // 2·2^-18 = 2^-17 per query: 17 bits (7.9), not 18
     cases.push(Case::new(
         &alice,
         p16.clone(),

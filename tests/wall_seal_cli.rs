@@ -60,7 +60,7 @@ fn seal_verify_open_inspect() {
     let (c, out, _) = run(VERIFIER, &["wall", "inspect", &seal]);
     assert_eq!(c, 0);
     assert!(
-        out.contains("VOLE-in-the-head") && out.contains("129.0 bits of security"),
+        out.contains("VOLE-in-the-head") && out.contains("128.0 bits of security"),
         "{out}"
     );
     // another context, another player, fewer rounds than required

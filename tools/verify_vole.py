@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v8"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v9"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -518,10 +518,10 @@ def check_params(tau, dbits, grind, t_open):
 
 
 def attack_cost_bits(dbits, grind):
-    """7.9: -log2(e1 + e2 + e3), the sum over the three Fiat-Shamir phases: the consistency
-    check (a 128-bit and a 16-bit hash, 2^-144), QuickSilver twice over GF(2^128) (2^-256),
-    Delta 2^(1-D-w) per query."""
-    return -math.log2(2.0 ** -144 + 2.0 ** -256 + 2.0 ** (1 - dbits - grind))
+    """7.9: -log2 max(e1, e2, e3), the weakest of the three Fiat-Shamir phases per query: the
+    consistency check (a 128-bit and a 16-bit hash, 2^-144), QuickSilver once over
+    GF(2^128) (2^-128), Delta 2^(1-D-w)."""
+    return -max(-144, -128, 1 - dbits - grind)
 
 
 # ---------------------------------------------------------------- proof bytes (7.7)
@@ -561,7 +561,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["corrections"] = r.take(r.length())     # c_1 || ... || c_{tau-1}, one length (7.7)
     p["u_hash"] = r.take(18)           # u~ (16 bytes) || u~' (2 bytes)
     p["d"] = r.take(r.length())
-    p["a1"] = r.take(32)               # A1~ || A1~'
+    p["a1"] = r.take(16)               # A1~ (one combination, v9)
     p["delta"] = r.take(16)            # Delta: chall3's first D bits, little-endian
     p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
     p["seeds"] = r.vec(lambda: r.take(16))             # opened seeds, zero-padded to T
@@ -711,7 +711,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         bld._fixed_positions = cache
     fixed, row_of, eqs = cache[1]
     ell = n_in + n_and + 8 * n_inv - len(fixed)
-    ellh = ell + 400
+    ellh = ell + 272                  # the QuickSilver mask, then the two hashes' (7.5)
     tau, dbits, grind, t_open = p["tau"], p["D"], p["w"], p["T"]
     # 1. parameters
     ks = check_params(tau, dbits, grind, t_open)
@@ -818,11 +818,11 @@ def verify_statement(p, tag, bld, public, y, security, context):
                 q ^= corr[i - 1]
             cols.append(q)
     # consistency check (7.5): two universal hashes, keys r and r' from one chall1 stream;
-    # H_0 has 128 bits and its mask at [ell+256, ell+384), H_1 is truncated to its low 16
-    # bits and has its mask at [ell+384, ell+400)
-    m = -(-(ell + 256) // 128)
+    # H_0 has 128 bits and its mask at [ell+128, ell+256), H_1 is truncated to its low 16
+    # bits and has its mask at [ell+256, ell+272); both hash [0, ell+128)
+    m = -(-(ell + 128) // 128)
     rr = field_stream(chall1, 2 * m)
-    low_mask = (1 << (ell + 256)) - 1
+    low_mask = (1 << (ell + 128)) - 1
     widths = (128, SHORT_HASH_BITS)
 
     def uhash(x, k):
@@ -831,10 +831,10 @@ def verify_statement(p, tag, bld, public, y, security, context):
         for j in range(m):
             acc ^= gf_mul(rr[k * m + j], (xl >> (128 * j)) & MASK128)
         wk = (1 << widths[k]) - 1
-        return (acc & wk) ^ ((x >> (ell + 256 + 128 * k)) & wk)
+        return (acc & wk) ^ ((x >> (ell + 128 + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v8"]
+    parts = [b"zkg:vole:vhash:v9"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
@@ -851,10 +851,10 @@ def verify_statement(p, tag, bld, public, y, security, context):
             v |= ((cols[c] >> pos) & 1) << c
         return v
 
-    # two combinations: chi is the first n_and + n_out elements of the chall2 stream, chi'
-    # the next n_and + n_out; combination k is masked by positions [ell + 128k, ell + 128k + 128)
+    # one combination (v9): chi is the first n_and + n_out + n_inv elements of the chall2
+    # stream; its mask is positions [ell, ell + 128)
     n_rel = n_and + n_out + n_inv
-    chis = field_stream(chall2, 2 * n_rel)
+    chis = field_stream(chall2, n_rel)
     # every position's key: a committed one's from its row; a fixed one's (7.4a) the sum
     # over its equations of (the output's key with every fixed key zero + y·Δ)
     pkey = {pp: qpos(r) ^ (delta if (d >> r) & 1 else 0) for pp, r in row_of.items()}
@@ -886,21 +886,19 @@ def verify_statement(p, tag, bld, public, y, security, context):
                 k ^= eq[e]
             pkey[pos] = k
     keys = wire_keys()
-    s_kk = [0, 0]
-    s_kc = [0, 0]
+    s_kk = 0
+    s_kc = 0
     t = 0
     for g, (op, a, b) in enumerate(bld.gates):
         if op == AND:
             kc = keys[n_in + g]
             kk = gf_mul(keys[a], keys[b])
-            for k in range(2):
-                s_kk[k] ^= gf_mul(chis[k * n_rel + t], kk)
-                s_kc[k] ^= gf_mul(chis[k * n_rel + t], kc)
+            s_kk ^= gf_mul(chis[t], kk)
+            s_kc ^= gf_mul(chis[t], kc)
             t += 1
     for o, w in enumerate(bld.outputs):
         if not is_const(w):
-            for k in range(2):
-                s_kc[k] ^= gf_mul(chis[k * n_rel + n_and + o], keys[w] ^ (delta if y[o] else 0))
+            s_kc ^= gf_mul(chis[n_and + o], keys[w] ^ (delta if y[o] else 0))
     # inverted bytes (7.6): chi (K_x K_y) and chi Δ·Δ, K_x = Σ β_j K_{x_j}
     beta = gf256_basis() if n_inv else []
     for i, ins in enumerate(bld.inv_inputs):
@@ -910,25 +908,22 @@ def verify_statement(p, tag, bld, public, y, security, context):
             kx ^= gf_mul(beta[j], keys[ins[j]])
             ky ^= gf_mul(beta[j], pkey[pos])
         kk = gf_mul(kx, ky)
-        for k in range(2):
-            ch = chis[k * n_rel + n_and + n_out + i]
-            s_kk[k] ^= gf_mul(ch, kk)
-            s_kc[k] ^= gf_mul(ch, delta)
-    # A0~ = L + A1~ Delta for each combination: what an honest prover sent (7.7)
-    a0 = b""
-    for k in range(2):
-        mask = 0
-        for j in range(128):
-            mask ^= gf_mul(qpos(ell + 128 * k + j), 1 << j)
-        lhs = s_kk[k] ^ gf_mul(delta, s_kc[k]) ^ mask
-        a1 = int.from_bytes(p["a1"][16 * k:16 * k + 16], "little")
-        a0 += (lhs ^ gf_mul(a1, delta)).to_bytes(16, "little")
+        ch = chis[n_and + n_out + i]
+        s_kk ^= gf_mul(ch, kk)
+        s_kc ^= gf_mul(ch, delta)
+    # A0~ = L + A1~ Delta: what an honest prover sent (7.7)
+    mask = 0
+    for j in range(128):
+        mask ^= gf_mul(qpos(ell + j), 1 << j)
+    lhs = s_kk ^ gf_mul(delta, s_kc) ^ mask
+    a1 = int.from_bytes(p["a1"], "little")
+    a0 = (lhs ^ gf_mul(a1, delta)).to_bytes(16, "little")
     tr.append(b"a0", a0)
     tr.append(b"a1", p["a1"])
     # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter;
     # valid if its w grinding bits are zero, and it must give the proof's Delta (the bound
     # on the opening was checked above, for this Delta)
-    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v8"), first32(tr, b"vole chall3"),
+    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v9"), first32(tr, b"vole chall3"),
                                    u32(p["counter"])), "little")
     if (chall3 >> dbits) & ((1 << grind) - 1) or chall3 & ((1 << dbits) - 1) != delta:
         raise Rejected("the recomputed transcript does not hash to the proof's challenge "

@@ -215,15 +215,19 @@ pub fn rows(cols: &[Bits], nbits: usize) -> Vec<u128> {
 /// How many bits of the second universal hash are sent (FAEST's `λ + B` hash, `B = 16`).
 pub const SHORT_HASH_BITS: usize = 16;
 
-/// The VOLE positions past the witness: the two QuickSilver masks (256), the full hash's
-/// mask (128) and the short hash's (16): `ℓ̂ = ℓ + EXTRA_BITS`.
-pub const EXTRA_BITS: usize = 256 + 128 + SHORT_HASH_BITS;
+/// The VOLE positions of the QuickSilver masks, 128 per combination (`v9`: one; `v3`–`v8`
+/// had two).
+pub const QS_MASK_BITS: usize = 128;
 
-/// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+400}`,
-/// `H_0(x) = Σ_j r_{0,j} · x[128j, 128j+128) + x[ℓ+256, ℓ+384)` (128 bits) and
-/// `H_1(x) = low16(Σ_j r_{1,j} · x[128j, 128j+128)) + x[ℓ+384, ℓ+400)` (the coefficients of
-/// `X^0 … X^15` only), over the `m = ⌈(ℓ+256)/128⌉` blocks of the first `ℓ + 256` bits (the
-/// witness and both QuickSilver masks; the last block zero-padded); `r_{0,j}` is the `j`-th
+/// The VOLE positions past the witness: the QuickSilver mask (128), the full hash's mask
+/// (128) and the short hash's (16): `ℓ̂ = ℓ + EXTRA_BITS`.
+pub const EXTRA_BITS: usize = QS_MASK_BITS + 128 + SHORT_HASH_BITS;
+
+/// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+272}`,
+/// `H_0(x) = Σ_j r_{0,j} · x[128j, 128j+128) + x[ℓ+128, ℓ+256)` (128 bits) and
+/// `H_1(x) = low16(Σ_j r_{1,j} · x[128j, 128j+128)) + x[ℓ+256, ℓ+272)` (the coefficients of
+/// `X^0 … X^15` only), over the `m = ⌈(ℓ+128)/128⌉` blocks of the first `ℓ + 128` bits (the
+/// witness and the QuickSilver mask; the last block zero-padded); `r_{0,j}` is the `j`-th
 /// and `r_{1,j}` the `(m+j)`-th 16 bytes (little-endian) of the ChaCha20 keystream under
 /// `chall1`. Independent keys: a nonzero error on the hashed positions passes both with
 /// probability `2^-128 · 2^-16 = 2^-144`. Truncation is linear and commutes with a bit
@@ -236,7 +240,7 @@ pub struct UHash {
 impl UHash {
     /// For witnesses of `l` bits.
     pub fn new(chall1: &[u8; 32], l: usize) -> Self {
-        let body = l + 256;
+        let body = l + QS_MASK_BITS;
         Self {
             r: field_stream(chall1, 2 * body.div_ceil(128)),
             body,
@@ -276,19 +280,21 @@ mod tests {
     #[test]
     fn the_universal_hashes_match_their_definition() {
         // and the universal hashes against their definition, bit by bit: x[i] times
-        // r_{k, i/128}·X^{i mod 128} for i < ℓ+256, plus the k-th mask
+        // r_{k, i/128}·X^{i mod 128} for i < ℓ+128 (ℓ = 300: 428 bits in 4 blocks), plus the
+        // k-th mask
         let h = UHash::new(&[5; 32], 300);
         let mut rng = ChaCha20Rng::seed_from_u64(6);
         let n = 300 + EXTRA_BITS;
+        assert_eq!(n, 572);
         for _ in 0..8 {
             let mut x: Bits = (0..words(n)).map(|_| rng.next_u64()).collect();
             clear_tail(&mut x, n);
-            let keys = field_stream(&[5; 32], 10);
+            let keys = field_stream(&[5; 32], 8);
             for (k, width) in [(0, 128), (1, SHORT_HASH_BITS)] {
                 let mut want = 0u128;
-                for i in 0..556 {
+                for i in 0..428 {
                     if get(&x, i) {
-                        want ^= gf128::mul_reference(keys[5 * k + i / 128], 1u128 << (i % 128));
+                        want ^= gf128::mul_reference(keys[4 * k + i / 128], 1u128 << (i % 128));
                     }
                 }
                 // the short hash: the low 16 coefficients only, then its own 16-bit mask
@@ -296,7 +302,7 @@ mod tests {
                     want &= (1u128 << width) - 1;
                 }
                 for t in 0..width {
-                    if get(&x, 556 + 128 * k + t) {
+                    if get(&x, 428 + 128 * k + t) {
                         want ^= 1u128 << t;
                     }
                 }

@@ -6,25 +6,25 @@
 //! committed, the other `ℓ` are. The prover commits to `τ` all-but-one vector commitments
 //! of `2^{k_i}` leaves (`Σ k_i = delta_bits`), batched in one GGM tree ([`vc`]: FAEST v2's
 //! BAVC, whose opening is bounded by the parameters' `T`), turns each into a small-field
-//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 400` with a
+//! VOLE and combines them ([`convert`]) into one VOLE of length `ℓ̂ = ℓ + 272` with a
 //! global key `Δ ∈ GF(2^128)`: the prover holds bits `u_p` and tags `v_p`, the verifier will
 //! hold `q_p = v_p + u_p·Δ`. The prover sends the corrections (`τ − 1` strings of `ℓ̂` bits),
 //! then, after `chall1`, two universal hashes of `u` with independent keys (`ũ`, 128 bits, and
 //! `ũ′`, the low 16 bits of the second: FAEST's `λ + 16`-bit check) and a digest of both
 //! hashes of every column of `V` (the VOLE consistency check), and the masked
-//! witness `d = w ⊕ u[0, ℓ)` (the committed positions); after `chall2`, two QuickSilver combinations with independent
-//! coefficients, `Ã0, Ã1` and `Ã0′, Ã1′` ([`quicksilver`], masked by `u[ℓ, ℓ+128)`,
-//! `u[ℓ+128, ℓ+256)` and their tags); `chall3` gives `Δ`, i.e. the hidden leaf of every
-//! tree, and the prover opens every other leaf. The verifier rebuilds `q`, checks the leaf
-//! commitments, both consistency hashes and both `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`.
-//! QuickSilver runs twice and the consistency check has a 128-bit and a 16-bit hash, so
-//! that the QuickSilver and consistency phases cost a forger `2^-256` and `2^-144` per query
-//! and the sum over the three phases reaches the level asked ([`attack_cost_bits`]).
+//! witness `d = w ⊕ u[0, ℓ)` (the committed positions); after `chall2`, one QuickSilver
+//! combination, `Ã0, Ã1` ([`quicksilver`], masked by `u[ℓ, ℓ+128)` and its tags);
+//! `chall3` gives `Δ`, i.e. the hidden leaf of every tree, and the prover opens every other
+//! leaf. The verifier rebuilds `q`, checks the leaf commitments, both consistency hashes and
+//! `Σ χ (K_a K_b + K_c Δ) + … + q* = Ã0 + Ã1 Δ`. A forger's query succeeds with probability
+//! at most `2^-144` on the consistency phase, `2^-128` on QuickSilver's and `2^{1−D−w}` on
+//! `Δ`'s, so `Q` queries succeed with probability at most `Q` times the largest
+//! ([`attack_cost_bits`]).
 //!
 //! Fiat–Shamir hashes everything public, in order (statement, parameters, salt, `h_com`,
-//! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`,
+//! corrections → `chall1`; `ũ ‖ ũ′`, `H(Ṽ)`, `d` → `chall2`; `Ã0`, `Ã1`,
 //! counter → `chall3`). A non-interactive proof leaves out `h_com`, `H(Ṽ)` and
-//! `Ã0 ‖ Ã0′` and carries `Δ`: its verifier rebuilds the VOLE at that `Δ`, recomputes
+//! `Ã0` and carries `Δ`: its verifier rebuilds the VOLE at that `Δ`, recomputes
 //! the three as an honest prover's verifier would find them ([`recompute`]) and accepts if
 //! the transcript over them gives that `Δ` (FAEST's framing).
 //! `chall3` is valid only if `w` bits after `Δ`'s are zero and `Δ` opens the tree with at
@@ -57,24 +57,29 @@ use crate::{Error, Result};
 
 pub use params::{attack_cost_bits, params_for, Params, Profile};
 
-/// Transcript label of every VOLE proof (`v8`: a non-interactive proof carries `Δ` in
+/// Transcript label of every VOLE proof (`v9`: one QuickSilver combination, FAEST's, and
+/// its one mask; `v8`: a non-interactive proof carries `Δ` in
 /// place of `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`, which its verifier recomputes, and a 16-byte
 /// salt; `v7`: one batched tree for every repetition, its opening bounded by `T`, [`vc`];
 /// `v6`: the witness bits the outputs fix are not
 /// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v8";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v9";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v8";
-/// How many QuickSilver combinations run, with independent coefficients, and how many
-/// consistency hashes (the second truncated to [`convert::SHORT_HASH_BITS`] bits).
-pub const CHECKS: usize = 2;
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v9";
+/// How many QuickSilver combinations run (`v9`: one, FAEST's; `v3`–`v8` ran two with
+/// independent coefficients). The code is written for any number: each has its own
+/// coefficients, its own 128-position mask and its own `Ã0, Ã1`.
+pub const COMBINATIONS: usize = 1;
+/// How many consistency hashes, with independent keys (the second truncated to
+/// [`convert::SHORT_HASH_BITS`] bits).
+pub const HASHES: usize = 2;
 /// Bytes of the short hash `ũ′` and of its value per column.
 const SHORT_BYTES: usize = convert::SHORT_HASH_BITS / 8;
 
 /// What every proof carries of the prover's messages before `Δ`: all of them but the three
-/// values a verifier recomputes from the rest and `Δ` (`h_com`, `H(Ṽ)`, `Ã0 ‖ Ã0′`: see
+/// values a verifier recomputes from the rest and `Δ` (`h_com`, `H(Ṽ)`, `Ã0`: see
 /// [`CommitMsg`]). A non-interactive [`Proof`] carries only this.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct CommitCore {
@@ -92,8 +97,8 @@ pub struct CommitCore {
     /// `d = w ⊕ u_0[0, ℓ)`, `ℓ` bits packed.
     #[serde(with = "crate::proof_file::bytes")]
     pub masked_witness: Vec<u8>,
-    /// QuickSilver's `[Ã1, Ã1′]`, one per combination.
-    pub a1: [[u8; 16]; CHECKS],
+    /// QuickSilver's `Ã1`, one per combination ([`COMBINATIONS`]).
+    pub a1: [[u8; 16]; COMBINATIONS],
 }
 
 /// The prover's messages before `Δ`, in full: a live session's first message.
@@ -101,7 +106,7 @@ pub struct CommitCore {
 /// The three values past [`CommitCore`] are those an honest prover's verifier recomputes
 /// ([`recompute`]): a session's verifier compares them with what it computed, a
 /// non-interactive one hashes what it computed into the transcript and compares the
-/// challenge that gives with the proof's `Δ` (they are not sent: 96 bytes).
+/// challenge that gives with the proof's `Δ` (they are not sent: 80 bytes).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct CommitMsg {
     pub core: CommitCore,
@@ -110,8 +115,8 @@ pub struct CommitMsg {
     /// `SHA-256(VHASH_TAG ‖ H_0(Ṽ_0) ‖ H_1(Ṽ_0) ‖ … ‖ H_1(Ṽ_{delta_bits−1}))`, 16 + 2 bytes
     /// per column.
     pub v_hash: Digest,
-    /// QuickSilver's `[Ã0, Ã0′]`, one per combination.
-    pub a0: [[u8; 16]; CHECKS],
+    /// QuickSilver's `Ã0`, one per combination ([`COMBINATIONS`]).
+    pub a0: [[u8; 16]; COMBINATIONS],
 }
 
 /// The answer to `Δ`: every repetition's opening as two flat lists.
@@ -134,7 +139,7 @@ pub struct Challenge {
 
 /// A non-interactive VOLE-in-the-head proof.
 ///
-/// It carries `Δ` and the counter in place of `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`: the verifier
+/// It carries `Δ` and the counter in place of `h_com`, `H(Ṽ)` and `Ã0`: the verifier
 /// rebuilds the VOLE at this `Δ`, recomputes those three as an honest prover's verifier
 /// would find them, hashes them into the transcript, and accepts only if `chall3` at the
 /// counter gives this `Δ` (FAEST's framing: soundness is the interactive protocol's per
@@ -294,17 +299,16 @@ pub enum Cheat {
     /// Flip the output bit of AND gate `t` in the witness (and carry on with it); from
     /// `t = n_and` on, bit `t − n_and` of the inverted bytes' outputs (a forged inverse).
     FlipAnd(usize),
-    /// Place a root of both checks' error polynomials at this guess of `Δ`: the forger's best
-    /// strategy once its witness is wrong (`Ã1 += E·g`, `Ã1′ += E′·g`).
+    /// Place a root of every combination's error polynomial at this guess of `Δ`: the
+    /// forger's best strategy once its witness is wrong (`Ã1 += E·g`).
     Guess(u128),
     /// Flip bit `bit` of correction `rep` (`1 ≤ rep < τ`): an inconsistent VOLE.
     Correction { rep: usize, bit: usize },
-    /// A forger that knows `Δ` for one of the two checks (`check` 0 or 1) only: that check's
-    /// column hashes (the full hash for 0, the 16-bit one for 1) absorb the corrections' error
-    /// (`+ Δ_c·H_k(e)`) and its QuickSilver combination's `Ã1` places a root at `Δ`, so that
-    /// check passes whatever the witness and the corrections; the other check is computed
-    /// honestly. Shows that each check is checked.
-    Adjust { check: usize, delta: u128 },
+    /// A forger that knows `Δ` for one of the two consistency hashes (`hash` 0, the full one,
+    /// or 1, the 16-bit one) only: that hash of every column absorbs the corrections' error
+    /// (`+ Δ_c·H_k(e)`), so that hash passes whatever the corrections; the other is computed
+    /// honestly. Shows that each hash is checked.
+    AdjustHash { hash: usize, delta: u128 },
 }
 
 #[derive(Clone, Debug)]
@@ -366,19 +370,25 @@ fn absorb_hashes(t: &mut Transcript, cm: &CommitMsg) {
     t.append(b"masked witness", &cm.core.masked_witness);
 }
 
-/// `Ã0 ‖ Ã0′`, `Ã1 ‖ Ã1′`: what `chall3` follows.
+/// `Ã0` and `Ã1` (each combination's, concatenated): what `chall3` follows.
 fn absorb_quicksilver(t: &mut Transcript, cm: &CommitMsg) {
     t.append(b"a0", &cm.a0.concat());
     t.append(b"a1", &cm.core.a1.concat());
 }
 
-/// `χ` and `χ′`: the first and the next `n` elements of the `chall2` stream.
+/// Every combination's coefficients: combination `k` takes elements `[k·n, (k+1)·n)` of the
+/// `chall2` stream.
 fn chis(chall2: &[u8; 32], n: usize) -> Vec<u128> {
-    convert::field_stream(chall2, CHECKS * n)
+    convert::field_stream(chall2, COMBINATIONS * n)
+}
+
+/// [`chis`]'s stream cut into one slice of `n` per combination.
+fn per_combination(chi: &[u128], n: usize) -> Vec<&[u128]> {
+    chi.chunks_exact(n.max(1)).take(COMBINATIONS).collect()
 }
 
 /// Domain tag of `chall3`'s per-counter hash.
-pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v8";
+pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v9";
 
 /// `chall3` for every grinding counter: `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`,
 /// `seed` the transcript's challenge `"vole chall3"` over everything public before the
@@ -414,8 +424,8 @@ fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
 
 /// `SHA-256(VHASH_TAG ‖ H_0(col_0) + adj_0 ‖ H_1(col_0) + adj′_0 ‖ …)`: per column the full
 /// hash's 16 bytes, then the short hash's 2 (little-endian each).
-fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; CHECKS] + Sync) -> Digest {
-    let hs: Vec<[u128; CHECKS]> = cols
+fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; HASHES] + Sync) -> Digest {
+    let hs: Vec<[u128; HASHES]> = cols
         .par_iter()
         .enumerate()
         .map(|(c, col)| {
@@ -432,8 +442,8 @@ fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; CHECKS] + 
     h.finalize().into()
 }
 
-/// `Σ_j row_{from+j} · X^j`: a QuickSilver mask's tag (prover) or key (verifier); check `k`'s
-/// mask is at `from = ℓ + 128k`.
+/// `Σ_j row_{from+j} · X^j`: a QuickSilver mask's tag (prover) or key (verifier);
+/// combination `k`'s mask is at `from = ℓ + 128k`.
 fn mask_sum(rows: &[u128], from: usize) -> u128 {
     (0..128).fold(0u128, |a, j| a ^ gf128::mul(rows[from + j], 1u128 << j))
 }
@@ -443,7 +453,7 @@ fn le(x: u128) -> [u8; 16] {
 }
 
 /// `[ũ, ũ′]` as field elements (`ũ′ < 2^16`).
-fn u_hashes(cm: &CommitCore) -> [u128; CHECKS] {
+fn u_hashes(cm: &CommitCore) -> [u128; HASHES] {
     let mut short = [0u8; 16];
     short[..SHORT_BYTES].copy_from_slice(&cm.u_hash_short);
     [u128::from_le_bytes(cm.u_hash), u128::from_le_bytes(short)]
@@ -599,11 +609,11 @@ fn commit_inner(
             }
         }
     }
-    let mut adjust: [Option<u128>; CHECKS] = [None; CHECKS];
+    let mut adjust: [Option<u128>; HASHES] = [None; HASHES];
     for c in cheats {
-        if let Cheat::Adjust { check, delta } = *c {
-            if check < CHECKS {
-                adjust[check] = Some(delta);
+        if let Cheat::AdjustHash { hash, delta } = *c {
+            if hash < HASHES {
+                adjust[hash] = Some(delta);
             }
         }
     }
@@ -648,11 +658,11 @@ fn commit_inner(
             u_hash: [0; 16],
             u_hash_short: [0; SHORT_BYTES],
             masked_witness: convert::to_bytes(&d, sh.l),
-            a1: [[0; 16]; CHECKS],
+            a1: [[0; 16]; COMBINATIONS],
         },
         h_com,
         v_hash: [0; 32],
-        a0: [[0; 16]; CHECKS],
+        a0: [[0; 16]; COMBINATIONS],
     };
     let mut t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
@@ -661,12 +671,12 @@ fn commit_inner(
     cm.core.u_hash = le(u_full);
     cm.core.u_hash_short = short_le(u_short);
     // column c of repetition i: the adjusted check absorbs Δ_c·H_k(e_i)
-    let err_hash: Vec<[u128; CHECKS]> = errors.iter().map(|e| uh.hash(e)).collect();
+    let err_hash: Vec<[u128; HASHES]> = errors.iter().map(|e| uh.hash(e)).collect();
     let rep_of: Vec<usize> = (0..p.tau())
         .flat_map(|i| std::iter::repeat_n(i, p.k(i) as usize))
         .collect();
     cm.v_hash = v_hash(&uh, &cols, |col| {
-        let mut a = [0u128; CHECKS];
+        let mut a = [0u128; HASHES];
         for (k, adj) in adjust.iter().enumerate() {
             if let Some(delta) = adj {
                 a[k] = gf128::scale(err_hash[rep_of[col]][k], (delta >> col) & 1 == 1);
@@ -678,16 +688,14 @@ fn commit_inner(
     let c2 = draw32(&t, b"vole chall2");
     let n_rel = sh.n_and + st.circuit.n_outputs() + sh.n_inv;
     let chi = chis(&c2, n_rel);
-    let sums = walk.sums(st.circuit, &[&chi[..n_rel], &chi[n_rel..]], st.output);
+    let sums = walk.sums(st.circuit, &per_combination(&chi, n_rel), st.output);
     drop(walk);
     for (k, &(a0, a1, e)) in sums.iter().enumerate() {
         let a0 = a0 ^ mask_sum(&tags, sh.l + 128 * k);
         let mut a1 = a1 ^ convert::chunk(&u0, sh.l + 128 * k, 128);
         for ch in cheats {
-            match *ch {
-                Cheat::Guess(g) => a1 ^= gf128::mul(e, g),
-                Cheat::Adjust { check, delta } if check == k => a1 ^= gf128::mul(e, delta),
-                _ => {}
+            if let Cheat::Guess(g) = *ch {
+                a1 ^= gf128::mul(e, g);
             }
         }
         cm.a0[k] = le(a0);
@@ -891,7 +899,7 @@ fn corrected_columns(
     q.into_iter().flatten().collect()
 }
 
-/// What a verifier computes from everything but `h_com`, `H(Ṽ)` and `Ã0 ‖ Ã0′`, given `Δ`:
+/// What a verifier computes from everything but `h_com`, `H(Ṽ)` and `Ã0`, given `Δ`:
 /// those three as the honest prover of this core and opening would have sent them, in a
 /// full [`CommitMsg`] (a [`verify_interactive`] compares them with the ones sent, a
 /// non-interactive [`verify`] hashes them for `chall3`). Refuses what no `Δ` can mend:
@@ -986,7 +994,7 @@ fn recompute_with_transcript(
         core: core.clone(),
         h_com,
         v_hash: [0; 32],
-        a0: [[0; 16]; CHECKS],
+        a0: [[0; 16]; COMBINATIONS],
     };
     let mut t = transcript(st, p, &cm);
     let c1 = draw32(&t, b"vole chall1");
@@ -1024,18 +1032,13 @@ pub fn verify_interactive(
     if want.v_hash != cm.v_hash {
         return Err(rejected("the VOLE consistency check fails"));
     }
-    for k in 0..CHECKS {
-        if want.a0[k] != cm.a0[k] {
-            return Err(rejected(format!(
-                "the QuickSilver check of the AND gates fails (combination {})",
-                k + 1
-            )));
-        }
+    if want.a0 != cm.a0 {
+        return Err(rejected("the QuickSilver check of the AND gates fails"));
     }
     Ok(())
 }
 
-/// The verifier's side of both QuickSilver checks, masks included: `L` and `L′`.
+/// The verifier's side of every QuickSilver combination, its mask included: `L`.
 fn quicksilver_keys(
     st: &Statement,
     sh: &Shape,
@@ -1062,7 +1065,7 @@ fn quicksilver_keys(
         &keys,
         |_| false,
         delta,
-        &[&chi[..n_rel], &chi[n_rel..]],
+        &per_combination(&chi, n_rel),
         st.output,
     )
     .into_iter()
@@ -1120,9 +1123,9 @@ fn check_shape(st: &Statement, cm: &CommitCore) -> Result<()> {
 
 /// The zero-knowledge simulator: an accepting `(commitment, response)` for the challenge
 /// `ch` fixed in advance, made without any witness. Every value the verifier sees but does
-/// not recompute is drawn uniformly (corrections, `ũ`, `ũ′`, `d`, `Ã1`, `Ã1′`, the hidden
+/// not recompute is drawn uniformly (corrections, `ũ`, `ũ′`, `d`, `Ã1`, the hidden
 /// leaves' commitments, seeds); the rest is what the verifier recomputes ([`recompute`]:
-/// `h_com`, `H(Ṽ)`, `Ã0`, `Ã0′`).
+/// `h_com`, `H(Ṽ)`, `Ã0`).
 pub fn simulate(
     st: &Statement,
     p: Params,
@@ -1148,7 +1151,7 @@ pub fn simulate(
     let d = random_bits(rng, sh.l);
     let mut r128 = || ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
     let ut = [r128(), r128() & ((1 << convert::SHORT_HASH_BITS) - 1)];
-    let a1 = [r128(), r128()];
+    let a1: [u128; COMBINATIONS] = std::array::from_fn(|_| r128());
     let core = CommitCore {
         salt,
         corrections: corrections
@@ -1170,7 +1173,7 @@ pub fn describe(proof: &Proof) -> String {
     let p = proof.params;
     let security = match p.check() {
         Ok(()) => format!(
-            "{:.1} bits (the sum over the three Fiat–Shamir phases, docs/PROTOCOLS.md 7.9)",
+            "{:.1} bits (its weakest Fiat–Shamir phase, docs/PROTOCOLS.md 7.9)",
             attack_cost_bits(&p)
         ),
         Err(e) => format!("invalid parameters: {e}"),
@@ -1185,11 +1188,12 @@ pub fn describe(proof: &Proof) -> String {
     };
     format!(
         "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combinations ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\nchallenge: Δ (16 B) and grinding counter {}",
+         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combination{} ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\nchallenge: Δ (16 B) and grinding counter {}",
         c.corrections.len(),
         c.masked_witness.len(),
         8 * SHORT_BYTES,
-        CHECKS,
+        COMBINATIONS,
+        if COMBINATIONS == 1 { "" } else { "s" },
         c.u_hash.len() + c.u_hash_short.len() + 16 * c.a1.len(),
         r.seeds.len(),
         16 * r.seeds.len(),
