@@ -91,8 +91,8 @@ def aes_circuit(pt):
     def const_byte(v):
         return [const((v >> j) & 1) for j in range(8)]
 
-    def sbox_c(x):
-        y = bld.gf256_inv(x)
+    def sbox_c(x, norm=False):
+        y = bld.gf256_inv(x, norm)
         out = []
         for i in range(8):
             acc = const((0x63 >> i) & 1)
@@ -124,7 +124,8 @@ def aes_circuit(pt):
         return w[4 * r + i // 4][i % 4]
     s = [xor_b(const_byte(pt[i]), rk(0, i)) for i in range(16)]
     for r in range(1, 11):
-        sub = [sbox_c(x) for x in s]
+        # rounds 1, 3, 5, 7, 9: norm bytes (3.10)
+        sub = [sbox_c(x, r % 2 == 1) for x in s]
         sh = [sub[(i % 4) + 4 * (((i // 4) + (i % 4)) % 4)] for i in range(16)]
         if r < 10:
             s = []

@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v9"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v10"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -298,6 +298,7 @@ class Builder:
         self.gates = []          # (op, a, b); INV: (INV, byte index, bit)
         self.outputs = []        # wire >= 0, or C0 / C1
         self.inv_inputs = []     # per inverted byte: its 8 input wires, bit 0 first (3.1)
+        self.inv_norm = []       # per inverted byte: committed by its norm (3.1)
 
     def _new(self, op, a, b):
         self.gates.append((op, a, b))
@@ -340,10 +341,10 @@ class Builder:
             return a
         return self._new(AND, a, b)
 
-    def gf256_inv(self, x):
+    def gf256_inv(self, x, norm=False):
         """3.1's inverted byte: 8 gates (INV, idx, j); a byte of constants folds; a
         constant bit of a byte with secret bits becomes a wire (XOR of the byte's first
-        secret wire with itself, then NOT for a 1)."""
+        secret wire with itself, then NOT for a 1). `norm`: committed by its norm (3.1)."""
         if all(is_const(b) for b in x):
             v = sum(const_bit(b) << i for i, b in enumerate(x))
             if v == 0:
@@ -361,7 +362,30 @@ class Builder:
             ins.append(b)
         idx = len(self.inv_inputs)
         self.inv_inputs.append(ins)
+        self.inv_norm.append(norm)
         return [self._new(INV, idx, j) for j in range(8)]
+
+    def is_norm(self, idx):
+        return self.inv_norm[idx]
+
+    def inv_bits(self, idx):
+        """7.6: the committed bits of inverted byte idx: 4 for a norm byte, else 8."""
+        return 4 if self.inv_norm[idx] else 8
+
+    def degrees(self):
+        """3.1: every wire's degree: a norm byte's output bits 2, XOR the larger of its
+        operands', NOT its operand's, everything else 1."""
+        d = [1] * self.n_in
+        for op, a, b in self.gates:
+            if op == XOR:
+                d.append(max(d[a], d[b]))
+            elif op == NOT:
+                d.append(d[a])
+            elif op == INV:
+                d.append(2 if self.inv_norm[a] else 1)
+            else:
+                d.append(1)
+        return d
 
     def increment(self, ctr, bit):
         c = bit
@@ -408,6 +432,11 @@ class Builder:
             out.append(struct.pack("<Q", len(self.inv_inputs)))
             for ins in self.inv_inputs:
                 out.append(struct.pack("<8I", *ins))
+        norm = [i for i, f in enumerate(self.inv_norm) if f]
+        if norm:
+            out.append(b"norm" + struct.pack("<Q", len(norm)))
+            for i in norm:
+                out.append(struct.pack("<I", i))
         return sha256(*out)
 
 
@@ -431,6 +460,26 @@ def gf256_inv(a):
     for _ in range(254):
         r = gf256_mul(r, a)
     return r
+
+
+NORM_BASIS = (0x01, 0xE1, 0x5C, 0x0C)   # 3.1: ω^0 … ω^3, ω = 0x03^17
+
+
+def gf256_pow(a, e):
+    r = 1
+    for _ in range(e):
+        r = gf256_mul(r, a)
+    return r
+
+
+def embed(b):
+    """7.6: the byte b in GF(2^128), Σ_j b_j β_j."""
+    beta = gf256_basis()
+    v = 0
+    for j in range(8):
+        if (b >> j) & 1:
+            v ^= beta[j]
+    return v
 
 
 def gf_pow(a, e):
@@ -520,8 +569,8 @@ def check_params(tau, dbits, grind, t_open):
 def attack_cost_bits(dbits, grind):
     """7.9: -log2 max(e1, e2, e3), the weakest of the three Fiat-Shamir phases per query: the
     consistency check (a 128-bit and a 16-bit hash, 2^-144), QuickSilver once over
-    GF(2^128) (2^-128), Delta 2^(1-D-w)."""
-    return -max(-144, -128, 1 - dbits - grind)
+    GF(2^128) (2^-128), Delta 3 * 2^(-D-w) (three roots at most, degree 3)."""
+    return -max(-144, -128, math.log2(3) - dbits - grind)
 
 
 # ---------------------------------------------------------------- proof bytes (7.7)
@@ -562,6 +611,7 @@ def parse_file(data, protocol_wanted=10, what="peg VOLE", login=False):
     p["u_hash"] = r.take(18)           # u~ (16 bytes) || u~' (2 bytes)
     p["d"] = r.take(r.length())
     p["a1"] = r.take(16)               # A1~ (one combination, v9)
+    p["a2"] = r.vec(lambda: r.take(16))  # A2~ at degree 3 (norm bytes, v10), else empty
     p["delta"] = r.take(16)            # Delta: chall3's first D bits, little-endian
     p["counter"] = struct.unpack("<I", r.take(4))[0]   # fixed width (7.7)
     p["seeds"] = r.vec(lambda: r.take(16))             # opened seeds, zero-padded to T
@@ -606,6 +656,15 @@ def pad32(tag):
 
 
 MAX_FIXING_OUTPUTS = 256                           # 7.4a
+
+
+def inv_starts(bld):
+    """7.6: where each inverted byte's committed bits start among all of theirs."""
+    starts, at = [], 0
+    for i in range(len(bld.inv_inputs)):
+        starts.append(at)
+        at += bld.inv_bits(i)
+    return starts
 MAX_FIXING_WIRES = 1 << 16                         # 7.4a
 
 
@@ -615,21 +674,27 @@ def fixed_positions(bld, n_and):
     reads pos and no other fixed position; row_of maps every free position to its committed
     row; eqs lists each equation's (output index, output wire)."""
     n_in = bld.n_in
-    eqs = [(o, w) for o, w in enumerate(bld.outputs) if not is_const(w)][:MAX_FIXING_OUTPUTS]
+    deg = bld.degrees()
+    # an output of degree 2 (it reads a norm byte's bits) is no linear equation
+    eqs = [(o, w) for o, w in enumerate(bld.outputs)
+           if not is_const(w) and deg[w] == 1][:MAX_FIXING_OUTPUTS]
     if n_in + len(bld.gates) > MAX_FIXING_WIRES:
         eqs = []                                 # a large circuit fixes nothing
     r = len(eqs)
-    n_pos = n_in + n_and + 8 * len(bld.inv_inputs)
-    wire_of = list(range(n_in)) + [None] * (n_pos - n_in)
+    starts = inv_starts(bld)
+    n_pos = n_in + n_and + sum(bld.inv_bits(i) for i in range(len(bld.inv_inputs)))
+    # a norm byte's committed bits are no wire: their column is the zero at the end of coef
+    n_wires = n_in + len(bld.gates)
+    wire_of = list(range(n_in)) + [n_wires] * (n_pos - n_in)
     t = 0
     for g, (op, a, b) in enumerate(bld.gates):
         if op == AND:
             wire_of[n_in + t] = n_in + g
             t += 1
-        elif op == INV:
-            wire_of[n_in + n_and + 8 * a + b] = n_in + g
+        elif op == INV and not bld.is_norm(a):
+            wire_of[n_in + n_and + starts[a] + b] = n_in + g
     # backwards: bit k of coef[w] is wire w's coefficient in equation k
-    coef = [0] * (n_in + len(bld.gates))
+    coef = [0] * (n_wires + 1)
     for k, (_, w) in enumerate(eqs):
         coef[w] ^= 1 << k
     for g in range(len(bld.gates) - 1, -1, -1):
@@ -701,6 +766,10 @@ def verify_statement(p, tag, bld, public, y, security, context):
     ands = [g for g in bld.gates if g[0] == AND]
     n_and, n_out = len(ands), len(bld.outputs)
     n_inv = len(bld.inv_inputs)
+    starts = inv_starts(bld)
+    norm = any(bld.inv_norm)
+    degree = 3 if norm else 2                 # 7.6: the check's degree
+    deg = bld.degrees() if norm else None
     # 7.4a: ell counts the committed positions; the outputs fix the others
     # a property of the circuit alone: computed once per circuit (a batch of proofs of one
     # statement, --each, reuses it)
@@ -710,8 +779,13 @@ def verify_statement(p, tag, bld, public, y, security, context):
         cache = (key, fixed_positions(bld, n_and))
         bld._fixed_positions = cache
     fixed, row_of, eqs = cache[1]
-    ell = n_in + n_and + 8 * n_inv - len(fixed)
-    ellh = ell + 272                  # the QuickSilver mask, then the two hashes' (7.5)
+    n_pos = n_in + n_and + sum(bld.inv_bits(i) for i in range(n_inv))
+    ell = n_pos - len(fixed)
+    masks = 128 * (degree - 1)        # the QuickSilver mask rows (7.6)
+    ellh = ell + masks + 144          # then the two hashes' masks (7.5)
+    if len(p["a2"]) != degree - 2:
+        raise Rejected("%d second-degree QuickSilver values, this statement needs %d"
+                       % (len(p["a2"]), degree - 2))
     tau, dbits, grind, t_open = p["tau"], p["D"], p["w"], p["T"]
     # 1. parameters
     ks = check_params(tau, dbits, grind, t_open)
@@ -818,11 +892,13 @@ def verify_statement(p, tag, bld, public, y, security, context):
                 q ^= corr[i - 1]
             cols.append(q)
     # consistency check (7.5): two universal hashes, keys r and r' from one chall1 stream;
-    # H_0 has 128 bits and its mask at [ell+128, ell+256), H_1 is truncated to its low 16
-    # bits and has its mask at [ell+256, ell+272); both hash [0, ell+128)
-    m = -(-(ell + 128) // 128)
+    # both hash [0, body), body = ell + masks (the witness and QuickSilver's mask rows);
+    # H_0 has 128 bits and its mask at [body, body+128), H_1 is truncated to its low 16
+    # bits and has its mask at [body+128, body+144)
+    body = ell + masks
+    m = -(-body // 128)
     rr = field_stream(chall1, 2 * m)
-    low_mask = (1 << (ell + 128)) - 1
+    low_mask = (1 << body) - 1
     widths = (128, SHORT_HASH_BITS)
 
     def uhash(x, k):
@@ -831,10 +907,10 @@ def verify_statement(p, tag, bld, public, y, security, context):
         for j in range(m):
             acc ^= gf_mul(rr[k * m + j], (xl >> (128 * j)) & MASK128)
         wk = (1 << widths[k]) - 1
-        return (acc & wk) ^ ((x >> (ell + 128 + 128 * k)) & wk)
+        return (acc & wk) ^ ((x >> (body + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v9"]
+    parts = [b"zkg:vole:vhash:v10"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
@@ -859,26 +935,54 @@ def verify_statement(p, tag, bld, public, y, security, context):
     # over its equations of (the output's key with every fixed key zero + y·Δ)
     pkey = {pp: qpos(r) ^ (delta if (d >> r) & 1 else 0) for pp, r in row_of.items()}
 
+    d2 = gf_mul(delta, delta)
+    d3 = gf_mul(d2, delta)
+
+    def lifted(wk, w, to):
+        """Wire w's key as a key of degree `to` (7.6: times Delta per degree it lacks)."""
+        k = wk[w]
+        for _ in range((deg[w] if deg else 1), to):
+            k = gf_mul(k, delta)
+        return k
+
     def wire_keys():
-        """Every wire's key from the positions' (pkey): XOR adds, NOT adds Δ."""
+        """Every wire's key from the positions' (pkey): XOR adds (the lower degree lifted),
+        NOT adds Δ (Δ² at degree 2); a norm byte's bit j is Σ_b K_{n_b} K_{λ_jb(x)} (7.6)."""
         wk = [pkey[pp] for pp in range(n_in)]
         t = 0
-        for op, a, b in bld.gates:
+        for g, (op, a, b) in enumerate(bld.gates):
+            w = n_in + g
             if op == XOR:
-                wk.append(wk[a] ^ wk[b])
+                if deg and deg[a] != deg[b]:
+                    wk.append(lifted(wk, a, 2) ^ lifted(wk, b, 2))
+                else:
+                    wk.append(wk[a] ^ wk[b])
             elif op == NOT:
-                wk.append(wk[a] ^ delta)
+                wk.append(wk[a] ^ (d2 if deg and deg[a] == 2 else delta))
+            elif op == INV and bld.is_norm(a):
+                ins = bld.inv_inputs[a]
+                k = 0
+                for bb in range(4):
+                    kn = pkey[n_in + n_and + starts[a] + bb]
+                    # λ: the bits of x whose sum is bit b of x^16 · ω^bb
+                    kl = 0
+                    for aa in range(8):
+                        if (gf256_mul(gf256_pow(1 << aa, 16), NORM_BASIS[bb]) >> b) & 1:
+                            kl ^= wk[ins[aa]]
+                    k ^= gf_mul(kn, kl)
+                wk.append(k)
             elif op == INV:
-                wk.append(pkey[n_in + n_and + 8 * a + b])
+                wk.append(pkey[n_in + n_and + starts[a] + b])
             else:
                 wk.append(pkey[n_in + t])
                 t += 1
+            assert len(wk) == w + 1
         return wk
 
     if fixed:
         for pos, _ in fixed:
             pkey[pos] = 0
-        wk = wire_keys()
+        wk = wire_keys()             # the equations read degree-1 wires only (7.4a)
         eq = [wk[w] ^ (delta if y[o] else 0) for o, w in eqs]
         for pos, S in fixed:
             k = 0
@@ -896,34 +1000,68 @@ def verify_statement(p, tag, bld, public, y, security, context):
             s_kk ^= gf_mul(chis[t], kk)
             s_kc ^= gf_mul(chis[t], kc)
             t += 1
+    # an output of degree 1: chi (K_w + y Δ), multiplied by Δ below; of degree 2 (7.6):
+    # chi (K_w + y Δ²) as it stands; degree-3 relations in s_three
+    s_two = s_three = 0
     for o, w in enumerate(bld.outputs):
-        if not is_const(w):
+        if is_const(w):
+            continue
+        if deg and deg[w] == 2:
+            s_two ^= gf_mul(chis[n_and + o], keys[w] ^ (d2 if y[o] else 0))
+        else:
             s_kc ^= gf_mul(chis[n_and + o], keys[w] ^ (delta if y[o] else 0))
-    # inverted bytes (7.6): chi (K_x K_y) and chi Δ·Δ, K_x = Σ β_j K_{x_j}
+    # inverted bytes (7.6): chi (K_x K_y) and chi Δ·Δ, K_x = Σ β_j K_{x_j}; at degree 3 a
+    # norm byte's chi (K_n K_{x^16} K_x - Δ³) and a full byte of degree-2 input's
+    # chi (K_x K_y - Δ³)
     beta = gf256_basis() if n_inv else []
     for i, ins in enumerate(bld.inv_inputs):
-        kx = ky = 0
-        for j in range(8):
-            pos = n_in + n_and + 8 * i + j
-            kx ^= gf_mul(beta[j], keys[ins[j]])
-            ky ^= gf_mul(beta[j], pkey[pos])
-        kk = gf_mul(kx, ky)
         ch = chis[n_and + n_out + i]
-        s_kk ^= gf_mul(ch, kk)
+        kx = 0
+        if bld.is_norm(i):
+            kn = k16 = 0
+            for j in range(8):
+                kx ^= gf_mul(beta[j], keys[ins[j]])
+                k16 ^= gf_mul(embed(gf256_pow(1 << j, 16)), keys[ins[j]])
+            for bb in range(4):
+                kn ^= gf_mul(embed(NORM_BASIS[bb]), pkey[n_in + n_and + starts[i] + bb])
+            s_three ^= gf_mul(ch, gf_mul(gf_mul(kn, k16), kx) ^ d3)
+            continue
+        ky = 0
+        for j in range(8):
+            ky ^= gf_mul(beta[j], pkey[n_in + n_and + starts[i] + j])
+        if deg and any(deg[w] == 2 for w in ins):
+            for j in range(8):
+                kx ^= gf_mul(beta[j], lifted(keys, ins[j], 2))
+            s_three ^= gf_mul(ch, gf_mul(kx, ky) ^ d3)
+            continue
+        for j in range(8):
+            kx ^= gf_mul(beta[j], keys[ins[j]])
+        s_kk ^= gf_mul(ch, gf_mul(kx, ky))
         s_kc ^= gf_mul(ch, delta)
-    # A0~ = L + A1~ Delta: what an honest prover sent (7.7)
-    mask = 0
-    for j in range(128):
-        mask ^= gf_mul(qpos(ell + j), 1 << j)
-    lhs = s_kk ^ gf_mul(delta, s_kc) ^ mask
+    # A0~ = L + A1~ Delta (+ A2~ Delta² at degree 3): what an honest prover sent (7.7); the
+    # mask is q_A (degree 2) or q_A Δ + q_B (degree 3), rows A = [ell, ell+128), B = the next
+    def mask_key(at):
+        v = 0
+        for j in range(128):
+            v ^= gf_mul(qpos(at + j), 1 << j)
+        return v
+    two = s_kk ^ gf_mul(delta, s_kc) ^ s_two
+    if degree == 2:
+        lhs = two ^ mask_key(ell)
+    else:
+        lhs = gf_mul(two, delta) ^ s_three ^ gf_mul(mask_key(ell), delta) ^ mask_key(ell + 128)
     a1 = int.from_bytes(p["a1"], "little")
-    a0 = (lhs ^ gf_mul(a1, delta)).to_bytes(16, "little")
-    tr.append(b"a0", a0)
+    a0 = lhs ^ gf_mul(a1, delta)
+    if degree == 3:
+        a0 ^= gf_mul(int.from_bytes(p["a2"][0], "little"), d2)
+    tr.append(b"a0", a0.to_bytes(16, "little"))
     tr.append(b"a1", p["a1"])
+    if degree == 3:
+        tr.append(b"a2", p["a2"][0])
     # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter;
     # valid if its w grinding bits are zero, and it must give the proof's Delta (the bound
     # on the opening was checked above, for this Delta)
-    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v9"), first32(tr, b"vole chall3"),
+    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v10"), first32(tr, b"vole chall3"),
                                    u32(p["counter"])), "little")
     if (chall3 >> dbits) & ((1 << grind) - 1) or chall3 & ((1 << dbits) - 1) != delta:
         raise Rejected("the recomputed transcript does not hash to the proof's challenge "

@@ -6,8 +6,12 @@
 //! schedule: 200) is one inverted byte ([`Builder::gf256_inv`]) followed by AES's affine map
 //! (linear, free); ShiftRows, MixColumns and AddRoundKey are XORs. The VOLE-in-the-head engine
 //! proves each inverse as one relation `x·y = 1` over GF(2^8) ⊂ GF(2^128)
-//! ([`super::vole::quicksilver`]): the witness is the 128 key bits and 200 × 8 inverse bits,
-//! 1,728 bits. ZKB++ and KKW prove the same statement through the lowered circuit
+//! ([`super::vole::quicksilver`]). The S-boxes of rounds 1, 3, 5, 7 and 9 are *norm bytes*
+//! ([`Builder::gf256_inv_norm`], FAEST v2's trick): VOLE commits 4 bits of each
+//! (`x^-17 ∈ GF(2^4)`) and checks `x^-17 · x^16 · x = 1` at degree 3, and the next round's
+//! S-boxes, whose inputs then have degree 2, check `x·y = 1` at degree 3 too. The witness is
+//! the 128 key bits, 120 × 8 inverse bits and 80 × 4 norm bits, 1,408 bits (the last
+//! round's 128 of them fixed by the ciphertext: 1,280 committed, FAEST v2's count). ZKB++ and KKW prove the same statement through the lowered circuit
 //! ([`Circuit::lowered`]: 115 AND gates per S-box, 23,000 in all).
 //!
 //! **Zero S-box inputs.** The statement requires every S-box input to be non-zero (`x·y = 1`
@@ -31,8 +35,9 @@ use crate::Result;
 pub const BYTES: usize = 16;
 /// S-boxes of one encryption: 160 in the rounds, 40 in the key schedule.
 pub const SBOXES: usize = 200;
-/// Witness bits of the VOLE proof: the key and every S-box's inverse.
-pub const VOLE_WITNESS_BITS: usize = 128 + 8 * SBOXES;
+/// Witness bits of the VOLE proof: the key, the inverses of the key schedule's S-boxes and
+/// of rounds 2, 4, 6, 8 and 10, and the norms (4 bits) of rounds 1, 3, 5, 7 and 9.
+pub const VOLE_WITNESS_BITS: usize = 128 + 8 * (SBOXES - 80) + 4 * 80;
 /// Transcript label of proofs of knowledge of an AES-128 key.
 pub const TAG: &[u8] = b"zkgames/aes-128/key/v1";
 
@@ -133,9 +138,14 @@ fn xor_b(b: &mut Builder, x: &Byte, y: &Byte) -> Byte {
     std::array::from_fn(|j| b.xor(x[j], y[j]))
 }
 
-/// The S-box as a circuit: one inverted byte, then the affine map (XORs, the constant folded).
-fn sbox_c(b: &mut Builder, x: &Byte) -> Byte {
-    let y = b.gf256_inv(x);
+/// The S-box as a circuit: one inverted byte (committed by its norm if `norm`), then the
+/// affine map (XORs, the constant folded).
+fn sbox_c(b: &mut Builder, x: &Byte, norm: bool) -> Byte {
+    let y = if norm {
+        b.gf256_inv_norm(x)
+    } else {
+        b.gf256_inv(x)
+    };
     std::array::from_fn(|i| {
         let mut acc = Bit::Const((0x63 >> i) & 1 == 1);
         for k in [0, 4, 5, 6, 7] {
@@ -158,7 +168,7 @@ fn xtime_c(b: &mut Builder, x: &Byte) -> Byte {
 }
 
 /// The encryption circuit of plaintext `pt`: 128 input bits (the key), 128 outputs (the
-/// ciphertext), 200 inverted bytes and no AND gate.
+/// ciphertext), 200 inverted bytes (80 of them norm bytes) and no AND gate.
 pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
     let mut b = Builder::new(128);
     let key: Vec<Byte> = (0..BYTES)
@@ -170,10 +180,10 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
     for i in 4..44 {
         let mut t = w[i - 1];
         if i % 4 == 0 {
-            let s1 = sbox_c(&mut b, &t[1]);
-            let s2 = sbox_c(&mut b, &t[2]);
-            let s3 = sbox_c(&mut b, &t[3]);
-            let s0 = sbox_c(&mut b, &t[0]);
+            let s1 = sbox_c(&mut b, &t[1], false);
+            let s2 = sbox_c(&mut b, &t[2], false);
+            let s3 = sbox_c(&mut b, &t[3], false);
+            let s0 = sbox_c(&mut b, &t[0], false);
             let r = const_byte(RCON[i / 4 - 1]);
             t = [xor_b(&mut b, &s1, &r), s2, s3, s0];
         }
@@ -186,7 +196,9 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
         .map(|i| xor_b(&mut b, &const_byte(pt[i]), &rk(0, i)))
         .collect();
     for r in 1..=10 {
-        let sub: Vec<Byte> = s.iter().map(|x| sbox_c(&mut b, x)).collect();
+        // odd rounds by their norm: their inputs have degree 1 (the key, or the committed
+        // inverses of the round before and a round key)
+        let sub: Vec<Byte> = s.iter().map(|x| sbox_c(&mut b, x, r % 2 == 1)).collect();
         let shifted: Vec<Byte> = (0..BYTES)
             .map(|i| {
                 let (row, col) = (i % 4, i / 4);

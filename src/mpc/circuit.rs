@@ -22,6 +22,15 @@
 //! GF(2^8) ⊂ GF(2^128); ZKB++ and KKW run boolean circuits only and prove
 //! [`Circuit::lowered`], where each inverse becomes 115 AND gates and one extra output
 //! ("this byte was zero", which must be 0), so that all engines prove the same statement.
+//!
+//! **Bytes committed by their norm.** An inverted byte may be marked *norm* ([`Builder::
+//! gf256_inv_norm`]): its meaning is the same (its 8 gates give `x⁻¹`), but VOLE commits
+//! only the 4 bits of `x^-17 ∈ GF(2^4)` and computes `x⁻¹ = x^16 · x^-17` as a product of
+//! two committed values, so the byte's output bits have *degree 2* (FAEST v2's trick). A
+//! degree-2 bit may feed XOR and NOT gates, outputs and full inverted bytes (whose relation
+//! then has degree 3), but not AND gates or norm bytes: [`Circuit::degrees`] computes the
+//! degrees and the constructors refuse a circuit that breaks the rule. The other engines
+//! ignore the mark.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -60,6 +69,11 @@ pub struct Circuit {
     n_and: usize,
     /// The input wires of every inverted byte (bit 0 first), in the order of their gates.
     inv_inputs: Vec<[u32; 8]>,
+    /// Which inverted bytes are committed by their norm (empty: none).
+    inv_norm: Vec<bool>,
+    /// Where each inverted byte's committed bits start among all inverted bytes' bits
+    /// (empty when there is no norm byte: `8·idx`).
+    inv_start: Vec<u32>,
     digest: Digest,
 }
 
@@ -137,10 +151,105 @@ impl Circuit {
             outputs,
             n_and,
             inv_inputs,
+            inv_norm: Vec::new(),
+            inv_start: Vec::new(),
             digest: [0; 32],
         };
         c.digest = c.compute_digest();
         Ok(c)
+    }
+
+    /// Marks the inverted bytes whose flag is set as committed by their norm (one flag per
+    /// byte of the table), checking the degree rule (module docs: no degree-2 bit reaches an
+    /// AND gate or a norm byte).
+    pub fn with_norm(mut self, norm: Vec<bool>) -> crate::Result<Self> {
+        let bad = |m: String| crate::Error::bad(format!("invalid circuit: {m}"));
+        if norm.len() != self.inv_inputs.len() {
+            return Err(bad(format!(
+                "{} norm flags for {} inverted bytes",
+                norm.len(),
+                self.inv_inputs.len()
+            )));
+        }
+        self.inv_norm = if norm.iter().any(|&f| f) {
+            norm
+        } else {
+            Vec::new()
+        };
+        self.inv_start = Vec::new();
+        if self.has_norm() {
+            let mut at = 0u32;
+            for i in 0..self.n_inv() {
+                self.inv_start.push(at);
+                at += self.inv_bits(i) as u32;
+            }
+        }
+        let deg = self.degrees();
+        for (g, gate) in self.gates.iter().enumerate() {
+            let reads2 = match *gate {
+                Gate::And(a, b) => deg[a as usize] > 1 || deg[b as usize] > 1,
+                Gate::Inv(idx, 0) if self.is_norm(idx as usize) => self.inv_inputs[idx as usize]
+                    .iter()
+                    .any(|&w| deg[w as usize] > 1),
+                _ => false,
+            };
+            if reads2 {
+                return Err(bad(format!(
+                    "gate {g} reads a norm byte's output, which only XOR, NOT, outputs and \
+                     full inverted bytes may"
+                )));
+            }
+        }
+        self.digest = self.compute_digest();
+        Ok(self)
+    }
+
+    /// Whether inverted byte `idx` is committed by its norm.
+    pub fn is_norm(&self, idx: usize) -> bool {
+        self.inv_norm.get(idx).copied().unwrap_or(false)
+    }
+
+    /// Whether some inverted byte is committed by its norm.
+    pub fn has_norm(&self) -> bool {
+        !self.inv_norm.is_empty()
+    }
+
+    /// The witness bits VOLE commits for inverted byte `idx`: 8, or 4 for a norm byte.
+    pub fn inv_bits(&self, idx: usize) -> usize {
+        if self.is_norm(idx) {
+            4
+        } else {
+            8
+        }
+    }
+
+    /// Where inverted byte `idx`'s committed bits start among all inverted bytes' bits.
+    pub fn inv_start(&self, idx: usize) -> usize {
+        match self.inv_start.get(idx) {
+            Some(&s) => s as usize,
+            None => 8 * idx,
+        }
+    }
+
+    /// The witness bits of all inverted bytes (`Σ inv_bits`).
+    pub fn n_inv_bits(&self) -> usize {
+        8 * self.n_inv() - 4 * self.inv_norm.iter().filter(|&&f| f).count()
+    }
+
+    /// Every wire's degree for VOLE: 1, except a norm byte's output bits (2) and the XOR
+    /// and NOT gates that read one (the larger of their operands').
+    pub fn degrees(&self) -> Vec<u8> {
+        let mut d = Vec::with_capacity(self.n_wires());
+        d.resize(self.n_inputs, 1u8);
+        for g in &self.gates {
+            d.push(match *g {
+                Gate::Xor(a, b) => d[a as usize].max(d[b as usize]),
+                Gate::Not(a) => d[a as usize],
+                Gate::And(..) => 1,
+                Gate::Inv(idx, _) => 1 + self.is_norm(idx as usize) as u8,
+            });
+        }
+        d
     }
 
     /// A circuit whose structure its maker vouches for, bound by the digest its maker
@@ -171,6 +280,8 @@ impl Circuit {
             outputs,
             n_and,
             inv_inputs: Vec::new(),
+            inv_norm: Vec::new(),
+            inv_start: Vec::new(),
             digest,
         }
     }
@@ -213,8 +324,10 @@ impl Circuit {
     /// `"zkg:circuit:v1" ‖ u64 n_inputs ‖ u64 n_gates ‖ gates ‖ u64 n_outputs ‖ outputs`:
     /// a gate is `op ‖ u32 a ‖ u32 b` (op 0 XOR, 1 AND, 2 NOT with b = 0, 3 Inv with
     /// a = idx, b = bit), an output is `0 ‖ u32 wire` or `1 ‖ u32 bit`; then, only if the
-    /// circuit inverts bytes, `u64 n_inv ‖ 8 u32 input wires per byte`. Integers
-    /// little-endian. A circuit without inverses has the bytes it had before they existed.
+    /// circuit inverts bytes, `u64 n_inv ‖ 8 u32 input wires per byte`, and only if some
+    /// byte is committed by its norm, `"norm" ‖ u64 n_norm ‖ u32 idx` of each such byte in
+    /// table order. Integers little-endian. A circuit without inverses has the bytes it had
+    /// before they existed, one without norm bytes the bytes it had before those.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(40 + 9 * self.gates.len() + 5 * self.outputs.len());
         out.extend_from_slice(b"zkg:circuit:v1");
@@ -249,6 +362,23 @@ impl Circuit {
             for w in self.inv_inputs.iter().flatten() {
                 out.extend_from_slice(&w.to_le_bytes());
             }
+        }
+        if self.has_norm() {
+            out.extend_from_slice(&self.norm_bytes());
+        }
+        out
+    }
+
+    /// `"norm" ‖ u64 n_norm ‖ u32 idx …`: the canonical encoding's norm section.
+    fn norm_bytes(&self) -> Vec<u8> {
+        let idx: Vec<u32> = (0..self.n_inv())
+            .filter(|&i| self.is_norm(i))
+            .map(|i| i as u32)
+            .collect();
+        let mut out = b"norm".to_vec();
+        out.extend_from_slice(&(idx.len() as u64).to_le_bytes());
+        for i in idx {
+            out.extend_from_slice(&i.to_le_bytes());
         }
         out
     }
@@ -291,6 +421,9 @@ impl Circuit {
             for w in self.inv_inputs.iter().flatten() {
                 h.update(w.to_le_bytes());
             }
+        }
+        if self.has_norm() {
+            h.update(self.norm_bytes());
         }
         h.finalize().into()
     }
@@ -400,6 +533,47 @@ impl Circuit {
     }
 }
 
+/// The basis `ω^0 … ω^3` of GF(2^4) ⊂ GF(2^8) in which a norm byte's 4 bits are
+/// coordinates: `ω = 0x03^17 = 0xe1`, an element of order 15 (so the four are independent).
+pub const NORM_BASIS: [u8; 4] = [0x01, 0xe1, 0x5c, 0x0c];
+
+/// The byte `Σ_b n_b ω^b` of 4 norm bits `n` (bit `b` of `n` is `n_b`).
+pub fn norm_byte(n: u8) -> u8 {
+    (0..4).fold(0u8, |z, b| {
+        if (n >> b) & 1 == 1 {
+            z ^ NORM_BASIS[b]
+        } else {
+            z
+        }
+    })
+}
+
+/// The 4 bits committing a non-zero byte `x` by its norm: the coordinates of
+/// `x^-17 = x^238 ∈ GF(2^4)` in [`NORM_BASIS`]; 0 for 0 (no such statement holds).
+pub fn gf256_inv_norm_bits(x: u8) -> u8 {
+    let z = gf256_pow(x, 238);
+    (0..16u8)
+        .find(|&n| norm_byte(n) == z)
+        .expect("x^238 lies in GF(2^4)")
+}
+
+/// `x^16`, GF(2)-linear in `x`'s bits.
+pub fn gf256_pow16(x: u8) -> u8 {
+    gf256_pow(x, 16)
+}
+
+fn gf256_pow(x: u8, mut e: u32) -> u8 {
+    let (mut r, mut b) = (1u8, x);
+    while e > 0 {
+        if e & 1 == 1 {
+            r = gf256_mul(r, b);
+        }
+        b = gf256_mul(b, b);
+        e >>= 1;
+    }
+    r
+}
+
 /// `a · b` in AES's field GF(2^8) (modulus `x^8 + x^4 + x^3 + x + 1`).
 pub fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
     let mut r = 0u8;
@@ -496,6 +670,7 @@ pub struct Builder {
     gates: Vec<Gate>,
     outputs: Vec<Bit>,
     inv_inputs: Vec<[u32; 8]>,
+    inv_norm: Vec<bool>,
 }
 
 impl Builder {
@@ -506,6 +681,7 @@ impl Builder {
             gates: Vec::new(),
             outputs: Vec::new(),
             inv_inputs: Vec::new(),
+            inv_norm: Vec::new(),
         }
     }
 
@@ -754,6 +930,7 @@ impl Builder {
 
     pub fn finish(self) -> Circuit {
         Circuit::from_parts_inv(self.n_inputs, self.gates, self.outputs, self.inv_inputs)
+            .and_then(|c| c.with_norm(self.inv_norm))
             .expect("builder produces well-formed circuits")
     }
 
@@ -761,6 +938,17 @@ impl Builder {
     /// gates): the statement then requires the byte to be non-zero. A public byte folds to
     /// its inverse (a public zero makes the statement unsatisfiable: refused here).
     pub fn gf256_inv(&mut self, x: &[Bit; 8]) -> [Bit; 8] {
+        self.gf256_inv_as(x, false)
+    }
+
+    /// [`Builder::gf256_inv`] committed by its norm (module docs): the same 8 bits, of degree 2
+    /// for VOLE. `x` must not read a norm byte's output (through XOR and NOT), nor may an AND
+    /// gate read the result: [`Builder::finish`] panics on a circuit that breaks the rule.
+    pub fn gf256_inv_norm(&mut self, x: &[Bit; 8]) -> [Bit; 8] {
+        self.gf256_inv_as(x, true)
+    }
+
+    fn gf256_inv_as(&mut self, x: &[Bit; 8], norm: bool) -> [Bit; 8] {
         if let Some(c) = const_byte(x) {
             assert!(c != 0, "the inverse of a public zero byte");
             let y = gf256_inv(c);
@@ -787,6 +975,7 @@ impl Builder {
         });
         let idx = self.inv_inputs.len() as u32;
         self.inv_inputs.push(ins);
+        self.inv_norm.push(norm);
         std::array::from_fn(|j| self.push(Gate::Inv(idx, j as u8)))
     }
 

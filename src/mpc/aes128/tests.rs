@@ -59,7 +59,7 @@ fn circuit_matches_an_independent_aes() {
             let circ = aes128_circuit(&p);
             assert_eq!(circ.n_inv(), SBOXES);
             assert_eq!(circ.n_and(), 0);
-            assert_eq!(circ.n_inputs() + 8 * circ.n_inv(), VOLE_WITNESS_BITS);
+            assert_eq!(circ.n_inputs() + circ.n_inv_bits(), VOLE_WITNESS_BITS);
             let w = bytes_bits(&k);
             let y = circ.eval(&w);
             assert_eq!(bits_bytes(&y), c);

@@ -238,9 +238,14 @@ pub struct UHash {
 }
 
 impl UHash {
-    /// For witnesses of `l` bits.
+    /// For witnesses of `l` bits and one QuickSilver mask row (a check of degree 2).
     pub fn new(chall1: &[u8; 32], l: usize) -> Self {
-        let body = l + QS_MASK_BITS;
+        Self::over(chall1, l + QS_MASK_BITS)
+    }
+
+    /// Hashing the first `body` positions (the witness and the QuickSilver masks: one row
+    /// per degree above 1); the masks of the two hashes follow them.
+    pub fn over(chall1: &[u8; 32], body: usize) -> Self {
         Self {
             r: field_stream(chall1, 2 * body.div_ceil(128)),
             body,

@@ -8,7 +8,7 @@
 //! QuickSilver relation that reads it is unchanged; an output's own linear relation then
 //! holds identically for an honest prover and is kept (it is what catches outputs that
 //! contradict each other). AES-128's last round is the example: its 128 inverse bits are
-//! the ciphertext and the last round key, linearly, so `ℓ` drops from 1,728 to 1,600 bits
+//! the ciphertext and the last round key, linearly, so `ℓ` drops from 1,408 to 1,280 bits (1,728 to 1,600 before the norm bytes)
 //! and each correction by 16 bytes (PROTOCOLS 7.4a).
 //!
 //! The rule, which the verifier and the independent one repeat bit for bit (PROTOCOLS 7.4a):
@@ -134,14 +134,20 @@ fn xor_into(a: &mut [u64], b: &[u64]) {
 impl Reduction {
     /// The reduction of `c`'s witness by its outputs.
     pub fn of(c: &Circuit) -> Self {
-        let n_pos = c.n_inputs() + c.n_and() + 8 * c.n_inv();
+        let n_pos = c.n_inputs() + c.n_and() + c.n_inv_bits();
+        // an output that reads a norm byte's bits (degree 2) is no linear equation
+        let deg = if c.has_norm() {
+            c.degrees()
+        } else {
+            Vec::new()
+        };
         let (eq_out, eq_wire): (Vec<u32>, Vec<u32>) = c
             .outputs()
             .iter()
             .enumerate()
             .filter_map(|(o, b)| match *b {
-                Bit::Wire(w) => Some((o as u32, w)),
-                Bit::Const(_) => None,
+                Bit::Wire(w) if deg.get(w as usize).is_none_or(|&d| d == 1) => Some((o as u32, w)),
+                _ => None,
             })
             .take(if c.n_wires() <= MAX_WIRES {
                 MAX_ROWS
@@ -186,8 +192,9 @@ impl Reduction {
     ) -> (Vec<(u32, Vec<u32>)>, Option<Vec<(Vec<u32>, bool)>>) {
         let (n_in, n_and) = (c.n_inputs(), c.n_and());
         let r = self.eq_wire.len();
-        // the wire of every position
-        let mut wire_of = vec![0u32; self.n_pos];
+        // the wire of every position (none for a norm byte's bits: no wire is one of them,
+        // their column is zero)
+        let mut wire_of = vec![c.n_wires() as u32; self.n_pos];
         for (i, w) in wire_of.iter_mut().enumerate().take(n_in) {
             *w = i as u32;
         }
@@ -199,12 +206,15 @@ impl Reduction {
                     wire_of[n_in + t] = w;
                     t += 1;
                 }
-                Gate::Inv(i, j) => wire_of[n_in + n_and + 8 * i as usize + j as usize] = w,
+                Gate::Inv(i, j) if !c.is_norm(i as usize) => {
+                    wire_of[n_in + n_and + c.inv_start(i as usize) + j as usize] = w
+                }
                 _ => {}
             }
         }
-        // backwards: bit k of a wire's column is its coefficient in equation k
-        let mut coef: Vec<[u64; W]> = vec![[0; W]; c.n_wires()];
+        // backwards: bit k of a wire's column is its coefficient in equation k (one more
+        // entry, always zero, for the positions without a wire)
+        let mut coef: Vec<[u64; W]> = vec![[0; W]; c.n_wires() + 1];
         let mut constant = [0u64; W];
         for (k, &w) in self.eq_wire.iter().enumerate() {
             flip(&mut coef[w as usize], k);
@@ -429,7 +439,9 @@ impl Reduction {
                     t += 1;
                     at[n_in + t - 1]
                 }
-                Gate::Inv(i, j) => at[n_in + n_and + 8 * i as usize + j as usize],
+                // a norm byte's bits reach no equation (Reduction::of)
+                Gate::Inv(i, _) if c.is_norm(i as usize) => T::default(),
+                Gate::Inv(i, j) => at[n_in + n_and + c.inv_start(i as usize) + j as usize],
             };
             wv.push(v);
         }

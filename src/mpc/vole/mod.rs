@@ -65,9 +65,9 @@ pub use params::{attack_cost_bits, params_for, Params, Profile};
 /// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v9";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v10";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v9";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v10";
 /// How many QuickSilver combinations run (`v9`: one, FAEST's; `v3`–`v8` ran two with
 /// independent coefficients). The code is written for any number: each has its own
 /// coefficients, its own 128-position mask and its own `Ã0, Ã1`.
@@ -99,6 +99,10 @@ pub struct CommitCore {
     pub masked_witness: Vec<u8>,
     /// QuickSilver's `Ã1`, one per combination ([`COMBINATIONS`]).
     pub a1: [[u8; 16]; COMBINATIONS],
+    /// QuickSilver's `Ã2` when the check has degree 3 (a circuit with norm bytes), one per
+    /// combination; empty otherwise (its one length byte is all a degree-2 proof pays).
+    #[serde(with = "short_list")]
+    pub a2: Vec<[u8; 16]>,
 }
 
 /// The prover's messages before `Δ`, in full: a live session's first message.
@@ -300,8 +304,11 @@ pub enum Cheat {
     /// `t = n_and` on, bit `t − n_and` of the inverted bytes' outputs (a forged inverse).
     FlipAnd(usize),
     /// Place a root of every combination's error polynomial at this guess of `Δ`: the
-    /// forger's best strategy once its witness is wrong (`Ã1 += E·g`).
+    /// forger's best strategy once its witness is wrong (`Ã1 += E·g`; at degree 3
+    /// `Ã2 += E·g`).
     Guess(u128),
+    /// At degree 3, place two roots, at `g` and `h` (besides 0): the most a cubic allows.
+    Guess2(u128, u128),
     /// Flip bit `bit` of correction `rep` (`1 ≤ rep < τ`): an inconsistent VOLE.
     Correction { rep: usize, bit: usize },
     /// A forger that knows `Δ` for one of the two consistency hashes (`hash` 0, the full one,
@@ -319,7 +326,21 @@ struct Shape {
     /// Committed witness bits (`ℓ`: the positions the outputs do not fix, [`fixed`]).
     l: usize,
     lhat: usize,
+    /// QuickSilver's degree (2, or 3 with norm bytes): `degree − 1` mask rows at `ℓ`.
+    degree: usize,
     red: std::sync::Arc<fixed::Reduction>,
+}
+
+impl Shape {
+    /// The positions the consistency hashes read: the witness and the QuickSilver masks.
+    fn hashed(&self) -> usize {
+        self.l + 128 * (self.degree - 1)
+    }
+
+    /// `Ã2`s a proof carries: one per combination at degree 3.
+    fn n_a2(&self) -> usize {
+        COMBINATIONS * (self.degree - 2)
+    }
 }
 
 impl Shape {
@@ -330,7 +351,8 @@ impl Shape {
             n_and: c.n_and(),
             n_inv: c.n_inv(),
             l,
-            lhat: l + convert::EXTRA_BITS,
+            lhat: l + 128 * (quicksilver::degree(c) - 2) + convert::EXTRA_BITS,
+            degree: quicksilver::degree(c),
             red,
         }
     }
@@ -374,6 +396,9 @@ fn absorb_hashes(t: &mut Transcript, cm: &CommitMsg) {
 fn absorb_quicksilver(t: &mut Transcript, cm: &CommitMsg) {
     t.append(b"a0", &cm.a0.concat());
     t.append(b"a1", &cm.core.a1.concat());
+    if !cm.core.a2.is_empty() {
+        t.append(b"a2", &cm.core.a2.concat());
+    }
 }
 
 /// Every combination's coefficients: combination `k` takes elements `[k·n, (k+1)·n)` of the
@@ -388,7 +413,7 @@ fn per_combination(chi: &[u128], n: usize) -> Vec<&[u128]> {
 }
 
 /// Domain tag of `chall3`'s per-counter hash.
-pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v9";
+pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v10";
 
 /// `chall3` for every grinding counter: `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`,
 /// `seed` the transcript's challenge `"vole chall3"` over everything public before the
@@ -474,7 +499,7 @@ fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<boo
     let mut v = Vec::with_capacity(c.n_wires());
     v.extend_from_slice(input);
     let mut ext = input.to_vec();
-    let mut invs = Vec::with_capacity(8 * c.n_inv());
+    let mut invs = Vec::with_capacity(c.n_inv_bits());
     let mut inv = 0u8;
     for g in c.gates() {
         let x = match *g {
@@ -484,12 +509,30 @@ fn extended_witness(c: &Circuit, input: &[bool], flip: Option<usize>) -> Vec<boo
                 if j == 0 {
                     let ins = c.inv_inputs()[i as usize];
                     let x = (0..8).fold(0u8, |x, k| x | ((v[ins[k] as usize] as u8) << k));
-                    inv = super::circuit::gf256_inv(x);
+                    // the committed bits (a norm byte's 4, or the inverse's 8), a flipped one
+                    // carried on into the byte's output
+                    let (bits, width) = if c.is_norm(i as usize) {
+                        (super::circuit::gf256_inv_norm_bits(x), 4)
+                    } else {
+                        (super::circuit::gf256_inv(x), 8)
+                    };
+                    let mut committed = 0u8;
+                    for b in 0..width {
+                        let t = c.n_and() + invs.len();
+                        let bit = ((bits >> b) & 1 == 1) ^ (flip == Some(t));
+                        invs.push(bit);
+                        committed |= (bit as u8) << b;
+                    }
+                    inv = if c.is_norm(i as usize) {
+                        super::circuit::gf256_mul(
+                            super::circuit::gf256_pow16(x),
+                            super::circuit::norm_byte(committed),
+                        )
+                    } else {
+                        committed
+                    };
                 }
-                let t = c.n_and() + invs.len();
-                let x = ((inv >> j) & 1 == 1) ^ (flip == Some(t));
-                invs.push(x);
-                x
+                (inv >> j) & 1 == 1
             }
             Gate::And(a, b) => {
                 let t = ext.len() - input.len();
@@ -659,6 +702,7 @@ fn commit_inner(
             u_hash_short: [0; SHORT_BYTES],
             masked_witness: convert::to_bytes(&d, sh.l),
             a1: [[0; 16]; COMBINATIONS],
+            a2: vec![[0; 16]; sh.n_a2()],
         },
         h_com,
         v_hash: [0; 32],
@@ -666,7 +710,7 @@ fn commit_inner(
     };
     let mut t = transcript(st, &p, &cm);
     let c1 = draw32(&t, b"vole chall1");
-    let uh = UHash::new(&c1, sh.l);
+    let uh = UHash::over(&c1, sh.hashed());
     let [u_full, u_short] = uh.hash(&u0);
     cm.core.u_hash = le(u_full);
     cm.core.u_hash_short = short_le(u_short);
@@ -690,16 +734,38 @@ fn commit_inner(
     let chi = chis(&c2, n_rel);
     let sums = walk.sums(st.circuit, &per_combination(&chi, n_rel), st.output);
     drop(walk);
-    for (k, &(a0, a1, e)) in sums.iter().enumerate() {
-        let a0 = a0 ^ mask_sum(&tags, sh.l + 128 * k);
-        let mut a1 = a1 ^ convert::chunk(&u0, sh.l + 128 * k, 128);
+    for (k, &([c0, c1, c2], e)) in sums.iter().enumerate() {
+        // the mask: rows A = [μ, μ+128) and, at degree 3, B = [μ+128, μ+256), with
+        // μ = ℓ + 128·(degree−1)·k; its key is q_A (degree 2) or q_A·Δ + q_B (degree 3)
+        let mu = sh.l + 128 * (sh.degree - 1) * k;
+        let (v_a, u_a) = (mask_sum(&tags, mu), convert::chunk(&u0, mu, 128));
+        let (a0, mut a1, mut a2) = if sh.degree == 2 {
+            (c0 ^ v_a, c1 ^ u_a, 0)
+        } else {
+            let (v_b, u_b) = (
+                mask_sum(&tags, mu + 128),
+                convert::chunk(&u0, mu + 128, 128),
+            );
+            (c0 ^ v_b, c1 ^ v_a ^ u_b, c2 ^ u_a)
+        };
         for ch in cheats {
-            if let Cheat::Guess(g) = *ch {
-                a1 ^= gf128::mul(e, g);
+            match *ch {
+                // roots at 0 and g: E·Δ^{d−1}(Δ + g)
+                Cheat::Guess(g) if sh.degree == 2 => a1 ^= gf128::mul(e, g),
+                Cheat::Guess(g) => a2 ^= gf128::mul(e, g),
+                // roots at 0, g and h: E·Δ(Δ + g)(Δ + h)
+                Cheat::Guess2(g, h) if sh.degree == 3 => {
+                    a2 ^= gf128::mul(e, g ^ h);
+                    a1 ^= gf128::mul(e, gf128::mul(g, h));
+                }
+                _ => {}
             }
         }
         cm.a0[k] = le(a0);
         cm.core.a1[k] = le(a1);
+        if sh.degree == 3 {
+            cm.core.a2[k] = le(a2);
+        }
     }
     absorb_quicksilver(&mut t, &cm);
     Ok(ProverState {
@@ -960,6 +1026,13 @@ fn recompute_with_transcript(
         .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
     let d = convert::from_bytes(&core.masked_witness, sh.l)
         .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
+    if core.a2.len() != sh.n_a2() {
+        return Err(rejected(format!(
+            "the proof has {} second-degree QuickSilver values, this statement's check needs {}",
+            core.a2.len(),
+            sh.n_a2()
+        )));
+    }
     let nodes = vc::opened(&vc::Layout::new(p), &ch.hidden);
     let opened = nodes.len();
     if p.open > 0 && opened > p.open as usize {
@@ -998,7 +1071,7 @@ fn recompute_with_transcript(
     };
     let mut t = transcript(st, p, &cm);
     let c1 = draw32(&t, b"vole chall1");
-    let uh = UHash::new(&c1, sh.l);
+    let uh = UHash::over(&c1, sh.hashed());
     let ut = u_hashes(core);
     cm.v_hash = v_hash(&uh, &cols, |col| {
         ut.map(|u| gf128::scale(u, (delta >> col) & 1 == 1))
@@ -1008,7 +1081,11 @@ fn recompute_with_transcript(
     let qrows = convert::rows(&cols, sh.lhat);
     let lhs = quicksilver_keys(st, &sh, &qrows, &d, delta, &c2);
     for (k, lhs) in lhs.into_iter().enumerate() {
-        cm.a0[k] = le(lhs ^ gf128::mul(u128::from_le_bytes(core.a1[k]), delta));
+        let mut a0 = lhs ^ gf128::mul(u128::from_le_bytes(core.a1[k]), delta);
+        if let Some(a2) = core.a2.get(k) {
+            a0 ^= gf128::mul(u128::from_le_bytes(*a2), gf128::mul(delta, delta));
+        }
+        cm.a0[k] = le(a0);
     }
     absorb_quicksilver(&mut t, &cm);
     Ok((cm, t))
@@ -1070,7 +1147,14 @@ fn quicksilver_keys(
     )
     .into_iter()
     .enumerate()
-    .map(|(k, l)| l ^ mask_sum(qrows, sh.l + 128 * k))
+    .map(|(k, l)| {
+        let mu = sh.l + 128 * (sh.degree - 1) * k;
+        if sh.degree == 2 {
+            l ^ mask_sum(qrows, mu)
+        } else {
+            l ^ gf128::mul(mask_sum(qrows, mu), delta) ^ mask_sum(qrows, mu + 128)
+        }
+    })
     .collect()
 }
 
@@ -1162,6 +1246,7 @@ pub fn simulate(
         u_hash_short: short_le(ut[1]),
         masked_witness: convert::to_bytes(&d, sh.l),
         a1: a1.map(le),
+        a2: (0..sh.n_a2()).map(|_| le(r128())).collect(),
     };
     let resp = Response { seeds, commitments };
     let cm = recompute(st, &p, &core, ch, &resp)?;
@@ -1194,7 +1279,7 @@ pub fn describe(proof: &Proof) -> String {
         8 * SHORT_BYTES,
         COMBINATIONS,
         if COMBINATIONS == 1 { "" } else { "s" },
-        c.u_hash.len() + c.u_hash_short.len() + 16 * c.a1.len(),
+        c.u_hash.len() + c.u_hash_short.len() + 16 * (c.a1.len() + c.a2.len()),
         r.seeds.len(),
         16 * r.seeds.len(),
         r.commitments.len(),

@@ -22,9 +22,23 @@
 //! `χ M_x M_y` to `A0` and `χ (x M_y + y M_x)` to `A1`, the verifier `χ K_x K_y` to its
 //! quadratic sum and `χ Δ` to its linear one.
 
+//!
+//! **Norm bytes and degree 3** ([`Circuit::is_norm`]). A norm byte commits the 4 bits `n_b`
+//! of `n = x^-17 = Σ_b n_b ω^b` ([`NORM_BASIS`]); its output bit `j` is
+//! `y_j = Σ_b n_b · λ_{jb}(x)`, `λ_{jb}(x)` bit `j` of `x^16 ω^b` (GF(2)-linear in `x`), so
+//! its key `Σ_b K_{n_b} K_{λ_{jb}}` has degree 2 in `Δ`: `a0 + a1 Δ + y_j Δ²` (the prover
+//! keeps `(a0, a1)`). Degree-2 wires XOR with degree-1 ones lifted by `Δ`; NOT adds `Δ²`.
+//! The byte's relation is `n · x^16 · x = 1` (degree 3), and a full byte whose input has
+//! degree 2 gives `x·y = 1` of degree 3. A circuit with a norm byte checks every relation at
+//! degree 3: a degree-2 relation is multiplied by `Δ`, the prover's sums are the
+//! coefficients `(c0, c1, c2)` of `Σ χ·f·Δ^{3 − deg f} = c0 + c1Δ + c2Δ² + EΔ³`, and the
+//! mask is a degree-2 polynomial from two VOLE rows (docs/PROTOCOLS.md 7.6).
+
 use rayon::prelude::*;
 
-use super::super::circuit::{gf256_inv, gf256_mul, Bit, Circuit, Gate};
+use super::super::circuit::{
+    gf256_inv, gf256_mul, gf256_pow16, norm_byte, Bit, Circuit, Gate, NORM_BASIS,
+};
 use super::super::gf128::{dot, dot_of_products, mul, scale, Acc};
 
 /// `β_j = θ^j` for `j = 0..8`, where `θ` is the root of AES's polynomial
@@ -52,37 +66,163 @@ fn embed_tags(t: impl Fn(usize) -> u128) -> u128 {
     (0..8).fold(0u128, |a, j| a ^ mul(GF256_BASIS[j], t(j)))
 }
 
-/// The witness position of bit `j` of inverted byte `i`.
+/// The witness position of committed bit `j` of inverted byte `i` (of its inverse, or of
+/// its norm for a norm byte).
 fn inv_pos(c: &Circuit, i: usize, j: usize) -> usize {
-    c.n_inputs() + c.n_and() + 8 * i + j
+    c.n_inputs() + c.n_and() + c.inv_start(i) + j
 }
 
-/// The prover's terms of every inverted byte: `(M_x, M_y)`, `x M_y + y M_x` and the error
-/// `xy + 1` (zero for an honest prover), from the wires' values `xv` and tags `tv`.
-#[allow(clippy::type_complexity)]
+/// The check's degree: 3 if the circuit has a norm byte, else 2.
+pub fn degree(c: &Circuit) -> usize {
+    2 + c.has_norm() as usize
+}
+
+/// `λ[j][b]`: the bits `a` of `x` whose sum is bit `j` of `x^16 · ω^b` (a mask over `x`).
+fn norm_lambda() -> [[u8; 4]; 8] {
+    let mut m = [[0u8; 4]; 8];
+    for (j, row) in m.iter_mut().enumerate() {
+        for (b, cell) in row.iter_mut().enumerate() {
+            for a in 0..8 {
+                if (gf256_mul(gf256_pow16(1 << a), NORM_BASIS[b]) >> j) & 1 == 1 {
+                    *cell |= 1 << a;
+                }
+            }
+        }
+    }
+    m
+}
+
+/// `ι(e_a^16)` (the key of `x^16` from `x`'s bits) and `ι(ω^b)` (the norm's from its bits).
+fn norm_embeddings() -> ([u128; 8], [u128; 4]) {
+    (
+        std::array::from_fn(|a| embed(gf256_pow16(1 << a))),
+        std::array::from_fn(|b| embed(NORM_BASIS[b])),
+    )
+}
+
+/// `Σ_j e_j t_j` over the set bits of `mask` (a GF(2) sum of tags or keys).
+fn masked_sum(mask: u8, t: impl Fn(usize) -> u128) -> u128 {
+    (0..8).fold(
+        0u128,
+        |a, k| if (mask >> k) & 1 == 1 { a ^ t(k) } else { a },
+    )
+}
+
+/// `Σ_j c_j t_j`.
+fn lin(c: &[u128], t: impl Fn(usize) -> u128) -> u128 {
+    c.iter()
+        .enumerate()
+        .fold(0u128, |a, (j, &cj)| a ^ mul(cj, t(j)))
+}
+
+/// A norm byte's output, prover side: for each bit `j` its value and `(a0, a1)`, from the
+/// input bits' values and (degree-1) tags and the 4 committed bits' values and tags.
+fn norm_outputs(
+    lam: &[[u8; 4]; 8],
+    xs: u8,
+    xt: &[u128; 8],
+    ns: u8,
+    nt: &[u128; 4],
+) -> [(bool, u128, u128); 8] {
+    std::array::from_fn(|j| {
+        let (mut y, mut a0, mut a1) = (false, 0u128, 0u128);
+        for b in 0..4 {
+            let l = lam[j][b];
+            let lv = (xs & l).count_ones() & 1 == 1;
+            let lt = masked_sum(l, |k| xt[k]);
+            let nb = (ns >> b) & 1 == 1;
+            y ^= nb & lv;
+            a0 ^= mul(nt[b], lt);
+            a1 ^= scale(lt, nb) ^ scale(nt[b], lv);
+        }
+        (y, a0, a1)
+    })
+}
+
+/// A relation's coefficients: `c0 + c1Δ + c2Δ² + err·Δ^deg` is its value on the keys (`deg`
+/// 2 or 3; `c2 = 0` for degree 2).
+#[derive(Clone, Copy, Debug, Default)]
+struct Rel {
+    deg3: bool,
+    c: [u128; 3],
+    err: u128,
+}
+
+/// Products of polynomials in `Δ` given by coefficients (low first), truncated to 4.
+fn pmul(a: &[u128], b: &[u128]) -> [u128; 4] {
+    let mut r = [0u128; 4];
+    for (i, &x) in a.iter().enumerate() {
+        for (j, &y) in b.iter().enumerate() {
+            if i + j < 4 {
+                r[i + j] ^= mul(x, y);
+            }
+        }
+    }
+    r
+}
+
+/// The prover's relation of every inverted byte, from the wires' values `xv`, tags `tv`
+/// (a degree-2 wire's `a0`), `tv2` (its `a1`; empty without norm bytes) and degrees `deg`
+/// (empty without norm bytes), and the positions' values `x` and `tags`.
 fn inv_prover_terms(
     c: &Circuit,
-    xv: &[bool],
-    tv: &[u128],
+    (xv, tv, tv2, deg): (&[bool], &[u128], &[u128], &[u8]),
     x: &[bool],
     tags: &[u128],
-) -> (Vec<(u128, u128)>, Vec<u128>, Vec<u128>) {
-    let n = c.n_inv();
-    let (mut pairs, mut lin, mut err) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    for (i, ins) in c.inv_inputs().iter().enumerate() {
-        let xb = (0..8).fold(0u8, |b, j| b | ((xv[ins[j] as usize] as u8) << j));
-        let yb = (0..8).fold(0u8, |b, j| b | ((x[inv_pos(c, i, j)] as u8) << j));
-        let mx = embed_tags(|j| tv[ins[j] as usize]);
-        let my = embed_tags(|j| tags[inv_pos(c, i, j)]);
-        pairs.push((mx, my));
-        lin.push(mul(embed(xb), my) ^ mul(embed(yb), mx));
-        err.push(embed(gf256_mul(xb, yb)) ^ 1);
-    }
-    (pairs, lin, err)
+) -> Vec<Rel> {
+    let (e16, eom) = norm_embeddings();
+    let byte = |f: &dyn Fn(usize) -> bool| (0..8).fold(0u8, |b, j| b | ((f(j) as u8) << j));
+    c.inv_inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, ins)| {
+            let w = |j: usize| ins[j] as usize;
+            let xb = byte(&|j| xv[w(j)]);
+            if c.is_norm(i) {
+                // n · x^16 · x = 1, the inputs of degree 1 (Circuit::with_norm)
+                let nb = (0..4).fold(0u8, |b, k| b | ((x[inv_pos(c, i, k)] as u8) << k));
+                let kn = [lin(&eom, |k| tags[inv_pos(c, i, k)]), embed(norm_byte(nb))];
+                let k16 = [lin(&e16, |a| tv[w(a)]), embed(gf256_pow16(xb))];
+                let kx = [embed_tags(|j| tv[w(j)]), embed(xb)];
+                let p = pmul(&pmul(&kn, &k16), &kx);
+                return Rel {
+                    deg3: true,
+                    c: [p[0], p[1], p[2]],
+                    err: p[3] ^ 1,
+                };
+            }
+            let yb = byte(&|j| x[inv_pos(c, i, j)]);
+            let my = embed_tags(|j| tags[inv_pos(c, i, j)]);
+            let (xe, ye) = (embed(xb), embed(yb));
+            if !deg.is_empty() && (0..8).any(|j| deg[w(j)] == 2) {
+                // x·y = 1 with x of degree 2: the degree-1 bits lifted by Δ
+                let lift = |j: usize| {
+                    if deg[w(j)] == 2 {
+                        (tv[w(j)], tv2[w(j)])
+                    } else {
+                        (0, tv[w(j)])
+                    }
+                };
+                let kx = [
+                    lin(&GF256_BASIS, |j| lift(j).0),
+                    lin(&GF256_BASIS, |j| lift(j).1),
+                    xe,
+                ];
+                let p = pmul(&kx, &[my, ye]);
+                return Rel {
+                    deg3: true,
+                    c: [p[0], p[1], p[2]],
+                    err: p[3] ^ 1,
+                };
+            }
+            let mx = embed_tags(|j| tv[w(j)]);
+            Rel {
+                deg3: false,
+                c: [mul(mx, my), mul(xe, my) ^ mul(ye, mx), 0],
+                err: embed(gf256_mul(xb, yb)) ^ 1,
+            }
+        })
+        .collect()
 }
 
 /// Gates per parallel chunk of the sums.
@@ -178,23 +318,26 @@ fn wipe<T: Copy + Default>(v: &mut Vec<T>) {
 pub struct ProverWalk {
     s: Scratch,
     n_in: usize,
-    /// Inputs, AND outputs (gate order), inverted bytes' bits (table order).
+    /// Inputs, AND outputs (gate order), inverted bytes' committed bits (table order).
     witness: Vec<bool>,
     /// The relations whose witness bits differ from what the gates compute (only a
     /// cheating prover has any): AND gate `t`, or inverse bit `t − n_and`.
     wrong: Vec<usize>,
     /// Some inverted byte's input is zero (no witness satisfies such a statement).
     zero_inv: bool,
-    inv_pairs: Vec<(u128, u128)>,
-    inv_lin: Vec<u128>,
-    inv_err: Vec<u128>,
+    /// Every inverted byte's relation.
+    inv: Vec<Rel>,
+    /// With norm bytes: every wire's degree, and a degree-2 wire's `a1` (its `a0` is in the
+    /// scratch's tags). Empty otherwise.
+    deg: Vec<u8>,
+    tv2: Vec<u128>,
 }
 
 impl ProverWalk {
     /// Walks `c` on `input` with the witness positions' `tags`. `pick(t, computed)` gives
     /// the witness bit of relation `t` (AND gate `t`, then bit `t − n_and` of the inverted
-    /// bytes) from the value the gates compute: the identity for an honest prover; a
-    /// soundness test flips one, the sums' tests take arbitrary bits.
+    /// bytes' committed bits) from the value the gates compute: the identity for an honest
+    /// prover; a soundness test flips one, the sums' tests take arbitrary bits.
     pub fn new(
         c: &Circuit,
         input: &[bool],
@@ -204,9 +347,17 @@ impl ProverWalk {
         let mut s = Scratch::take();
         let n_in = c.n_inputs();
         let n_and = c.n_and();
-        let mut witness = Vec::with_capacity(n_in + n_and + 8 * c.n_inv());
+        let norm = c.has_norm();
+        let deg = if norm { c.degrees() } else { Vec::new() };
+        let mut tv2: Vec<u128> = Vec::new();
+        if norm {
+            tv2.reserve(c.n_wires());
+            tv2.resize(n_in, 0);
+        }
+        let lam = if norm { norm_lambda() } else { [[0; 4]; 8] };
+        let mut witness = Vec::with_capacity(n_in + n_and + c.n_inv_bits());
         witness.extend_from_slice(input);
-        let mut invs: Vec<bool> = Vec::with_capacity(8 * c.n_inv());
+        let mut invs: Vec<bool> = Vec::with_capacity(c.n_inv_bits());
         let mut wrong: Vec<usize> = Vec::new();
         let mut zero_inv = false;
         {
@@ -218,26 +369,55 @@ impl ProverWalk {
             lin.reserve(n_and);
             xv.extend_from_slice(input);
             tv.extend_from_slice(&tags[..n_in]);
-            let mut inv = 0u8;
+            // the current inverted byte's output: value, tag (a0) and a1
+            let mut out = [(false, 0u128, 0u128); 8];
             for g in c.gates() {
-                let (xx, vv) = match *g {
-                    Gate::Xor(a, b) => (
-                        xv[a as usize] ^ xv[b as usize],
-                        tv[a as usize] ^ tv[b as usize],
-                    ),
-                    Gate::Not(a) => (!xv[a as usize], tv[a as usize]),
+                let (xx, vv, v2) = match *g {
+                    Gate::Xor(a, b) => {
+                        let (a, b) = (a as usize, b as usize);
+                        let x = xv[a] ^ xv[b];
+                        if !norm || deg[a] == deg[b] {
+                            let v2 = if norm { tv2[a] ^ tv2[b] } else { 0 };
+                            (x, tv[a] ^ tv[b], v2)
+                        } else if deg[a] == 2 {
+                            // the degree-1 operand lifted by Δ: (0, v)
+                            (x, tv[a], tv2[a] ^ tv[b])
+                        } else {
+                            (x, tv[b], tv2[b] ^ tv[a])
+                        }
+                    }
+                    Gate::Not(a) => {
+                        let a = a as usize;
+                        (!xv[a], tv[a], if norm { tv2[a] } else { 0 })
+                    }
                     Gate::Inv(i, j) => {
+                        let i = i as usize;
                         if j == 0 {
-                            let ins = &c.inv_inputs()[i as usize];
+                            let ins = &c.inv_inputs()[i];
                             let b = (0..8).fold(0u8, |b, k| b | ((xv[ins[k] as usize] as u8) << k));
                             zero_inv |= b == 0;
-                            inv = gf256_inv(b);
+                            let first = n_and + invs.len();
+                            if c.is_norm(i) {
+                                let want = super::super::circuit::gf256_inv_norm_bits(b);
+                                let mut ns = 0u8;
+                                for k in 0..4 {
+                                    let x = pick(first + k, (want >> k) & 1 == 1);
+                                    invs.push(x);
+                                    ns |= (x as u8) << k;
+                                }
+                                let xt: [u128; 8] = std::array::from_fn(|k| tv[ins[k] as usize]);
+                                let nt: [u128; 4] = std::array::from_fn(|k| tags[n_in + first + k]);
+                                out = norm_outputs(&lam, b, &xt, ns, &nt);
+                            } else {
+                                let inv = gf256_inv(b);
+                                for (k, o) in out.iter_mut().enumerate() {
+                                    let x = pick(first + k, (inv >> k) & 1 == 1);
+                                    invs.push(x);
+                                    *o = (x, tags[n_in + first + k], 0);
+                                }
+                            }
                         }
-                        let t = n_and + invs.len();
-                        let computed = (inv >> j) & 1 == 1;
-                        let x = pick(t, computed);
-                        invs.push(x);
-                        (x, tags[n_in + t])
+                        out[j as usize]
                     }
                     Gate::And(a, b) => {
                         let t = pairs.len();
@@ -251,29 +431,32 @@ impl ProverWalk {
                             wrong.push(t);
                         }
                         witness.push(xc);
-                        (xc, vc)
+                        (xc, vc, 0)
                     }
                 };
                 xv.push(xx);
                 tv.push(vv);
+                if norm {
+                    tv2.push(v2);
+                }
             }
         }
         witness.extend_from_slice(&invs);
         wipe(&mut invs);
-        let (inv_pairs, inv_lin, inv_err) = inv_prover_terms(c, &s.bits, &s.wires, &witness, tags);
+        let inv = inv_prover_terms(c, (&s.bits, &s.wires, &tv2, &deg), &witness, tags);
         ProverWalk {
             s,
             n_in,
             witness,
             wrong,
             zero_inv,
-            inv_pairs,
-            inv_lin,
-            inv_err,
+            inv,
+            deg,
+            tv2,
         }
     }
 
-    /// The witness positions' values: inputs, AND outputs, inverted bytes' bits.
+    /// The witness positions' values: inputs, AND outputs, inverted bytes' committed bits.
     pub fn witness(&self) -> &[bool] {
         &self.witness
     }
@@ -289,13 +472,14 @@ impl ProverWalk {
             Bit::Const(b) => b == y,
             Bit::Wire(w) => self.s.bits[w as usize] == y,
         });
-        Ok(outs_ok && self.wrong.is_empty() && self.inv_err.iter().all(|&e| e == 0))
+        Ok(outs_ok && self.wrong.is_empty() && self.inv.iter().all(|r| r.err == 0))
     }
 
-    /// The sums `(A0, A1, E)`, one triple per coefficient vector of `chis` (each
-    /// `n_and + n_outputs + n_inv` long: the proof has two independent combinations), for
-    /// the public `output`: the products summed in parallel with lazy reduction.
-    pub fn sums(&self, c: &Circuit, chis: &[&[u128]], output: &[bool]) -> Vec<(u128, u128, u128)> {
+    /// The sums `(c, E)`, one per coefficient vector of `chis` (each
+    /// `n_and + n_outputs + n_inv` long), for the public `output`: `c0 + c1Δ + c2Δ² + EΔ^d`
+    /// is the combination's value on the keys, `d` the check's [`degree`] (`c2 = 0` when it
+    /// is 2). The products are summed in parallel with lazy reduction.
+    pub fn sums(&self, c: &Circuit, chis: &[&[u128]], output: &[bool]) -> Vec<([u128; 3], u128)> {
         let n_and = c.n_and();
         debug_assert_eq!(self.n_in, c.n_inputs());
         let (xv, tv) = (&self.s.bits, &self.s.wires);
@@ -303,20 +487,40 @@ impl ProverWalk {
         chis.iter()
             .map(|chi| {
                 let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
-                let a0 = sum_chi_products(&chi[..n_and], &self.s.pairs)
-                    ^ dot_of_products(inv_chi, &self.inv_pairs).value();
-                let mut a1 =
-                    sum_chi(&chi[..n_and], &self.s.lin) ^ dot(inv_chi, &self.inv_lin).value();
-                let mut e = self.wrong.iter().fold(0u128, |e, &t| e ^ chi[t])
-                    ^ dot(inv_chi, &self.inv_err).value();
+                let mut a0 = sum_chi_products(&chi[..n_and], &self.s.pairs);
+                let mut a1 = sum_chi(&chi[..n_and], &self.s.lin);
+                let mut e = self.wrong.iter().fold(0u128, |e, &t| e ^ chi[t]);
+                let mut b = [0u128; 3];
+                for (r, &ch) in self.inv.iter().zip(inv_chi) {
+                    if r.deg3 {
+                        for (bk, ck) in b.iter_mut().zip(r.c) {
+                            *bk ^= mul(ch, ck);
+                        }
+                    } else {
+                        a0 ^= mul(ch, r.c[0]);
+                        a1 ^= mul(ch, r.c[1]);
+                    }
+                    e ^= mul(ch, r.err);
+                }
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
-                        let ch = chi[n_and + o];
-                        a1 ^= mul(ch, tv[w as usize]);
-                        e ^= scale(ch, xv[w as usize] ^ y);
+                        let (w, ch) = (w as usize, chi[n_and + o]);
+                        if !self.deg.is_empty() && self.deg[w] == 2 {
+                            // K_w + yΔ²: degree 2 as it stands
+                            a0 ^= mul(ch, tv[w]);
+                            a1 ^= mul(ch, self.tv2[w]);
+                        } else {
+                            a1 ^= mul(ch, tv[w]);
+                        }
+                        e ^= scale(ch, xv[w] ^ y);
                     }
                 }
-                (a0, a1, e)
+                if self.deg.is_empty() {
+                    ([a0, a1, 0], e)
+                } else {
+                    // the degree-2 relations multiplied by Δ
+                    ([b[0], a0 ^ b[1], a1 ^ b[2]], e)
+                }
             })
             .collect()
     }
@@ -325,9 +529,8 @@ impl ProverWalk {
 impl Drop for ProverWalk {
     fn drop(&mut self) {
         wipe(&mut self.witness);
-        wipe(&mut self.inv_pairs);
-        wipe(&mut self.inv_lin);
-        wipe(&mut self.inv_err);
+        wipe(&mut self.inv);
+        wipe(&mut self.tv2);
         Scratch::give(std::mem::take(&mut self.s));
     }
 }
@@ -343,11 +546,18 @@ pub(crate) fn prover_sums(
     output: &[bool],
 ) -> Vec<(u128, u128, u128)> {
     let n_in = c.n_inputs();
-    ProverWalk::new(c, &x[..n_in], tags, |t, _| x[n_in + t]).sums(c, chis, output)
+    assert!(!c.has_norm(), "the degree-2 sums");
+    ProverWalk::new(c, &x[..n_in], tags, |t, _| x[n_in + t])
+        .sums(c, chis, output)
+        .into_iter()
+        .map(|(k, e)| (k[0], k[1], e))
+        .collect()
 }
 
-/// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ` from the keys'
-/// VOLE parts `q` (witness positions), the masked witness `d`, `Δ`, `chi`, `output`.
+/// The verifier's side `Σ χ_t (K_a K_b + K_c Δ) + Σ χ_o (K_w + y_o Δ) Δ + …` from the keys'
+/// VOLE parts `q` (witness positions), the masked witness `d`, `Δ`, `chi`, `output`: per
+/// combination, the value `c0 + c1Δ + c2Δ² + EΔ^d` of [`ProverWalk::sums`] (`d` the
+/// check's [`degree`]).
 ///
 /// As [`prover_sums`]: a serial pass of XORs for the wire keys, then parallel sums with
 /// lazy reduction.
@@ -362,16 +572,48 @@ pub fn verifier_sum(
     Scratch::with(|s| {
         let n_in = c.n_inputs();
         let n_and = c.n_and();
+        let norm = c.has_norm();
+        let deg = if norm { c.degrees() } else { Vec::new() };
+        let d2 = mul(delta, delta);
+        let d3 = mul(d2, delta);
+        let lam = if norm { norm_lambda() } else { [[0; 4]; 8] };
         let key = |p: usize| q[p] ^ scale(delta, d(p));
         let (kv, pairs, kcs) = (&mut s.wires, &mut s.pairs, &mut s.lin);
         kv.reserve(c.n_wires());
         pairs.reserve(n_and);
         kcs.reserve(n_and);
         kv.extend((0..n_in).map(key));
+        let mut out = [0u128; 8];
         for g in c.gates() {
             let k = match *g {
-                Gate::Xor(a, b) => kv[a as usize] ^ kv[b as usize],
-                Gate::Not(a) => kv[a as usize] ^ delta,
+                Gate::Xor(a, b) => {
+                    let (a, b) = (a as usize, b as usize);
+                    if !norm || deg[a] == deg[b] {
+                        kv[a] ^ kv[b]
+                    } else if deg[a] == 2 {
+                        kv[a] ^ mul(kv[b], delta)
+                    } else {
+                        mul(kv[a], delta) ^ kv[b]
+                    }
+                }
+                Gate::Not(a) => {
+                    let a = a as usize;
+                    kv[a] ^ if norm && deg[a] == 2 { d2 } else { delta }
+                }
+                Gate::Inv(i, j) if c.is_norm(i as usize) => {
+                    let i = i as usize;
+                    if j == 0 {
+                        // K_{y_j} = Σ_b K_{n_b} · Σ_{a ∈ λ_{jb}} K_{x_a}
+                        let ins = &c.inv_inputs()[i];
+                        let kn: [u128; 4] = std::array::from_fn(|b| key(inv_pos(c, i, b)));
+                        out = std::array::from_fn(|j| {
+                            (0..4).fold(0u128, |acc, b| {
+                                acc ^ mul(kn[b], masked_sum(lam[j][b], |a| kv[ins[a] as usize]))
+                            })
+                        });
+                    }
+                    out[j as usize]
+                }
                 Gate::Inv(i, j) => key(inv_pos(c, i as usize, j as usize)),
                 Gate::And(a, b) => {
                     let kc = key(n_in + pairs.len());
@@ -382,32 +624,74 @@ pub fn verifier_sum(
             };
             kv.push(k);
         }
-        // inverted byte i: (K_x, K_y); its relation adds χ K_x K_y and χ Δ·Δ
-        let inv_pairs: Vec<(u128, u128)> = c
+        let (e16, eom) = norm_embeddings();
+        // inverted byte i: degree 2, (K_x, K_y) and χ Δ·Δ; degree 3, its value K_x K_y − Δ³
+        // or K_n K_{x^16} K_x − Δ³ as it stands
+        enum InvKey {
+            Two(u128, u128),
+            Three(u128),
+        }
+        let inv_keys: Vec<InvKey> = c
             .inv_inputs()
             .iter()
             .enumerate()
             .map(|(i, ins)| {
-                (
-                    embed_tags(|j| kv[ins[j] as usize]),
-                    embed_tags(|j| key(inv_pos(c, i, j))),
-                )
+                let w = |j: usize| ins[j] as usize;
+                if c.is_norm(i) {
+                    let kn = lin(&eom, |b| key(inv_pos(c, i, b)));
+                    let k16 = lin(&e16, |a| kv[w(a)]);
+                    let kx = embed_tags(|j| kv[w(j)]);
+                    return InvKey::Three(mul(mul(kn, k16), kx) ^ d3);
+                }
+                let ky = embed_tags(|j| key(inv_pos(c, i, j)));
+                if norm && (0..8).any(|j| deg[w(j)] == 2) {
+                    let kx = embed_tags(|j| {
+                        if deg[w(j)] == 2 {
+                            kv[w(j)]
+                        } else {
+                            mul(kv[w(j)], delta)
+                        }
+                    });
+                    return InvKey::Three(mul(kx, ky) ^ d3);
+                }
+                InvKey::Two(embed_tags(|j| kv[w(j)]), ky)
             })
             .collect();
         let inv_at = n_and + c.n_outputs();
         chis.iter()
             .map(|chi| {
                 let inv_chi = &chi[inv_at..inv_at + c.n_inv()];
-                let quad = sum_chi_products(&chi[..n_and], pairs)
-                    ^ dot_of_products(inv_chi, &inv_pairs).value();
-                let mut lin = sum_chi(&chi[..n_and], kcs)
-                    ^ mul(inv_chi.iter().fold(0u128, |a, &x| a ^ x), delta);
-                for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
-                    if let Bit::Wire(w) = *out {
-                        lin ^= mul(chi[n_and + o], kv[w as usize] ^ scale(delta, y));
+                let mut quad = sum_chi_products(&chi[..n_and], pairs);
+                let mut lin = sum_chi(&chi[..n_and], kcs);
+                // degree-2 terms as they stand, and degree-3 ones
+                let (mut two, mut three, mut inv_chis) = (0u128, 0u128, 0u128);
+                for (k, &ch) in inv_keys.iter().zip(inv_chi) {
+                    match *k {
+                        // χ K_x K_y and χ Δ (times Δ below)
+                        InvKey::Two(kx, ky) => {
+                            quad ^= mul(ch, mul(kx, ky));
+                            inv_chis ^= ch;
+                        }
+                        InvKey::Three(v) => three ^= mul(ch, v),
                     }
                 }
-                quad ^ mul(lin, delta)
+                lin ^= mul(inv_chis, delta);
+                for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
+                    if let Bit::Wire(w) = *out {
+                        let (w, ch) = (w as usize, chi[n_and + o]);
+                        if norm && deg[w] == 2 {
+                            two ^= mul(ch, kv[w] ^ scale(d2, y));
+                        } else {
+                            lin ^= mul(ch, kv[w] ^ scale(delta, y));
+                        }
+                    }
+                }
+                let deg2 = quad ^ mul(lin, delta) ^ two;
+                if norm {
+                    mul(deg2, delta) ^ three
+                } else {
+                    deg2
+                }
             })
             .collect()
     })
@@ -675,7 +959,12 @@ mod tests {
             // reference's, its sums are the same, its verdict on the statement is right
             let walk = ProverWalk::new(&c, &input, &tags, |t, v| v ^ (flip == Some(t)));
             assert_eq!(walk.witness(), &x[..]);
-            assert_eq!(walk.sums(&c, &[&chi, &chi2], &out), sums);
+            let walked: Vec<_> = walk
+                .sums(&c, &[&chi, &chi2], &out)
+                .into_iter()
+                .map(|(k, e)| (k[0], k[1], e))
+                .collect();
+            assert_eq!(walked, sums);
             // an honest walk's verdict is exact; a flipped bit is refused (it may also make a
             // later inverted byte's input zero, which the walk then reports)
             let zero = c.eval_checked(&input).is_err();
@@ -715,5 +1004,126 @@ mod tests {
                 assert_eq!(e == 0, flip.is_none() && !zero, "round {round}");
             }
         }
+    }
+
+    /// The norm bits: `n·x^17 = 1` and `x^16·n = x⁻¹` for every non-zero byte, and `λ`
+    /// gives bit `j` of `x^16·ω^b` for every byte, `j` and `b`.
+    #[test]
+    fn the_norm_bits_and_their_linear_maps() {
+        use crate::mpc::circuit::{gf256_inv_norm_bits, gf256_pow16};
+        let lam = norm_lambda();
+        for x in 0..=255u8 {
+            if x != 0 {
+                let n = norm_byte(gf256_inv_norm_bits(x));
+                assert_eq!(gf256_mul(n, gf256_mul(gf256_pow16(x), x)), 1, "{x}");
+                assert_eq!(gf256_mul(gf256_pow16(x), n), gf256_inv(x), "{x}");
+            }
+            for (j, row) in lam.iter().enumerate() {
+                for (b, &m) in row.iter().enumerate() {
+                    let want = (gf256_mul(gf256_pow16(x), NORM_BASIS[b]) >> j) & 1;
+                    assert_eq!((x & m).count_ones() & 1, want as u32, "{x} {j} {b}");
+                }
+            }
+        }
+    }
+
+    /// A random circuit with full and norm bytes under the degree rule: AND gates and norm
+    /// bytes read degree-1 wires only; XOR gates, full bytes and outputs read any.
+    fn random_norm_circuit(rng: &mut impl RngCore, n_in: usize, n: usize) -> Circuit {
+        use crate::mpc::circuit::Builder;
+        let mut b = Builder::new(n_in);
+        let mut wires: Vec<(Bit, u8)> = (0..n_in).map(|i| (b.input(i), 1)).collect();
+        for _ in 0..n {
+            let any = |rng: &mut dyn RngCore, w: &[(Bit, u8)]| w[rng.next_u32() as usize % w.len()];
+            let one = |rng: &mut dyn RngCore, w: &[(Bit, u8)]| loop {
+                let x = any(rng, w);
+                if x.1 == 1 {
+                    return x.0;
+                }
+            };
+            match rng.next_u32() % 5 {
+                0 => {
+                    let (x, y) = (one(rng, &wires), one(rng, &wires));
+                    let z = b.and(x, y);
+                    wires.push((z, 1));
+                }
+                1 | 2 => {
+                    let (x, y) = (any(rng, &wires), any(rng, &wires));
+                    let z = b.xor(x.0, y.0);
+                    wires.push((z, x.1.max(y.1)));
+                }
+                3 => {
+                    let byte: [Bit; 8] = std::array::from_fn(|_| any(rng, &wires).0);
+                    if byte.iter().all(|w| matches!(w, Bit::Wire(_))) {
+                        wires.extend(b.gf256_inv(&byte).map(|w| (w, 1)));
+                    }
+                }
+                _ => {
+                    let byte: [Bit; 8] = std::array::from_fn(|_| one(rng, &wires));
+                    if byte.iter().all(|w| matches!(w, Bit::Wire(_))) {
+                        wires.extend(b.gf256_inv_norm(&byte).map(|w| (w, 2)));
+                    }
+                }
+            }
+        }
+        for _ in 0..6 {
+            let w = wires[rng.next_u32() as usize % wires.len()].0;
+            b.output(w);
+        }
+        b.finish()
+    }
+
+    /// With norm bytes (degree 3): the walk's witness is the reference's, and the identity
+    /// the verifier checks, `L = c0 + c1·Δ + c2·Δ² + E·Δ³`, holds with consistent tags and
+    /// keys, for honest witnesses (`E = 0`) and forged committed bits (`E ≠ 0`), the
+    /// verifier's keys computed from the positions' keys alone.
+    #[test]
+    fn norm_bytes_in_the_sums() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
+        let mut with_norm = 0;
+        for round in 0..60 {
+            let c = random_norm_circuit(&mut rng, 12, 50);
+            if !c.has_norm() {
+                continue;
+            }
+            with_norm += 1;
+            assert_eq!(degree(&c), 3);
+            let input: Vec<bool> = (0..12).map(|_| rng.next_u32() & 1 == 1).collect();
+            let l = c.n_inputs() + c.n_and() + c.n_inv_bits();
+            let flip = (round % 2 == 1).then(|| rng.next_u32() as usize % (l - c.n_inputs()));
+            let x = super::super::extended_witness(&c, &input, flip);
+            assert_eq!(x.len(), l);
+            let tags: Vec<u128> = (0..l).map(|_| r128(&mut rng)).collect();
+            let n_rel = c.n_and() + c.n_outputs() + c.n_inv();
+            let chi: Vec<u128> = (0..n_rel).map(|_| r128(&mut rng)).collect();
+            let out = c.eval(&input);
+            let walk = ProverWalk::new(&c, &input, &tags, |t, v| v ^ (flip == Some(t)));
+            assert_eq!(walk.witness(), &x[..], "round {round}");
+            let zero = c.eval_checked(&input).is_err();
+            let verdict = walk.satisfies(&c, &out);
+            match (flip, zero) {
+                (None, true) => assert_eq!(verdict, Err(true), "round {round}"),
+                (None, false) => assert_eq!(verdict, Ok(true), "round {round}"),
+                (Some(_), _) => {}
+            }
+            let sums = walk.sums(&c, &[&chi], &out);
+            drop(walk);
+            let delta = r128(&mut rng);
+            let u: Vec<bool> = (0..l).map(|_| rng.next_u32() & 1 == 1).collect();
+            let q: Vec<u128> = (0..l).map(|p| tags[p] ^ scale(delta, u[p])).collect();
+            let d = |p: usize| x[p] ^ u[p];
+            let lhs = verifier_sum(&c, &q, d, delta, &[&chi], &out);
+            let ([c0, c1, c2], e) = sums[0];
+            let d2 = mul(delta, delta);
+            assert_eq!(
+                lhs[0],
+                c0 ^ mul(c1, delta) ^ mul(c2, d2) ^ mul(e, mul(d2, delta)),
+                "round {round}"
+            );
+            // a flipped committed bit, or a zero byte, leaves a nonzero error; an honest
+            // witness none (a flip may also leave the outputs wrong: still E ≠ 0)
+            assert_eq!(e == 0, flip.is_none() && !zero, "round {round}");
+        }
+        assert!(with_norm > 30, "{with_norm} circuits with norm bytes");
     }
 }
