@@ -74,6 +74,8 @@ pub struct Circuit {
     /// Where each inverted byte's committed bits start among all inverted bytes' bits
     /// (empty when there is no norm byte: `8·idx`).
     inv_start: Vec<u32>,
+    /// Every wire's degree ([`Circuit::degrees`]; empty when there is no norm byte).
+    deg: Vec<u8>,
     digest: Digest,
 }
 
@@ -87,6 +89,19 @@ impl Circuit {
     /// `Inv(idx, 0) … Inv(idx, 7)` must be consecutive, the bytes in table order, each byte
     /// used once, and its input wires defined before its first gate.
     pub fn from_parts_inv(
+        n_inputs: usize,
+        gates: Vec<Gate>,
+        outputs: Vec<Bit>,
+        inv_inputs: Vec<[u32; 8]>,
+    ) -> crate::Result<Self> {
+        let mut c = Self::checked(n_inputs, gates, outputs, inv_inputs)?;
+        c.digest = c.compute_digest();
+        Ok(c)
+    }
+
+    /// [`Circuit::from_parts_inv`] without its digest (the caller computes it once it is
+    /// complete).
+    fn checked(
         n_inputs: usize,
         gates: Vec<Gate>,
         outputs: Vec<Bit>,
@@ -145,7 +160,7 @@ impl Circuit {
             return Err(bad("an output names a wire that does not exist".into()));
         }
         let n_and = gates.iter().filter(|g| matches!(g, Gate::And(..))).count();
-        let mut c = Circuit {
+        Ok(Circuit {
             n_inputs,
             gates,
             outputs,
@@ -153,10 +168,9 @@ impl Circuit {
             inv_inputs,
             inv_norm: Vec::new(),
             inv_start: Vec::new(),
+            deg: Vec::new(),
             digest: [0; 32],
-        };
-        c.digest = c.compute_digest();
-        Ok(c)
+        })
     }
 
     /// Marks the inverted bytes whose flag is set as committed by their norm (one flag per
@@ -184,8 +198,9 @@ impl Circuit {
                 at += self.inv_bits(i) as u32;
             }
         }
-        let deg = self.degrees();
-        for (g, gate) in self.gates.iter().enumerate() {
+        self.deg = if self.has_norm() { self.compute_degrees() } else { Vec::new() };
+        let deg = &self.deg;
+        for (g, gate) in self.gates.iter().enumerate().filter(|_| !deg.is_empty()) {
             let reads2 = match *gate {
                 Gate::And(a, b) => deg[a as usize] > 1 || deg[b as usize] > 1,
                 Gate::Inv(idx, 0) if self.is_norm(idx as usize) => self.inv_inputs[idx as usize]
@@ -237,8 +252,13 @@ impl Circuit {
     }
 
     /// Every wire's degree for VOLE: 1, except a norm byte's output bits (2) and the XOR
-    /// and NOT gates that read one (the larger of their operands').
-    pub fn degrees(&self) -> Vec<u8> {
+    /// and NOT gates that read one (the larger of their operands'). Empty for a circuit
+    /// without norm bytes (every wire has degree 1); computed once, when the marks are set.
+    pub fn degrees(&self) -> &[u8] {
+        &self.deg
+    }
+
+    fn compute_degrees(&self) -> Vec<u8> {
         let mut d = Vec::with_capacity(self.n_wires());
         d.resize(self.n_inputs, 1u8);
         for g in &self.gates {
@@ -282,6 +302,7 @@ impl Circuit {
             inv_inputs: Vec::new(),
             inv_norm: Vec::new(),
             inv_start: Vec::new(),
+            deg: Vec::new(),
             digest,
         }
     }
@@ -929,7 +950,8 @@ impl Builder {
     }
 
     pub fn finish(self) -> Circuit {
-        Circuit::from_parts_inv(self.n_inputs, self.gates, self.outputs, self.inv_inputs)
+        // with_norm computes the digest, once the marks are set
+        Circuit::checked(self.n_inputs, self.gates, self.outputs, self.inv_inputs)
             .and_then(|c| c.with_norm(self.inv_norm))
             .expect("builder produces well-formed circuits")
     }

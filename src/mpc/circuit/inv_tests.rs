@@ -179,3 +179,65 @@ fn canonical_bytes_of_boolean_circuits_are_unchanged() {
     assert_eq!(c.digest(), d);
     assert_eq!(c.lowered().canonical_bytes(), want);
 }
+
+/// Norm bytes: they evaluate and lower like full ones; the mark enters the canonical bytes
+/// (a `"norm"` section after the table, the indices of the marked bytes) and so the digest;
+/// the degrees follow the rule; an AND gate or a norm byte that reads a norm byte's output
+/// (through XOR and NOT) is refused, a full byte or an output may read it.
+#[test]
+fn norm_bytes_are_marked_bound_and_ruled() {
+    let build = |norm: bool| {
+        let mut b = Builder::new(16);
+        let x: [Bit; 8] = std::array::from_fn(|j| b.input(j));
+        let z: [Bit; 8] = std::array::from_fn(|j| b.input(8 + j));
+        let y = if norm { b.gf256_inv_norm(&x) } else { b.gf256_inv(&x) };
+        let s: [Bit; 8] = std::array::from_fn(|j| b.xor(y[j], z[j]));
+        let t = b.gf256_inv(&s);
+        b.output_word(&t);
+        b.output(y[0]);
+        b.finish()
+    };
+    let (full, norm) = (build(false), build(true));
+    let mut rng = seeded_rng(31);
+    for _ in 0..50 {
+        let w: Vec<bool> = (0..16).map(|_| rng.gen()).collect();
+        assert_eq!(full.eval_checked(&w), norm.eval_checked(&w));
+    }
+    assert_eq!(
+        full.lowered().canonical_bytes(),
+        norm.lowered().canonical_bytes()
+    );
+    assert_ne!(full.digest(), norm.digest());
+    let mut want = full.canonical_bytes();
+    want.extend_from_slice(b"norm");
+    want.extend_from_slice(&1u64.to_le_bytes());
+    want.extend_from_slice(&0u32.to_le_bytes());
+    assert_eq!(norm.canonical_bytes(), want);
+    let d: Digest = Sha256::digest(&want).into();
+    assert_eq!(norm.digest(), d);
+    assert!(full.degrees().is_empty() && !full.has_norm());
+    let deg = norm.degrees();
+    assert_eq!((norm.n_inv_bits(), norm.inv_start(1)), (12, 4));
+    // inputs 1, the norm byte's bits 2, the XORs 2, the full byte's bits 1
+    assert!(deg[..16].iter().all(|&d| d == 1));
+    assert_eq!(deg[16..24], [2; 8]);
+    assert_eq!(deg[24..32], [2; 8]);
+    assert_eq!(deg[32..40], [1; 8]);
+    // an AND gate, or a norm byte, reading the norm byte's output is refused
+    for second_norm in [false, true] {
+        let mut b = Builder::new(8);
+        let x: [Bit; 8] = std::array::from_fn(|j| b.input(j));
+        let y = b.gf256_inv_norm(&x);
+        let s: [Bit; 8] = std::array::from_fn(|j| b.xor(y[j], x[j]));
+        if second_norm {
+            b.gf256_inv_norm(&s);
+        } else {
+            let a = b.and(s[0], x[1]);
+            b.output(a);
+        }
+        let (n, g, o, inv, flags) = (b.n_inputs, b.gates, b.outputs, b.inv_inputs, b.inv_norm);
+        let c = Circuit::from_parts_inv(n, g, o, inv).unwrap();
+        let e = c.with_norm(flags).unwrap_err().to_string();
+        assert!(e.contains("reads a norm byte's output"), "{e}");
+    }
+}

@@ -136,11 +136,7 @@ impl Reduction {
     pub fn of(c: &Circuit) -> Self {
         let n_pos = c.n_inputs() + c.n_and() + c.n_inv_bits();
         // an output that reads a norm byte's bits (degree 2) is no linear equation
-        let deg = if c.has_norm() {
-            c.degrees()
-        } else {
-            Vec::new()
-        };
+        let deg = c.degrees();
         let (eq_out, eq_wire): (Vec<u32>, Vec<u32>) = c
             .outputs()
             .iter()

@@ -327,9 +327,8 @@ pub struct ProverWalk {
     zero_inv: bool,
     /// Every inverted byte's relation.
     inv: Vec<Rel>,
-    /// With norm bytes: every wire's degree, and a degree-2 wire's `a1` (its `a0` is in the
-    /// scratch's tags). Empty otherwise.
-    deg: Vec<u8>,
+    /// With norm bytes: a degree-2 wire's `a1` (its `a0` is in the scratch's tags). Empty
+    /// otherwise.
     tv2: Vec<u128>,
 }
 
@@ -348,7 +347,7 @@ impl ProverWalk {
         let n_in = c.n_inputs();
         let n_and = c.n_and();
         let norm = c.has_norm();
-        let deg = if norm { c.degrees() } else { Vec::new() };
+        let deg = c.degrees();
         let mut tv2: Vec<u128> = Vec::new();
         if norm {
             tv2.reserve(c.n_wires());
@@ -443,7 +442,7 @@ impl ProverWalk {
         }
         witness.extend_from_slice(&invs);
         wipe(&mut invs);
-        let inv = inv_prover_terms(c, (&s.bits, &s.wires, &tv2, &deg), &witness, tags);
+        let inv = inv_prover_terms(c, (&s.bits, &s.wires, &tv2, deg), &witness, tags);
         ProverWalk {
             s,
             n_in,
@@ -451,7 +450,6 @@ impl ProverWalk {
             wrong,
             zero_inv,
             inv,
-            deg,
             tv2,
         }
     }
@@ -483,6 +481,7 @@ impl ProverWalk {
         let n_and = c.n_and();
         debug_assert_eq!(self.n_in, c.n_inputs());
         let (xv, tv) = (&self.s.bits, &self.s.wires);
+        let deg = c.degrees();
         let inv_at = n_and + c.n_outputs();
         chis.iter()
             .map(|chi| {
@@ -505,7 +504,7 @@ impl ProverWalk {
                 for (o, (out, &y)) in c.outputs().iter().zip(output).enumerate() {
                     if let Bit::Wire(w) = *out {
                         let (w, ch) = (w as usize, chi[n_and + o]);
-                        if !self.deg.is_empty() && self.deg[w] == 2 {
+                        if !deg.is_empty() && deg[w] == 2 {
                             // K_w + yΔ²: degree 2 as it stands
                             a0 ^= mul(ch, tv[w]);
                             a1 ^= mul(ch, self.tv2[w]);
@@ -515,7 +514,7 @@ impl ProverWalk {
                         e ^= scale(ch, xv[w] ^ y);
                     }
                 }
-                if self.deg.is_empty() {
+                if deg.is_empty() {
                     ([a0, a1, 0], e)
                 } else {
                     // the degree-2 relations multiplied by Δ
@@ -573,7 +572,7 @@ pub fn verifier_sum(
         let n_in = c.n_inputs();
         let n_and = c.n_and();
         let norm = c.has_norm();
-        let deg = if norm { c.degrees() } else { Vec::new() };
+        let deg = c.degrees();
         let d2 = mul(delta, delta);
         let d3 = mul(d2, delta);
         let lam = if norm { norm_lambda() } else { [[0; 4]; 8] };
