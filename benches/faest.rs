@@ -10,10 +10,10 @@
 //! - AES-128 key proof (FAEST's own statement: `AES-128_k(pt) = ct`, 200 S-boxes), size set
 //!   against FAEST-128s and speed set against FAEST-128f: the same figures, and the CPU time
 //!   per S-box of both systems.
-//! - A statement of 1,600 committed witness bits (the AES-128 statement's size with one
-//!   witness byte per S-box in rounds 1–9; 128 inputs and 1,473 AND gates of a random
-//!   circuit, whose one output fixes one AND output): the same figures,
-//!   without the proof-file header, to compare the core at the peer's size.
+//! - A statement of 1,600 committed witness bits (the AES-128 statement's size before
+//!   format v10's norm bytes, one witness byte per S-box in rounds 1–9; 128 inputs and 1,473
+//!   AND gates of a random circuit, whose one output fixes one AND output): the same figures,
+//!   without the proof-file header, to compare the degree-2 core at FAEST v1's size.
 //!
 //! Each row gives the median wall time and the median CPU time of all threads
 //! (`CLOCK_PROCESS_CPUTIME_ID`): on a loaded machine the wall time of our two-thread

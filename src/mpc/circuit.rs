@@ -198,7 +198,11 @@ impl Circuit {
                 at += self.inv_bits(i) as u32;
             }
         }
-        self.deg = if self.has_norm() { self.compute_degrees() } else { Vec::new() };
+        self.deg = if self.has_norm() {
+            self.compute_degrees()
+        } else {
+            Vec::new()
+        };
         let deg = &self.deg;
         for (g, gate) in self.gates.iter().enumerate().filter(|_| !deg.is_empty()) {
             let reads2 = match *gate {

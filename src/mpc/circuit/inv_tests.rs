@@ -190,7 +190,11 @@ fn norm_bytes_are_marked_bound_and_ruled() {
         let mut b = Builder::new(16);
         let x: [Bit; 8] = std::array::from_fn(|j| b.input(j));
         let z: [Bit; 8] = std::array::from_fn(|j| b.input(8 + j));
-        let y = if norm { b.gf256_inv_norm(&x) } else { b.gf256_inv(&x) };
+        let y = if norm {
+            b.gf256_inv_norm(&x)
+        } else {
+            b.gf256_inv(&x)
+        };
         let s: [Bit; 8] = std::array::from_fn(|j| b.xor(y[j], z[j]));
         let t = b.gf256_inv(&s);
         b.output_word(&t);
