@@ -945,6 +945,12 @@ def verify_statement(p, tag, bld, public, y, security, context):
             k = gf_mul(k, delta)
         return k
 
+    # lam[bb][aa] = (2^aa)^16 · ω^bb: bit b of it says whether x_aa enters bit b of x^16 · ω^bb
+    lam = [[gf256_mul(gf256_pow(1 << aa, 16), NORM_BASIS[bb]) for aa in range(8)]
+           for bb in range(4)]
+    e16 = [embed(gf256_pow(1 << j, 16)) for j in range(8)]
+    eom = [embed(NORM_BASIS[bb]) for bb in range(4)]
+
     def wire_keys():
         """Every wire's key from the positions' (pkey): XOR adds (the lower degree lifted),
         NOT adds Δ (Δ² at degree 2); a norm byte's bit j is Σ_b K_{n_b} K_{λ_jb(x)} (7.6)."""
@@ -967,7 +973,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
                     # λ: the bits of x whose sum is bit b of x^16 · ω^bb
                     kl = 0
                     for aa in range(8):
-                        if (gf256_mul(gf256_pow(1 << aa, 16), NORM_BASIS[bb]) >> b) & 1:
+                        if (lam[bb][aa] >> b) & 1:
                             kl ^= wk[ins[aa]]
                     k ^= gf_mul(kn, kl)
                 wk.append(k)
@@ -1021,9 +1027,9 @@ def verify_statement(p, tag, bld, public, y, security, context):
             kn = k16 = 0
             for j in range(8):
                 kx ^= gf_mul(beta[j], keys[ins[j]])
-                k16 ^= gf_mul(embed(gf256_pow(1 << j, 16)), keys[ins[j]])
+                k16 ^= gf_mul(e16[j], keys[ins[j]])
             for bb in range(4):
-                kn ^= gf_mul(embed(NORM_BASIS[bb]), pkey[n_in + n_and + starts[i] + bb])
+                kn ^= gf_mul(eom[bb], pkey[n_in + n_and + starts[i] + bb])
             s_three ^= gf_mul(ch, gf_mul(gf_mul(kn, k16), kx) ^ d3)
             continue
         ky = 0

@@ -219,9 +219,13 @@ pub const SHORT_HASH_BITS: usize = 16;
 /// had two).
 pub const QS_MASK_BITS: usize = 128;
 
-/// The VOLE positions past the witness: the QuickSilver mask (128), the full hash's mask
-/// (128) and the short hash's (16): `ℓ̂ = ℓ + EXTRA_BITS`.
-pub const EXTRA_BITS: usize = QS_MASK_BITS + 128 + SHORT_HASH_BITS;
+/// The VOLE positions of the two consistency hashes' masks, after the QuickSilver masks:
+/// the full hash's (128) and the short hash's (16).
+pub const HASH_MASK_BITS: usize = 128 + SHORT_HASH_BITS;
+
+/// The VOLE positions past the witness at degree 2: the QuickSilver mask (128) and the
+/// hashes' masks (144), `ℓ̂ = ℓ + EXTRA_BITS` (at degree 3 one more mask row, 7.6).
+pub const EXTRA_BITS: usize = QS_MASK_BITS + HASH_MASK_BITS;
 
 /// The two universal hashes of the VOLE check, keyed by `chall1`: for `x ∈ {0,1}^{ℓ+272}`,
 /// `H_0(x) = Σ_j r_{0,j} · x[128j, 128j+128) + x[ℓ+128, ℓ+256)` (128 bits) and
@@ -238,7 +242,8 @@ pub struct UHash {
 }
 
 impl UHash {
-    /// For witnesses of `l` bits and one QuickSilver mask row (a check of degree 2).
+    /// For witnesses of `l` bits and one QuickSilver mask row (a check of degree 2; tests).
+    #[cfg(test)]
     pub fn new(chall1: &[u8; 32], l: usize) -> Self {
         Self::over(chall1, l + QS_MASK_BITS)
     }

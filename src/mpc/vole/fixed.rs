@@ -8,8 +8,8 @@
 //! QuickSilver relation that reads it is unchanged; an output's own linear relation then
 //! holds identically for an honest prover and is kept (it is what catches outputs that
 //! contradict each other). AES-128's last round is the example: its 128 inverse bits are
-//! the ciphertext and the last round key, linearly, so `ℓ` drops from 1,408 to 1,280 bits (1,728 to 1,600 before the norm bytes)
-//! and each correction by 16 bytes (PROTOCOLS 7.4a).
+//! the ciphertext and the last round key, linearly, so `ℓ` drops from 1,408 to 1,280 bits
+//! (1,728 to 1,600 before the norm bytes) and each correction by 16 bytes (PROTOCOLS 7.4a).
 //!
 //! The rule, which the verifier and the independent one repeat bit for bit (PROTOCOLS 7.4a):
 //! the equations are those of the first [`MAX_ROWS`] outputs that are wires (none in a

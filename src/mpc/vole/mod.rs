@@ -337,6 +337,11 @@ impl Shape {
         self.l + 128 * (self.degree - 1)
     }
 
+    /// Where combination `k`'s mask rows start (`degree − 1` rows of 128 positions each).
+    fn mask_at(&self, k: usize) -> usize {
+        self.l + 128 * (self.degree - 1) * k
+    }
+
     /// `Ã2`s a proof carries: one per combination at degree 3.
     fn n_a2(&self) -> usize {
         COMBINATIONS * (self.degree - 2)
@@ -346,15 +351,16 @@ impl Shape {
 impl Shape {
     fn of(c: &Circuit) -> Self {
         let red = fixed::Reduction::cached(c);
-        let l = red.n_committed();
-        Shape {
+        let mut sh = Shape {
             n_and: c.n_and(),
             n_inv: c.n_inv(),
-            l,
-            lhat: l + 128 * (quicksilver::degree(c) - 2) + convert::EXTRA_BITS,
+            l: red.n_committed(),
+            lhat: 0,
             degree: quicksilver::degree(c),
             red,
-        }
+        };
+        sh.lhat = sh.hashed() + convert::HASH_MASK_BITS;
+        sh
     }
 }
 
@@ -737,7 +743,7 @@ fn commit_inner(
     for (k, &([c0, c1, c2], e)) in sums.iter().enumerate() {
         // the mask: rows A = [μ, μ+128) and, at degree 3, B = [μ+128, μ+256), with
         // μ = ℓ + 128·(degree−1)·k; its key is q_A (degree 2) or q_A·Δ + q_B (degree 3)
-        let mu = sh.l + 128 * (sh.degree - 1) * k;
+        let mu = sh.mask_at(k);
         let (v_a, u_a) = (mask_sum(&tags, mu), convert::chunk(&u0, mu, 128));
         let (a0, mut a1, mut a2) = if sh.degree == 2 {
             (c0 ^ v_a, c1 ^ u_a, 0)
@@ -1148,7 +1154,7 @@ fn quicksilver_keys(
     .into_iter()
     .enumerate()
     .map(|(k, l)| {
-        let mu = sh.l + 128 * (sh.degree - 1) * k;
+        let mu = sh.mask_at(k);
         if sh.degree == 2 {
             l ^ mask_sum(qrows, mu)
         } else {

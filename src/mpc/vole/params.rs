@@ -162,7 +162,8 @@ impl std::fmt::Display for Params {
 /// bound by at most `log2 3` bits, and ran two QuickSilver combinations to meet it.)
 ///
 /// Misuse: this is the non-interactive figure. A live session has no grinding (the verifier
-/// draws `Δ`): it runs [`Params::session`], whose `Δ` term is `2^{1−D'}` per session (7.10).
+/// draws `Δ`): it runs [`Params::session`], whose `Δ` term is `2^{1−D'}` per session for a
+/// circuit of degree 2, `3·2^{−D'}` with norm bytes (7.10).
 pub fn attack_cost_bits(p: &Params) -> f64 {
     let delta = MAX_DEGREE.log2() - p.delta_bits as f64 - p.grind as f64;
     -delta.max(-CONSISTENCY_BITS).max(-QUICKSILVER_BITS)

@@ -77,8 +77,14 @@ pub fn degree(c: &Circuit) -> usize {
     2 + c.has_norm() as usize
 }
 
-/// `λ[j][b]`: the bits `a` of `x` whose sum is bit `j` of `x^16 · ω^b` (a mask over `x`).
+/// `λ[j][b]`: the bits `a` of `x` whose sum is bit `j` of `x^16 · ω^b` (a mask over `x`);
+/// made once per process.
 fn norm_lambda() -> [[u8; 4]; 8] {
+    static LAMBDA: std::sync::LazyLock<[[u8; 4]; 8]> = std::sync::LazyLock::new(make_lambda);
+    *LAMBDA
+}
+
+fn make_lambda() -> [[u8; 4]; 8] {
     let mut m = [[0u8; 4]; 8];
     for (j, row) in m.iter_mut().enumerate() {
         for (b, cell) in row.iter_mut().enumerate() {
@@ -92,12 +98,16 @@ fn norm_lambda() -> [[u8; 4]; 8] {
     m
 }
 
-/// `ι(e_a^16)` (the key of `x^16` from `x`'s bits) and `ι(ω^b)` (the norm's from its bits).
+/// `ι(e_a^16)` (the key of `x^16` from `x`'s bits) and `ι(ω^b)` (the norm's from its bits);
+/// made once per process.
 fn norm_embeddings() -> ([u128; 8], [u128; 4]) {
-    (
-        std::array::from_fn(|a| embed(gf256_pow16(1 << a))),
-        std::array::from_fn(|b| embed(NORM_BASIS[b])),
-    )
+    static EMB: std::sync::LazyLock<([u128; 8], [u128; 4])> = std::sync::LazyLock::new(|| {
+        (
+            std::array::from_fn(|a| embed(gf256_pow16(1 << a))),
+            std::array::from_fn(|b| embed(NORM_BASIS[b])),
+        )
+    });
+    *EMB
 }
 
 /// `Σ_j e_j t_j` over the set bits of `mask` (a GF(2) sum of tags or keys).
