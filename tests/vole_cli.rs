@@ -21,7 +21,7 @@ fn puzzle(name: &str) -> String {
 
 #[test]
 fn sha256_vole_proofs_and_seals_with_both_parameter_sets() {
-    for (set, tau) in [("size", "τ = 11"), ("speed", "τ = 20")] {
+    for (set, tau) in [("size", "τ = 11"), ("speed", "τ = 17")] {
         let p = tmp(&format!("abc-vole-{set}.proof"));
         let (c, _, err) = run(
             PROVER,

@@ -581,7 +581,7 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
         );
         // a session runs the set's session form: no grinding, its bits moved into Δ
         let q = p.session();
-        assert_eq!((q.tau, q.delta_bits, q.grind), (20, 128, 0));
+        assert_eq!((q.tau, q.delta_bits, q.grind), (17, 128, 0));
         assert_eq!(
             prover.hello().statement,
             zkgames::mpc::session::session_statement::<vole::Vole>(&owned().as_ref(), &q)

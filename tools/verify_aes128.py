@@ -16,6 +16,7 @@ one line of output.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import sys
@@ -30,6 +31,7 @@ PROTOCOL_AES128_VOLE = 16                 # 1.4
 APP_TAG = b"zkgames/aes-128/key/v1"       # 3.10 (the statement's tag, all engines)
 PUBLIC_PREFIX = b"aes-128 plaintext"      # 3.10
 OFFLINE_TAG = b"zkgames/auth/offline/v1"  # 5.4
+CIRCUIT_DIGEST_TAG = b"zkg:aes128:circuit:v1"  # 3.9
 MAX_TEXT = 1 << 16                        # 5.4
 MAX_ID_FILE = 2 << 20                     # 5.1
 HEX32 = re.compile(r"\A[0-9a-f]{32}\Z")
@@ -201,9 +203,22 @@ def offline_context(text):
     return lp(OFFLINE_TAG) + lp(text)
 
 
+_TEMPLATE_DIGEST = []
+
+
+def circuit_digest(pt):
+    """3.9: the digest an AES-128 circuit is bound by, SHA-256(tag ‖ D_T ‖ pt), D_T the
+    canonical digest (3.1) of the all-ones plaintext's circuit."""
+    if not _TEMPLATE_DIGEST:
+        _TEMPLATE_DIGEST.append(aes_circuit(b"\xff" * 16).digest())
+    return hashlib.sha256(CIRCUIT_DIGEST_TAG + _TEMPLATE_DIGEST[0] + pt).digest()
+
+
 def verify(pt, ct, data, security, context):
     proof = parse_file(data, PROTOCOL_AES128_VOLE, "AES-128 key VOLE", login=True)
     bld = aes_circuit(pt)
+    derived = circuit_digest(pt)
+    bld.digest = lambda: derived    # 3.9: bound by the derived digest, not its gates'
     y = [(ct[i // 8] >> (i % 8)) & 1 for i in range(128)]
     return verify_statement(proof, APP_TAG, bld, PUBLIC_PREFIX + pt, y, security, context)
 

@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 PROTOCOL_PEG_VOLE = 10
 MODE_NONINTERACTIVE = 0
 APP_TAG = b"zkgames/zkb++/peg-solitaire/v1"       # 3.9 (the statement's tag, all engines)
-VOLE_LABEL = b"zkg:vole:v10"                       # 7.8
+VOLE_LABEL = b"zkg:vole:v11"                       # 7.8
 SHORT_HASH_BITS = 16                              # 7.5: the second hash's width
 MASK128 = (1 << 128) - 1
 
@@ -867,7 +867,8 @@ def verify_statement(p, tag, bld, public, y, security, context):
                 coms.append(p["coms"][i])
                 continue
             sd = seeds[j] = nodes[leaf_node(i, j)]
-            coms.append(sha256(pad32(b"zkg:vole:leaf-commit:v3"), salt, bytes(16), u32(i), u32(j), sd))
+            # com_{i,j} = AES-128_{sd}(blk(i, j, 2)) || AES-128_{sd}(blk(i, j, 3)) (7.3, v11)
+            coms.append(aes128_py.ctr(sd, [blk(salt, i, j, 2), blk(salt, i, j, 3)]))
         leaves.append(seeds)
     # h_com as an honest prover sent it (7.7: recomputed, not sent), then chall1
     tr.append(b"h_com", sha256(b"zkg:vole:vc:v1", *coms))
@@ -910,7 +911,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
         return (acc & wk) ^ ((x >> (body + 128 * k)) & wk)
 
     ut = [int.from_bytes(p["u_hash"][:16], "little"), int.from_bytes(p["u_hash"][16:], "little")]
-    parts = [b"zkg:vole:vhash:v10"]
+    parts = [b"zkg:vole:vhash:v11"]
     for c in range(dbits):
         for k in range(2):
             h = uhash(cols[c], k) ^ (ut[k] if (delta >> c) & 1 else 0)
@@ -1067,7 +1068,7 @@ def verify_statement(p, tag, bld, public, y, security, context):
     # 7.8: one SHA-256 block (the padded tag, the transcript's challenge), then the counter;
     # valid if its w grinding bits are zero, and it must give the proof's Delta (the bound
     # on the opening was checked above, for this Delta)
-    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v10"), first32(tr, b"vole chall3"),
+    chall3 = int.from_bytes(sha256(pad32(b"zkg:vole:chall3:v11"), first32(tr, b"vole chall3"),
                                    u32(p["counter"])), "little")
     if (chall3 >> dbits) & ((1 << grind) - 1) or chall3 & ((1 << dbits) - 1) != delta:
         raise Rejected("the recomputed transcript does not hash to the proof's challenge "

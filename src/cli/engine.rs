@@ -24,7 +24,7 @@ pub enum MpcSystem {
 pub enum VoleParams {
     /// Smallest proofs: τ = 11 trees of 2^10 or 2^11 leaves at 128 bits.
     Size,
-    /// Fastest: τ = 20 trees of 2^6 leaves at 128 bits.
+    /// Fastest: τ = 17 trees of 2^7 or 2^8 leaves at 128 bits.
     Speed,
 }
 
@@ -77,7 +77,7 @@ pub struct SystemArgs {
     /// KKW parameter set (with --system kkw): size (N = 32) or speed (N = 16).
     #[arg(long, value_enum, default_value_t = KkwParams::Size)]
     pub kkw_params: KkwParams,
-    /// VOLE parameter set (with --system vole): size (τ = 11) or speed (τ = 20).
+    /// VOLE parameter set (with --system vole): size (τ = 11) or speed (τ = 17).
     #[arg(long, value_enum, default_value_t = VoleParams::Size)]
     pub vole_params: VoleParams,
 }

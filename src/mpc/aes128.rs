@@ -24,6 +24,9 @@
 //! Bit conventions: byte `i` of the key, plaintext or ciphertext (FIPS 197 order) is circuit
 //! input/output bits `8i … 8i + 7`, bit `j` of the byte (the coefficient of `x^j`) first.
 
+use std::sync::OnceLock;
+
+use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit};
 use super::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
 use super::statement::Statement;
@@ -169,7 +172,39 @@ fn xtime_c(b: &mut Builder, x: &Byte) -> Byte {
 
 /// The encryption circuit of plaintext `pt`: 128 input bits (the key), 128 outputs (the
 /// ciphertext), 200 inverted bytes (80 of them norm bytes) and no AND gate.
+///
+/// The gates of [`build_circuit`] (tested on random plaintexts), relocated from the all-ones
+/// plaintext's circuit ([`Template`]): the plaintext only decides which bits of the first
+/// AddRoundKey are NOT gates. It is bound by `SHA-256("zkg:aes128:circuit:v1" ‖ D_T ‖ pt)`,
+/// `D_T` the template's canonical digest (docs/PROTOCOLS.md 3.9), in the same time for
+/// every plaintext.
 pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
+    let t = template();
+    t.instantiate(
+        |i| (pt[i / 8] >> (i % 8)) & 1 == 1,
+        t.digest_of(CIRCUIT_DIGEST_TAG, pt),
+    )
+}
+
+/// Domain tag of the digest that binds [`aes128_circuit`].
+pub const CIRCUIT_DIGEST_TAG: &[u8] = b"zkg:aes128:circuit:v1";
+
+fn template() -> &'static Template {
+    static T: OnceLock<Template> = OnceLock::new();
+    T.get_or_init(|| {
+        let (c, layer) = build(&[0xff; BYTES]);
+        Template::new(c, layer, 8 * BYTES)
+    })
+}
+
+/// The encryption circuit of plaintext `pt`, built gate by gate (the definition, 3.9;
+/// [`aes128_circuit`] relocates it), bound by its canonical digest.
+pub fn build_circuit(pt: &[u8; BYTES]) -> Circuit {
+    build(pt).0
+}
+
+/// [`build_circuit`] and the index of the first AddRoundKey's first gate.
+fn build(pt: &[u8; BYTES]) -> (Circuit, usize) {
     let mut b = Builder::new(128);
     let key: Vec<Byte> = (0..BYTES)
         .map(|i| std::array::from_fn(|j| b.input(8 * i + j)))
@@ -192,6 +227,7 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
         w.push(nw);
     }
     let rk = |r: usize, i: usize| w[4 * r + i / 4][i % 4];
+    let layer = b.n_gates();
     let mut s: Vec<Byte> = (0..BYTES)
         .map(|i| xor_b(&mut b, &const_byte(pt[i]), &rk(0, i)))
         .collect();
@@ -229,7 +265,7 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
     for x in &s {
         b.output_word(x);
     }
-    b.finish()
+    (b.finish(), layer)
 }
 
 /// The bits of 16 bytes, bit 0 of byte 0 first.

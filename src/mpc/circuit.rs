@@ -39,6 +39,8 @@ use sha2::{Digest as _, Sha256};
 
 use crate::commit::Digest;
 
+pub mod template;
+
 /// One gate; operands are wire indices smaller than the gate's own wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gate {
@@ -185,24 +187,7 @@ impl Circuit {
                 self.inv_inputs.len()
             )));
         }
-        self.inv_norm = if norm.iter().any(|&f| f) {
-            norm
-        } else {
-            Vec::new()
-        };
-        self.inv_start = Vec::new();
-        if self.has_norm() {
-            let mut at = 0u32;
-            for i in 0..self.n_inv() {
-                self.inv_start.push(at);
-                at += self.inv_bits(i) as u32;
-            }
-        }
-        self.deg = if self.has_norm() {
-            self.compute_degrees()
-        } else {
-            Vec::new()
-        };
+        self.set_marks(norm);
         let deg = &self.deg;
         for (g, gate) in self.gates.iter().enumerate().filter(|_| !deg.is_empty()) {
             let reads2 = match *gate {
@@ -262,6 +247,34 @@ impl Circuit {
         &self.deg
     }
 
+    /// Sets the norm marks (one flag per inverted byte, unchecked) and what follows from
+    /// them: where each byte's committed bits start, every wire's degree.
+    fn set_marks(&mut self, norm: Vec<bool>) {
+        self.inv_norm = if norm.iter().any(|&f| f) {
+            norm
+        } else {
+            Vec::new()
+        };
+        self.inv_start = Vec::new();
+        if self.has_norm() {
+            let mut at = 0u32;
+            for i in 0..self.n_inv() {
+                self.inv_start.push(at);
+                at += self.inv_bits(i) as u32;
+            }
+        }
+        self.deg = if self.has_norm() {
+            self.compute_degrees()
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// One norm flag per inverted byte (empty when there is no norm byte).
+    pub fn norm_flags(&self) -> Vec<bool> {
+        self.inv_norm.clone()
+    }
+
     fn compute_degrees(&self) -> Vec<u8> {
         let mut d = Vec::with_capacity(self.n_wires());
         d.resize(self.n_inputs, 1u8);
@@ -274,41 +287,6 @@ impl Circuit {
             });
         }
         d
-    }
-
-    /// A circuit whose structure its maker vouches for, bound by the digest its maker
-    /// defines instead of the hash of its gates: for a circuit made from a checked template
-    /// by a public rule that keeps it well formed (every operand defined before its gate,
-    /// outputs in range, no inverted bytes), so that making it costs one pass over the
-    /// gates rather than a check and a hash of every gate (LowMC's 31,000 gates:
-    /// `lowmc::lowmc_circuit`).
-    ///
-    /// Misuse: the digest must determine the gates. Both sides must compute it by the same
-    /// documented rule from values the statement binds (LowMC: the template's own digest and
-    /// the plaintext); a digest that two different circuits could share would let a proof of
-    /// one pass for the other. Debug builds check the structure.
-    pub(crate) fn derived(
-        n_inputs: usize,
-        gates: Vec<Gate>,
-        outputs: Vec<Bit>,
-        digest: Digest,
-    ) -> Self {
-        debug_assert!(
-            Self::from_parts(n_inputs, gates.clone(), outputs.clone()).is_ok(),
-            "a derived circuit must be well formed"
-        );
-        let n_and = gates.iter().filter(|g| matches!(g, Gate::And(..))).count();
-        Circuit {
-            n_inputs,
-            gates,
-            outputs,
-            n_and,
-            inv_inputs: Vec::new(),
-            inv_norm: Vec::new(),
-            inv_start: Vec::new(),
-            deg: Vec::new(),
-            digest,
-        }
     }
 
     pub fn n_inputs(&self) -> usize {
@@ -708,6 +686,11 @@ impl Builder {
             inv_inputs: Vec::new(),
             inv_norm: Vec::new(),
         }
+    }
+
+    /// The gates so far.
+    pub fn n_gates(&self) -> usize {
+        self.gates.len()
     }
 
     /// Input bit `i`.

@@ -24,6 +24,7 @@
 
 use std::sync::OnceLock;
 
+use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit, Gate};
 use super::engine::{Proof as EngineProof, Protocols, Required, System};
 use super::statement::Statement;
@@ -307,51 +308,7 @@ const KEY_GROUP: usize = 8;
 /// time is the same for every plaintext (one pass, one digest), so a verifier's time does
 /// not tell which identity it checked.
 pub fn lowmc_circuit(p: &Block) -> Circuit {
-    let t = template();
-    let n_in = KEY_BITS as u32;
-    let s = t.first_not;
-    // new wire of each template wire of the first layer; the others shift down by `dropped`
-    let mut gates = Vec::with_capacity(t.gates.len());
-    gates.extend_from_slice(&t.gates[..s]);
-    let mut layer = [0u32; N];
-    for (i, g) in t.gates[s..s + N].iter().enumerate() {
-        let Gate::Not(rk) = *g else {
-            unreachable!("the template's first layer is NOT gates")
-        };
-        layer[i] = if bit(p, i) {
-            gates.push(Gate::Not(rk));
-            n_in + gates.len() as u32 - 1
-        } else {
-            rk
-        };
-    }
-    let lo = n_in + s as u32;
-    let hi = lo + N as u32;
-    let dropped = N as u32 - (gates.len() - s) as u32;
-    let map = |w: u32| {
-        if w < lo {
-            w
-        } else if w < hi {
-            layer[(w - lo) as usize]
-        } else {
-            w - dropped
-        }
-    };
-    gates.extend(t.gates[s + N..].iter().map(|g| match *g {
-        Gate::Xor(a, b) => Gate::Xor(map(a), map(b)),
-        Gate::And(a, b) => Gate::And(map(a), map(b)),
-        Gate::Not(a) => Gate::Not(map(a)),
-        Gate::Inv(..) => unreachable!("LowMC's template has no inverted bytes"),
-    }));
-    let outputs = t
-        .outputs
-        .iter()
-        .map(|o| match *o {
-            Bit::Wire(w) => Bit::Wire(map(w)),
-            c => c,
-        })
-        .collect();
-    Circuit::derived(KEY_BITS, gates, outputs, circuit_digest(p))
+    template().instantiate(|i| bit(p, i), circuit_digest(p))
 }
 
 /// Domain tag of [`circuit_digest`].
@@ -366,24 +323,11 @@ pub const CIRCUIT_DIGEST_TAG: &[u8] = b"zkg:lowmc:circuit:v1";
 /// (the relocation of [`lowmc_circuit`]), so binding both binds the circuit, and `p` is in
 /// the statement's public bytes as well. The cost is the same for every plaintext.
 pub fn circuit_digest(p: &Block) -> crate::commit::Digest {
-    use sha2::{Digest as _, Sha256};
-    let mut h = Sha256::new();
-    h.update(CIRCUIT_DIGEST_TAG);
-    h.update(template().digest);
-    h.update(block_to_bytes(p));
-    h.finalize().into()
+    template().digest_of(CIRCUIT_DIGEST_TAG, &block_to_bytes(p))
 }
 
-/// The all-ones plaintext's circuit and the index of its first NOT gate (the first layer's
-/// 129 NOTs follow the XOR gates of `K_0·k`, which has no NOT).
-struct Template {
-    gates: Vec<Gate>,
-    outputs: Vec<Bit>,
-    first_not: usize,
-    /// The all-ones circuit's canonical digest (3.1), which [`circuit_digest`] binds.
-    digest: crate::commit::Digest,
-}
-
+/// The all-ones plaintext's circuit, whose first layer (the 129 NOTs of `p ⊕ K_0·k`) follows
+/// the XOR gates of `K_0·k`, which has no NOT.
 fn template() -> &'static Template {
     static T: OnceLock<Template> = OnceLock::new();
     T.get_or_init(|| {
@@ -393,19 +337,7 @@ fn template() -> &'static Template {
             .iter()
             .position(|g| matches!(g, Gate::Not(_)))
             .expect("the first layer has NOT gates");
-        assert!(
-            c.gates()[first_not..first_not + N].iter().enumerate().all(
-                |(i, g)| matches!(*g, Gate::Not(w) if (w as usize) < KEY_BITS + first_not
-                    && c.gates()[..first_not + i].iter().all(|h| *h != Gate::Not(w)))
-            ),
-            "the first layer is 129 NOT gates of K_0·k"
-        );
-        Template {
-            gates: c.gates().to_vec(),
-            outputs: c.outputs().to_vec(),
-            first_not,
-            digest: c.digest(),
-        }
+        Template::new(c, first_not, N)
     })
 }
 

@@ -53,7 +53,7 @@ impl Reproducible for Vole {
 
 impl Interactive for Vole {
     const LABEL: &'static str = "VOLE";
-    const SESSION_TAG: &'static [u8] = b"zkg:vole:session:v10";
+    const SESSION_TAG: &'static [u8] = b"zkg:vole:session:v11";
     const MAX_BITS: u32 = 128;
     type Params = Params;
     type Commit = CommitMsg;

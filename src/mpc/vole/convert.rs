@@ -15,6 +15,7 @@ use rand_core::{RngCore, SeedableRng};
 use super::super::bitmatrix::transpose64;
 use super::super::gf128;
 use super::vc::{self, Domains, NodeSeed};
+use crate::commit::Digest;
 
 /// Bits as little-endian 64-bit words (bit `p` is bit `p mod 64` of word `p / 64`).
 pub type Bits = Vec<u64>;
@@ -128,37 +129,43 @@ fn columns(
 
 /// The prover's `(u_i, [v_{i,b}; k])` of repetition `rep` from its leaf seeds (each leaf's
 /// `r_j` is [`vc::stream`]: nearly all of the prover's and the verifier's time goes there).
+/// Also every leaf's commitment (made with its stream).
 pub fn prover_rep(
     d: &Domains,
     rep: u32,
     seeds: &[NodeSeed],
     k: u32,
     nbits: usize,
-) -> (Bits, Vec<Bits>) {
-    columns(k, nbits, |x, buf| {
-        vc::stream(d, rep, &seeds[x], nbits, buf);
+) -> (Bits, Vec<Bits>, Vec<Digest>) {
+    let mut coms = vec![[0u8; 32]; seeds.len()];
+    let (u, v) = columns(k, nbits, |x, buf| {
+        coms[x] = vc::stream(d, rep, x, &seeds[x], nbits, buf);
         true
-    })
+    });
+    (u, v, coms)
 }
 
 /// The verifier's `[q_{i,b}; k]` of one repetition from every leaf key but `hidden`'s:
 /// `q_b = ⊕_{x : bit b of x} r_{x ⊕ hidden}` (the hidden leaf is `x = 0`, in no column).
+/// Also the opened leaves' commitments (`hidden_com` at the hidden leaf).
 pub fn verifier_rep(
     d: &Domains,
     rep: u32,
     seeds: &[Option<NodeSeed>],
-    hidden: usize,
+    (hidden, hidden_com): (usize, Digest),
     k: u32,
     nbits: usize,
-) -> Vec<Bits> {
-    columns(k, nbits, |x, buf| match &seeds[x ^ hidden] {
+) -> (Vec<Bits>, Vec<Digest>) {
+    let mut coms = vec![hidden_com; seeds.len()];
+    let q = columns(k, nbits, |x, buf| match &seeds[x ^ hidden] {
         Some(sd) => {
-            vc::stream(d, rep, sd, nbits, buf);
+            coms[x ^ hidden] = vc::stream(d, rep, x ^ hidden, sd, nbits, buf);
             true
         }
         None => false,
     })
-    .1
+    .1;
+    (q, coms)
 }
 
 /// The definitions of [`prover_rep`] and [`verifier_rep`] leaf by leaf (tests).
@@ -176,7 +183,7 @@ fn naive_rep(
     let mut r = vec![0u64; nw];
     for (j, key) in keys.iter().enumerate() {
         let Some(key) = key else { continue };
-        vc::stream(d, 0, key, nbits, &mut r);
+        vc::stream(d, 0, j, key, nbits, &mut r);
         xor_into(&mut u, &r);
         for (b, col) in v.iter_mut().enumerate() {
             if ((j ^ hidden) >> b) & 1 == 1 {
@@ -368,9 +375,12 @@ mod tests {
         for k in 1..=4u32 {
             let d = Domains::new(&[k as u8; 16]);
             let keys: Vec<NodeSeed> = (0..1usize << k).map(|j| [j as u8 + 17; 16]).collect();
-            let (u, v) = prover_rep(&d, 0, &keys, k, nbits);
+            let (u, v, coms) = prover_rep(&d, 0, &keys, k, nbits);
             let all: Vec<Option<NodeSeed>> = keys.iter().map(|x| Some(*x)).collect();
             assert_eq!(naive_rep(&d, &all, 0, k, nbits), (u.clone(), v.clone()));
+            for (j, c) in coms.iter().enumerate() {
+                assert_eq!(*c, vc::leaf(&d, 0, j, &keys[j]));
+            }
             let vr = rows(&v, nbits);
             for hidden in 0..1usize << k {
                 let part: Vec<Option<NodeSeed>> = keys
@@ -378,8 +388,11 @@ mod tests {
                     .enumerate()
                     .map(|(j, key)| (j != hidden).then_some(*key))
                     .collect();
-                let q = verifier_rep(&d, 0, &part, hidden, k, nbits);
+                let (q, vcoms) = verifier_rep(&d, 0, &part, (hidden, [7; 32]), k, nbits);
                 assert_eq!(naive_rep(&d, &part, hidden, k, nbits).1, q);
+                for (j, c) in vcoms.iter().enumerate() {
+                    assert_eq!(*c, if j == hidden { [7; 32] } else { coms[j] });
+                }
                 let qr = rows(&q, nbits);
                 let delta = hidden as u128;
                 for p in 0..nbits {

@@ -65,9 +65,9 @@ pub use params::{attack_cost_bits, params_for, Params, Profile};
 /// committed, [`fixed`]; `v5`: a 128-bit and a 16-bit consistency hash, the
 /// corrections and openings as flat lists; `v4`: AES-128 trees and leaves, a fixed-width
 /// counter; `v3`: doubled field checks; `v1` had one of each).
-pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v10";
+pub const TRANSCRIPT_TAG: &[u8] = b"zkg:vole:v11";
 /// Domain tag of the digest of the hashed columns.
-pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v10";
+pub const VHASH_TAG: &[u8] = b"zkg:vole:vhash:v11";
 /// How many QuickSilver combinations run (`v9`: one, FAEST's; `v3`–`v8` ran two with
 /// independent coefficients). The code is written for any number: each has its own
 /// coefficients, its own 128-position mask and its own `Ã0, Ã1`.
@@ -419,33 +419,53 @@ fn per_combination(chi: &[u128], n: usize) -> Vec<&[u128]> {
 }
 
 /// Domain tag of `chall3`'s per-counter hash.
-pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v10";
+pub const CHALL3_TAG: &[u8] = b"zkg:vole:chall3:v11";
 
 /// `chall3` for every grinding counter: `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`,
 /// `seed` the transcript's challenge `"vole chall3"` over everything public before the
 /// counter (`pad` zero-pads to 32 bytes). The first 64 bytes are one SHA-256 block,
 /// compressed once per proof, so that a grinding try costs one compression (`v6` hashed the
-/// counter into the transcript: three compressions a try).
+/// counter into the transcript: three compressions a try); the try's block (the counter and
+/// SHA-256's padding of a 68-byte message) is built in place and compressed directly.
 struct Chall3 {
-    h: Sha256,
+    /// The chaining value after the first block.
+    state: [u32; 8],
 }
+
+/// SHA-256's initial chaining value (FIPS 180-4, 5.3.3).
+const SHA256_IV: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
 
 impl Chall3 {
     fn new(t: &Transcript) -> Self {
-        let mut tag = [0u8; 32];
-        tag[..CHALL3_TAG.len()].copy_from_slice(CHALL3_TAG);
-        let mut h = Sha256::new();
-        h.update(tag);
-        h.update(draw32(t, b"vole chall3"));
-        Chall3 { h }
+        let mut block = [0u8; 64];
+        block[..CHALL3_TAG.len()].copy_from_slice(CHALL3_TAG);
+        block[32..].copy_from_slice(&draw32(t, b"vole chall3"));
+        let mut state = SHA256_IV;
+        sha2::compress256(&mut state, &[block.into()]);
+        Chall3 { state }
     }
 
     fn at(&self, counter: u32) -> [u8; 32] {
-        self.h
-            .clone()
-            .chain_update(counter.to_le_bytes())
-            .finalize()
-            .into()
+        let mut block = [0u8; 64];
+        block[..4].copy_from_slice(&counter.to_le_bytes());
+        block[4] = 0x80;
+        block[56..].copy_from_slice(&(68u64 * 8).to_be_bytes());
+        let mut s = self.state;
+        sha2::compress256(&mut s, &[block.into()]);
+        let mut out = [0u8; 32];
+        for (o, w) in out.chunks_exact_mut(4).zip(s) {
+            o.copy_from_slice(&w.to_be_bytes());
+        }
+        out
     }
 }
 
@@ -626,12 +646,7 @@ fn commit_inner(
         .into_par_iter()
         .map(|i| {
             let mut leaves = tree.rep_leaves(i);
-            let coms: Vec<Digest> = leaves
-                .iter()
-                .enumerate()
-                .map(|(j, sd)| vc::leaf(&dom, i as u32, j, sd))
-                .collect();
-            let (u, v) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
+            let (u, v, coms) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
             for s in &mut leaves {
                 super::zkbpp::wipe(s);
             }
@@ -938,15 +953,8 @@ fn verifier_vole(
         .enumerate()
         .map(|(i, seeds)| {
             let h = ch.hidden[i] as usize;
-            let coms: Vec<Digest> = seeds
-                .iter()
-                .enumerate()
-                .map(|(j, s)| match s {
-                    Some(sd) => vc::leaf(&dom, i as u32, j, sd),
-                    None => hidden_coms[i],
-                })
-                .collect();
-            let q = convert::verifier_rep(&dom, i as u32, &seeds, h, p.k(i), lhat);
+            let (q, coms) =
+                convert::verifier_rep(&dom, i as u32, &seeds, (h, hidden_coms[i]), p.k(i), lhat);
             (coms, q)
         })
         .collect();

@@ -272,3 +272,26 @@ fn the_bounded_opening_is_checked() {
     }
     assert!(padded > 0);
 }
+
+/// A grinding try's direct compression is `SHA-256(pad(CHALL3_TAG) ‖ seed ‖ u32le(counter))`
+/// hashed whole, for several transcripts and counters.
+#[test]
+fn chall3_is_the_documented_hash() {
+    for n in 0..4u8 {
+        let mut t = Transcript::new(b"chall3 test");
+        t.append(b"n", &[n]);
+        let c3 = Chall3::new(&t);
+        let mut tag = [0u8; 32];
+        tag[..CHALL3_TAG.len()].copy_from_slice(CHALL3_TAG);
+        for counter in [0u32, 1, 255, 256, 65_537, u32::MAX] {
+            let want: [u8; 32] = Sha256::new()
+                .chain_update(tag)
+                .chain_update(draw32(&t, b"vole chall3"))
+                .chain_update(counter.to_le_bytes())
+                .finalize()
+                .into();
+            assert_eq!(c3.at(counter), want, "{n} {counter}");
+            assert_eq!(chall3(&t, counter), want);
+        }
+    }
+}

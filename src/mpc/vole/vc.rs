@@ -14,13 +14,20 @@
 //! ```text
 //! node(c)    = AES-128_{node(⌊c/2⌋)}(blk(0, c, 0))                          (c ≥ 2)
 //! sd_{i,j}   = node(L + λ(i, j))
-//! com_{i,j}  = SHA-256(pad("zkg:vole:leaf-commit:v3") ‖ salt ‖ 0^16 ‖ u32le(i) ‖ u32le(j) ‖ sd_{i,j})
+//! com_{i,j}  = AES-128_{sd_{i,j}}(blk(i, j, 2)) ‖ AES-128_{sd_{i,j}}(blk(i, j, 3))
 //! r_{i,j}    = AES-128_{sd_{i,j}}(blk(i, 0, 1)) ‖ AES-128_{sd_{i,j}}(blk(i, 1, 1)) ‖ …  (first ℓ̂ bits)
 //! h_com      = SHA-256("zkg:vole:vc:v1" ‖ com_{0,0} ‖ … ‖ com_{0,N_0−1} ‖ com_{1,0} ‖ …)
 //! ```
 //!
-//! `pad(tag)` is the tag zero-padded to 32 bytes (so that `pad(tag) ‖ salt ‖ 0^16` is one
-//! SHA-256 block, compressed once per proof: each leaf's commitment costs one compression).
+//! A leaf's commitment is two more blocks of the cipher its stream is made with, so that it
+//! costs no key schedule and no hash of its own ([`stream`] makes both at once; `v10` and
+//! before: one SHA-256 compression per leaf, an eighth of a speed-set proof). It hides the
+//! seed as the stream does (AES-128 under a uniform key is a PRF), and binds it as FAEST-EM's
+//! leaf commitments do (`PRG(sd)` of 2λ bits): with AES-128 an ideal cipher, `q` queries
+//! find two seeds with equal commitments with probability about `q²/2^257` (256-bit
+//! outputs at fixed inputs; an inverse query hits a fixed input with probability
+//! `2^−128`), as SHA-256's birthday bound. The indices in the input keep a key search from
+//! testing every hidden leaf at once (docs/PROTOCOLS.md 7.3).
 //! Opening every leaf but `j*_i` in every repetition: mark
 //! the `τ` hidden leaves' nodes and all their ancestors; every node with exactly one marked
 //! child contributes its other child's seed, in decreasing order of that node ([`opened`]).
@@ -43,37 +50,26 @@ use crate::commit::Digest;
 /// A 128-bit node seed.
 pub type NodeSeed = [u8; 16];
 
-/// `v3`: the tree and the leaves' stream are AES-128 (`v2`: SHA-256 nodes, ChaCha12 leaves
-/// under a hashed key); the commitment's hash is unchanged but for the tag.
-pub const LEAF_COMMIT_TAG: &[u8] = b"zkg:vole:leaf-commit:v3";
 pub const HCOM_TAG: &[u8] = b"zkg:vole:vc:v1";
-/// Word 2 of `blk`: a tree node's children (0), a leaf's stream (1).
+/// Word 2 of `blk`: a tree node's children (0), a leaf's stream (1), its commitment's two
+/// blocks (2, 3).
 const NODE: u32 = 0;
 const STREAM: u32 = 1;
+const COMMIT: u32 = 2;
 /// Blocks encrypted per call (the AES-NI back end pipelines eight, the VAES one more).
 const PAR: usize = 32;
 /// Parents expanded per task of a tree level.
 const LEVEL_CHUNK: usize = 512;
 
-/// The per-proof constants: the IV (the salt) and the hash state after `pad(tag) ‖ salt ‖ 0^16`.
+/// The per-proof constant: the IV (the salt).
 #[derive(Clone)]
 pub struct Domains {
     iv: [u8; 16],
-    commit: Sha256,
 }
 
 impl Domains {
     pub fn new(salt: &[u8; 16]) -> Self {
-        let mut t = [0u8; 32];
-        t[..LEAF_COMMIT_TAG.len()].copy_from_slice(LEAF_COMMIT_TAG);
-        let mut h = Sha256::new();
-        h.update(t);
-        h.update(salt);
-        h.update([0u8; 16]);
-        Domains {
-            iv: *salt,
-            commit: h,
-        }
+        Domains { iv: *salt }
     }
 
     /// `blk(rep, t, s)`.
@@ -107,36 +103,68 @@ fn child(d: &Domains, c: usize, parent: &NodeSeed) -> NodeSeed {
     children(d, c / 2, parent)[c % 2]
 }
 
-/// A leaf's commitment `com_j`.
+/// A leaf's commitment `com_j` alone (the hidden leaves': the others' come with their
+/// stream, [`stream`]).
 pub fn leaf(d: &Domains, rep: u32, j: usize, sd: &NodeSeed) -> Digest {
-    let mut h = d.commit.clone();
-    h.update(rep.to_le_bytes());
-    h.update((j as u32).to_le_bytes());
-    h.update(sd);
-    h.finalize().into()
+    let mut b = [
+        d.blk(rep, j as u32, COMMIT),
+        d.blk(rep, j as u32, COMMIT + 1),
+    ];
+    cipher(sd).encrypt_blocks(&mut b);
+    commitment(&b)
+}
+
+fn commitment(b: &[Block]) -> Digest {
+    let mut com = [0u8; 32];
+    com[..16].copy_from_slice(&b[0]);
+    com[16..].copy_from_slice(&b[1]);
+    com
 }
 
 /// Fills `out` with `r_j` (the leaf's AES-128-CTR stream under `sd`) as little-endian words,
-/// the bits past `nbits` cleared.
-pub fn stream(d: &Domains, rep: u32, sd: &NodeSeed, nbits: usize, out: &mut [u64]) {
+/// the bits past `nbits` cleared, and returns the leaf's commitment `com_j`: one key
+/// schedule, the commitment's two blocks encrypted with the stream's first.
+pub fn stream(
+    d: &Domains,
+    rep: u32,
+    j: usize,
+    sd: &NodeSeed,
+    nbits: usize,
+    out: &mut [u64],
+) -> Digest {
     let c = cipher(sd);
     // blk(rep, t, STREAM) = blk(rep, 0, STREAM) ⊕ t in bytes 4..8
     let base = u128::from_le_bytes(d.blk(rep, 0, STREAM).into());
     let mut t = 0u128;
     let mut buf = [Block::default(); PAR];
-    for chunk in out.chunks_mut(2 * PAR) {
+    buf[0] = d.blk(rep, j as u32, COMMIT);
+    buf[1] = d.blk(rep, j as u32, COMMIT + 1);
+    let mut com = None;
+    // the first call takes the commitment's blocks and 2·(PAR − 2) words of the stream
+    let first = out.len().min(2 * (PAR - 2));
+    let (head, tail) = out.split_at_mut(first);
+    let chunks = std::iter::once(head).chain(tail.chunks_mut(2 * PAR));
+    for chunk in chunks {
+        let at = if com.is_none() { 2 } else { 0 };
         let n = chunk.len().div_ceil(2);
-        for b in buf[..n].iter_mut() {
+        for b in buf[at..at + n].iter_mut() {
             *b = Block::from((base ^ (t << 32)).to_le_bytes());
             t += 1;
         }
-        c.encrypt_blocks(&mut buf[..n]);
-        for (k, w) in chunk.iter_mut().enumerate() {
-            let h = 8 * (k % 2);
-            *w = u64::from_le_bytes(buf[k / 2][h..h + 8].try_into().expect("8 bytes"));
+        c.encrypt_blocks(&mut buf[..at + n]);
+        if com.is_none() {
+            com = Some(commitment(&buf[..2]));
+        }
+        for (ws, b) in chunk.chunks_mut(2).zip(&buf[at..]) {
+            let v = u128::from_le_bytes((*b).into());
+            ws[0] = v as u64;
+            if let Some(w) = ws.get_mut(1) {
+                *w = (v >> 64) as u64;
+            }
         }
     }
     super::convert::clear_tail(out, nbits);
+    com.expect("the first call makes the commitment")
 }
 
 /// Where every repetition's leaves sit among the tree's (module docs): `λ(i, j)`.
@@ -373,6 +401,7 @@ mod tests {
             (5, 5),
             (11, 121),
             (20, 120),
+            (17, 120),
             (11, 116),
             (7, 100),
         ] {
@@ -419,6 +448,7 @@ mod tests {
             (4, 9),
             (11, 121),
             (20, 120),
+            (17, 120),
         ] {
             let p = Params::new(tau, d, 0);
             let lay = Layout::new(&p);
@@ -506,20 +536,12 @@ mod tests {
         let c = Tree::new(&Domains::new(&[8; 16]), lay, &[1; 16]);
         assert_ne!(a.rep_leaves(0), c.rep_leaves(0));
         assert_ne!(a.rep_leaves(0), a.rep_leaves(1));
-        // the cached one-block prefix against hashing the whole input at once: the tag
-        // zero-padded to 32 bytes, the salt and 16 zero bytes, the indices, the seed
-        let mut tag = [0u8; 32];
-        tag[..LEAF_COMMIT_TAG.len()].copy_from_slice(LEAF_COMMIT_TAG);
-        let whole: [u8; 32] = Sha256::new()
-            .chain_update(tag)
-            .chain_update(salt)
-            .chain_update([0u8; 16])
-            .chain_update(5u32.to_le_bytes())
-            .chain_update(9u32.to_le_bytes())
-            .chain_update([3u8; 16])
-            .finalize()
-            .into();
-        assert_eq!(leaf(&dom, 5, 9, &[3; 16]), whole);
+        // a commitment depends on its repetition, its index and its seed
+        let c = leaf(&dom, 5, 9, &[3; 16]);
+        assert_ne!(c, leaf(&dom, 4, 9, &[3; 16]));
+        assert_ne!(c, leaf(&dom, 5, 8, &[3; 16]));
+        assert_ne!(c, leaf(&dom, 5, 9, &[2; 16]));
+        assert_ne!(c, leaf(&Domains::new(&[8; 16]), 5, 9, &[3; 16]));
     }
 
     /// The `aes` crate (AES-NI when present) against the project's plain FIPS 197 code
@@ -556,7 +578,14 @@ mod tests {
             let nbits = 1 + (rng.next_u32() as usize % 3000);
             let nw = nbits.div_ceil(64);
             let mut out = vec![u64::MAX; nw + 1];
-            stream(&dom, rep, &seed, nbits, &mut out);
+            let j = rng.next_u32() as usize % 4096;
+            let com = stream(&dom, rep, j, &seed, nbits, &mut out);
+            // the commitment: blk(rep, j, 2) and blk(rep, j, 3), with the stream or alone
+            let mut want = [0u8; 32];
+            want[..16].copy_from_slice(&encrypt(&seed, &blk(&salt, [rep, j as u32, 2])));
+            want[16..].copy_from_slice(&encrypt(&seed, &blk(&salt, [rep, j as u32, 3])));
+            assert_eq!(com, want, "round {round}");
+            assert_eq!(leaf(&dom, rep, j, &seed), want);
             let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
             for t in 0..nbits.div_ceil(128) {
                 let want = encrypt(&seed, &blk(&salt, [rep, t as u32, 1]));
