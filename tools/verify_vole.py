@@ -858,28 +858,28 @@ def verify_statement(p, tag, bld, public, y, security, context):
         if c in nodes:
             kids = aes128_py.ctr(nodes[c], [blk(salt, 0, 2 * c, 0), blk(salt, 0, 2 * c + 1, 0)])
             nodes[2 * c], nodes[2 * c + 1] = kids[:16], kids[16:]
+    # every opened leaf under one key expansion (7.3, v11): its commitment
+    # com_{i,j} = AES-128_{sd}(blk(i, j, 2)) || AES-128_{sd}(blk(i, j, 3)), then r_{i,j}, the
+    # first ℓ̂ bits of AES-128_{sd}(blk(i, t, 1)), t = 0, 1, …
+    nblocks = (ellh + 127) // 128
     coms = []
     leaves = []        # per repetition: {j: r_{i,j}}
     for i in range(tau):
-        seeds = {}
+        ctrs = [blk(salt, i, t, 1) for t in range(nblocks)]
+        rs = {}
         for j in range(1 << ks[i]):
             if j == hidden[i]:
                 coms.append(p["coms"][i])
                 continue
-            sd = seeds[j] = nodes[leaf_node(i, j)]
-            # com_{i,j} = AES-128_{sd}(blk(i, j, 2)) || AES-128_{sd}(blk(i, j, 3)) (7.3, v11)
-            coms.append(aes128_py.ctr(sd, [blk(salt, i, j, 2), blk(salt, i, j, 3)]))
-        leaves.append(seeds)
+            com_blocks = [blk(salt, i, j, 2), blk(salt, i, j, 3)]
+            out = aes128_py.ctr(nodes[leaf_node(i, j)], com_blocks + ctrs)
+            coms.append(out[:32])
+            rs[j] = int.from_bytes(out[32:], "little") & ((1 << ellh) - 1)
+        leaves.append(rs)
     # h_com as an honest prover sent it (7.7: recomputed, not sent), then chall1
     tr.append(b"h_com", sha256(b"zkg:vole:vc:v1", *coms))
     tr.append(b"corrections", p["corrections"])
     chall1 = first32(tr, b"vole chall1")
-    # every leaf's r_{i,j}: the first ℓ̂ bits of AES-128_{sd}(blk(i, t, 1)), t = 0, 1, … (7.3)
-    nblocks = (ellh + 127) // 128
-    for i in range(tau):
-        ctrs = [blk(salt, i, t, 1) for t in range(nblocks)]
-        leaves[i] = {j: int.from_bytes(aes128_py.ctr(sd, ctrs), "little") & ((1 << ellh) - 1)
-                     for j, sd in leaves[i].items()}
     # 5. q columns (7.4)
     cols = []
     for i in range(tau):

@@ -271,8 +271,8 @@ impl Circuit {
     }
 
     /// One norm flag per inverted byte (empty when there is no norm byte).
-    pub fn norm_flags(&self) -> Vec<bool> {
-        self.inv_norm.clone()
+    pub fn norm_flags(&self) -> &[bool] {
+        &self.inv_norm
     }
 
     fn compute_degrees(&self) -> Vec<u8> {

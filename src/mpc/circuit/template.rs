@@ -8,7 +8,7 @@
 //! `x_i` a NOT) is built and checked once, and the circuit of `p` is that template with the
 //! NOTs of `p`'s zero bits dropped and the wires after them renumbered: one pass over the
 //! gates instead of a rebuild, a check and a hash of every gate (LowMC's 31,000 gates,
-//! AES-128's 7,000 and 200 inverted bytes: a fifth of a speed-set VOLE proof each).
+//! AES-128's 7,000 and 200 inverted bytes: a fifth and a sixth of a speed-set VOLE proof).
 //!
 //! The relocated circuit is bound by a digest its statement defines from the template's
 //! canonical digest and `p` ([`Template::digest_of`]); the time to make it is the same for
@@ -65,11 +65,6 @@ impl Template {
         }
     }
 
-    /// The template's canonical digest (3.1).
-    pub fn canonical_digest(&self) -> Digest {
-        self.circuit.digest()
-    }
-
     /// `SHA-256(tag ‖ D_T ‖ public)`: the digest a relocated circuit is bound by, `D_T` the
     /// template's canonical digest and `public` the plaintext's bytes.
     pub fn digest_of(&self, tag: &[u8], public: &[u8]) -> Digest {
@@ -81,7 +76,12 @@ impl Template {
     }
 
     /// The circuit of the plaintext whose layer bit `i` is `bit(i)`, bound by `digest`
-    /// ([`Template::digest_of`]).
+    /// ([`Template::digest_of`]), not by the hash of its gates, and not checked again (debug
+    /// builds check it).
+    ///
+    /// Misuse: `digest` must determine the gates. Both sides must compute it by the same
+    /// documented rule from values the statement binds (the template and the plaintext); a
+    /// digest two different circuits could share would let a proof of one pass for the other.
     pub fn instantiate(&self, bit: impl Fn(usize) -> bool, digest: Digest) -> Circuit {
         let t = &self.circuit;
         let n_in = t.n_inputs() as u32;
