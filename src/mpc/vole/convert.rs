@@ -14,6 +14,7 @@ use rand_core::{RngCore, SeedableRng};
 
 use super::super::bitmatrix::transpose64;
 use super::super::gf128;
+use super::aes_many::Ciphers;
 use super::vc::{self, Domains, NodeSeed};
 use crate::commit::Digest;
 
@@ -127,6 +128,45 @@ fn columns(
     (cur, cols)
 }
 
+/// Leaves whose ciphers are expanded together ([`Ciphers`]): enough to hide the key
+/// schedules' latency, few enough that their schedules stay in the first-level cache.
+const BATCH: usize = 64;
+
+/// The ciphers of one aligned batch of a repetition's leaves, made when a leaf of the batch
+/// is first asked for (the verifier visits leaf `x ⊕ j*`: each aligned batch in turn, out of
+/// order inside it).
+#[derive(Default)]
+struct Batch {
+    first: usize,
+    ciphers: Option<Ciphers>,
+}
+
+impl Batch {
+    /// Leaf `j`'s cipher and its index in the batch, among `n` leaves whose seeds `seed`
+    /// gives (`None` for the hidden leaf: a stand-in key, never used).
+    fn at(
+        &mut self,
+        j: usize,
+        n: usize,
+        seed: impl Fn(usize) -> Option<NodeSeed>,
+    ) -> (&Ciphers, usize) {
+        let first = j - j % BATCH;
+        if self.ciphers.is_none() || self.first != first {
+            let len = BATCH.min(n - first);
+            let mut keys = [[0u8; 16]; BATCH];
+            for (t, k) in keys[..len].iter_mut().enumerate() {
+                *k = seed(first + t).unwrap_or_default();
+            }
+            self.first = first;
+            self.ciphers = Some(Ciphers::new(&keys[..len]));
+            for k in &mut keys[..len] {
+                crate::mpc::zkbpp::wipe(k);
+            }
+        }
+        (self.ciphers.as_ref().expect("made just above"), j - first)
+    }
+}
+
 /// The prover's `(u_i, [v_{i,b}; k])` of repetition `rep` from its leaf seeds (each leaf's
 /// `r_j` is [`vc::stream`]: nearly all of the prover's and the verifier's time goes there).
 /// Also every leaf's commitment (made with its stream).
@@ -138,8 +178,10 @@ pub fn prover_rep(
     nbits: usize,
 ) -> (Bits, Vec<Bits>, Vec<Digest>) {
     let mut coms = vec![[0u8; 32]; seeds.len()];
+    let mut batch = Batch::default();
     let (u, v) = columns(k, nbits, |x, buf| {
-        coms[x] = vc::stream(d, rep, x, &seeds[x], nbits, buf);
+        let c = batch.at(x, seeds.len(), |j| Some(seeds[j]));
+        coms[x] = vc::stream(d, rep, x, c, nbits, buf);
         true
     });
     (u, v, coms)
@@ -157,12 +199,14 @@ pub fn verifier_rep(
     nbits: usize,
 ) -> (Vec<Bits>, Vec<Digest>) {
     let mut coms = vec![hidden_com; seeds.len()];
-    let q = columns(k, nbits, |x, buf| match &seeds[x ^ hidden] {
-        Some(sd) => {
-            coms[x ^ hidden] = vc::stream(d, rep, x ^ hidden, sd, nbits, buf);
+    let mut batch = Batch::default();
+    let q = columns(k, nbits, |x, buf| {
+        let j = x ^ hidden;
+        seeds[j].is_some() && {
+            let c = batch.at(j, seeds.len(), |j| seeds[j]);
+            coms[j] = vc::stream(d, rep, j, c, nbits, buf);
             true
         }
-        None => false,
     })
     .1;
     (q, coms)
@@ -183,7 +227,7 @@ fn naive_rep(
     let mut r = vec![0u64; nw];
     for (j, key) in keys.iter().enumerate() {
         let Some(key) = key else { continue };
-        vc::stream(d, 0, j, key, nbits, &mut r);
+        vc::stream(d, 0, j, (&Ciphers::new(&[*key]), 0), nbits, &mut r);
         xor_into(&mut u, &r);
         for (b, col) in v.iter_mut().enumerate() {
             if ((j ^ hidden) >> b) & 1 == 1 {

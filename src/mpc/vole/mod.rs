@@ -33,9 +33,11 @@
 //!
 //! The bytes and the soundness of each parameter set are in docs/PROTOCOLS.md, section 7.
 
+pub mod aes_many;
 pub mod backend;
 pub mod convert;
 pub mod fixed;
+pub mod par;
 pub mod params;
 pub mod quicksilver;
 pub use backend::Vole;
@@ -478,6 +480,7 @@ fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
 fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; HASHES] + Sync) -> Digest {
     let hs: Vec<[u128; HASHES]> = cols
         .par_iter()
+        .with_min_len(par::min_len(1))
         .enumerate()
         .map(|(c, col)| {
             let (h, a) = (uh.hash(col), adjust(c));
@@ -599,10 +602,21 @@ pub fn commit(
     cheats: &[Cheat],
 ) -> Result<ProverState> {
     let mut seeds = draw_seeds(rng);
-    // on a worker of the pool, as a whole proof (prove_inner)
-    let state = rayon::scope(|_| commit_inner(st, witness, params, seeds, cheats, false));
+    // as a whole proof (prove_inner)
+    let state = par::run(work(st, &params), || {
+        commit_inner(st, witness, params, seeds, cheats, false)
+    });
     super::zkbpp::wipe(&mut seeds.1);
     state
+}
+
+/// A proof's leaf stream bits ([`par::work`]): whether its loops split across threads.
+fn work(st: &Statement, p: &Params) -> u64 {
+    let c = st.circuit;
+    par::work(
+        c.n_inputs() + c.n_and() + c.n_inv_bits(),
+        vc::Layout::new(p).leaves(),
+    )
 }
 
 /// The prover's only randomness, in this order: the 16-byte salt and the 16-byte root.
@@ -644,6 +658,7 @@ fn commit_inner(
     type Rep = (Vec<Digest>, Bits, Vec<Bits>);
     let reps: Vec<Rep> = (0..p.tau())
         .into_par_iter()
+        .with_min_len(par::min_len(1))
         .map(|i| {
             let mut leaves = tree.rep_leaves(i);
             let (u, v, coms) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
@@ -843,7 +858,7 @@ impl ProverState {
             let hi = (lo + len).min(1 << 32);
             let found = (lo..hi)
                 .into_par_iter()
-                .with_min_len(16)
+                .with_min_len(par::min_len(16))
                 .find_map_first(|c| try_one(c as u32));
             if found.is_some() {
                 return found.ok_or_else(|| Error::bad("no grinding counter found"));
@@ -915,7 +930,7 @@ fn prove_inner(
     check: bool,
 ) -> Result<Proof> {
     let mut seeds = draw_seeds(rng);
-    let proof = rayon::scope(|_| {
+    let proof = par::run(work(st, &params), || {
         let state = commit_inner(st, witness, params, seeds, cheats, check)?;
         let (counter, ch) = state.grind()?;
         let response = state.respond(&ch)?;
@@ -950,6 +965,7 @@ fn verifier_vole(
     let leaves = vc::reconstruct(&dom, &vc::Layout::new(p), opened, seeds);
     let reps: Vec<(Vec<Digest>, Vec<Bits>)> = leaves
         .into_par_iter()
+        .with_min_len(par::min_len(1))
         .enumerate()
         .map(|(i, seeds)| {
             let h = ch.hidden[i] as usize;
@@ -1114,7 +1130,7 @@ pub fn verify_interactive(
     ch: &Challenge,
     resp: &Response,
 ) -> Result<()> {
-    let want = recompute(st, p, &cm.core, ch, resp)?;
+    let want = par::run(work(st, p), || recompute(st, p, &cm.core, ch, resp))?;
     if want.h_com != cm.h_com {
         return Err(rejected(
             "the opened leaves do not match the vector commitment",
@@ -1188,9 +1204,10 @@ pub fn verify(st: &Statement, proof: &Proof, min_bits: f64) -> Result<()> {
     check_shape(st, &proof.commit)?;
     let ch = Challenge::from_delta(&proof.delta, p)
         .ok_or_else(|| rejected(format!("Δ has bits set past its {} bits", p.delta_bits)))?;
-    // on a worker of the pool, as the prover (prove_inner)
-    let (_, t) =
-        rayon::scope(|_| recompute_with_transcript(st, p, &proof.commit, &ch, &proof.response))?;
+    // as the prover (prove_inner)
+    let (_, t) = par::run(work(st, p), || {
+        recompute_with_transcript(st, p, &proof.commit, &ch, &proof.response)
+    })?;
     let valid = Challenge::from_chall3(&chall3(&t, proof.counter), p).filter(|c| c.admissible(p));
     if valid.as_ref() != Some(&ch) {
         return Err(Error::rejected(format!(

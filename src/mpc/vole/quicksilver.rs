@@ -242,6 +242,7 @@ const CHUNK: usize = 4096;
 fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
     chi.par_chunks(CHUNK)
         .zip(pairs.par_chunks(CHUNK))
+        .with_min_len(super::par::min_len(1))
         .map(|(c, p)| dot_of_products(c, p))
         .reduce(Acc::default, Acc::merge)
         .value()
@@ -251,6 +252,7 @@ fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
 fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
     chi.par_chunks(CHUNK)
         .zip(xs.par_chunks(CHUNK))
+        .with_min_len(super::par::min_len(1))
         .map(|(c, x)| dot(c, x))
         .reduce(Acc::default, Acc::merge)
         .value()
@@ -408,11 +410,15 @@ impl ProverWalk {
             for (gi, g) in gates.iter().enumerate() {
                 prefetch(tv, gates.get(gi + AHEAD));
                 let (xx, vv, v2) = match *g {
+                    Gate::Xor(a, b) if !norm => {
+                        let (a, b) = (a as usize, b as usize);
+                        (xv[a] ^ xv[b], tv[a] ^ tv[b], 0)
+                    }
                     Gate::Xor(a, b) => {
                         let (a, b) = (a as usize, b as usize);
                         let x = xv[a] ^ xv[b];
-                        if !norm || deg[a] == deg[b] {
-                            let v2 = if norm { tv2[a] ^ tv2[b] } else { 0 };
+                        if deg[a] == deg[b] {
+                            let v2 = tv2[a] ^ tv2[b];
                             (x, tv[a] ^ tv[b], v2)
                         } else if deg[a] == 2 {
                             // the degree-1 operand lifted by Δ: (0, v)

@@ -1,6 +1,7 @@
 //! The batched all-but-one vector commitment (FAEST v2's BAVC): one GGM tree whose leaves
 //! are every repetition's leaves, interleaved, with 128-bit seeds expanded with AES-128
-//! (AES-NI when the CPU has it, the `aes` crate's portable code otherwise: the same bytes).
+//! ([`super::aes_many`]: a level's parents and a repetition's leaves 64 keys at a time, with
+//! AES-NI and VAES when the CPU has them, the `aes` crate otherwise: the same bytes).
 //!
 //! Repetition `i < τ` has `N_i = 2^{k_i}` leaves ([`Params::k`]: with `q = ⌊D/τ⌋` and
 //! `r = D mod τ`, the first `r` have `2^{q+1}`, the others `2^q`); the tree has
@@ -39,11 +40,10 @@
 //! Misuse: the same root with the same salt in two proofs opened at different leaves reveals
 //! every seed; a root comes from the prover's generator once per proof.
 
-use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use aes::{Aes128, Block};
 use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
+use super::aes_many::Ciphers;
 use super::params::Params;
 use crate::commit::Digest;
 
@@ -60,6 +60,8 @@ const COMMIT: u32 = 2;
 const PAR: usize = 32;
 /// Parents expanded per task of a tree level.
 const LEVEL_CHUNK: usize = 512;
+/// Parents whose ciphers are expanded together ([`Ciphers`]).
+const BATCH: usize = 64;
 
 /// The per-proof constant: the IV (the salt).
 #[derive(Clone)]
@@ -73,34 +75,24 @@ impl Domains {
     }
 
     /// `blk(rep, t, s)`.
-    fn blk(&self, rep: u32, t: u32, s: u32) -> Block {
+    fn blk(&self, rep: u32, t: u32, s: u32) -> [u8; 16] {
         let mut b = self.iv;
         for (k, w) in [rep, t, s].into_iter().enumerate() {
             for (x, y) in b[4 * k..4 * k + 4].iter_mut().zip(w.to_le_bytes()) {
                 *x ^= y;
             }
         }
-        Block::from(b)
+        b
     }
 }
 
-fn cipher(seed: &NodeSeed) -> Aes128 {
-    Aes128::new(&aes::cipher::Key::<Aes128>::from(*seed))
-}
-
-/// Both children of node `c` (seed `parent`): nodes `2c` and `2c+1`.
-fn children(d: &Domains, c: usize, parent: &NodeSeed) -> [NodeSeed; 2] {
-    let mut b = [
-        d.blk(0, 2 * c as u32, NODE),
-        d.blk(0, 2 * c as u32 + 1, NODE),
-    ];
-    cipher(parent).encrypt_blocks(&mut b);
-    [b[0].into(), b[1].into()]
-}
-
+/// Both children of node `c` (seed `parent`): nodes `2c` and `2c+1` (tests; the tree expands
+/// a level's parents together, [`expand`]).
 #[cfg(test)]
 fn child(d: &Domains, c: usize, parent: &NodeSeed) -> NodeSeed {
-    children(d, c / 2, parent)[c % 2]
+    let mut b = [[d.blk(0, c as u32, NODE), [0; 16]]];
+    Ciphers::new(&[*parent]).encrypt_pairs(&mut b);
+    b[0][0]
 }
 
 /// A leaf's commitment `com_j` alone (the hidden leaves': the others' come with their
@@ -110,61 +102,98 @@ pub fn leaf(d: &Domains, rep: u32, j: usize, sd: &NodeSeed) -> Digest {
         d.blk(rep, j as u32, COMMIT),
         d.blk(rep, j as u32, COMMIT + 1),
     ];
-    cipher(sd).encrypt_blocks(&mut b);
+    Ciphers::new(&[*sd]).encrypt(0, &mut b);
     commitment(&b)
 }
 
-fn commitment(b: &[Block]) -> Digest {
+fn commitment(b: &[[u8; 16]]) -> Digest {
     let mut com = [0u8; 32];
     com[..16].copy_from_slice(&b[0]);
     com[16..].copy_from_slice(&b[1]);
     com
 }
 
-/// Fills `out` with `r_j` (the leaf's AES-128-CTR stream under `sd`) as little-endian words,
-/// the bits past `nbits` cleared, and returns the leaf's commitment `com_j`: one key
-/// schedule, the commitment's two blocks encrypted with the stream's first.
+/// Fills `out` with `r_j` (the leaf's AES-128-CTR stream under `sd`, whose cipher is key `k`
+/// of `c`) as little-endian words, the bits past `nbits` cleared, and returns the leaf's
+/// commitment `com_j`: one key schedule, the commitment's two blocks encrypted with the
+/// stream's first.
 pub fn stream(
     d: &Domains,
     rep: u32,
     j: usize,
-    sd: &NodeSeed,
+    (c, k): (&Ciphers, usize),
     nbits: usize,
     out: &mut [u64],
 ) -> Digest {
-    let c = cipher(sd);
     // blk(rep, t, STREAM) = blk(rep, 0, STREAM) ⊕ t in bytes 4..8
-    let base = u128::from_le_bytes(d.blk(rep, 0, STREAM).into());
+    let base = u128::from_le_bytes(d.blk(rep, 0, STREAM));
     let mut t = 0u128;
-    let mut buf = [Block::default(); PAR];
+    let mut buf = [[0u8; 16]; PAR];
     buf[0] = d.blk(rep, j as u32, COMMIT);
     buf[1] = d.blk(rep, j as u32, COMMIT + 1);
-    let mut com = None;
     // the first call takes the commitment's blocks and 2·(PAR − 2) words of the stream
     let first = out.len().min(2 * (PAR - 2));
     let (head, tail) = out.split_at_mut(first);
-    let chunks = std::iter::once(head).chain(tail.chunks_mut(2 * PAR));
-    for chunk in chunks {
-        let at = if com.is_none() { 2 } else { 0 };
-        let n = chunk.len().div_ceil(2);
-        for b in buf[at..at + n].iter_mut() {
-            *b = Block::from((base ^ (t << 32)).to_le_bytes());
-            t += 1;
-        }
-        c.encrypt_blocks(&mut buf[..at + n]);
-        if com.is_none() {
-            com = Some(commitment(&buf[..2]));
-        }
-        for (ws, b) in chunk.chunks_mut(2).zip(&buf[at..]) {
-            let v = u128::from_le_bytes((*b).into());
-            ws[0] = v as u64;
-            if let Some(w) = ws.get_mut(1) {
-                *w = (v >> 64) as u64;
-            }
-        }
+    let n = head.len().div_ceil(2);
+    for b in buf[2..2 + n].iter_mut() {
+        *b = (base ^ (t << 32)).to_le_bytes();
+        t += 1;
+    }
+    c.encrypt(k, &mut buf[..2 + n]);
+    let com = commitment(&buf[..2]);
+    words_from_blocks(head, &buf[2..]);
+    // the rest in place: counter blocks written as words, encrypted where they lie
+    let (whole, odd) = tail.split_at_mut(tail.len() & !1);
+    for ws in whole.chunks_exact_mut(2) {
+        let v = base ^ (t << 32);
+        (ws[0], ws[1]) = (v as u64, (v >> 64) as u64);
+        t += 1;
+    }
+    encrypt_words(c, k, whole);
+    if !odd.is_empty() {
+        let mut b = [(base ^ (t << 32)).to_le_bytes()];
+        c.encrypt(k, &mut b);
+        words_from_blocks(odd, &b);
     }
     super::convert::clear_tail(out, nbits);
-    com.expect("the first call makes the commitment")
+    com
+}
+
+/// `ws[2i] ‖ ws[2i+1]` = block `i` read as a little-endian `u128` (the last word alone
+/// when `ws` is odd).
+fn words_from_blocks(ws: &mut [u64], blocks: &[[u8; 16]]) {
+    for (w, b) in ws.chunks_mut(2).zip(blocks) {
+        let v = u128::from_le_bytes(*b);
+        w[0] = v as u64;
+        if let Some(x) = w.get_mut(1) {
+            *x = (v >> 64) as u64;
+        }
+    }
+}
+
+/// Encrypts the blocks that the words hold, two words a block in little-endian order
+/// (`ws.len()` even): in place where words are stored little-endian, through a copy
+/// elsewhere.
+fn encrypt_words(c: &Ciphers, k: usize, ws: &mut [u64]) {
+    #[cfg(target_endian = "little")]
+    {
+        // SAFETY: `[u8; 16]` has alignment 1 and the size of two `u64`, so the `ws.len() / 2`
+        // blocks cover exactly the words' memory, borrowed mutably for this call only; on a
+        // little-endian target a word's bytes are its little-endian bytes.
+        let blocks =
+            unsafe { std::slice::from_raw_parts_mut(ws.as_mut_ptr().cast(), ws.len() / 2) };
+        c.encrypt(k, blocks);
+    }
+    #[cfg(not(target_endian = "little"))]
+    for chunk in ws.chunks_mut(2 * PAR) {
+        let mut buf = [[0u8; 16]; PAR];
+        for (b, w) in buf.iter_mut().zip(chunk.chunks(2)) {
+            *b = (w[0] as u128 | (w[1] as u128) << 64).to_le_bytes();
+        }
+        let n = chunk.len() / 2;
+        c.encrypt(k, &mut buf[..n]);
+        words_from_blocks(chunk, &buf[..n]);
+    }
 }
 
 /// Where every repetition's leaves sit among the tree's (module docs): `λ(i, j)`.
@@ -258,17 +287,43 @@ fn expand<T: Send + Sync>(
         let kids = &mut tail[..2 * (b - a)];
         kids.par_chunks_mut(2 * LEVEL_CHUNK)
             .zip(parents.par_chunks(LEVEL_CHUNK))
+            .with_min_len(super::par::min_len(1))
             .enumerate()
             .for_each(|(ci, (kid, par))| {
-                for (t, p) in par.iter().enumerate() {
-                    if let Some(s) = get(p) {
-                        let [x, y] = children(d, a + ci * LEVEL_CHUNK + t, &s);
-                        kid[2 * t] = put(x);
-                        kid[2 * t + 1] = put(y);
+                // the known parents of the chunk, their ciphers expanded together in
+                // batches small enough for the schedules to stay in the first-level cache
+                let first = a + ci * LEVEL_CHUNK;
+                let mut seeds = [[0u8; 16]; BATCH];
+                let mut at = [0usize; BATCH];
+                let mut pairs = [[[0u8; 16]; 2]; BATCH];
+                let mut n = 0;
+                for t in 0..=par.len() {
+                    if n == BATCH || (t == par.len() && n > 0) {
+                        Ciphers::new(&seeds[..n]).encrypt_pairs(&mut pairs[..n]);
+                        for (&t, [x, y]) in at.iter().zip(&pairs[..n]) {
+                            kid[2 * t] = put(*x);
+                            kid[2 * t + 1] = put(*y);
+                        }
+                        n = 0;
+                    }
+                    if let Some(s) = par.get(t).and_then(&get) {
+                        let c = 2 * (first + t) as u32;
+                        (seeds[n], at[n]) = (s, t);
+                        pairs[n] = [d.blk(0, c, NODE), d.blk(0, c + 1, NODE)];
+                        n += 1;
                     }
                 }
+                wipe_all(&mut seeds);
+                wipe_all(pairs.as_flattened_mut());
             });
         a *= 2;
+    }
+}
+
+/// Zeroes seeds held in a scratch list.
+fn wipe_all(v: &mut [[u8; 16]]) {
+    for s in v.iter_mut() {
+        crate::mpc::zkbpp::wipe(s);
     }
 }
 
@@ -544,7 +599,7 @@ mod tests {
         assert_ne!(c, leaf(&Domains::new(&[8; 16]), 5, 9, &[3; 16]));
     }
 
-    /// The `aes` crate (AES-NI when present) against the project's plain FIPS 197 code
+    /// [`Ciphers`] (both paths, AES-NI when present) against the project's plain FIPS 197 code
     /// (`mpc::aes128::encrypt`, table-free, no CPU features) on random seeds, salts,
     /// indices and lengths: the children of a node and a leaf's stream block by block,
     /// from `blk`'s definition.
@@ -570,16 +625,28 @@ mod tests {
             let dom = Domains::new(&salt);
             let rep = rng.next_u32() % 64;
             let c = 1 + (rng.next_u32() as usize % 60000);
-            let kids = children(&dom, c, &seed);
-            for (b, kid) in kids.iter().enumerate() {
+            for b in 0..2 {
                 let want = encrypt(&seed, &blk(&salt, [0, (2 * c + b) as u32, 0]));
-                assert_eq!(*kid, want, "round {round} child {b}");
+                assert_eq!(
+                    child(&dom, 2 * c + b, &seed),
+                    want,
+                    "round {round} child {b}"
+                );
             }
-            let nbits = 1 + (rng.next_u32() as usize % 3000);
+            let nbits = 1 + (rng.next_u32() as usize % 12000);
             let nw = nbits.div_ceil(64);
             let mut out = vec![u64::MAX; nw + 1];
             let j = rng.next_u32() as usize % 4096;
-            let com = stream(&dom, rep, j, &seed, nbits, &mut out);
+            let paths = crate::mpc::vole::aes_many::Path::all();
+            let path = paths[round % paths.len()];
+            let com = stream(
+                &dom,
+                rep,
+                j,
+                (&Ciphers::with_path(&[seed], path), 0),
+                nbits,
+                &mut out,
+            );
             // the commitment: blk(rep, j, 2) and blk(rep, j, 3), with the stream or alone
             let mut want = [0u8; 32];
             want[..16].copy_from_slice(&encrypt(&seed, &blk(&salt, [rep, j as u32, 2])));
@@ -608,8 +675,8 @@ mod tests {
         for (i, x) in pt.iter_mut().enumerate() {
             *x = (i as u8) * 0x11;
         }
-        let mut b = Block::from(pt);
-        cipher(&key).encrypt_block(&mut b);
-        assert_eq!(hex::encode(b), "69c4e0d86a7b0430d8cdb78070b4c55a");
+        let mut b = [pt];
+        Ciphers::new(&[key]).encrypt(0, &mut b);
+        assert_eq!(hex::encode(b[0]), "69c4e0d86a7b0430d8cdb78070b4c55a");
     }
 }
