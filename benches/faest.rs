@@ -238,13 +238,14 @@ pub(crate) fn main() {
         "no AVX2"
     };
     println!(
-        "cpu: {} ({simd}, aes: {}, pclmulqdq: {})",
+        "cpu: {} ({simd}, aes: {}, vaes: {}, pclmulqdq: {})",
         cpu.lines()
             .find(|l| l.starts_with("model name"))
             .and_then(|l| l.split(':').nth(1))
             .unwrap_or("?")
             .trim(),
         cpu.contains(" aes"),
+        cpu.contains(" vaes"),
         cpu.contains("pclmulqdq")
     );
     let sets: Vec<(&str, vole::Profile, Peer)> = [
