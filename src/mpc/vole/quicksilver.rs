@@ -410,15 +410,11 @@ impl ProverWalk {
             for (gi, g) in gates.iter().enumerate() {
                 prefetch(tv, gates.get(gi + AHEAD));
                 let (xx, vv, v2) = match *g {
-                    Gate::Xor(a, b) if !norm => {
-                        let (a, b) = (a as usize, b as usize);
-                        (xv[a] ^ xv[b], tv[a] ^ tv[b], 0)
-                    }
                     Gate::Xor(a, b) => {
                         let (a, b) = (a as usize, b as usize);
                         let x = xv[a] ^ xv[b];
-                        if deg[a] == deg[b] {
-                            let v2 = tv2[a] ^ tv2[b];
+                        if !norm || deg[a] == deg[b] {
+                            let v2 = if norm { tv2[a] ^ tv2[b] } else { 0 };
                             (x, tv[a] ^ tv[b], v2)
                         } else if deg[a] == 2 {
                             // the degree-1 operand lifted by Δ: (0, v)
