@@ -2,9 +2,11 @@
 //! coefficient of `X^i`): the field of the VOLE-in-the-head engine's checks
 //! ([`super::vole`]).
 //!
-//! Multiplication is carry-less: `pclmulqdq` where the CPU has it (checked at run time), a
-//! portable 64×64 carry-less product otherwise, then a reduction by the sparse modulus. Both
-//! are tested against the bit-by-bit shift-and-add reference [`mul_reference`].
+//! Multiplication is carry-less: `pclmulqdq` where the CPU has it (checked at run time),
+//! portable 32×32 carry-less products by integer multiplication otherwise, then a reduction
+//! by the sparse modulus. Both are tested against the bit-by-bit shift-and-add reference
+//! [`mul_reference`], on dense operands (where a carry-less product by integer
+//! multiplication fails first) as well as random ones.
 //!
 //! Misuse: this is not constant-time on the portable path's callers' behalf beyond being
 //! branch-free on the operands; the engine only multiplies values that are either public or
@@ -200,26 +202,45 @@ fn clmul64_pclmul(a: u64, b: u64) -> u128 {
     (lo as u128) | ((hi as u128) << 64)
 }
 
-/// Portable carry-less 64×64 product: four interleaved sub-products with holes, so that
-/// integer multiplication never carries into a bit that matters (the "bmul" technique).
+/// Portable carry-less 64×64 product: Karatsuba over three 32×32 products
+/// ([`clmul32_portable`]).
 pub(crate) fn clmul64_portable(a: u64, b: u64) -> u128 {
+    let (a0, a1) = (a as u32, (a >> 32) as u32);
+    let (b0, b1) = (b as u32, (b >> 32) as u32);
+    let lo = clmul32_portable(a0, b0) as u128;
+    let hi = clmul32_portable(a1, b1) as u128;
+    let mid = clmul32_portable(a0 ^ a1, b0 ^ b1) as u128 ^ lo ^ hi;
+    lo ^ (mid << 32) ^ (hi << 64)
+}
+
+/// Portable carry-less 32×32 product with integer multiplications: each operand is split
+/// into four interleaved residue classes of its bit positions (every fourth bit, with holes
+/// of three), the classes are multiplied pairwise, and of each product only the class the
+/// carry-less product wants is kept. A bit of a class product sums at most 8 one-bit terms
+/// (a 32-bit operand has 8 bits per class), so the count fits in the 3 holes above it and
+/// no carry reaches the next bit of that class.
+///
+/// Misuse: the bound is the operand width. With 64-bit operands a bit sums up to 16 terms,
+/// the count carries into the next bit of its class, and the product is wrong on dense
+/// operands (all ones, for one) while right on almost every random pair: the version before
+/// this one did exactly that, unnoticed on x86-64 where the hardware product is used.
+pub(crate) fn clmul32_portable(a: u32, b: u32) -> u64 {
     const M: [u64; 4] = [
         0x1111_1111_1111_1111,
         0x2222_2222_2222_2222,
         0x4444_4444_4444_4444,
         0x8888_8888_8888_8888,
     ];
-    let xs = M.map(|m| (a & m) as u128);
-    let ys = M.map(|m| (b & m) as u128);
-    let mut out = 0u128;
+    let xs = M.map(|m| a as u64 & m);
+    let ys = M.map(|m| b as u64 & m);
+    let mut out = 0u64;
     for (k, mk) in M.iter().enumerate() {
-        let mut z = 0u128;
+        let mut z = 0u64;
         for (i, x) in xs.iter().enumerate() {
             // x_i · y_j lands in residue class (i + j) mod 4; keep class k
             z ^= x.wrapping_mul(ys[(k + 4 - i) % 4]);
         }
-        let mask = (*mk as u128) | ((*mk as u128) << 64);
-        out |= z & mask;
+        out |= z & mk;
     }
     out
 }
@@ -277,23 +298,42 @@ mod tests {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
         let mut vals: Vec<u128> = vec![0, 1, 2, u128::MAX, 1 << 127, R, (1 << 127) | 1];
         vals.extend((0..200).map(|_| r128(&mut rng)));
+        // dense values too: a carry-less product by integer multiplication goes wrong
+        // first where many bits are set, which uniform random values seldom are
+        vals.extend((0..40).map(|_| r128(&mut rng) | r128(&mut rng) | r128(&mut rng)));
+        vals.extend((0..8).map(|i| u128::MAX >> i));
+        let portable = |a, b| {
+            let (lo, hi) = clmul128_with(a, b, clmul64_portable);
+            reduce(lo, hi)
+        };
         for &a in &vals {
-            for &b in vals.iter().take(40) {
-                assert_eq!(mul(a, b), mul_reference(a, b), "{a:x} * {b:x}");
+            for &b in &vals {
+                let want = mul_reference(a, b);
+                assert_eq!(mul(a, b), want, "{a:x} * {b:x}");
+                // the portable path whatever path `mul` took
+                assert_eq!(portable(a, b), want, "portable: {a:x} * {b:x}");
+            }
+        }
+        let clmul64_bits = |x: u64, y: u64| {
+            (0..64)
+                .filter(|i| (y >> i) & 1 == 1)
+                .fold(0u128, |w, i| w ^ (x as u128) << i)
+        };
+        let mut words: Vec<u64> = vec![0, 1, u64::MAX, u64::MAX >> 1, 1 << 63, 0x8888 << 48];
+        words.extend((0..64).map(|i| u64::MAX << i));
+        for &x in &words {
+            for &y in &words {
+                assert_eq!(clmul64_portable(x, y), clmul64_bits(x, y), "{x:x} * {y:x}");
             }
         }
         for _ in 0..20_000 {
             let (a, b) = (r128(&mut rng), r128(&mut rng));
             assert_eq!(mul(a, b), mul_reference(a, b));
+            assert_eq!(portable(a, b), mul_reference(a, b));
             let (x, y) = (rng.next_u64(), rng.next_u64());
-            // the portable product against the bit loop, whatever path `mul` took
-            let mut want = 0u128;
-            for i in 0..64 {
-                if (y >> i) & 1 == 1 {
-                    want ^= (x as u128) << i;
-                }
-            }
-            assert_eq!(clmul64_portable(x, y), want);
+            assert_eq!(clmul64_portable(x, y), clmul64_bits(x, y));
+            let (x, y) = (x | rng.next_u64(), y | rng.next_u64());
+            assert_eq!(clmul64_portable(x, y), clmul64_bits(x, y));
         }
     }
 

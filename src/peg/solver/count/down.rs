@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use super::dense::{Classes, Dense, BLOCK};
 use super::frozen::Frozen;
 use super::sorted::{merge_into, sort_dedup};
-use super::{bucket_of_mixed, phases, Engine, Isa, Key, Level, Stage, Store, BUCKETS};
+use super::{bucket_of_mixed, phases, Engine, Key, Level, Stage, Store, BUCKETS};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The solvable positions of at most `n / 2` pegs (a central game), as (pegs, count) from
@@ -512,7 +512,7 @@ fn probe_children<K: Key, const L: usize, P: Partner>(
     match e.isa {
         // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 | Isa::Avx2 => unsafe { probe_avx2(e, ch, q, partner, out) },
+        super::Isa::Avx512 | super::Isa::Avx2 => unsafe { probe_avx2(e, ch, q, partner, out) },
         _ => probe_plain(e, ch, q, partner, out),
     }
 }
@@ -606,7 +606,7 @@ fn list_children<K: Key, const L: usize>(
     match e.isa {
         // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 | Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
+        super::Isa::Avx512 | super::Isa::Avx2 => unsafe { list_avx2(e, ch, q, l) },
         _ => list_plain(e, ch, q, l),
     }
 }

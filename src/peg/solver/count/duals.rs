@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use super::dense::BLOCK;
 use super::down::{FrozenPartner, Partner, TablesPartner};
-use super::{Engine, Isa, Key, Level, Store, BUCKETS};
+use super::{Engine, Key, Level, Store, BUCKETS};
 
 /// How many positions of `level` (at most `n / 2` pegs) have their complement's canonical
 /// form in `partner` (`n - p` pegs). Complementing is a bijection between the orbits of the
@@ -62,7 +62,9 @@ fn count_in<K: Key, const L: usize, P: Partner>(
             match e.isa {
                 // SAFETY: `Isa::available` found AVX2, BMI2 and POPCNT (AVX-512 only with them).
                 #[cfg(target_arch = "x86_64")]
-                Isa::Avx512 | Isa::Avx2 => unsafe { count_avx2(e, keys, level.pegs, partner) },
+                super::Isa::Avx512 | super::Isa::Avx2 => unsafe {
+                    count_avx2(e, keys, level.pegs, partner)
+                },
                 _ => count_body::<K, L, P, false>(e, keys, level.pegs, partner),
             }
         })
@@ -113,7 +115,7 @@ fn count_body<K: Key, const L: usize, P: Partner, const SIMD: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{bfs, start_group, How, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN};
+    use super::super::{bfs, start_group, How, Isa, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN};
     use super::*;
     use crate::peg::board::Puzzle;
     use crate::peg::catalog;

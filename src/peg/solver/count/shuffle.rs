@@ -160,7 +160,8 @@ impl Shuffles {
     }
 }
 
-#[cfg(test)]
+// the shuffles' methods exist on x86-64 only (AVX-512 BITALG and VBMI2)
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::super::{
         start_group, xorshift, Engine, How, Isa, CHUNK_CHILDREN, DENSE_MIN, FREEZE_MIN,
