@@ -39,7 +39,7 @@ proofs() {
   done
 }
 
-cargo build --release --bin prover -q
+cargo build --release --bin prover -q || { echo "cross-check: the native build failed" >&2; exit 1; }
 proofs target/release/prover "$work/native" >/dev/null 2>&1 \
   || { echo "cross-check: the native prover failed" >&2; exit 1; }
 
@@ -66,7 +66,11 @@ for t in "${targets[@]}"; do
     echo "$t: unit tests FAILED" >&2
     status=1
   fi
-  cargo build --release --bin prover --target "$t" -q
+  if ! cargo build --release --bin prover --target "$t" -q; then
+    echo "$t: the prover did not build" >&2
+    status=1
+    continue
+  fi
   if ! proofs "$qemu -L $sysroot target/$t/release/prover" "$work/$t" >/dev/null 2>&1; then
     echo "$t: the prover failed" >&2
     status=1
