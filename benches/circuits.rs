@@ -1,5 +1,5 @@
 //! Statements people bring: emp-toolkit's Bristol Fashion AES-128 (6,400 ANDs) and SHA-256
-//! compression (22,573 ANDs) circuits, read from `../shared/circuits`, on every engine at 128
+//! compression (22,573 ANDs) circuits, read from `circuits/emp`, on every engine at 128
 //! bits. For each circuit: the cost of reading and checking the file (and of turning it into
 //! the engines' circuit) against proving it, measured in the same run; then per engine the
 //! proof's size, median prove and verify times, and the ratio against ZKB++ in the same run.
@@ -36,7 +36,7 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/circuits");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/emp");
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .map(|c| {
             if c.contains("avx512f") {
@@ -69,7 +69,7 @@ fn main() {
     ];
     for (name, widths) in [("aes_128.txt", [128usize, 128]), ("sha256.txt", [512, 256])] {
         let bytes = std::fs::read(dir.join(name))
-            .unwrap_or_else(|e| panic!("{name}: {e} (the bench reads ../shared/circuits)"));
+            .unwrap_or_else(|e| panic!("{name}: {e} (the bench reads circuits/emp)"));
         let c = bristol::parse(&bytes, &Limits::default()).unwrap();
         let parse = median_ms(|| {
             std::hint::black_box(bristol::parse(&bytes, &Limits::default()).unwrap());

@@ -131,11 +131,11 @@ fn sizes() -> Vec<Size> {
                 id: leak(format!("{cid}-{key}")),
                 what: format!("emp-toolkit's `{file}` (Bristol Fashion), {name}"),
                 make: format!(
-                    "prover circuit prove ../shared/circuits/{file} --secret 0={secret} --public 1={public}{} --seed 1 -o f.proof",
+                    "prover circuit prove circuits/emp/{file} --secret 0={secret} --public 1={public}{} --seed 1 -o f.proof",
                     sp(flags)
                 ),
                 check: format!(
-                    "verifier circuit verify ../shared/circuits/{file} f.proof --public 1={public} --output 0=$(cat f.out)"
+                    "verifier circuit verify circuits/emp/{file} f.proof --public 1={public} --output 0=$(cat f.out)"
                 ),
             });
         }
@@ -192,7 +192,7 @@ fn machine() -> Machine {
 }
 
 /// Scratch directories where the commands run as they are written: `prover` and `verifier`
-/// (this build's) on a `PATH` of their own, `puzzles/`, and `../shared` (the repository's).
+/// (this build's) on a `PATH` of their own, `puzzles/` and `circuits/` (the repository's).
 struct Scratch {
     base: PathBuf,
     path: String,
@@ -208,7 +208,6 @@ impl Scratch {
         std::fs::create_dir_all(base.join("rows")).unwrap();
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_prover"), bin.join("prover")).unwrap();
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_verifier"), bin.join("verifier")).unwrap();
-        std::os::unix::fs::symlink(root.join("../shared"), base.join("rows/shared")).unwrap();
         let path = format!(
             "{}:{}",
             bin.display(),
@@ -224,6 +223,7 @@ impl Scratch {
         std::fs::create_dir_all(&d).unwrap();
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         std::os::unix::fs::symlink(root.join("puzzles"), d.join("puzzles")).unwrap();
+        std::os::unix::fs::symlink(root.join("circuits"), d.join("circuits")).unwrap();
         d
     }
 
@@ -350,19 +350,11 @@ fn main() {
     );
     println!("figures: {at}");
     let s = Scratch::new();
-    // ../shared from the scratch directory is the repository's ../shared
-    let have_circuits = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/circuits/aes_128.txt")
-        .exists();
 
     // proof sizes, each proof verified
     let mut size = std::collections::BTreeMap::new();
     let mut table = String::new();
     for z in sizes() {
-        if z.id.starts_with("emp-") && !have_circuits {
-            println!("figures: {} skipped (no ../shared/circuits)", z.id);
-            continue;
-        }
         let d = s.dir(z.id);
         let out = s.run(&d, &z.make);
         if z.id.starts_with("emp-") {
@@ -464,13 +456,13 @@ fn main() {
         spread("")
     );
     let mut emp = Vec::new();
-    if have_circuits {
+    {
         for (file, secret, public) in [
             ("aes_128.txt", AES_KEY.to_string(), AES_PT.to_string()),
             ("sha256.txt", "61".repeat(64), "00".repeat(32)),
         ] {
             let c = |flags: &str| {
-                format!("prover circuit prove ../shared/circuits/{file} --secret 0={secret} --public 1={public} {flags} --seed 1 -o t-c.proof")
+                format!("prover circuit prove circuits/emp/{file} --secret 0={secret} --public 1={public} {flags} --seed 1 -o t-c.proof")
             };
             emp.push(ratio(
                 &s,
@@ -583,7 +575,7 @@ fn main() {
             thousands(fo as u64), thousands(ft as u64), x(fp), x(fv)
         ));
     }
-    if have_circuits {
+    {
         rows.push(format!(
             "| your own circuit: emp-toolkit's AES-128 / SHA-256 compression, 128 bits | VOLE size set {} / {} B, speed set {} / {} B, KKW {} / {} B, ZKB++ {} / {} B; the VOLE speed set proves in {} / {} ZKB++'s time (whole processes) | {bench}: rows `emp-*` | {when} |",
             thousands(size["emp-aes-vole"]), thousands(size["emp-sha256-vole"]),

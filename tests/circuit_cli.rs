@@ -1,5 +1,5 @@
 //! `prover circuit …` and `verifier circuit …` through the binaries, on circuits nobody here
-//! wrote (emp-toolkit's AES-128 and SHA-256 compression, read from ../shared/circuits) and
+//! wrote (emp-toolkit's AES-128 and SHA-256 compression, read from circuits/emp) and
 //! on our own exported ones: evaluation against the `aes` and `sha2` crates, proofs on every
 //! engine, and every way a proof must be refused.
 
@@ -9,11 +9,11 @@ use rand::{Rng, SeedableRng};
 
 fn shared(name: &str) -> String {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/circuits")
+        .join("circuits/emp")
         .join(name);
     assert!(
         p.is_file(),
-        "{} is missing: these tests need emp-toolkit's circuits in ../shared/circuits beside the checkout",
+        "{} is missing: these tests need emp-toolkit's circuits in circuits/emp beside the checkout",
         p.display()
     );
     p.to_string_lossy().into_owned()

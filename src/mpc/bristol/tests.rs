@@ -11,11 +11,11 @@ use crate::mpc::circuit::random_circuit;
 
 fn shared(name: &str) -> Vec<u8> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/circuits")
+        .join("circuits/emp")
         .join(name);
     std::fs::read(&p).unwrap_or_else(|e| {
         panic!(
-            "cannot read {} ({e}): these tests need emp-toolkit's circuits in ../shared/circuits beside the checkout",
+            "cannot read {} ({e}): these tests need emp-toolkit's circuits in circuits/emp beside the checkout",
             p.display()
         )
     })
