@@ -200,7 +200,6 @@ struct Scratch {
 
 impl Scratch {
     fn new() -> Scratch {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let base = std::env::temp_dir().join(format!("zkg_figures_{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let bin = base.join("bin");

@@ -34,8 +34,8 @@ use std::time::{Duration, Instant};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::catalog;
 use zkgames::peg::instance::Instance;
-use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::{baseline, solve_tuned, SolveOptions, SolveOutcome, Tuning};
+use zkgames::peg_count::{count, Mode};
 
 #[path = "common/peers.rs"]
 mod peers;

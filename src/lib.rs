@@ -1,31 +1,25 @@
 //! zkgames: zero-knowledge proofs for puzzles and games.
 //!
-//! Layers, bottom up:
-//! - [`commit`], [`transcript`], [`merkle`]: hash commitments, Fiat–Shamir transcripts, Merkle trees.
-//! - [`files`]: reading inputs and writing outputs (atomic replacement, secret modes, limits).
-//! - [`proof_file`]: the versioned container every proof file uses.
-//! - [`net`]: framed messages for live interactive sessions (TCP or pipes).
-//! - [`peg`]: peg solitaire (Bultel, FUN 2022): instances, isomorphisms, boards, solver, Protocol 1.
-//! - [`wall`]: the Wall Game: positions and the single/double edge cut oracle.
-//! - [`mpc`]: the engines over boolean circuits: VOLE-in-the-head, ZKB++ and KKW
-//!   (MPC-in-the-head).
-//! - [`auth`]: authentication by zero-knowledge proof: keys, identities, the user database.
-//! - [`cli`]: the logic behind the `prover` and `verifier` binaries.
+//! This crate is the `prover` and `verifier` programs ([`cli`]) and a facade over the
+//! workspace's library crates, bottom up (each imports only those before it):
+//! - `zkgames-core` ([`commit`], [`transcript`], [`merkle`], [`files`], [`proof_file`],
+//!   [`rng`], [`error`]): hashing, commitments, files, the proof container.
+//! - `zkgames-net` ([`net`]): framed messages for live sessions (TCP or pipes), limits.
+//! - `zkgames-mpc` ([`mpc`]): the engines over boolean circuits (VOLE-in-the-head, ZKB++,
+//!   KKW) and the general statements (SHA-256, AES-128, LowMC, Bristol Fashion).
+//! - `zkgames-peg` ([`peg`]) and `zkgames-wall` ([`wall`]): the games.
+//! - `zkgames-peg-count` ([`peg_count`]): the peg position counter (on no proof path).
+//! - `zkgames-auth` ([`auth`]): login by zero-knowledge proof, TCP and HTTP services.
 
-pub mod auth;
+pub use zkgames_auth as auth;
+pub use zkgames_core::{commit, error, files, merkle, proof_file, rng, transcript};
+pub use zkgames_core::{Error, Result};
+pub use zkgames_mpc as mpc;
+pub use zkgames_net as net;
+pub use zkgames_peg as peg;
+pub use zkgames_peg_count as peg_count;
+pub use zkgames_wall as wall;
+
 pub mod cli;
-pub mod commit;
-pub mod error;
-pub mod files;
 #[doc(hidden)]
 pub mod fuzz_entry;
-pub mod merkle;
-pub mod mpc;
-pub mod net;
-pub mod peg;
-pub mod proof_file;
-pub mod rng;
-pub mod transcript;
-pub mod wall;
-
-pub use error::{Error, Result};

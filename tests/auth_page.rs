@@ -112,7 +112,7 @@ fn next_code(srv: &common::Server, name: &str, skip: usize) -> String {
 #[test]
 fn the_page_registers_and_logs_in_device_style_in_chromium() {
     let Some(bin) = chromium() else {
-        println!("SKIPPED: headless Chromium not found (apt-get install chromium)");
+        common::missing("headless Chromium not found (apt-get install chromium)");
         return;
     };
     let d = common::fresh_dir("auth-page", "chromium");
@@ -330,7 +330,7 @@ window.addEventListener("load", function () { setTimeout(async function () {
 #[test]
 fn pages_of_other_origins_cannot_use_the_api_in_chromium() {
     let Some(bin) = chromium() else {
-        println!("SKIPPED: headless Chromium not found (apt-get install chromium)");
+        common::missing("headless Chromium not found (apt-get install chromium)");
         return;
     };
     let d = common::fresh_dir("auth-page", "other-origin");

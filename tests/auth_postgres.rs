@@ -20,16 +20,17 @@ use zkgames::rng::seeded_rng;
 
 mod common;
 use common::http::{get_auth, post, start};
-use common::pg::Pg;
+use common::pg::{Pg, PgError};
 use common::Server;
 
 fn pg(tag: &str) -> Option<Pg> {
     match Pg::start(tag) {
         Ok(p) => Some(p),
-        Err(why) => {
-            println!("SKIPPED: {why}");
+        Err(PgError::NotInstalled(why)) => {
+            common::missing(&why);
             None
         }
+        Err(PgError::Failed(why)) => panic!("PostgreSQL is installed but did not start: {why}"),
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::pg::Pg;
+use common::pg::{Pg, PgError};
 use common::{run, VERIFIER};
 
 /// Debian's default pg_hba.conf (PostgreSQL 15), in substance; as a non-root user the
@@ -74,10 +74,11 @@ fn the_guides_postgres_recipe_runs_on_a_stock_debian_configuration() {
     let as_root = is_root();
     let pg = match Pg::start_with("recipe", "postgres", Some(&debian_hba(as_root))) {
         Ok(p) => p,
-        Err(why) => {
-            println!("SKIPPED: {why}");
+        Err(PgError::NotInstalled(why)) => {
+            common::missing(&why);
             return;
         }
+        Err(PgError::Failed(why)) => panic!("PostgreSQL is installed but did not start: {why}"),
     };
     let sock = pg.dir.to_string_lossy().replace('/', "%2F");
     let (h1, h2) = (free_port(), free_port());

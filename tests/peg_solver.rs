@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use zkgames::cli::peg_solve::{run, solve_text, SearchArgs, SolveArgs};
 use zkgames::peg::board::Puzzle;
 use zkgames::peg::instance::{Goal, Instance};
-use zkgames::peg::solver::count::{count, Mode};
 use zkgames::peg::solver::*;
+use zkgames::peg_count::{count, Mode};
 use zkgames::Error;
 
 use common::XorShift as Rng;

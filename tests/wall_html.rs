@@ -713,7 +713,7 @@ process.stdout.write(JSON.stringify(out));
 #[test]
 fn page_script_under_node_agrees() {
     if Command::new("node").arg("--version").output().is_err() {
-        println!("SKIPPED: node is not installed (the Rust transcription is still tested)");
+        common::missing("node is not installed (apt-get install nodejs)");
         return;
     }
     let mut rng = ChaCha20Rng::seed_from_u64(0x6e6f6465);
@@ -882,7 +882,7 @@ window.addEventListener("load", function () { setTimeout(function () {
 #[test]
 fn chromium_end_to_end() {
     let Some(bin) = chromium() else {
-        println!("SKIPPED: headless Chromium not found (apt-get install chromium)");
+        common::missing("headless Chromium not found (apt-get install chromium)");
         return;
     };
     let src = p("puzzles/wall/cat-and-mouse-8x8.txt");

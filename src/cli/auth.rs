@@ -11,7 +11,8 @@ use crate::auth::keys::{read_identity, read_key, write_new_file, Kind, SecretKey
 use crate::auth::server;
 use crate::auth::store::{Clock, Event, Policy, Store};
 use crate::auth::DbSpec;
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// Key kinds on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -14,7 +14,8 @@ use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
 use crate::mpc::bristol::{self, proof, Bristol, Limits};
 use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// What a prover gives: every input group once, secret or public.
 #[derive(clap::Args, Debug, Clone)]

@@ -11,7 +11,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::net::server::{self, ServerOptions};
 use crate::net::{Channel, Deadlines};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 pub mod auth;
 pub mod circuit;

@@ -14,7 +14,8 @@ use crate::peg::protocol::{achieved_bits, rounds_for_bits, Opening};
 use crate::peg::session::{verify_record, PegProver, PegVerifier};
 use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
 use crate::rng::rng_from;
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// Largest proof file read (bytes).
 const MAX_PROOF_FILE: u64 = 80 << 20;

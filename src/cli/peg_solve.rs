@@ -1,15 +1,16 @@
 //! `prover peg solve PUZZLE [-o SOLUTION]`: find a solution with [`crate::peg::solver`];
 //! `--count-all` instead counts the reachable and the solvable positions
-//! ([`crate::peg::solver::count`]).
+//! ([`zkgames_peg_count`]).
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::cli::report::{self, JsonArg};
 use crate::peg::board::Puzzle;
-use crate::peg::solver::count::{count, Counts, Mode, DEFAULT_MAX_POSITIONS};
 use crate::peg::solver::{solve_with_stats, SolveOptions, SolveOutcome, DEFAULT_BUDGET};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
+use zkgames_peg_count::{count, Counts, Mode, DEFAULT_MAX_POSITIONS};
 
 /// Arguments of `prover peg solve`.
 #[derive(clap::Args, Debug)]

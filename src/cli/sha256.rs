@@ -9,7 +9,8 @@ use crate::mpc::engine::Required;
 use crate::mpc::rounds_for_bits;
 use crate::mpc::sha256::{self, MAX_PREIMAGE};
 use crate::proof_file::{read_input, write_proof, ProofFile, HEADER_LEN, MAX_BODY};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// Largest security level accepted on the command line (keeps the round count bounded).
 pub const MAX_SECURITY: u32 = 256;

@@ -9,7 +9,8 @@ use super::sha256::{check_security, read_proof};
 use crate::mpc::seal::{SealOpening, OPENING_HEADER_LEN};
 use crate::mpc::sha256::MAX_PREIMAGE;
 use crate::proof_file::{read_input, write_proof};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 #[derive(Args, Debug)]
 pub struct SealArgs {

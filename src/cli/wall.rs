@@ -24,7 +24,8 @@ use crate::wall::game::Status;
 use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
 use crate::wall::record::{self, read_source, Record, Source};
 use crate::wall::render;
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 use serde_json::json;
 
 /// How many illegal wall pairs the human summary of `analyze` lists.

@@ -8,7 +8,8 @@ use crate::proof_file::read_input;
 use crate::wall::html::{self, Seals};
 use crate::wall::record::{Record, Source};
 use crate::wall::seal::{self, MoveStatement};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// Largest seal or opening file read (as `wall replay`).
 const MAX_SEAL_FILE: u64 = 16 << 20;

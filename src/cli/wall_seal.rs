@@ -20,7 +20,8 @@ use crate::wall::game::{Game, Move};
 use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
 use crate::wall::record::{read_source, Source};
 use crate::wall::seal::{self, MoveStatement};
-use crate::{Error, Result};
+use crate::Error;
+use crate::Result;
 
 /// Largest seal or opening file read.
 const MAX_SEAL_FILE: u64 = 16 << 20;

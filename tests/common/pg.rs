@@ -3,7 +3,9 @@
 //! a fresh temporary directory, listening on a free loopback port only, trust
 //! authentication for the loopback user `zkg`. As root (CI), the cluster is created and run
 //! as the `postgres` system user (`runuser`), since PostgreSQL refuses to run as root.
-//! Without the package, [`Pg::start`] says why and the caller skips.
+//! [`Pg::start`] tells a machine without the package ([`PgError::NotInstalled`]: the caller
+//! skips, or fails under `CI=true`) from a server that is there but did not start
+//! ([`PgError::Failed`]: always a failure).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +16,23 @@ pub struct Pg {
     pub port: u16,
     bin: PathBuf,
     as_postgres: bool,
+}
+
+/// Why no cluster runs.
+#[derive(Debug)]
+pub enum PgError {
+    /// PostgreSQL's `initdb` is on neither path: Debian's `postgresql` is not installed.
+    NotInstalled(String),
+    /// It is installed, but creating or starting the cluster failed (with the details).
+    Failed(String),
+}
+
+impl std::fmt::Display for PgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PgError::NotInstalled(s) | PgError::Failed(s) => f.write_str(s),
+        }
+    }
 }
 
 fn bin_dir() -> Option<PathBuf> {
@@ -53,8 +72,8 @@ fn free_port() -> u16 {
 }
 
 impl Pg {
-    /// Starts a cluster, or `Err(why)` when PostgreSQL is not installed or cannot start.
-    pub fn start(tag: &str) -> Result<Pg, String> {
+    /// Starts a cluster, or says why not: not installed, or installed and failed.
+    pub fn start(tag: &str) -> Result<Pg, PgError> {
         Pg::start_with(tag, "zkg", None)
     }
 
@@ -65,8 +84,14 @@ impl Pg {
 
     /// A cluster whose superuser is `superuser`, with `hba` as its pg_hba.conf when given
     /// (e.g. a stock Debian one: peer on the socket, a password on 127.0.0.1).
-    pub fn start_with(tag: &str, superuser: &str, hba: Option<&str>) -> Result<Pg, String> {
-        let bin = bin_dir().ok_or("PostgreSQL not found (apt-get install postgresql)")?;
+    pub fn start_with(tag: &str, superuser: &str, hba: Option<&str>) -> Result<Pg, PgError> {
+        let bin = bin_dir().ok_or_else(|| {
+            PgError::NotInstalled("PostgreSQL not found (apt-get install postgresql)".into())
+        })?;
+        Pg::create(bin, tag, superuser, hba).map_err(PgError::Failed)
+    }
+
+    fn create(bin: PathBuf, tag: &str, superuser: &str, hba: Option<&str>) -> Result<Pg, String> {
         let as_postgres = is_root();
         let dir = std::env::temp_dir().join(format!("zkg-pg-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,0 +1,360 @@
+//! Reading a Bristol Fashion file: every count checked against the file's size before
+//! anything is allocated from it, every wire checked as it is read, one line naming what is
+//! wrong (with its line number) when the file cannot be used.
+//!
+//! The format (Bristol Fashion, as the published circuits write it):
+//!
+//! ```text
+//! G W                       gates, wires
+//! n w_0 … w_{n-1}           input groups and their widths
+//! m v_0 … v_{m-1}           output groups and their widths
+//!                           (blank lines are skipped anywhere after the header)
+//! k l a_1 … a_k c_1 … c_l T one gate a line: k inputs, l outputs, the wires, the type
+//! ```
+//!
+//! Types: `XOR` and `AND` (2 → 1), `INV` (1 → 1), `EQW` (1 → 1, a copy), `EQ` (1 → 1 whose
+//! "input" is the constant `0` or `1`), `MAND` (`2m → m`: `m` ANDs, the first inputs paired
+//! with the last). Anything else is refused by name. Inputs are wires `0..Σw` in group order;
+//! outputs are the last `Σv` wires in group order; every gate writes wires no input or other
+//! gate writes, and reads only wires already written.
+
+use super::{BGate, Bristol, Limits};
+use zkgames_core::Error;
+use zkgames_core::Result;
+
+/// The shortest text a gate line can have (`1 1 0 1 INV` and its newline): bounds the gate
+/// count a file of `n` bytes can hold before anything is allocated from the header.
+const MIN_GATE_LINE: usize = 12;
+
+fn bad(line: usize, msg: impl std::fmt::Display) -> Error {
+    Error::bad(format!("circuit file, line {line}: {msg}"))
+}
+
+/// The non-blank lines of `text` with their 1-based numbers.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+        .filter(|(_, l)| !l.trim().is_empty())
+}
+
+fn number(line: usize, tok: &str, what: &str) -> Result<u64> {
+    if tok.is_empty() || tok.len() > 12 || !tok.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad(
+            line,
+            format!(
+                "{what} should be a whole number, found '{}'",
+                zkgames_core::files::excerpt(tok)
+            ),
+        ));
+    }
+    Ok(tok.parse().expect("at most 12 digits"))
+}
+
+/// A header line `n x_1 … x_n` (input or output groups).
+fn groups(line: usize, l: &str, what: &str, limits: &Limits) -> Result<Vec<u32>> {
+    let toks: Vec<&str> = l.split_ascii_whitespace().collect();
+    let n = number(line, toks[0], &format!("the number of {what} groups"))?;
+    if n == 0 {
+        return Err(bad(
+            line,
+            format!("a circuit needs at least one {what} group"),
+        ));
+    }
+    if toks.len() as u64 != n + 1 {
+        return Err(bad(
+            line,
+            format!(
+                "the header announces {n} {what} groups but gives {} widths",
+                toks.len() - 1
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(toks.len() - 1);
+    for (g, t) in toks[1..].iter().enumerate() {
+        let w = number(line, t, &format!("the width of {what} group {g}"))?;
+        if w == 0 {
+            return Err(bad(line, format!("{what} group {g} has width 0")));
+        }
+        if w > limits.wires {
+            return Err(bad(
+                line,
+                format!(
+                    "{what} group {g} has {w} wires, over the limit of {}",
+                    limits.wires
+                ),
+            ));
+        }
+        out.push(w as u32);
+    }
+    Ok(out)
+}
+
+/// Parses and checks a Bristol Fashion circuit.
+pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
+    if bytes.len() as u64 > limits.bytes {
+        return Err(Error::bad(format!(
+            "circuit file of {} bytes, over the limit of {} (raise it with --max-circuit-bytes)",
+            bytes.len(),
+            limits.bytes
+        )));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Error::bad(format!(
+            "circuit file: not text (a byte that is not UTF-8 at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut it = lines(text);
+    let (l1, first) = it.next().ok_or_else(|| {
+        Error::bad("circuit file: empty (a Bristol Fashion circuit starts with 'GATES WIRES')")
+    })?;
+    let toks: Vec<&str> = first.split_ascii_whitespace().collect();
+    if toks.len() != 2 {
+        return Err(bad(
+            l1,
+            "the first line should be two numbers, the gate count and the wire count",
+        ));
+    }
+    let n_gates = number(l1, toks[0], "the gate count")?;
+    let n_wires = number(l1, toks[1], "the wire count")?;
+    if n_gates > limits.gates {
+        return Err(bad(
+            l1,
+            format!(
+                "{n_gates} gates, over the limit of {} (raise it with --max-gates)",
+                limits.gates
+            ),
+        ));
+    }
+    if n_wires > limits.wires {
+        return Err(bad(
+            l1,
+            format!(
+                "{n_wires} wires, over the limit of {} (raise it with --max-gates)",
+                limits.wires
+            ),
+        ));
+    }
+    // nothing is allocated from a count the file is too short to hold
+    if n_gates.saturating_mul(MIN_GATE_LINE as u64) > bytes.len() as u64 {
+        return Err(bad(
+            l1,
+            format!(
+                "the header announces {n_gates} gates, more than a file of {} bytes can hold",
+                bytes.len()
+            ),
+        ));
+    }
+    let (l2, second) = it
+        .next()
+        .ok_or_else(|| bad(l1 + 1, "missing the input groups line"))?;
+    let inputs = groups(l2, second, "input", limits)?;
+    let (l3, third) = it
+        .next()
+        .ok_or_else(|| bad(l2 + 1, "missing the output groups line"))?;
+    let outputs = groups(l3, third, "output", limits)?;
+    let n_in: u64 = inputs.iter().map(|&w| w as u64).sum();
+    let n_out: u64 = outputs.iter().map(|&w| w as u64).sum();
+    if n_in > n_wires || n_out > n_wires {
+        return Err(bad(
+            l3,
+            format!("{n_in} input and {n_out} output wires do not fit in {n_wires} wires"),
+        ));
+    }
+    if n_in + n_out > n_wires {
+        return Err(bad(
+            l3,
+            format!(
+                "inputs (wires 0 to {}) and outputs (wires {} to {}) overlap",
+                n_in - 1,
+                n_wires - n_out,
+                n_wires - 1
+            ),
+        ));
+    }
+    // every wire beyond the inputs is written by a gate: a gate line of text writes at most
+    // one wire per two bytes, so this bounds the wire table by the file's size
+    if n_wires - n_in > (bytes.len() / 2) as u64 {
+        return Err(bad(
+            l1,
+            format!(
+                "the header announces {n_wires} wires, more than a file of {} bytes can write",
+                bytes.len()
+            ),
+        ));
+    }
+    let n_wires = n_wires as usize;
+    let mut written = vec![false; n_wires];
+    written[..n_in as usize].fill(true);
+    let mut gates = Vec::with_capacity(n_gates as usize);
+    let mut mand_wires: Vec<u32> = Vec::new();
+    let mut counts = super::GateCounts::default();
+    let mut last_line = l3;
+    // one token buffer for every line (a line's tokens borrow the text; no allocation a gate)
+    let mut toks: Vec<&str> = Vec::with_capacity(8);
+    for (ln, l) in it {
+        last_line = ln;
+        if gates.len() as u64 == n_gates {
+            return Err(bad(
+                ln,
+                format!("more gates than the {n_gates} the header announces"),
+            ));
+        }
+        toks.clear();
+        toks.extend(l.split_ascii_whitespace());
+        if toks.len() < 4 {
+            return Err(bad(
+                ln,
+                "a gate line is 'INPUTS OUTPUTS in-wires… out-wires… TYPE'",
+            ));
+        }
+        let k = number(ln, toks[0], "the gate's input count")?;
+        let m = number(ln, toks[1], "the gate's output count")?;
+        if toks.len() as u64 != k + m + 3 {
+            return Err(bad(
+                ln,
+                format!(
+                    "the gate announces {k} inputs and {m} outputs but the line has {} wires",
+                    toks.len() - 3
+                ),
+            ));
+        }
+        let ty = *toks.last().expect("at least 4 tokens");
+        let shape_ok = match ty {
+            "XOR" | "AND" => k == 2 && m == 1,
+            "INV" | "EQW" | "EQ" => k == 1 && m == 1,
+            "MAND" => m >= 1 && k == 2 * m,
+            _ => {
+                return Err(bad(
+                    ln,
+                    format!(
+                    "unknown gate type '{}' (this reader takes XOR, AND, INV, EQ, EQW and MAND)",
+                    zkgames_core::files::excerpt(ty)
+                ),
+                ))
+            }
+        };
+        if !shape_ok {
+            return Err(bad(
+                ln,
+                format!("a {ty} gate cannot have {k} inputs and {m} outputs"),
+            ));
+        }
+        let k = k as usize;
+        let wire = |tok: &str, role: &str| -> Result<u32> {
+            let w = number(ln, tok, role)?;
+            if w >= n_wires as u64 {
+                return Err(bad(
+                    ln,
+                    format!(
+                        "wire {w} is out of range (the circuit has wires 0 to {})",
+                        n_wires - 1
+                    ),
+                ));
+            }
+            Ok(w as u32)
+        };
+        let mut ins = [0u32; 2];
+        let mut const_in = false;
+        if ty == "EQ" {
+            const_in = match toks[2] {
+                "0" => false,
+                "1" => true,
+                t => {
+                    return Err(bad(
+                        ln,
+                        format!(
+                            "an EQ gate's input is the constant 0 or 1, found '{}'",
+                            zkgames_core::files::excerpt(t)
+                        ),
+                    ))
+                }
+            };
+        } else {
+            for (j, t) in toks[2..2 + k].iter().enumerate() {
+                let w = wire(t, "an input wire")?;
+                if !written[w as usize] {
+                    return Err(bad(
+                        ln,
+                        format!("the gate reads wire {w}, which no input or earlier gate writes"),
+                    ));
+                }
+                if j < 2 {
+                    ins[j] = w;
+                }
+                if ty == "MAND" {
+                    mand_wires.push(w);
+                }
+            }
+        }
+        let mut outs = [0u32; 1];
+        for (j, t) in toks[2 + k..toks.len() - 1].iter().enumerate() {
+            let w = wire(t, "an output wire")?;
+            if written[w as usize] {
+                return Err(bad(
+                    ln,
+                    if (w as u64) < n_in {
+                        format!("the gate writes wire {w}, which is an input")
+                    } else {
+                        format!("wire {w} is written twice")
+                    },
+                ));
+            }
+            written[w as usize] = true;
+            if j == 0 {
+                outs[0] = w;
+            }
+            if ty == "MAND" {
+                mand_wires.push(w);
+            }
+        }
+        let g = match ty {
+            "XOR" => {
+                counts.xor += 1;
+                BGate::Xor(ins[0], ins[1], outs[0])
+            }
+            "AND" => {
+                counts.and += 1;
+                BGate::And(ins[0], ins[1], outs[0])
+            }
+            "INV" => {
+                counts.inv += 1;
+                BGate::Inv(ins[0], outs[0])
+            }
+            "EQW" => {
+                counts.eqw += 1;
+                BGate::Eqw(ins[0], outs[0])
+            }
+            "EQ" => {
+                counts.eq += 1;
+                BGate::Eq(const_in, outs[0])
+            }
+            _ => {
+                counts.mand += 1;
+                counts.mand_ands += m;
+                let start = mand_wires.len() - 3 * m as usize;
+                BGate::Mand(start as u32, m as u32)
+            }
+        };
+        gates.push(g);
+    }
+    if (gates.len() as u64) < n_gates {
+        return Err(bad(
+            last_line,
+            format!(
+                "the file ends after {} gates; the header announces {n_gates}",
+                gates.len()
+            ),
+        ));
+    }
+    let first_out = n_wires - n_out as usize;
+    if let Some(w) = (first_out..n_wires).find(|&w| !written[w]) {
+        return Err(Error::bad(format!(
+            "circuit file: output wire {w} is never written by a gate"
+        )));
+    }
+    Ok(Bristol::from_checked(
+        n_wires, inputs, outputs, gates, mand_wires, counts,
+    ))
+}

@@ -1,0 +1,169 @@
+//! The engines: zero-knowledge proofs that a prover knows a witness `w` with `C(w) = y` for
+//! a public circuit `C` and output `y`, and nothing else about the domain.
+//!
+//! - [`statement`]: what is proven ([`statement::Statement`]: circuit, public output,
+//!   public bytes, tag, context). Every proof kind builds one; no engine is named.
+//! - [`circuit`]: the circuit IR, the builder with its gadgets, plain evaluation, digests.
+//! - The engines, each in its own folder: [`zkbpp`] (ZKB++, three parties), [`kkw`] (KKW: `N`
+//!   parties, preprocessing checked by cut-and-choose, with [`seedtree`]) and [`vole`]
+//!   (VOLE-in-the-head: vector commitments turned into VOLE, QuickSilver over [`gf128`]).
+//!   Each implements the shared interfaces in its `backend.rs`.
+//! - [`engine`]: the one interface domain code uses ([`engine::System`],
+//!   [`engine::Proof`]): prove, verify, seal, open, session halves, files. The only place
+//!   besides the command line's `--system` that enumerates engines.
+//! - [`seal`]: committed witnesses (seal now, open later) over [`seal::Reproducible`].
+//! - [`session`]: live sessions with verifier-chosen challenges over
+//!   [`session::Interactive`] and [`zkgames_net`] (ZKB++'s own in [`zkbpp::session`]).
+//! - [`offered`]: the parameter sets verifiers offer and the work a proof file may ask.
+//! - General-purpose statements: [`sha256`] (preimages), [`aes128`] (keys, S-boxes as
+//!   GF(2^8) inverses), [`lowmc`] (keys of Picnic3-L1's LowMC), [`bristol`] (circuits people
+//!   bring, in Bristol Fashion).
+//!
+//! Domain circuits live with their domain: peg solitaire in [`zkgames_peg::mpc`], the Wall
+//! Game's sealed moves in [`zkgames_wall::circuit`]. This module knows neither.
+
+pub mod aes128;
+mod bitmatrix;
+pub mod bristol;
+pub mod circuit;
+pub mod engine;
+pub mod gf128;
+pub mod kkw;
+pub mod lowmc;
+pub mod offered;
+pub mod seal;
+pub mod seedtree;
+pub mod session;
+pub mod sha256;
+pub mod statement;
+pub mod vole;
+pub mod zkbpp;
+
+pub use zkbpp::{rounds_for_bits, security_bits};
+
+/// How a verifier says that a well-formed proof's sizes do not fit the statement's circuit
+/// (an input share, a view, auxiliary bits of another length): the proof, seal or session
+/// was made for another statement. Messages start with it and give the detail after a colon.
+pub const ANOTHER_STATEMENT: &str =
+    "made for another statement (another puzzle, position, player, digest or context)";
+
+use zkgames_core::proof_file::Mode;
+
+/// What a verifier reports about an accepted proof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Number of parallel repetitions.
+    pub rounds: usize,
+    /// Soundness achieved, `rounds · log2(3/2)` bits.
+    pub security_bits: f64,
+    /// Size of the whole proof file in bytes.
+    pub proof_bytes: usize,
+    /// AND gates of the circuit (the cost driver).
+    pub and_gates: usize,
+    /// Fiat–Shamir proof or recorded interactive session.
+    pub mode: Mode,
+    /// `Some` for a KKW proof (then `rounds` is its number of online executions and
+    /// `security_bits` is [`kkw::attack_cost_bits`]).
+    pub kkw: Option<kkw::Params>,
+    /// `Some` for a VOLE-in-the-head proof (then `rounds` is `τ` and `security_bits` is
+    /// [`vole::attack_cost_bits`]).
+    pub vole: Option<vole::Params>,
+}
+
+impl Report {
+    /// The report of an accepted proof or session of `system`.
+    pub fn of(system: &engine::System, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        match *system {
+            engine::System::Zkbpp { rounds } => Report::new(rounds, proof_bytes, and_gates, mode),
+            engine::System::Kkw(p) => Report {
+                mode,
+                ..Report::kkw(p, proof_bytes, and_gates)
+            },
+            engine::System::Vole(p) => Report::vole(p, proof_bytes, and_gates, mode),
+        }
+    }
+
+    pub fn new(rounds: usize, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        Report {
+            rounds,
+            security_bits: security_bits(rounds),
+            proof_bytes,
+            and_gates,
+            mode,
+            kkw: None,
+            vole: None,
+        }
+    }
+
+    /// The report of an accepted KKW proof.
+    pub fn kkw(params: kkw::Params, proof_bytes: usize, and_gates: usize) -> Self {
+        Report {
+            rounds: params.online as usize,
+            security_bits: kkw::attack_cost_bits(&params),
+            proof_bytes,
+            and_gates,
+            mode: Mode::NonInteractive,
+            kkw: Some(params),
+            vole: None,
+        }
+    }
+
+    /// The report of an accepted VOLE-in-the-head proof (`mode`: a proof or a session).
+    pub fn vole(params: vole::Params, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
+        Report {
+            rounds: params.tau as usize,
+            security_bits: vole::attack_cost_bits(&params),
+            proof_bytes,
+            and_gates,
+            mode,
+            kkw: None,
+            vole: Some(params),
+        }
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = &self.vole {
+            return write!(
+                f,
+                "VOLE-in-the-head with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
+                self.security_bits,
+                self.proof_bytes,
+                self.and_gates,
+                if self.mode == Mode::Interactive {
+                    " (interactive transcript: not transferable evidence)"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(p) = &self.kkw {
+            return write!(
+                f,
+                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
+                self.security_bits,
+                self.proof_bytes,
+                self.and_gates,
+                if self.mode == Mode::Interactive {
+                    " (interactive transcript: not transferable evidence)"
+                } else {
+                    ""
+                }
+            );
+        }
+        write!(
+            f,
+            "ZKB++ with {} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",
+            self.rounds,
+            self.security_bits,
+            self.proof_bytes,
+            self.and_gates,
+            if self.mode == Mode::Interactive {
+                " (interactive transcript: not transferable evidence)"
+            } else {
+                ""
+            }
+        )
+    }
+}

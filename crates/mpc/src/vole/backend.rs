@@ -1,0 +1,130 @@
+//! The VOLE-in-the-head engine behind the shared interfaces: its seals
+//! ([`crate::seal`]) and its live sessions ([`crate::session`]).
+//!
+//! A seal is an ordinary proof whose randomness comes from the master seed's generator,
+//! which [`super::commit`] reads in this order: the 32-byte salt and the 16-byte root of the
+//! one tree (`v7`; `v6` read `τ` roots). A session's first message is the whole [`CommitMsg`]: `chall1` and `chall2` are
+//! still derived by Fiat–Shamir inside it (they only select universal hash keys; grinding
+//! them costs `2^128` hashes, as in a proof), and it fixes every leaf before `Δ` is known.
+//! The verifier's challenge is `Δ` as one hidden leaf per repetition ([`Challenge`]); the
+//! response is a [`Response`]. No grinding: `Δ` is the verifier's own draw, so a session runs
+//! its set's session form ([`Params::session`]: the grinding bits become bits of `Δ`, and the
+//! opening is not bounded: every `Δ` is admissible and the response has exactly the opened
+//! seeds).
+//! Bytes: docs/PROTOCOLS.md 7.10.
+
+use rand_core::RngCore;
+
+use super::{Challenge, CommitMsg, Params, Profile, ProverState, Response};
+use crate::seal::Reproducible;
+use crate::session::Interactive;
+use crate::statement::Statement;
+use zkgames_core::rng::Rng;
+use zkgames_core::Result;
+
+/// The VOLE-in-the-head engine.
+pub struct Vole;
+
+impl Reproducible for Vole {
+    type Params = super::Params;
+    type Proof = super::Proof;
+    type Cheat = super::Cheat;
+    const MASTER_TAG: &'static [u8] = b"zkg:vole:seal-rng:v1";
+    const SEAL_DIGEST_TAG: &'static [u8] = b"zkg:vole:seal:v3";
+
+    fn check(p: &Self::Params) -> Result<()> {
+        p.check()
+    }
+
+    fn params(proof: &Self::Proof) -> Self::Params {
+        proof.params
+    }
+
+    fn prove_unchecked(
+        st: &Statement,
+        witness: &[bool],
+        params: Self::Params,
+        rng: &mut rand_chacha::ChaCha20Rng,
+        cheats: &[Self::Cheat],
+    ) -> Result<Self::Proof> {
+        super::prove_unchecked(st, witness, params, rng, cheats)
+    }
+}
+
+impl Interactive for Vole {
+    const LABEL: &'static str = "VOLE";
+    const SESSION_TAG: &'static [u8] = b"zkg:vole:session:v11";
+    const MAX_BITS: u32 = 128;
+    type Params = Params;
+    type Commit = CommitMsg;
+    type Challenge = Challenge;
+    type Response = Response;
+    type State = ProverState;
+
+    fn check(p: &Params) -> Result<()> {
+        p.check()
+    }
+
+    fn session_form(p: Params) -> Params {
+        p.session()
+    }
+
+    fn rounds(p: &Params) -> u32 {
+        p.tau
+    }
+
+    fn words(p: &Params) -> [u32; 3] {
+        [p.tau, p.delta_bits, p.grind]
+    }
+
+    fn offered(bits: u32) -> Result<Vec<(&'static str, Params)>> {
+        Profile::ALL
+            .into_iter()
+            .map(|pr| Ok((pr.name(), super::params_for(bits, pr)?)))
+            .collect()
+    }
+
+    fn commit(st: &Statement, witness: &[bool], p: Params, rng: &mut Rng) -> Result<ProverState> {
+        super::commit(st, witness, p, rng, &[])
+    }
+
+    fn commitment(state: &ProverState) -> &CommitMsg {
+        state.commitment()
+    }
+
+    fn respond(state: ProverState, _st: &Statement, ch: &Challenge) -> Result<Response> {
+        state.respond(ch)
+    }
+
+    fn random_challenge(p: &Params, mut rng: &mut dyn RngCore) -> Challenge {
+        Challenge::random(p, &mut rng)
+    }
+
+    fn check_challenge(ch: &Challenge, p: &Params) -> Result<()> {
+        ch.check(p)
+    }
+
+    fn check_commit(_m: &CommitMsg, _p: &Params) -> Result<()> {
+        // every length is checked against the statement with the response
+        Ok(())
+    }
+
+    fn verify(
+        st: &Statement,
+        p: &Params,
+        m: &CommitMsg,
+        ch: &Challenge,
+        r: &Response,
+    ) -> Result<()> {
+        super::verify_interactive(st, p, m, ch, r)
+    }
+
+    fn simulate(
+        st: &Statement,
+        p: Params,
+        ch: &Challenge,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<(CommitMsg, Response)> {
+        super::simulate(st, p, ch, &mut rng)
+    }
+}

@@ -1,0 +1,700 @@
+//! Per-address limits: how much of a server one network address may hold or spend.
+//!
+//! Why per address and not per user name: anyone can type any name, so a limit keyed by the
+//! name lets a stranger lock its owner out ("five wrong passwords"); and a proof of knowledge
+//! cannot be guessed, so there is nothing such a lockout protects. What an attacker really
+//! spends is the server's work and its connection slots, and those are charged to the address
+//! the requests come from.
+//!
+//! Two mechanisms, both keyed by [`IpAddr`], thread-safe, and free of any transport type so
+//! that a blocking TCP server and an async HTTP server use them alike:
+//!
+//! * [`ConnLimiter`]: how many connections (or requests in flight) one address holds at
+//!   once. [`ConnLimiter::acquire`] returns a [`Slot`] that gives the place back when
+//!   dropped (from any thread or task).
+//! * [`RateLimiter`]: how many costly events (failed logins, registrations...) one address
+//!   may cause within a sliding window; a refusal says how many seconds to wait.
+//!
+//! Addresses are grouped by [`addr_key`]: an IPv4 address is itself (an IPv4-mapped IPv6
+//! address counts as the IPv4 one), an IPv6 address counts as its /64 network, because one
+//! customer usually gets a whole /64 and could otherwise pick a fresh address per request.
+//!
+//! Misuse to avoid: keying by anything the client chooses (a user name, a port, an HTTP
+//! header such as `X-Forwarded-For` that no trusted proxy wrote) gives the attacker back a
+//! fresh budget at will; charging an honest success (a valid login) lets an attacker that
+//! shares the address make the honest user pay.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Most addresses a [`RateLimiter`] remembers at once: beyond it, the addresses whose last
+/// event is oldest are forgotten first (memory stays bounded under a spray of addresses).
+pub const MAX_TRACKED: usize = 65_536;
+
+/// The address a limit is charged to: IPv4 as is (IPv4-mapped IPv6 too), IPv6 by its /64.
+pub fn addr_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// [`addr_key`] as text, for logs and databases: `203.0.113.7`, `2001:db8:1:2::/64`.
+pub fn addr_key_text(ip: IpAddr) -> String {
+    match addr_key(ip) {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("{v6}/64"),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // a panic while holding the lock leaves counts that are still consistent (every update
+    // is a single insert or remove), so a poisoned lock is used as is
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Concurrent connections (or requests in flight) per address.
+#[derive(Debug)]
+pub struct ConnLimiter {
+    per_addr: usize,
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One place held by an address in a [`ConnLimiter`]; dropping it gives the place back.
+#[derive(Debug)]
+pub struct Slot {
+    lim: Arc<ConnLimiter>,
+    key: IpAddr,
+}
+
+impl ConnLimiter {
+    /// At most `per_addr` places per address (0 refuses everyone).
+    pub fn new(per_addr: usize) -> Arc<ConnLimiter> {
+        Arc::new(ConnLimiter {
+            per_addr,
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A place for `ip`, or `None` when its address already holds the maximum.
+    pub fn acquire(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
+        let key = addr_key(ip);
+        let mut held = lock(&self.held);
+        let n = held.entry(key).or_insert(0);
+        if *n >= self.per_addr {
+            if *n == 0 {
+                held.remove(&key);
+            }
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            lim: Arc::clone(self),
+            key,
+        })
+    }
+
+    /// Places `ip`'s address holds now.
+    pub fn held(&self, ip: IpAddr) -> usize {
+        lock(&self.held).get(&addr_key(ip)).copied().unwrap_or(0)
+    }
+
+    /// The limit per address.
+    pub fn per_addr(&self) -> usize {
+        self.per_addr
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = lock(&self.lim.held);
+        if let Some(n) = held.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// Whether a connection is at work now (a session under way, a request in flight): asked
+/// only when a full server looks for a connection to close.
+pub type BusyProbe = Box<dyn Fn() -> bool + Send>;
+
+/// Closes a connection from another thread or task (shuts its socket down).
+pub type Kick = Box<dyn FnOnce() + Send>;
+
+/// The connections a server holds, per address, and which one makes room for a newcomer
+/// when it is full ([`ConnTable::admit`]).
+///
+/// Fairness rule: a newcomer is never kept out by connections of addresses that hold more
+/// than its own address would. When the table is full, it closes, in order of preference:
+///
+/// 1. an idle connection (no first message yet, or a kept-alive one between requests), from
+///    the address holding the most, the oldest first, if that address
+///    holds at least as many as the newcomer's would (its count plus this connection);
+/// 2. a busy one from the address holding the most connections, the oldest first, if that
+///    address holds more than the newcomer's would;
+///
+/// and refuses the newcomer otherwise (every address holds about as much as it would). An
+/// honest client's connection, idle for the moment between its connect and its first
+/// message, is thus never closed for a newcomer from an address that holds more. So
+/// `k` addresses can hold at most `max_total / k` each against newcomers, whatever their
+/// connections do, and an address holding a single connection is refused only when the
+/// table is full of addresses holding one each. Addresses are grouped by [`addr_key`].
+pub struct ConnTable {
+    max_total: usize,
+    per_addr: usize,
+    inner: Mutex<TableInner>,
+}
+
+#[derive(Default)]
+struct TableInner {
+    next: u64,
+    by_addr: HashMap<IpAddr, usize>,
+    conns: HashMap<u64, Entry>,
+}
+
+struct Entry {
+    key: IpAddr,
+    since: Instant,
+    busy: BusyProbe,
+    kick: Option<Kick>,
+}
+
+/// A connection's place in a [`ConnTable`]; dropping it gives the place back.
+pub struct Ticket {
+    table: Arc<ConnTable>,
+    id: u64,
+}
+
+/// What [`ConnTable::admit`] decided.
+pub enum Admission {
+    /// Admitted (after closing another connection if `evicted`).
+    Admitted { ticket: Ticket, evicted: bool },
+    /// The address already holds its maximum.
+    AddressFull,
+    /// The table is full and no connection may be closed for this newcomer.
+    ServerFull,
+}
+
+impl ConnTable {
+    /// At most `max_total` connections, `per_addr` per address.
+    pub fn new(max_total: usize, per_addr: usize) -> Arc<ConnTable> {
+        Arc::new(ConnTable {
+            max_total,
+            per_addr,
+            inner: Mutex::new(TableInner::default()),
+        })
+    }
+
+    /// Admits a connection from `ip`, closing another one if the table is full and the
+    /// fairness rule allows it (see the type's text). `busy` says whether the connection is
+    /// at work; `kick` closes it if it is chosen to make room later.
+    pub fn admit(self: &Arc<Self>, ip: IpAddr, busy: BusyProbe, kick: Kick) -> Admission {
+        let key = addr_key(ip);
+        let mut t = lock(&self.inner);
+        let mine = t.by_addr.get(&key).copied().unwrap_or(0);
+        if mine >= self.per_addr || self.max_total == 0 {
+            return Admission::AddressFull;
+        }
+        let mut victim_kick = None;
+        if t.conns.len() >= self.max_total {
+            let Some(v) = Self::victim(&t, mine + 1, key) else {
+                return Admission::ServerFull;
+            };
+            let e = t.conns.remove(&v).expect("a victim is a live connection");
+            Self::release(&mut t.by_addr, e.key);
+            victim_kick = e.kick;
+        }
+        let id = t.next;
+        t.next += 1;
+        *t.by_addr.entry(key).or_insert(0) += 1;
+        t.conns.insert(
+            id,
+            Entry {
+                key,
+                since: Instant::now(),
+                busy,
+                kick: Some(kick),
+            },
+        );
+        drop(t);
+        let evicted = victim_kick.is_some();
+        if let Some(k) = victim_kick {
+            k();
+        }
+        Admission::Admitted {
+            ticket: Ticket {
+                table: Arc::clone(self),
+                id,
+            },
+            evicted,
+        }
+    }
+
+    /// The connection to close for a newcomer whose address would hold `newcomer`.
+    fn victim(t: &TableInner, newcomer: usize, key: IpAddr) -> Option<u64> {
+        // the newcomer's own connections count as its address would hold with it: an idle
+        // one of its own is a fair swap (the address holds no more than before)
+        let count =
+            |e: &Entry| t.by_addr.get(&e.key).copied().unwrap_or(0) + (e.key == key) as usize;
+        let mut idle: Option<(usize, Instant, u64)> = None;
+        let mut busy: Option<(usize, Instant, u64)> = None;
+        for (&id, e) in &t.conns {
+            let c = (count(e), e.since, id);
+            let slot = if (e.busy)() { &mut busy } else { &mut idle };
+            // most held first, then the oldest
+            if slot.is_none_or(|b| (c.0, std::cmp::Reverse(c.1)) > (b.0, std::cmp::Reverse(b.1))) {
+                *slot = Some(c);
+            }
+        }
+        match (idle, busy) {
+            (Some(i), _) if i.0 >= newcomer => Some(i.2),
+            (_, Some(b)) if b.0 > newcomer => Some(b.2),
+            _ => None,
+        }
+    }
+
+    fn release(by_addr: &mut HashMap<IpAddr, usize>, key: IpAddr) {
+        if let Some(n) = by_addr.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                by_addr.remove(&key);
+            }
+        }
+    }
+
+    /// Connections held now.
+    pub fn len(&self) -> usize {
+        lock(&self.inner).conns.len()
+    }
+
+    /// Whether no connection is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Connections `ip`'s address holds now.
+    pub fn held(&self, ip: IpAddr) -> usize {
+        lock(&self.inner)
+            .by_addr
+            .get(&addr_key(ip))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut t = lock(&self.table.inner);
+        // a connection closed to make room was removed then
+        if let Some(e) = t.conns.remove(&self.id) {
+            ConnTable::release(&mut t.by_addr, e.key);
+        }
+    }
+}
+
+/// At most `max` events per address within a sliding `window`.
+#[derive(Debug)]
+pub struct RateLimiter {
+    max: usize,
+    window: Duration,
+    events: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+impl RateLimiter {
+    /// `max` events per `window` per address (`max` 0 refuses every charge).
+    pub fn new(max: usize, window: Duration) -> RateLimiter {
+        RateLimiter {
+            max,
+            window,
+            events: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Seconds (at least 1) before `ip` may cause another event, or `None` if it may now.
+    pub fn retry_after(&self, ip: IpAddr) -> Option<u64> {
+        self.retry_after_at(ip, Instant::now())
+    }
+
+    /// Records one event for `ip` if its budget allows it; otherwise the seconds to wait.
+    pub fn try_charge(&self, ip: IpAddr) -> Result<(), u64> {
+        let now = Instant::now();
+        let key = addr_key(ip);
+        let mut ev = lock(&self.events);
+        if let Some(s) = Self::wait(&ev, key, now, self.max, self.window) {
+            return Err(s);
+        }
+        Self::push(&mut ev, key, now, self.max, self.window);
+        Ok(())
+    }
+
+    /// Records one event for `ip` whatever its budget (for work already done, such as a
+    /// failed login that was verified).
+    pub fn charge(&self, ip: IpAddr) {
+        let mut ev = lock(&self.events);
+        Self::push(&mut ev, addr_key(ip), Instant::now(), self.max, self.window);
+    }
+
+    /// Addresses remembered now (for tests and status lines).
+    pub fn tracked(&self) -> usize {
+        lock(&self.events).len()
+    }
+
+    fn retry_after_at(&self, ip: IpAddr, now: Instant) -> Option<u64> {
+        let ev = lock(&self.events);
+        Self::wait(&ev, addr_key(ip), now, self.max, self.window)
+    }
+
+    fn wait(
+        ev: &HashMap<IpAddr, VecDeque<Instant>>,
+        key: IpAddr,
+        now: Instant,
+        max: usize,
+        window: Duration,
+    ) -> Option<u64> {
+        if max == 0 {
+            return Some(window.as_secs().max(1));
+        }
+        let q = ev.get(&key)?;
+        let live: Vec<&Instant> = q.iter().filter(|&&t| now < t + window).collect();
+        if live.len() < max {
+            return None;
+        }
+        // allowed again when the oldest of the last `max` events leaves the window
+        let oldest = *live[live.len() - max];
+        let left = (oldest + window).saturating_duration_since(now);
+        Some((left.as_secs() + u64::from(left.subsec_nanos() > 0)).max(1))
+    }
+
+    fn push(
+        ev: &mut HashMap<IpAddr, VecDeque<Instant>>,
+        key: IpAddr,
+        now: Instant,
+        max: usize,
+        window: Duration,
+    ) {
+        if !ev.contains_key(&key) && ev.len() >= MAX_TRACKED {
+            ev.retain(|_, q| q.back().is_some_and(|&t| now < t + window));
+            if ev.len() >= MAX_TRACKED {
+                if let Some(k) = ev
+                    .iter()
+                    .min_by_key(|(_, q)| q.back().copied())
+                    .map(|(k, _)| *k)
+                {
+                    ev.remove(&k);
+                }
+            }
+        }
+        let q = ev.entry(key).or_default();
+        while q.front().is_some_and(|&t| now >= t + window) {
+            q.pop_front();
+        }
+        q.push_back(now);
+        // only the newest `max` events decide anything
+        while q.len() > max.max(1) {
+            q.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn keys_group_ipv6_by_64_and_unmap_ipv4() {
+        assert_eq!(addr_key(ip("10.1.2.3")), ip("10.1.2.3"));
+        assert_eq!(addr_key(ip("::ffff:10.1.2.3")), ip("10.1.2.3"));
+        assert_eq!(addr_key(ip("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
+        assert_eq!(
+            addr_key(ip("2001:db8:1:2:aaaa::1")),
+            addr_key(ip("2001:db8:1:2:ffff:1:2:3"))
+        );
+        assert_ne!(
+            addr_key(ip("2001:db8:1:2::1")),
+            addr_key(ip("2001:db8:1:3::1"))
+        );
+        assert_eq!(addr_key_text(ip("2001:db8:1:2::9")), "2001:db8:1:2::/64");
+        assert_eq!(addr_key_text(ip("::ffff:127.0.0.2")), "127.0.0.2");
+    }
+
+    #[test]
+    fn connection_slots_are_per_address_and_given_back_on_drop() {
+        let l = ConnLimiter::new(2);
+        let a = ip("127.0.0.2");
+        let s1 = l.acquire(a).unwrap();
+        let s2 = l.acquire(ip("::ffff:127.0.0.2")).unwrap();
+        assert!(l.acquire(a).is_none());
+        // another address is not affected
+        let other = l.acquire(ip("127.0.0.1")).unwrap();
+        assert_eq!(l.held(a), 2);
+        drop(s1);
+        assert_eq!(l.held(a), 1);
+        let s3 = std::thread::spawn({
+            let l = Arc::clone(&l);
+            move || l.acquire(a).map(drop).is_some()
+        })
+        .join()
+        .unwrap();
+        assert!(s3);
+        drop((s2, other));
+        assert_eq!(l.held(a), 0);
+        assert!(ConnLimiter::new(0).acquire(a).is_none());
+    }
+
+    /// Against a brute-force model: a list of (address, time) events, an event allowed iff
+    /// fewer than `max` of its address's events lie within the window before it.
+    #[test]
+    fn rate_limit_matches_a_brute_force_model() {
+        let mut rng = zkgames_core::rng::seeded_rng(21);
+        use rand_core::RngCore;
+        for max in 1..4usize {
+            let window = Duration::from_secs(10);
+            let lim = RateLimiter::new(max, window);
+            let t0 = Instant::now();
+            let mut model: Vec<(u8, Duration)> = Vec::new();
+            let mut at = Duration::ZERO;
+            for _ in 0..300 {
+                at += Duration::from_millis(u64::from(rng.next_u32() % 4000));
+                let a = (rng.next_u32() % 3) as u8;
+                let addr = IpAddr::from([10, 0, 0, a]);
+                let now = t0 + at;
+                let live: Vec<Duration> = model
+                    .iter()
+                    .filter(|(b, t)| *b == a && at < *t + window)
+                    .map(|x| x.1)
+                    .collect();
+                let want = if live.len() < max {
+                    None
+                } else {
+                    let oldest = live[live.len() - max];
+                    let left = oldest + window - at;
+                    Some(left.as_secs() + u64::from(left.subsec_nanos() > 0))
+                };
+                let got = lim.retry_after_at(addr, now);
+                assert_eq!(got.is_some(), want.is_some(), "max {max} at {at:?}");
+                if let (Some(g), Some(w)) = (got, want) {
+                    assert_eq!(g, w.max(1));
+                } else {
+                    let mut ev = lock(&lim.events);
+                    RateLimiter::push(&mut ev, addr_key(addr), now, max, window);
+                    model.push((a, at));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn charges_refuse_with_a_retry_after_and_memory_stays_bounded() {
+        let lim = RateLimiter::new(2, Duration::from_secs(60));
+        let a = ip("127.0.0.2");
+        assert!(lim.try_charge(a).is_ok());
+        lim.charge(a);
+        let s = lim.try_charge(a).unwrap_err();
+        assert!((59..=60).contains(&s), "{s}");
+        assert_eq!(lim.retry_after(a), Some(s));
+        assert_eq!(lim.retry_after(ip("127.0.0.1")), None);
+        assert!(RateLimiter::new(0, Duration::from_secs(5))
+            .try_charge(a)
+            .is_err());
+        let lim = RateLimiter::new(1, Duration::from_secs(60));
+        for i in 0..(MAX_TRACKED as u32 + 100) {
+            lim.charge(IpAddr::from((0x0a00_0000u32 + i).to_be_bytes()));
+        }
+        assert!(lim.tracked() <= MAX_TRACKED);
+    }
+
+    fn probe(b: &Arc<AtomicBool>) -> BusyProbe {
+        let b = Arc::clone(b);
+        Box::new(move || b.load(Ordering::SeqCst))
+    }
+
+    fn kicker(k: &Arc<AtomicBool>) -> Kick {
+        let k = Arc::clone(k);
+        Box::new(move || k.store(true, Ordering::SeqCst))
+    }
+
+    /// The attacks as tables: busy connections from a few addresses yield to a
+    /// newcomer; as many addresses as places, one busy connection each, do not.
+    #[test]
+    fn a_full_table_makes_room_at_the_expense_of_the_biggest_holders() {
+        let busy = Arc::new(AtomicBool::new(true));
+        let t = ConnTable::new(32, 8);
+        let mut held = Vec::new();
+        let mut kicks = Vec::new();
+        for a in 0..4u8 {
+            for _ in 0..8 {
+                let k = Arc::new(AtomicBool::new(false));
+                match t.admit(IpAddr::from([127, 0, 1, a]), probe(&busy), kicker(&k)) {
+                    Admission::Admitted { ticket, evicted } => {
+                        assert!(!evicted);
+                        held.push(ticket);
+                    }
+                    _ => panic!("room left"),
+                }
+                kicks.push(k);
+            }
+        }
+        assert_eq!(t.len(), 32);
+        // a fifth attacker address is let in, each newcomer at the cost of an 8-holder
+        let fresh = ip("127.0.0.9");
+        let Admission::Admitted { ticket, evicted } = t.admit(fresh, probe(&busy), Box::new(|| {}))
+        else {
+            panic!("a newcomer holding nothing must be admitted");
+        };
+        assert!(evicted);
+        assert_eq!(kicks.iter().filter(|k| k.load(Ordering::SeqCst)).count(), 1);
+        assert_eq!(t.len(), 32);
+        // the victims' tickets give nothing back twice
+        drop(held);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.held(fresh), 1);
+        drop(ticket);
+        assert!(t.is_empty());
+
+        // 32 addresses holding one busy connection each: the table is fairly shared
+        let t = ConnTable::new(32, 8);
+        let held: Vec<Ticket> = (0..32u8)
+            .map(
+                |a| match t.admit(IpAddr::from([127, 0, 2, a]), probe(&busy), Box::new(|| {})) {
+                    Admission::Admitted { ticket, .. } => ticket,
+                    _ => panic!(),
+                },
+            )
+            .collect();
+        assert!(matches!(
+            t.admit(ip("127.0.0.9"), probe(&busy), Box::new(|| {})),
+            Admission::ServerFull
+        ));
+        // but an idle one makes room whoever holds it
+        let idle = Arc::new(AtomicBool::new(false));
+        let t2 = ConnTable::new(1, 8);
+        let _a = t2.admit(ip("127.0.0.3"), probe(&idle), Box::new(|| {}));
+        assert!(matches!(
+            t2.admit(ip("127.0.0.4"), probe(&busy), Box::new(|| {})),
+            Admission::Admitted { evicted: true, .. }
+        ));
+        drop(held);
+        // the per-address limit
+        let t = ConnTable::new(32, 2);
+        let _x = [0, 1].map(|_| t.admit(ip("::1"), probe(&busy), Box::new(|| {})));
+        assert!(matches!(
+            t.admit(ip("::1"), probe(&busy), Box::new(|| {})),
+            Admission::AddressFull
+        ));
+    }
+
+    /// Random admissions, departures and busy flags, against the rule's properties: counts
+    /// stay exact, the table never overflows, a refusal happens only when every connection
+    /// is busy and no address holds more than the newcomer's would, and a busy connection is
+    /// closed only for a newcomer whose address holds less.
+    #[test]
+    fn conn_table_keeps_its_rule_under_random_traffic() {
+        use rand_core::RngCore;
+        let mut rng = zkgames_core::rng::seeded_rng(41);
+        for round in 0..40 {
+            let (max, per) = (1 + round % 9, 1 + (round / 9) % 4);
+            let t = ConnTable::new(max, per);
+            let mut live: Vec<(Ticket, IpAddr, Arc<AtomicBool>, Arc<AtomicBool>)> = Vec::new();
+            for _ in 0..400 {
+                let r = rng.next_u32();
+                if r.is_multiple_of(3) && !live.is_empty() {
+                    let i = (r as usize / 3) % live.len();
+                    live.swap_remove(i);
+                } else if r % 3 == 1 && !live.is_empty() {
+                    let i = (r as usize / 3) % live.len();
+                    let b = &live[i].2;
+                    b.store(!b.load(Ordering::SeqCst), Ordering::SeqCst);
+                } else {
+                    live.retain(|x| !x.3.load(Ordering::SeqCst));
+                    let a = IpAddr::from([127, 0, 0, (r >> 8) as u8 % 6]);
+                    let mine = live.iter().filter(|x| x.1 == a).count();
+                    let most = (0..6u8)
+                        .map(|b| {
+                            live.iter()
+                                .filter(|x| x.1 == IpAddr::from([127, 0, 0, b]))
+                                .count()
+                        })
+                        .max()
+                        .unwrap();
+                    let all_busy = live.iter().all(|x| x.2.load(Ordering::SeqCst));
+                    let before: Vec<(IpAddr, bool)> = live
+                        .iter()
+                        .map(|x| (x.1, x.2.load(Ordering::SeqCst)))
+                        .collect();
+                    let (b, k) = (
+                        Arc::new(AtomicBool::new(r & 1 == 1)),
+                        Arc::new(AtomicBool::new(false)),
+                    );
+                    match t.admit(a, probe(&b), kicker(&k)) {
+                        Admission::AddressFull => assert_eq!(mine, per),
+                        Admission::ServerFull => {
+                            assert!(mine < per && live.len() == max);
+                            for x in &before {
+                                // the newcomer's own address counts as it would hold
+                                let c = before.iter().filter(|y| y.0 == x.0).count()
+                                    + (x.0 == a) as usize;
+                                // no idle one of an address holding as much, no busy one
+                                // of an address holding more, than the newcomer's would
+                                assert!(if x.1 { c <= mine + 1 } else { c < mine + 1 });
+                            }
+                            let _ = (most, all_busy);
+                        }
+                        Admission::Admitted { ticket, evicted } => {
+                            assert!(mine < per);
+                            assert_eq!(evicted, live.len() == max);
+                            if evicted {
+                                let gone: Vec<_> = live
+                                    .iter()
+                                    .zip(&before)
+                                    .filter(|(x, _)| x.3.load(Ordering::SeqCst))
+                                    .map(|(_, b)| *b)
+                                    .collect();
+                                assert_eq!(gone.len(), 1);
+                                let (va, vbusy) = gone[0];
+                                let vcount = before.iter().filter(|x| x.0 == va).count()
+                                    + (va == a) as usize;
+                                assert!(if vbusy {
+                                    vcount > mine + 1
+                                } else {
+                                    vcount > mine
+                                });
+                                // a busy one only when no idle one could go
+                                if vbusy {
+                                    for x in before.iter().filter(|x| !x.1) {
+                                        let c = before.iter().filter(|y| y.0 == x.0).count()
+                                            + (x.0 == a) as usize;
+                                        assert!(c <= mine, "{c} {mine}");
+                                    }
+                                }
+                            }
+                            live.push((ticket, a, b, k));
+                        }
+                    }
+                }
+                live.retain(|x| !x.3.load(Ordering::SeqCst));
+                assert_eq!(t.len(), live.len());
+                assert!(t.len() <= max);
+                for b in 0..6u8 {
+                    let a = IpAddr::from([127, 0, 0, b]);
+                    assert_eq!(t.held(a), live.iter().filter(|x| x.1 == a).count());
+                }
+            }
+        }
+    }
+}

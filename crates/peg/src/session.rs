@@ -1,0 +1,256 @@
+//! Interactive Protocol 1 between two processes: the verifier draws its own challenges.
+//!
+//! The same round functions as the non-interactive proofs ([`super::protocol`]) run over a
+//! [`zkgames_net`] session: the prover sends every round's Merkle root, the verifier answers
+//! with `λ` uniformly random `σ ∈ [1, S]` from its own ChaCha20 generator, the prover opens,
+//! and the verifier checks each opening against the root it received.
+//!
+//! The verifier commits to its challenges before it sees the roots ([`zkgames_net::session`]).
+//! A saved session transcript (proof file mode `Interactive`) convinces only the verifier who
+//! took part: anyone can produce an accepting transcript for challenges of their choice with
+//! the simulator ([`super::simulate`]), so it is not transferable evidence.
+
+use rand::Rng as _;
+use rayon::prelude::*;
+
+use super::fs::{check_claims, MAX_CONTEXT, MAX_ROUNDS};
+use super::instance::{Instance, Matrix};
+use super::protocol::{commit_round, respond, verify_round, RoundResponse, RoundSecret};
+use zkgames_core::commit::Digest;
+use zkgames_core::proof_file::{self, ProtocolId};
+use zkgames_core::rng::{fork, with_fresh_entropy, Rng};
+use zkgames_core::Error;
+use zkgames_core::Result;
+use zkgames_net::{
+    replay, Hello, Responder, SessionProver, SessionRecord, SessionVerifier, SESSION_VERSION,
+};
+
+/// The prover's side of a live session, before it commits.
+pub struct PegProver<'a> {
+    inst: &'a Instance,
+    z: &'a Matrix,
+    rounds: usize,
+    context: Vec<u8>,
+    rng: Rng,
+}
+
+impl<'a> PegProver<'a> {
+    /// A prover for `rounds` rounds; refuses an invalid solution. Fresh OS randomness is
+    /// mixed into `rng` ([`zkgames_core::rng::with_fresh_entropy`]), so no two sessions share
+    /// commitments even under a fixed seed.
+    pub fn new(
+        inst: &'a Instance,
+        z: &'a Matrix,
+        rounds: usize,
+        context: &[u8],
+        mut rng: Rng,
+    ) -> Result<Self> {
+        inst.check_solution(z)?;
+        if rounds == 0 || rounds > MAX_ROUNDS || context.len() > MAX_CONTEXT {
+            return Err(Error::bad("round count or context length out of range"));
+        }
+        if super::fs::estimate(inst, rounds).1 > 8 << 30 {
+            return Err(Error::bad(
+                "this many rounds on this instance would need over 8 GiB of memory",
+            ));
+        }
+        Ok(PegProver {
+            inst,
+            z,
+            rounds,
+            context: context.to_vec(),
+            rng: with_fresh_entropy(&mut rng),
+        })
+    }
+}
+
+/// The committed state of a [`PegProver`]: answers one challenge vector.
+struct PegResponder<'a> {
+    inst: &'a Instance,
+    secrets: Vec<RoundSecret>,
+}
+
+impl<'a> SessionProver<'a> for PegProver<'a> {
+    fn hello(&self) -> Hello {
+        Hello {
+            protocol: ProtocolId::PegIso as u16,
+            version: SESSION_VERSION,
+            statement: self.inst.digest(),
+            rounds: self.rounds as u32,
+            context: self.context.clone(),
+        }
+    }
+
+    fn commit(mut self: Box<Self>) -> Result<(Vec<u8>, Box<dyn Responder + 'a>)> {
+        let rngs: Vec<Rng> = (0..self.rounds).map(|_| fork(&mut self.rng)).collect();
+        let (inst, z) = (self.inst, self.z);
+        let secrets: Vec<RoundSecret> = rngs
+            .into_par_iter()
+            .map(|mut r| commit_round(inst, z, &mut r))
+            .collect();
+        let roots: Vec<Digest> = secrets.iter().map(|s| s.root).collect();
+        Ok((
+            proof_file::encode(&roots),
+            Box::new(PegResponder { inst, secrets }),
+        ))
+    }
+}
+
+impl Responder for PegResponder<'_> {
+    fn respond(self: Box<Self>, challenges: &[u8]) -> Result<Vec<u8>> {
+        let sigmas = decode_sigmas(self.inst, challenges, self.secrets.len())?;
+        let inst = self.inst;
+        let resp: Vec<RoundResponse> = self
+            .secrets
+            .par_iter()
+            .zip(sigmas.par_iter())
+            .map(|(sec, &sg)| respond(inst, sec, sg as usize))
+            .collect();
+        Ok(proof_file::encode(&resp))
+    }
+}
+
+/// Decodes `rounds` challenges σ ∈ [1, S].
+fn decode_sigmas(inst: &Instance, challenges: &[u8], rounds: usize) -> Result<Vec<u32>> {
+    let sigmas: Vec<u32> = proof_file::decode(challenges, "challenges")?;
+    let s = inst.s();
+    if sigmas.len() != rounds || sigmas.iter().any(|&x| x == 0 || x as usize > s) {
+        return Err(Error::bad(format!(
+            "malformed challenges: expected {rounds} values in [1, {s}]"
+        )));
+    }
+    Ok(sigmas)
+}
+
+/// The verifier's side of a live session (and of replays of recorded sessions).
+pub struct PegVerifier<'a> {
+    inst: &'a Instance,
+    min_bits: u32,
+    context: Vec<u8>,
+    rng: Rng,
+    rounds: usize,
+    roots: Vec<Digest>,
+    sigmas: Vec<u32>,
+}
+
+impl<'a> PegVerifier<'a> {
+    /// A verifier requiring `min_bits` of security and the given context; `rng` draws the
+    /// challenges (use [`zkgames_core::rng::os_rng`] outside tests).
+    pub fn new(inst: &'a Instance, min_bits: u32, context: &[u8], rng: Rng) -> Self {
+        PegVerifier {
+            inst,
+            min_bits,
+            context: context.to_vec(),
+            rng,
+            rounds: 0,
+            roots: vec![],
+            sigmas: vec![],
+        }
+    }
+}
+
+impl SessionVerifier for PegVerifier<'_> {
+    fn check_hello(&mut self, h: &Hello) -> Result<()> {
+        if h.protocol != ProtocolId::PegIso as u16 {
+            return Err(Error::bad(zkgames_core::proof_file::protocol_mismatch(
+                h.protocol,
+                ProtocolId::PegIso,
+            )));
+        }
+        if h.version != SESSION_VERSION {
+            return Err(Error::bad(format!(
+                "unsupported session: protocol {} version {} (expected peg-iso version {SESSION_VERSION})",
+                h.protocol, h.version
+            )));
+        }
+        let rounds = h.rounds as usize;
+        if rounds == 0 || rounds > MAX_ROUNDS || h.context.len() > MAX_CONTEXT {
+            return Err(Error::bad("round count or context length out of range"));
+        }
+        check_claims(
+            self.inst,
+            &h.statement,
+            &h.context,
+            &self.context,
+            rounds,
+            self.min_bits,
+        )?;
+        self.rounds = rounds;
+        Ok(())
+    }
+
+    fn draw_challenges(&mut self) -> Vec<u8> {
+        let s = self.inst.s() as u32;
+        self.sigmas = (0..self.rounds)
+            .map(|_| self.rng.gen_range(1..=s))
+            .collect();
+        proof_file::encode(&self.sigmas)
+    }
+
+    fn load_challenges(&mut self, challenges: &[u8]) -> Result<()> {
+        self.sigmas = decode_sigmas(self.inst, challenges, self.rounds)?;
+        Ok(())
+    }
+
+    fn check_commitments(&mut self, commitments: &[u8]) -> Result<()> {
+        let roots: Vec<Digest> = proof_file::decode(commitments, "commitments")?;
+        if roots.len() != self.rounds {
+            return Err(Error::rejected(format!(
+                "expected {} round commitments, got {}",
+                self.rounds,
+                roots.len()
+            )));
+        }
+        self.roots = roots;
+        Ok(())
+    }
+
+    fn verify(&mut self, responses: &[u8]) -> Result<()> {
+        verify_responses(self.inst, &self.roots, &self.sigmas, responses)
+    }
+}
+
+fn verify_responses(
+    inst: &Instance,
+    roots: &[Digest],
+    sigmas: &[u32],
+    responses: &[u8],
+) -> Result<()> {
+    let resp: Vec<RoundResponse> = proof_file::decode(responses, "responses")?;
+    if resp.len() != roots.len() || sigmas.len() != roots.len() {
+        return Err(Error::rejected(format!(
+            "expected {} responses, got {}",
+            roots.len(),
+            resp.len()
+        )));
+    }
+    let results: Vec<std::result::Result<(), String>> = resp
+        .par_iter()
+        .zip(sigmas.par_iter().zip(roots.par_iter()))
+        .map(|(r, (&sg, root))| {
+            let got = verify_round(inst, sg as usize, r)?;
+            if got != *root {
+                return Err(
+                    "the opened values do not match the round's commitment (Merkle root)".into(),
+                );
+            }
+            Ok(())
+        })
+        .collect();
+    for (i, r) in results.into_iter().enumerate() {
+        r.map_err(|e| Error::rejected(format!("round {}: {e}", i + 1)))?;
+    }
+    Ok(())
+}
+
+/// Re-checks a saved session transcript (it shows the session was consistent; it is not
+/// transferable evidence of knowledge). Returns the round count.
+pub fn verify_record(
+    inst: &Instance,
+    rec: &SessionRecord,
+    min_bits: u32,
+    context: &[u8],
+) -> Result<usize> {
+    let mut v = PegVerifier::new(inst, min_bits, context, zkgames_core::rng::seeded_rng(0));
+    Ok(replay(&mut v, rec)? as usize)
+}
