@@ -23,7 +23,7 @@ use zkgames::mpc::engine::Engine;
 use zkgames::net::{Channel, Deadlines};
 use zkgames::rng::os_rng;
 
-#[path = "../tests/common/pg.rs"]
+#[path = "../tests/integration/common/pg.rs"]
 #[allow(dead_code)]
 mod pg;
 

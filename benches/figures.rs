@@ -3,7 +3,7 @@
 //!
 //! - Proof sizes are exact: each is the size of the file a `prover` command writes, run here
 //!   through the binaries this build made. The commands are seeded (`--seed 1`), so each
-//!   writes the same proof every time; tests/figures_quoted.rs runs every one of them again
+//!   writes the same proof every time; tests/integration/figures_quoted.rs runs every one of them again
 //!   and checks the size. Every proof is verified by `verifier` before its size is recorded.
 //! - Times are ratios only, never absolute: ours against a baseline or peer measured in the
 //!   same run, alternating (`FIGURES_RUNS=N` runs each, default 21), as whole processes or,
@@ -606,7 +606,7 @@ fn main() {
          again (the section [Kept rows](#kept-rows) excepted). Every figure the \
          [README](../README.md), the [guide](GUIDE.md) and the [FAQ](FAQ.md) quote comes from \
          this file: their figures tables copy its rows verbatim, and a size elsewhere in them \
-         carries the id of its row here (`[F:sha256-vole]`); tests/figures_quoted.rs checks \
+         carries the id of its row here (`[F:sha256-vole]`); tests/integration/figures_quoted.rs checks \
          both, and runs every command below again to check its size.\n\n\
          This run: {at}.\n\n\
          ## Headline rows\n\n\
@@ -639,7 +639,7 @@ fn is_row(l: &str) -> bool {
 /// The documents that copy FIGURES.md follow it: the README's figures table and the guide's
 /// headline table become its rows, and every size tagged with a row's id (`31,208 B
 /// [F:sha256-vole]`, `9.4 KB [F:peg-vole]`) in README.md, docs/GUIDE.md and docs/FAQ.md is
-/// rewritten from that row, at the precision it was written with. tests/figures_quoted.rs
+/// rewritten from that row, at the precision it was written with. tests/integration/figures_quoted.rs
 /// checks the result.
 fn sync_docs(rows: &[String], size: &std::collections::BTreeMap<&str, u64>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

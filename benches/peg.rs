@@ -4,7 +4,7 @@
 //! the naive encoding (every commitment of every round) for size, and proving on one thread
 //! for time.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
 mod common;
 
 use criterion::{criterion_group, Criterion};

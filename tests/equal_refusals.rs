@@ -17,6 +17,7 @@ use zkgames::auth::Kind;
 use zkgames::net::Channel;
 use zkgames::rng::seeded_rng;
 
+#[path = "integration/common/mod.rs"]
 mod common;
 use common::{add_user, auth_server};
 

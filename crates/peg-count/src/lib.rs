@@ -758,7 +758,7 @@ mod tests {
     /// Pruning by pagoda functions changes no solvable count and does prune: central games
     /// on random boards of both square geometries (random starts with one hole, the finish a peg on
     /// the hole), counted with and without it; the children listed drop on some of them.
-    /// (The counts themselves are checked against a plain search in `tests/peg_solver.rs`.)
+    /// (The counts themselves are checked against a plain search in `tests/integration/peg_solver.rs`.)
     #[test]
     fn pagoda_pruning_keeps_every_solvable_position() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
@@ -898,7 +898,7 @@ mod tests {
     /// small ones (the small ones with every level frozen, the large ones with every level in
     /// its tables), on boards stored as 32-bit words (16 and 33 holes, self-dual or counted
     /// backwards) and as 64-bit words (41 holes). The counts themselves are checked against a
-    /// plain search in `tests/peg_solver.rs`, on whichever set the processor has.
+    /// plain search in `tests/integration/peg_solver.rs`, on whichever set the processor has.
     #[test]
     fn every_instruction_set_counts_alike() {
         let boards = [

@@ -8,7 +8,7 @@
 //! pairs (there can be quadratically many). At load the script derives the per-edge query
 //! arrays exactly as [`PairCutBuilder::build_into`] does and answers with a line-by-line
 //! transcription of [`PairCut::cuts`]. docs/PROTOCOLS.md §4.10 gives the JSON schema and the
-//! formula; `tests/wall_html.rs` evaluates that formula on the JSON against the Rust oracle
+//! formula; `tests/integration/wall_html.rs` evaluates that formula on the JSON against the Rust oracle
 //! and brute force.
 //!
 //! Everything that comes from the input and is shown (tag values, captions) travels inside
