@@ -19,6 +19,7 @@ pub mod error;
 pub mod files;
 #[doc(hidden)]
 pub mod fuzz_entry;
+pub mod garble;
 pub mod merkle;
 pub mod mpc;
 pub mod net;
