@@ -21,5 +21,6 @@ pub use zkgames_peg_count as peg_count;
 pub use zkgames_wall as wall;
 
 pub mod cli;
+pub mod garble;
 #[doc(hidden)]
 pub mod fuzz_entry;

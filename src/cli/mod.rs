@@ -17,6 +17,7 @@ use crate::Result;
 pub mod auth;
 pub mod circuit;
 pub mod engine;
+pub mod garble;
 pub mod peg;
 pub mod peg_solve;
 pub mod report;
@@ -67,6 +68,10 @@ pub enum ProverCmd {
     /// (every engine), evaluate a circuit, export ours.
     #[command(subcommand)]
     Circuit(circuit::ProverCmd),
+    /// Your own statement in a language: prove knowledge of secret arguments of a Garble
+    /// program (every engine), run a program, export its circuit.
+    #[command(subcommand)]
+    Garble(garble::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
@@ -229,6 +234,9 @@ pub enum VerifierCmd {
     /// Your own statement: verify circuit proofs, inspect a circuit or a circuit proof.
     #[command(subcommand)]
     Circuit(circuit::VerifierCmd),
+    /// Your own statement in a language: verify Garble proofs, inspect a program or a proof.
+    #[command(subcommand)]
+    Garble(garble::VerifierCmd),
     /// Authentication: serve logins (the login server), and its user database: add, list,
     /// remove users.
     #[command(subcommand)]
@@ -362,6 +370,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
         ProverCmd::Circuit(c) => circuit::run_prover(c),
+        ProverCmd::Garble(c) => garble::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
         ProverCmd::Completions(a) => completions(ProverCli::command(), a),
@@ -382,6 +391,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
         VerifierCmd::Circuit(c) => circuit::run_verifier(c),
+        VerifierCmd::Garble(c) => garble::run_verifier(c),
         VerifierCmd::Auth(c) => auth::run_verifier(c),
         VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
         VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),

@@ -73,6 +73,12 @@ pub enum ProtocolId {
     /// Knowledge of an AES-128 key through the VOLE-in-the-head engine (S-boxes as GF(2^8)
     /// inverses).
     Aes128Vole = 16,
+    /// A Garble program through the ZKB++ engine.
+    GarbleMpc = 50,
+    /// A Garble program through the KKW engine.
+    GarbleKkw = 51,
+    /// A Garble program through the VOLE-in-the-head engine.
+    GarbleVole = 52,
 }
 
 impl ProtocolId {
@@ -98,6 +104,9 @@ impl ProtocolId {
             14 => Some(ProtocolId::Aes128Mpc),
             15 => Some(ProtocolId::Aes128Kkw),
             16 => Some(ProtocolId::Aes128Vole),
+            50 => Some(ProtocolId::GarbleMpc),
+            51 => Some(ProtocolId::GarbleKkw),
+            52 => Some(ProtocolId::GarbleVole),
             _ => None,
         }
     }
@@ -127,6 +136,9 @@ impl ProtocolId {
             ProtocolId::Aes128Mpc => "AES-128 key, ZKB++ (MPC-in-the-head)",
             ProtocolId::Aes128Kkw => "AES-128 key, KKW (MPC-in-the-head with preprocessing)",
             ProtocolId::Aes128Vole => "AES-128 key, VOLE-in-the-head",
+            ProtocolId::GarbleMpc => "Garble program, ZKB++ (MPC-in-the-head)",
+            ProtocolId::GarbleKkw => "Garble program, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::GarbleVole => "Garble program, VOLE-in-the-head",
         }
     }
 }
