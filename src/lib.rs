@@ -14,6 +14,7 @@
 pub use zkgames_auth as auth;
 pub use zkgames_core::{commit, error, files, merkle, proof_file, rng, transcript};
 pub use zkgames_core::{Error, Result};
+pub use zkgames_garble as garble;
 pub use zkgames_mpc as mpc;
 pub use zkgames_net as net;
 pub use zkgames_peg as peg;
@@ -21,6 +22,5 @@ pub use zkgames_peg_count as peg_count;
 pub use zkgames_wall as wall;
 
 pub mod cli;
-pub mod garble;
 #[doc(hidden)]
 pub mod fuzz_entry;

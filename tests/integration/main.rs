@@ -18,6 +18,7 @@ mod circuit_cli;
 mod doc_links;
 mod dos;
 mod figures_quoted;
+mod garble_cli;
 mod guide_postgres;
 mod hostile_clients;
 mod independent_aes128_verifier;

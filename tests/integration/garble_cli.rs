@@ -3,7 +3,7 @@
 //! Garble shows them, every engine, the compiler-version rule, and the Bristol path checked
 //! against the Garble path.
 
-mod common;
+use crate::common;
 use common::{p, run, tmp, PROVER, VERIFIER};
 
 struct Example {

@@ -25,9 +25,10 @@ use garble_lang::literal::Literal;
 use garble_lang::{GarbleProgram, TypedProgram};
 use sha2::{Digest as _, Sha256};
 
-use crate::commit::Digest;
-use crate::mpc::circuit::Circuit;
-use crate::{Error, Result};
+use zkgames_core::commit::Digest;
+use zkgames_core::Error;
+use zkgames_core::Result;
+use zkgames_mpc::circuit::Circuit;
 
 pub use bits::Order;
 
@@ -58,7 +59,7 @@ pub struct Limits {
 
 impl Limits {
     /// The default gate limit (the same as Bristol Fashion files').
-    pub const DEFAULT_GATES: u64 = crate::mpc::bristol::Limits::DEFAULT_GATES;
+    pub const DEFAULT_GATES: u64 = zkgames_mpc::bristol::Limits::DEFAULT_GATES;
     /// The largest program text.
     pub const DEFAULT_BYTES: u64 = 64 << 10;
     /// The longest compile.
@@ -358,7 +359,7 @@ impl Program {
                 Error::bad(format!(
                     "{} has no parameter '{}' (its parameters: {})",
                     self.function,
-                    crate::files::excerpt(name),
+                    zkgames_core::files::excerpt(name),
                     self.params
                         .iter()
                         .map(|p| format!("{}: {}", p.name, p.ty))
@@ -405,7 +406,7 @@ impl Program {
         let lit = guarded(what, || Literal::parse(program, ty, literal))?.map_err(|e| {
             Error::bad(format!(
                 "{what}: '{}' is not a value of this type: {}",
-                crate::files::excerpt(literal),
+                zkgames_core::files::excerpt(literal),
                 first_error(&e.prettify(literal))
             ))
         })?;
@@ -459,7 +460,7 @@ impl Program {
                 "a parameter or the result has no bits, which Bristol Fashion cannot express",
             ));
         }
-        crate::mpc::bristol::export(&self.full, &inputs, &[1, self.result.len() as u32])
+        zkgames_mpc::bristol::export(&self.full, &inputs, &[1, self.result.len() as u32])
     }
 }
 

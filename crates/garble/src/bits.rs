@@ -19,7 +19,8 @@ use garble_lang::ast::{Type, Variant};
 use garble_lang::token::{SignedNumType, UnsignedNumType};
 use garble_lang::TypedProgram;
 
-use crate::{Error, Result};
+use zkgames_core::Error;
+use zkgames_core::Result;
 
 /// A permutation of a value's bits: bit `i` in our order is Garble's bit `order[i]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

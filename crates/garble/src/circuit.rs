@@ -5,14 +5,15 @@
 //! saying whether and where the program panicked, then the result. [`to_ir`] keeps the
 //! panic flag and the result, both in our bit order ([`super::bits`]), and takes the
 //! inputs in our order too. [`fold`] fixes the public parameters' bits as constants, gate
-//! by gate as [`crate::mpc::bristol::Bristol::to_circuit`] does for a file: the same
+//! by gate as [`zkgames_mpc::bristol::Bristol::to_circuit`] does for a file: the same
 //! statement exported as Bristol Fashion and read back folds to the very same circuit.
 
 use garble_lang::circuit::{Circuit as GCircuit, Gate as GGate};
 
 use super::{Order, Param, PANIC_BITS};
-use crate::mpc::circuit::{Bit, Builder, Circuit, Gate};
-use crate::{Error, Result};
+use zkgames_core::Error;
+use zkgames_core::Result;
+use zkgames_mpc::circuit::{Bit, Builder, Circuit, Gate};
 
 /// Garble's circuit `c` for parameters `params` and result `result` (their orders and
 /// widths, checked against `c` by the caller) as an IR circuit: inputs the parameters' bits

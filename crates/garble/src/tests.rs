@@ -1,5 +1,5 @@
 use super::*;
-use crate::mpc::bristol;
+use zkgames_mpc::bristol;
 
 fn compile(text: &str) -> Program {
     match Program::compile(text, "main", &Limits::default()) {
@@ -214,7 +214,7 @@ fn sudoku_row_accepts_every_permutation_and_nothing_else() {
     assert_eq!(count, 362_880);
     assert_eq!(accepted, 5040, "the 7! permutations with 3 and 8 in place");
     // rows that are not permutations: digits 0..=10 in every cell, drawn
-    let mut rng = crate::rng::rng_from(Some(7));
+    let mut rng = zkgames_core::rng::rng_from(Some(7));
     use rand::Rng as _;
     for _ in 0..20_000 {
         let mut r = [0u8; 9];

@@ -14,11 +14,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Program, COMPILER};
-use crate::mpc::engine::{Proof as EngineProof, Protocols, Required, System};
-use crate::mpc::statement::OwnedStatement;
-use crate::mpc::Report;
-use crate::proof_file::{self, ProofFile, ProtocolId};
-use crate::{Error, Result};
+use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
+use zkgames_core::Error;
+use zkgames_core::Result;
+use zkgames_mpc::engine::{Proof as EngineProof, Protocols, Required, System};
+use zkgames_mpc::statement::OwnedStatement;
+use zkgames_mpc::Report;
 
 /// The transcript label of Garble proofs.
 pub const TAG: &[u8] = b"zkgames/garble/v1";
@@ -61,7 +62,7 @@ pub fn public_bytes(p: &Program, public: &[Option<Vec<bool>>]) -> Vec<u8> {
             None => b.push(0),
             Some(bits) => {
                 b.push(1);
-                b.extend_from_slice(&crate::mpc::zkbpp::pack_bools(bits));
+                b.extend_from_slice(&zkgames_mpc::zkbpp::pack_bools(bits));
             }
         }
     }
@@ -128,7 +129,7 @@ pub fn prove(
     a: &Assignment,
     system: &System,
     context: &[u8],
-    rng: &mut crate::rng::Rng,
+    rng: &mut zkgames_core::rng::Rng,
 ) -> Result<(Vec<u8>, String)> {
     if a.public.iter().all(|&x| x) {
         return Err(Error::bad(
@@ -201,7 +202,7 @@ pub fn verify(
     if head.function != p.function() {
         return Err(Error::rejected(format!(
             "the proof is about the function {}, not {} (--fn)",
-            crate::files::excerpt(&head.function),
+            zkgames_core::files::excerpt(&head.function),
             p.function()
         )));
     }
@@ -209,7 +210,7 @@ pub fn verify(
         return Err(Error::rejected(if head.compiler != COMPILER {
             format!(
                 "the proof was made with {}, which compiles this program to another circuit than {COMPILER} here (digest {}…, not {}…): verify it with the prover's compiler",
-                crate::files::excerpt(&head.compiler),
+                zkgames_core::files::excerpt(&head.compiler),
                 short(&head.circuit),
                 short(&p.circuit().digest())
             )
@@ -243,10 +244,10 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
         EngineProof::read_file(&PROTOCOLS, file, "Garble proof body")?;
     Ok(format!(
         "compiler:       {}\nprogram digest: {}\ncircuit digest: {}\nfunction:       {}\npublic params:  {}\n{}\n",
-        crate::files::excerpt(&head.compiler),
+        zkgames_core::files::excerpt(&head.compiler),
         hex::encode(head.program),
         hex::encode(head.circuit),
-        crate::files::excerpt(&head.function),
+        zkgames_core::files::excerpt(&head.function),
         if head.public.is_empty() {
             "none".to_string()
         } else {
