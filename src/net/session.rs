@@ -178,6 +178,7 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
+            let reason = crate::files::untrusted::shown(&reason);
             // a busy server's refusal (super::try_later_of) is "try again later", not a verdict;
             // nor is a verifier started for another engine (a usage error, exit 2)
             return Err(super::try_later_of(&reason).unwrap_or_else(|| {
@@ -196,7 +197,7 @@ pub fn run_prover<'a>(
             return Err(Error::try_later(
                 format!(
                     "the verifier cannot take the session now ({})",
-                    crate::files::excerpt(&reason)
+                    crate::files::untrusted::shown(&reason)
                 ),
                 Some(std::time::Duration::from_secs(u64::from(retry_after))),
             ))
@@ -208,9 +209,10 @@ pub fn run_prover<'a>(
     let (challenges, key) = match ch.recv("message from the verifier")? {
         Msg::Challenges { challenges, key } => (challenges, key),
         Msg::Verdict { reason, .. } | Msg::Reject { reason } => {
+            let reason = crate::files::untrusted::shown(&reason);
             return Err(Error::rejected(format!(
                 "the verifier rejected the commitments: {reason}"
-            )))
+            )));
         }
         m => return Err(unexpected("Challenges", &m)),
     };
@@ -234,9 +236,10 @@ pub fn run_prover<'a>(
     match ch.recv("message from the verifier")? {
         Msg::Verdict { accepted: true, .. } => {}
         Msg::Verdict { reason, .. } => {
+            let reason = crate::files::untrusted::shown(&reason);
             return Err(Error::rejected(format!(
                 "the verifier rejected the proof: {reason}"
-            )))
+            )));
         }
         m => return Err(unexpected("Verdict", &m)),
     }
