@@ -11,7 +11,7 @@ pub const MAX_CHARS: usize = 1000;
 
 /// Whether a message writes `c` as its code point instead of itself.
 pub fn hidden(c: char) -> bool {
-    c.is_control() || (c.is_whitespace() && c != ' ') || crate::mpc::bristol::char_name(c).is_some()
+    c.is_control() || (c.is_whitespace() && c != ' ') || char_name(c).is_some()
 }
 
 /// `s` as a message shows it (see the module's note).
