@@ -16,6 +16,8 @@
 //!    `lowmc` keys with ZKB++ (219 rounds), `peg` and `lowmc` as ratios of `sha256` (the
 //!    baseline); then KKW's size set (what logins use) and speed set, as ratios of ZKB++.
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -422,6 +424,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn main() {
+    quick::quick(&[("AUTH_BENCH_SEEDS", "1"), ("AUTH_BENCH_KEYGEN_SEEDS", "1")]);
     summary();
     refusal_times();
     if std::env::var_os("AUTH_SUMMARY_ONLY").is_some() {

@@ -9,6 +9,8 @@
 //! `cargo bench --bench auth_http` (ZKG_BENCH_SECS=8, ZKG_BENCH_CLIENTS=16, ZKG_BENCH_HOLD=60;
 //! PostgreSQL rows are skipped, with a note, without Debian's `postgresql` package).
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -215,6 +217,7 @@ fn targets(s: &[&Srv]) -> Via {
 }
 
 fn main() {
+    quick::quick(&[("ZKG_BENCH_SECS", "1"), ("ZKG_BENCH_CLIENTS", "2")]);
     let secs = env_or("ZKG_BENCH_SECS", 8);
     let clients = env_or("ZKG_BENCH_CLIENTS", 16) as usize;
     let hold = env_or("ZKG_BENCH_HOLD", 60);

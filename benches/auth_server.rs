@@ -3,6 +3,8 @@
 //! and logins per second sustained by `auth::server` with 16 concurrent clients on loopback
 //! (the clients' proving shares the same 2 cores, so the figure is for the whole system).
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -25,6 +27,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
+    quick::quick(&[]);
     let dir = std::env::temp_dir().join(format!("zkg-auth-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -6,6 +6,8 @@
 //!
 //! `cargo bench --bench circuits` (`CIRCUITS_RUNS=N` for N timed runs per median, default 5).
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::time::Instant;
 
 use zkgames::mpc::bristol::{self, proof, Limits};
@@ -36,6 +38,7 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
+    quick::quick(&[("CIRCUITS_RUNS", "1")]);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/emp");
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .map(|c| {
@@ -63,7 +66,7 @@ fn main() {
             System::vole(128, vole::Profile::Size).unwrap(),
         ),
         (
-            "VOLE speed (τ=20)",
+            "VOLE speed (τ=17)",
             System::vole(128, vole::Profile::Speed).unwrap(),
         ),
     ];

@@ -13,6 +13,8 @@
 //!
 //! `cargo bench --bench dos` (about a minute on two cores); `DOS_RUNS=15` for steadier medians.
 
+#[path = "common/quick.rs"]
+mod quick;
 use zkgames::auth::keys;
 use zkgames::mpc::engine::{Engine, Proof, Required, System};
 use zkgames::mpc::{kkw, sha256, vole};
@@ -69,6 +71,7 @@ fn rewrite(bytes: &[u8], edit: impl FnOnce(&mut Proof)) -> Vec<u8> {
 }
 
 fn main() {
+    quick::quick(&[("DOS_RUNS", "1")]);
     let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let simd = if cpu.contains("avx512f") {
         "AVX-512"

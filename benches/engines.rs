@@ -9,6 +9,8 @@
 //! `ENGINES_SYSTEMS=vole-speed` only those engines besides the ZKB++ baseline;
 //! `ENGINES_RUNS=51` times each median over 51 runs instead of 7 to 15.
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::time::Instant;
 
 use zkgames::mpc::engine::{Required, System};
@@ -120,6 +122,7 @@ fn wanted(kind: &str) -> bool {
 }
 
 fn main() {
+    quick::quick(&[("ENGINES_RUNS", "1")]);
     let mut rng = seeded_rng(1);
     println!(
         "threads: every engine runs on rayon's global pool ({} threads here; RAYON_NUM_THREADS sets it)",

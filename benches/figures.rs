@@ -24,6 +24,8 @@ mod wall_bench;
 #[allow(dead_code, unused_imports, clippy::all)]
 #[path = "wall_seal.rs"]
 mod wall_seal_bench;
+#[path = "common/whole.rs"]
+mod whole;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -329,6 +331,11 @@ fn number_before(text: &str, anchor: &str, suffix: &str) -> f64 {
 }
 
 fn main() {
+    // a child of the whole-process rows: FAEST's keygen + sign + verify, nothing else
+    if let Ok(set) = std::env::var("FAEST_PROCESS") {
+        whole::faest_process(&set);
+        return;
+    }
     if let Ok(p) = std::env::var("FIGURES_PART") {
         match p.as_str() {
             "wall" => wall_bench::main(),
@@ -338,9 +345,14 @@ fn main() {
         }
         return;
     }
-    if std::env::args().any(|a| a == "--list" || a == "--test") {
+    if std::env::args().any(|a| a == "--list") {
         println!("figures: writes docs/FIGURES.md; run `cargo bench --bench figures`");
         return;
+    }
+    // quick mode: every row measured once (one run each), nothing written
+    let quick = std::env::args().skip(1).any(|a| a == "--test");
+    if quick && std::env::var_os("FIGURES_RUNS").is_none() {
+        std::env::set_var("FIGURES_RUNS", "1");
     }
     let m = machine();
     let at = format!(
@@ -472,6 +484,63 @@ fn main() {
         }
     }
 
+    // whole processes against FAEST: our prove + verify against the crate's keygen + sign +
+    // verify (benches/common/whole.rs)
+    println!("figures: AES-128 keys against FAEST, whole processes ({n} alternating runs)");
+    let bin = s.base.join("bin");
+    let w_size = whole::compare(
+        &bin.join("prover"),
+        &bin.join("verifier"),
+        &d,
+        "size",
+        "FAEST_PROCESS",
+        n,
+    );
+    let w_speed = whole::compare(
+        &bin.join("prover"),
+        &bin.join("verifier"),
+        &d,
+        "speed",
+        "FAEST_PROCESS",
+        n,
+    );
+    println!("figures: whole processes, size {w_size:?}, speed {w_speed:?}");
+    // reading a circuit file against proving it, in one process
+    let (parse_ms, parse_mbs, prove_ms) = {
+        use zkgames::mpc::bristol::{self, Limits};
+        let bytes =
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/emp/sha256.txt"))
+                .unwrap();
+        let c = bristol::parse(&bytes, &Limits::default()).unwrap();
+        let mut t = Vec::new();
+        for _ in 0..n {
+            let st = Instant::now();
+            std::hint::black_box(bristol::parse(&bytes, &Limits::default()).unwrap());
+            t.push(st.elapsed().as_secs_f64() * 1e3);
+        }
+        let parse_ms = median(t);
+        let values = vec![vec![true; 512], vec![false; 256]];
+        let a = bristol::proof::Assignment {
+            values,
+            public: vec![false, true],
+        };
+        let sys =
+            zkgames::mpc::engine::System::vole(128, zkgames::mpc::vole::Profile::Speed).unwrap();
+        let mut rng = zkgames::rng::seeded_rng(1);
+        let mut t = Vec::new();
+        for _ in 0..n.min(7) {
+            let st = Instant::now();
+            std::hint::black_box(bristol::proof::prove(&c, &a, &sys, b"", &mut rng).unwrap());
+            t.push(st.elapsed().as_secs_f64() * 1e3);
+        }
+        (
+            parse_ms,
+            bytes.len() as f64 / 1e6 / (parse_ms / 1e3),
+            median(t),
+        )
+    };
+    println!("figures: sha256.txt parsed in {parse_ms:.2} ms ({parse_mbs:.0} MB/s), proved in {prove_ms:.1} ms");
+
     // the benches' own summaries
     println!("figures: the cut oracle (the wall bench's summary)");
     let wall = part("wall", &[("WALL_SUMMARY_ONLY", "1")]);
@@ -585,6 +654,16 @@ fn main() {
         ));
     }
     rows.push(format!(
+        "| AES-128 key proof (VOLE) against FAEST v2 (`faest` crate 0.3), whole processes, {n} alternating runs: median CPU time of the processes (user + system), ours/peer | our `prover auth prove` + `verifier auth verify` (two processes, start-up and files included) against the crate's keygen + sign + verify in one process: size set vs FAEST-128s {} ({:.1} ms vs {:.1} ms), speed set vs FAEST-128f {} ({:.1} ms vs {:.1} ms); wall time {} and {} | {bench} (benches/common/whole.rs) | {when} |",
+        x(w_size.cpu_ratio()), w_size.ours_cpu, w_size.faest_cpu,
+        x(w_speed.cpu_ratio()), w_speed.ours_cpu, w_speed.faest_cpu,
+        x(w_size.wall_ratio()), x(w_speed.wall_ratio())
+    ));
+    rows.push(format!(
+        "| reading a circuit file: emp-toolkit's SHA-256 compression (3.5 MB of Bristol Fashion), in one process, {n} runs | parsed and checked at {parse_mbs:.0} MB/s, {} of a VOLE speed-set proof of it (the proof's own time, file already read) | {bench} | {when} |",
+        x(parse_ms / prove_ms)
+    ));
+    rows.push(format!(
         "| sealed Wall Game move, 8×8, 128 bits | {} with ZKB++, {} with KKW, {} with VOLE; a ZKB++ seal committing to the move with SHA-256 inside the circuit would be {commit:.1}× larger (the `wall_seal` bench's size formula, standard 8×8 start) | {bench}: rows `seal-*` | {when} |",
         b("seal-zkbpp"), b("seal-kkw"), b("seal-vole")
     ));
@@ -625,6 +704,13 @@ fn main() {
          | id | proof | bytes | command |\n|---|---|---|---|\n{table}\n{kept}",
         rows.join("\n")
     );
+    if quick {
+        println!(
+            "figures: quick mode (--test): every row measured once, nothing written:\n{}",
+            rows.join("\n")
+        );
+        return;
+    }
     std::fs::write(&path, doc).unwrap();
     println!("figures: wrote {}", path.display());
     let kept_rows = kept.lines().filter(|l| is_row(l)).map(str::to_string);

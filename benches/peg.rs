@@ -7,6 +7,8 @@
 #[path = "../tests/integration/common/mod.rs"]
 mod common;
 
+#[path = "common/quick.rs"]
+mod quick;
 use criterion::{criterion_group, Criterion};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -239,6 +241,7 @@ fn bench(c: &mut Criterion) {
 criterion_group!(benches, bench);
 
 fn main() {
+    quick::quick(&[]);
     summary();
     session_summary();
     benches();

@@ -27,6 +27,8 @@
 //! processes, alternately (`PEER_RUNS`, default 21), and the ratio peer / ours of the
 //! median times is printed.
 
+#[path = "common/quick.rs"]
+mod quick;
 use criterion::{criterion_group, Criterion};
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
@@ -425,6 +427,7 @@ fn peer_markusthill() {
 }
 
 fn main() {
+    quick::quick(&[("PEER_RUNS", "1")]);
     peer_markusthill();
     peer_summary();
     if std::env::var("PEG_SOLVER_PEER_ONLY").is_ok() {

@@ -22,6 +22,8 @@
 //! by each: not the same job (the peer's time includes its search), so the figure bounds the
 //! peer's move generation from below.
 
+#[path = "common/quick.rs"]
+mod quick;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -331,6 +333,7 @@ fn peer_wallwars() {
 }
 
 fn main() {
+    quick::quick(&[]);
     peer_wallwars();
     if std::env::var_os("WALL_PEER_ONLY").is_some() {
         return;

@@ -371,6 +371,23 @@ fn outputs_json(outputs: &[Vec<bool>]) -> serde_json::Value {
     )
 }
 
+/// The prover's `--output` names the proof file, the verifier's an output value
+/// (`G=HEX`): a path that reads like a value (`0=5a…`) is refused rather than written, so
+/// that the verifier's flag given to the prover does not silently make a file of that name.
+/// A file really meant to be named so is given as `./0=…`.
+fn refuse_value_as_path(path: &str) -> Result<()> {
+    if let Some((g, v)) = path.split_once('=') {
+        if !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()) && !v.contains('/') {
+            return Err(Error::bad(format!(
+                "--output names the file the proof is written to; {} reads like an output value (the verifier's --output G=HEX): give a file name (./{} if you mean that name)",
+                crate::files::quote(path),
+                crate::files::excerpt(path)
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
         ProverCmd::Prove {
@@ -385,6 +402,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             out,
         } => {
             let json = out.enable();
+            refuse_value_as_path(&output)?;
             check_security(security)?;
             let circ = read_circuit(&circuit, limit)?;
             let limits = limit.limits();
@@ -651,14 +669,21 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let circ = bristol::parse(&bytes, &limits)?;
             let k = circ.counts();
             let (depth, and_depth) = circ.depth();
+            // "2: group 0 of 512 bits, group 1 of 256 bits": the count, then each group by
+            // the number `--secret`/`--public`/`--output G=HEX` give it
             let widths = |w: &[u32]| {
-                w.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                format!(
+                    "{}: {}",
+                    w.len(),
+                    w.iter()
+                        .enumerate()
+                        .map(|(g, x)| format!("group {g} of {x} bits"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             };
             let text = format!(
-                "circuit:       Bristol Fashion, {} bytes\ndigest:        {}\ngates:         {} ({} XOR, {} AND, {} INV, {} EQ, {} EQW, {} MAND)\nAND gates:     {}\nwires:         {}\ninput groups:  {} ({} bits)\noutput groups: {} ({} bits)\ndepth:         {} ({} AND)",
+                "circuit:       Bristol Fashion, {} bytes\ndigest:        {}\ngates:         {} ({} XOR, {} AND, {} INV, {} EQ, {} EQW, {} MAND)\nAND gates:     {}\nwires:         {}\ninput groups:  {} ({} bits in all)\noutput groups: {} ({} bits in all)\ndepth:         {} ({} AND)",
                 bytes.len(),
                 hex::encode(circ.digest()),
                 k.lines(), k.xor, k.and, k.inv, k.eq, k.eqw, k.mand,

@@ -20,6 +20,7 @@ mod dos;
 mod figures_quoted;
 mod garble_cli;
 mod guide_postgres;
+mod harden_cli;
 mod hostile_clients;
 mod independent_aes128_verifier;
 mod independent_lowmc_verifier;

@@ -154,7 +154,7 @@ fn run_blocks(doc: &str, min_commands: usize) {
     for d in ["puzzles", "tools"] {
         std::os::unix::fs::symlink(root.join(d), dir.join(d)).unwrap();
     }
-    let sh = script(&text);
+    let sh = free_ports(&script(&text));
     let n = sh.matches("ZKG_LINE=").count();
     assert!(n >= min_commands, "{doc}: only {n} commands found");
     let out = Command::new("bash")
@@ -501,4 +501,76 @@ fn the_guide_does_not_reuse_the_readmes_file_names_for_other_files() {
     );
     assert_eq!(b.len(), 2);
     assert_ne!(a[0].1, b[0].1);
+}
+
+/// The script with each loopback port the document names (`127.0.0.1:7070`,
+/// `localhost:7480`) replaced by a port the system had free just now (bound on port 0, then
+/// released), the same one wherever the document repeats it: the test never depends on
+/// which ports another program holds.
+fn free_ports(sh: &str) -> String {
+    let mut map: std::collections::BTreeMap<String, u16> = Default::default();
+    let mut held = Vec::new();
+    let mut out = String::with_capacity(sh.len());
+    let mut rest = sh;
+    loop {
+        let next = ["127.0.0.1:", "localhost:"]
+            .iter()
+            .filter_map(|h| rest.find(h).map(|i| (i, h.len())))
+            .min();
+        let Some((i, hl)) = next else {
+            out += rest;
+            break;
+        };
+        let digits: String = rest[i + hl..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        out += &rest[..i + hl];
+        rest = &rest[i + hl + digits.len()..];
+        if digits.is_empty() || digits == "0" {
+            out += &digits;
+            continue;
+        }
+        let port = *map.entry(digits).or_insert_with(|| {
+            // held until every port is chosen, so that two document ports get two ports
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let p = l.local_addr().unwrap().port();
+            held.push(l);
+            p
+        });
+        out += &port.to_string();
+    }
+    out
+}
+
+#[test]
+fn document_ports_become_free_ports() {
+    let s =
+        free_ports("a 127.0.0.1:7070 b http://127.0.0.1:7070/ c localhost:7480 d 127.0.0.1:0\n");
+    let ports: Vec<&str> = s.split(['a', 'b', 'c', 'd', ' ']).collect();
+    assert!(!s.contains("7070") && !s.contains("7480"), "{s}");
+    assert!(s.contains("127.0.0.1:0"), "{s}");
+    let p1 = s
+        .split("127.0.0.1:")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let p2 = s
+        .split("127.0.0.1:")
+        .nth(2)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    assert_eq!(p1, p2, "{s} {ports:?}");
+    let p3 = s
+        .split("localhost:")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_ne!(p1, p3);
 }

@@ -206,6 +206,11 @@ fn client_error(t: &Target, e: ureq::Error) -> Error {
         ),
         ureq::Error::BodyExceedsLimit(_) => Error::bad("the server's answer is too large"),
         ureq::Error::LargeResponseHeader(..) => Error::bad("the server's answer head is too large"),
+        // an HTTP answer, but with more header lines than any login service sends: not the
+        // TCP service (which gives no HTTP answer at all)
+        ureq::Error::Protocol(p) if p.to_string().contains("too many headers") => Error::bad(
+            "the server's answer has more header lines than a login service sends (is this a zkgames login service?)",
+        ),
         ureq::Error::Protocol(_) | ureq::Error::Http(_) => Error::bad(NOT_HTTP),
         _ => io(std::io::ErrorKind::Other, "the exchange failed"),
     }
@@ -221,7 +226,7 @@ pub fn answer_error(a: &Answer) -> Error {
         .body
         .get("error")
         .and_then(Value::as_str)
-        .map(|t| zkgames_core::files::excerpt_up_to(t, zkgames_core::files::SERVER_TEXT_CHARS))
+        .map(zkgames_core::files::untrusted::shown)
         .unwrap_or_else(|| format!("HTTP status {}", a.status));
     match a.status {
         429 | 503 => Error::try_later(
@@ -377,7 +382,7 @@ pub fn code_grant(v: &Value, user: &str) -> Result<CodeGrant> {
         let s = field(v, k)?
             .as_str()
             .ok_or_else(|| Error::bad(format!("protocol error: {k} is not a string")))?;
-        Ok(zkgames_core::files::excerpt_up_to(s, 64))
+        Ok(zkgames_core::files::untrusted::shown(s))
     };
     let time = |k: &str| -> Result<i64> {
         field(v, k)?

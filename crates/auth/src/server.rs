@@ -251,11 +251,12 @@ fn expect_reply(ch: &mut Channel) -> Result<Reply> {
             reason,
             retry_after: Some(s),
         } => Err(Error::try_later(
-            zkgames_core::files::excerpt_up_to(&reason, zkgames_core::files::SERVER_TEXT_CHARS),
+            zkgames_core::files::untrusted::shown(&reason),
             Some(std::time::Duration::from_secs(s.min(86_400))),
         )),
         // a rate limit said in words only ("too many …: retry after N s") is not a verdict
         Reply::Denied { reason, .. } => {
+            let reason = zkgames_core::files::untrusted::shown(&reason);
             Err(zkgames_net::try_later_of(&reason).unwrap_or_else(|| Error::rejected(reason)))
         }
         r => Ok(r),

@@ -19,6 +19,8 @@
 //! Secret outputs (solutions, openings, keys) are created with mode `0600`, including when
 //! they replace an existing file; public outputs that replace a file keep its permissions.
 
+pub mod untrusted;
+
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};

@@ -189,12 +189,21 @@ pub fn aes128_circuit(pt: &[u8; BYTES]) -> Circuit {
 /// Domain tag of the digest that binds [`aes128_circuit`].
 pub const CIRCUIT_DIGEST_TAG: &[u8] = b"zkg:aes128:circuit:v1";
 
+/// The template, read from the file generated from [`built_template`] (compiled in; its
+/// test compares the two): no build, check or hash of the circuit at start-up.
 fn template() -> &'static Template {
     static T: OnceLock<Template> = OnceLock::new();
-    T.get_or_init(|| {
-        let (c, layer) = build(&[0xff; BYTES]);
-        Template::new(c, layer, 8 * BYTES)
-    })
+    T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
+}
+
+/// [`built_template`] as generated into `src/mpc/aes128/template.gates`.
+const TEMPLATE_FILE: &[u8] = include_bytes!("aes128/template.gates");
+
+/// The template as its definition builds it: the all-ones plaintext's circuit.
+#[cfg_attr(not(test), allow(dead_code))]
+fn built_template() -> Template {
+    let (c, layer) = build(&[0xff; BYTES]);
+    Template::new(c, layer, 8 * BYTES)
 }
 
 /// The encryption circuit of plaintext `pt`, built gate by gate (the definition, 3.9;
@@ -363,7 +372,9 @@ pub fn verify_key(
     let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "AES-128 key proof")?;
     req.check_engine(proof.engine())?;
     let st = KeyStatement::new(pt, ct, proof.engine());
-    proof.verify(&st.with(context), req)
+    proof
+        .verify(&st.with(context), req)
+        .map_err(|e| super::binds::name(e, super::binds::KEY))
 }
 
 /// Summary lines of an AES-128 key proof file (no verification).

@@ -23,6 +23,7 @@
 //! Game's sealed moves in [`zkgames_wall::circuit`]. This module knows neither.
 
 pub mod aes128;
+pub mod binds;
 mod bitmatrix;
 pub mod bristol;
 pub mod circuit;

@@ -329,17 +329,27 @@ pub fn circuit_digest(p: &Block) -> zkgames_core::commit::Digest {
 
 /// The all-ones plaintext's circuit, whose first layer (the 129 NOTs of `p ⊕ K_0·k`) follows
 /// the XOR gates of `K_0·k`, which has no NOT.
+///
+/// Read from the file generated from [`built_template`] (compiled in; its test compares the
+/// two): no build, check or hash of the circuit at start-up.
 fn template() -> &'static Template {
     static T: OnceLock<Template> = OnceLock::new();
-    T.get_or_init(|| {
-        let c = build_circuit(&[u64::MAX, u64::MAX, 1]);
-        let first_not = c
-            .gates()
-            .iter()
-            .position(|g| matches!(g, Gate::Not(_)))
-            .expect("the first layer has NOT gates");
-        Template::new(c, first_not, N)
-    })
+    T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
+}
+
+/// [`built_template`] as generated into `src/mpc/lowmc_template.gates`.
+const TEMPLATE_FILE: &[u8] = include_bytes!("lowmc_template.gates");
+
+/// The template as its definition builds it.
+#[cfg_attr(not(test), allow(dead_code))]
+fn built_template() -> Template {
+    let c = build_circuit(&[u64::MAX, u64::MAX, 1]);
+    let first_not = c
+        .gates()
+        .iter()
+        .position(|g| matches!(g, Gate::Not(_)))
+        .expect("the first layer has NOT gates");
+    Template::new(c, first_not, N)
 }
 
 /// The encryption circuit of plaintext `p`, built gate by gate from the matrices (the
@@ -495,7 +505,9 @@ pub fn verify_key(
     let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "LowMC key proof")?;
     req.check_engine(proof.engine())?;
     let st = KeyStatement::new(p, c);
-    proof.verify(&st.with(context), req)
+    proof
+        .verify(&st.with(context), req)
+        .map_err(|e| super::binds::name(e, super::binds::KEY))
 }
 
 /// Summary lines of a LowMC key proof file (no verification).
@@ -509,6 +521,16 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
+    /// The compiled-in template is the builder's, byte for byte (issue 52).
+    #[test]
+    fn template_file_is_the_builders_lowmc() {
+        crate::circuit::template::frozen::check_file(
+            &super::built_template(),
+            super::TEMPLATE_FILE,
+            "src/mpc/lowmc_template.gates",
+        );
+    }
+
     use super::*;
     use crate::engine::Engine;
     use zkgames_core::rng::seeded_rng;

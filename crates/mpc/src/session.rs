@@ -229,10 +229,18 @@ impl<E: Interactive> SessionVerifier for EngineVerifier<E> {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
         check_hello_common(h, self.protocol, &self.st.context)?;
         let p = &self.params;
-        if h.rounds != E::rounds(p) || h.statement != session_statement::<E>(&self.st.as_ref(), p) {
+        if h.rounds != E::rounds(p) {
             return Err(Error::rejected(format!(
-                "the prover's statement or {} parameters differ from the verifier's (this verifier requires {p})",
+                "the prover's {} parameters differ from the verifier's (this verifier requires {p})",
                 E::LABEL
+            )));
+        }
+        // the same parameters, another statement: a wrong secret (other outputs), another
+        // circuit, public input or position; not a parameter mismatch
+        if h.statement != session_statement::<E>(&self.st.as_ref(), p) {
+            return Err(Error::rejected(format!(
+                "the prover's statement differs from the verifier's: {} (a wrong secret gives other outputs)",
+                crate::ANOTHER_STATEMENT
             )));
         }
         Ok(())

@@ -304,7 +304,10 @@ pub fn try_later_of(reason: &str) -> Option<Error> {
         .strip_suffix("; try again shortly")
         .unwrap_or(shown)
         .trim_end_matches([' ', ':', ';', ',']);
-    Some(Error::try_later(zkgames_core::files::excerpt(shown), wait))
+    Some(Error::try_later(
+        zkgames_core::files::untrusted::shown(shown),
+        wait,
+    ))
 }
 
 /// A frame length that spells the start of an HTTP message in ASCII: the peer speaks HTTP

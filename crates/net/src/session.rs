@@ -179,6 +179,7 @@ pub fn run_prover<'a>(
             challenge_commitment,
         } => challenge_commitment,
         Msg::Reject { reason } => {
+            let reason = zkgames_core::files::untrusted::shown(&reason);
             // a busy server's refusal (super::try_later_of) is "try again later", not a verdict;
             // nor is a verifier started for another engine (a usage error, exit 2)
             return Err(super::try_later_of(&reason).unwrap_or_else(|| {
@@ -197,7 +198,7 @@ pub fn run_prover<'a>(
             return Err(Error::try_later(
                 format!(
                     "the verifier cannot take the session now ({})",
-                    zkgames_core::files::excerpt(&reason)
+                    zkgames_core::files::untrusted::shown(&reason)
                 ),
                 Some(std::time::Duration::from_secs(u64::from(retry_after))),
             ))
@@ -209,9 +210,10 @@ pub fn run_prover<'a>(
     let (challenges, key) = match ch.recv("message from the verifier")? {
         Msg::Challenges { challenges, key } => (challenges, key),
         Msg::Verdict { reason, .. } | Msg::Reject { reason } => {
+            let reason = zkgames_core::files::untrusted::shown(&reason);
             return Err(Error::rejected(format!(
                 "the verifier rejected the commitments: {reason}"
-            )))
+            )));
         }
         m => return Err(unexpected("Challenges", &m)),
     };
@@ -235,9 +237,10 @@ pub fn run_prover<'a>(
     match ch.recv("message from the verifier")? {
         Msg::Verdict { accepted: true, .. } => {}
         Msg::Verdict { reason, .. } => {
+            let reason = zkgames_core::files::untrusted::shown(&reason);
             return Err(Error::rejected(format!(
                 "the verifier rejected the proof: {reason}"
-            )))
+            )));
         }
         m => return Err(unexpected("Verdict", &m)),
     }

@@ -203,3 +203,13 @@ fn the_relocated_circuit_is_the_built_one() {
         assert_ne!(a.digest(), b.digest());
     }
 }
+
+/// The compiled-in template is the builder's, byte for byte (issue 52).
+#[test]
+fn template_file_is_the_builders_aes128() {
+    crate::circuit::template::frozen::check_file(
+        &super::built_template(),
+        super::TEMPLATE_FILE,
+        "src/mpc/aes128/template.gates",
+    );
+}

@@ -15,6 +15,7 @@
 //! convention: emp-toolkit's AES-128 and SHA-256 circuits are checked against their
 //! standards' vectors in the tests.
 
+mod lex;
 mod parse;
 pub mod proof;
 
@@ -25,6 +26,7 @@ use zkgames_core::commit::Digest;
 use zkgames_core::Error;
 use zkgames_core::Result;
 
+pub use lex::char_name;
 pub use parse::parse;
 
 /// How large a circuit file may be. The defaults fit SHA-512's Bristol Fashion circuit

@@ -18,6 +18,7 @@
 //! outputs are the last `Σv` wires in group order; every gate writes wires no input or other
 //! gate writes, and reads only wires already written.
 
+use super::lex::{describe_token, digits, Lines};
 use super::{BGate, Bristol, Limits};
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -30,31 +31,48 @@ fn bad(line: usize, msg: impl std::fmt::Display) -> Error {
     Error::bad(format!("circuit file, line {line}: {msg}"))
 }
 
-/// The non-blank lines of `text` with their 1-based numbers.
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .filter(|(_, l)| !l.trim().is_empty())
+/// Where a line is: its number and its bytes from its start (for a token's column).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    line: usize,
+    /// The file's bytes from the line's start.
+    rest: &'a [u8],
 }
 
-fn number(line: usize, tok: &str, what: &str) -> Result<u64> {
-    if tok.is_empty() || tok.len() > 12 || !tok.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad(
+impl<'a> At<'a> {
+    fn new(bytes: &'a [u8], (line, start): (usize, usize)) -> Self {
+        At {
             line,
-            format!(
-                "{what} should be a whole number, found '{}'",
-                zkgames_core::files::excerpt(tok)
-            ),
-        ));
+            rest: &bytes[start..],
+        }
     }
-    Ok(tok.parse().expect("at most 12 digits"))
+
+    /// `tok` (a token of this line) as a number, or a refusal naming what it holds.
+    #[inline]
+    fn number(&self, tok: &[u8], what: &dyn std::fmt::Display) -> Result<u64> {
+        match digits(tok) {
+            Some(v) => Ok(v),
+            None => Err(self.not_number(tok, what)),
+        }
+    }
+
+    #[cold]
+    fn not_number(&self, tok: &[u8], what: &dyn std::fmt::Display) -> Error {
+        let start = tok.as_ptr() as usize - self.rest.as_ptr() as usize;
+        bad(
+            self.line,
+            format!(
+                "{what} should be a whole number, found {}",
+                describe_token(&self.rest[..start + tok.len()], start, tok)
+            ),
+        )
+    }
 }
 
 /// A header line `n x_1 … x_n` (input or output groups).
-fn groups(line: usize, l: &str, what: &str, limits: &Limits) -> Result<Vec<u32>> {
-    let toks: Vec<&str> = l.split_ascii_whitespace().collect();
-    let n = number(line, toks[0], &format!("the number of {what} groups"))?;
+fn groups(at: At, toks: &[&[u8]], what: &str, limits: &Limits) -> Result<Vec<u32>> {
+    let line = at.line;
+    let n = at.number(toks[0], &format_args!("the number of {what} groups"))?;
     if n == 0 {
         return Err(bad(
             line,
@@ -72,7 +90,7 @@ fn groups(line: usize, l: &str, what: &str, limits: &Limits) -> Result<Vec<u32>>
     }
     let mut out = Vec::with_capacity(toks.len() - 1);
     for (g, t) in toks[1..].iter().enumerate() {
-        let w = number(line, t, &format!("the width of {what} group {g}"))?;
+        let w = at.number(t, &format_args!("the width of {what} group {g}"))?;
         if w == 0 {
             return Err(bad(line, format!("{what} group {g} has width 0")));
         }
@@ -91,33 +109,41 @@ fn groups(line: usize, l: &str, what: &str, limits: &Limits) -> Result<Vec<u32>>
 }
 
 /// Parses and checks a Bristol Fashion circuit.
+///
+/// What is allocated is bounded by the limits alone (the wire table by `limits.wires`, the
+/// gate table by the gate lines the file's size can hold): the answer depends on the gates,
+/// wires and widths, never on the file's spacing. Wires that no input or gate writes are
+/// allowed (nothing reads them: a gate may read only written wires).
 pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
     if bytes.len() as u64 > limits.bytes {
         return Err(Error::bad(format!(
-            "circuit file of {} bytes, over the limit of {} (raise it with --max-circuit-bytes)",
+            "circuit file of {} bytes, over the limit of {} (raise it with --max-gates)",
             bytes.len(),
             limits.bytes
         )));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        Error::bad(format!(
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(Error::bad(format!(
             "circuit file: not text (a byte that is not UTF-8 at offset {})",
             e.valid_up_to()
-        ))
-    })?;
-    let mut it = lines(text);
-    let (l1, first) = it.next().ok_or_else(|| {
+        )));
+    }
+    let mut it = Lines::new(bytes);
+    // one token buffer for every line (tokens borrow the file; no allocation a gate)
+    let mut toks: Vec<&[u8]> = Vec::with_capacity(8);
+    let first = it.next_into(&mut toks).ok_or_else(|| {
         Error::bad("circuit file: empty (a Bristol Fashion circuit starts with 'GATES WIRES')")
     })?;
-    let toks: Vec<&str> = first.split_ascii_whitespace().collect();
+    let at = At::new(bytes, first);
+    let l1 = at.line;
     if toks.len() != 2 {
         return Err(bad(
             l1,
             "the first line should be two numbers, the gate count and the wire count",
         ));
     }
-    let n_gates = number(l1, toks[0], "the gate count")?;
-    let n_wires = number(l1, toks[1], "the wire count")?;
+    let n_gates = at.number(toks[0], &"the gate count")?;
+    let n_wires = at.number(toks[1], &"the wire count")?;
     if n_gates > limits.gates {
         return Err(bad(
             l1,
@@ -146,14 +172,17 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
             ),
         ));
     }
-    let (l2, second) = it
-        .next()
+    let second = it
+        .next_into(&mut toks)
         .ok_or_else(|| bad(l1 + 1, "missing the input groups line"))?;
-    let inputs = groups(l2, second, "input", limits)?;
-    let (l3, third) = it
-        .next()
-        .ok_or_else(|| bad(l2 + 1, "missing the output groups line"))?;
-    let outputs = groups(l3, third, "output", limits)?;
+    let at2 = At::new(bytes, second);
+    let inputs = groups(at2, &toks, "input", limits)?;
+    let third = it
+        .next_into(&mut toks)
+        .ok_or_else(|| bad(at2.line + 1, "missing the output groups line"))?;
+    let at3 = At::new(bytes, third);
+    let l3 = at3.line;
+    let outputs = groups(at3, &toks, "output", limits)?;
     let n_in: u64 = inputs.iter().map(|&w| w as u64).sum();
     let n_out: u64 = outputs.iter().map(|&w| w as u64).sum();
     if n_in > n_wires || n_out > n_wires {
@@ -173,17 +202,6 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
             ),
         ));
     }
-    // every wire beyond the inputs is written by a gate: a gate line of text writes at most
-    // one wire per two bytes, so this bounds the wire table by the file's size
-    if n_wires - n_in > (bytes.len() / 2) as u64 {
-        return Err(bad(
-            l1,
-            format!(
-                "the header announces {n_wires} wires, more than a file of {} bytes can write",
-                bytes.len()
-            ),
-        ));
-    }
     let n_wires = n_wires as usize;
     let mut written = vec![false; n_wires];
     written[..n_in as usize].fill(true);
@@ -191,9 +209,9 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
     let mut mand_wires: Vec<u32> = Vec::new();
     let mut counts = super::GateCounts::default();
     let mut last_line = l3;
-    // one token buffer for every line (a line's tokens borrow the text; no allocation a gate)
-    let mut toks: Vec<&str> = Vec::with_capacity(8);
-    for (ln, l) in it {
+    while let Some(pos) = it.next_into(&mut toks) {
+        let at = At::new(bytes, pos);
+        let ln = at.line;
         last_line = ln;
         if gates.len() as u64 == n_gates {
             return Err(bad(
@@ -201,16 +219,14 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
                 format!("more gates than the {n_gates} the header announces"),
             ));
         }
-        toks.clear();
-        toks.extend(l.split_ascii_whitespace());
         if toks.len() < 4 {
             return Err(bad(
                 ln,
                 "a gate line is 'INPUTS OUTPUTS in-wires… out-wires… TYPE'",
             ));
         }
-        let k = number(ln, toks[0], "the gate's input count")?;
-        let m = number(ln, toks[1], "the gate's output count")?;
+        let k = at.number(toks[0], &"the gate's input count")?;
+        let m = at.number(toks[1], &"the gate's output count")?;
         if toks.len() as u64 != k + m + 3 {
             return Err(bad(
                 ln,
@@ -220,19 +236,26 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
                 ),
             ));
         }
-        let ty = *toks.last().expect("at least 4 tokens");
-        let shape_ok = match ty {
-            "XOR" | "AND" => k == 2 && m == 1,
-            "INV" | "EQW" | "EQ" => k == 1 && m == 1,
-            "MAND" => m >= 1 && k == 2 * m,
+        let ty_b = *toks.last().expect("at least 4 tokens");
+        let (ty, shape_ok) = match ty_b {
+            b"XOR" => ("XOR", k == 2 && m == 1),
+            b"AND" => ("AND", k == 2 && m == 1),
+            b"INV" => ("INV", k == 1 && m == 1),
+            b"EQW" => ("EQW", k == 1 && m == 1),
+            b"EQ" => ("EQ", k == 1 && m == 1),
+            b"MAND" => ("MAND", m >= 1 && k == 2 * m),
             _ => {
+                let t = String::from_utf8_lossy(ty_b);
+                let shown = match t.chars().find_map(super::lex::char_name) {
+                    Some(name) => format!("holding a {name}"),
+                    None => format!("'{}'", zkgames_core::files::excerpt(&t)),
+                };
                 return Err(bad(
                     ln,
                     format!(
-                    "unknown gate type '{}' (this reader takes XOR, AND, INV, EQ, EQW and MAND)",
-                    zkgames_core::files::excerpt(ty)
+                    "unknown gate type {shown} (this reader takes XOR, AND, INV, EQ, EQW and MAND)"
                 ),
-                ))
+                ));
             }
         };
         if !shape_ok {
@@ -242,8 +265,8 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
             ));
         }
         let k = k as usize;
-        let wire = |tok: &str, role: &str| -> Result<u32> {
-            let w = number(ln, tok, role)?;
+        let wire = |tok: &[u8], role: &str| -> Result<u32> {
+            let w = at.number(tok, &role)?;
             if w >= n_wires as u64 {
                 return Err(bad(
                     ln,
@@ -259,16 +282,20 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Bristol> {
         let mut const_in = false;
         if ty == "EQ" {
             const_in = match toks[2] {
-                "0" => false,
-                "1" => true,
+                b"0" => false,
+                b"1" => true,
                 t => {
+                    let t = String::from_utf8_lossy(t);
                     return Err(bad(
                         ln,
                         format!(
-                            "an EQ gate's input is the constant 0 or 1, found '{}'",
-                            zkgames_core::files::excerpt(t)
+                            "an EQ gate's input is the constant 0 or 1, found {}",
+                            match t.chars().find_map(super::lex::char_name) {
+                                Some(name) => format!("a token holding a {name}"),
+                                None => format!("'{}'", zkgames_core::files::excerpt(&t)),
+                            }
                         ),
-                    ))
+                    ));
                 }
             };
         } else {

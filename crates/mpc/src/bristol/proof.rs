@@ -220,8 +220,14 @@ pub fn verify(
         )));
     }
     let st = verifier_statement(c, public, outputs, context)?;
-    proof.verify(&st.as_ref(), req)?;
-    Ok(proof.report(proof_file::HEADER_LEN + file.body.len(), st.circuit.n_and()))
+    proof
+        .verify(&st.as_ref(), req)
+        .map_err(|e| crate::binds::name(e, crate::binds::CIRCUIT))?;
+    // the file's AND gates (each of a MAND's), the count the prover and `inspect` print
+    Ok(proof.report(
+        proof_file::HEADER_LEN + file.body.len(),
+        c.counts().ands() as usize,
+    ))
 }
 
 /// The lines `verifier circuit inspect-proof` prints (no verification).

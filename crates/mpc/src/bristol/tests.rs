@@ -388,7 +388,27 @@ fn malformed_files_are_refused_with_the_line_and_the_reason() {
         ("3999999 5\n2 1 1\n1 1\n", "more than a file of"),
         (
             "1 999999\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n",
-            "more than a file of",
+            "output wire 999998 is never written",
+        ),
+        (
+            "\u{feff}2 5\n2 1 1\n1 1\n",
+            "line 1: the gate count should be a whole number, found a byte-order mark (U+FEFF) at column 1",
+        ),
+        (
+            "2 5\n2 1 1\n1 1\n2 1 0 1\u{a0}2 AND\n",
+            "line 4: the gate announces 2 inputs and 1 outputs but the line has 2 wires",
+        ),
+        (
+            "2 5\n2 1 1\n1 1\n2 1 0 1\u{a0}2 4 AND\n",
+            "line 4: an input wire should be a whole number, found a no-break space (U+00A0) at column 8",
+        ),
+        (
+            "2 5\n2 1 1\n1 1\n2 1 0 1 2\u{0} AND\n",
+            "an output wire should be a whole number, found a NUL character (U+0000) at column 10",
+        ),
+        (
+            "2 5\n2 1 1\n1 1\n2 1 0 1 2 AND\u{202e}\n",
+            "unknown gate type holding a bidirectional control (U+202E)",
         ),
         (
             "2 5\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n2 1 2 0 4 XOR\n\u{0}",
@@ -398,6 +418,7 @@ fn malformed_files_are_refused_with_the_line_and_the_reason() {
     for (text, want) in cases {
         let e = refused(text, &l);
         assert!(e.contains(want), "for {text:?}: got '{e}', wanted '{want}'");
+        assert!(!e.contains("\\u{"), "a Rust escape in '{e}'");
         assert!(!e.contains('\n') && e.len() < 200, "{e}");
     }
     // over the limits, with the flag to raise them named
@@ -445,4 +466,56 @@ fn depth_counts_the_longest_path_and_its_ands() {
     )
     .unwrap();
     assert_eq!(c.depth(), (3, 2));
+}
+
+/// Issue 52, item 5: the answer never depends on spacing. A circuit with wires no gate
+/// writes is read the same, padded or not (the wire table is bounded by the wire limit
+/// alone), and a header over the limit is refused the same, padded or not.
+#[test]
+fn padding_never_changes_the_answer() {
+    let l = Limits::default();
+    // 100 wires, 4 of them used (inputs 0 and 1, gate outputs 2 and 99)
+    let tight = "2 100\n2 1 1\n1 1\n2 1 0 1 2 AND\n2 1 2 0 99 XOR\n";
+    let pads = [
+        format!("{tight}{}\n", " ".repeat(200)),
+        tight.replace('\n', "\n\n\n"),
+        tight.replace(' ', "   \t "),
+        tight.replace('\n', "\r\n"),
+    ];
+    let a = parse(tight.as_bytes(), &l).expect("unused wires are allowed");
+    for v in 0..4u8 {
+        let ins = vec![vec![v & 1 == 1], vec![v & 2 == 2]];
+        let want = ((v & 1 == 1) & (v & 2 == 2)) ^ (v & 1 == 1);
+        assert_eq!(a.eval(&ins).unwrap(), vec![vec![want]]);
+    }
+    for p in &pads {
+        let b = parse(p.as_bytes(), &l).unwrap();
+        assert_eq!(b.digest(), a.digest());
+        assert_eq!(b.n_wires(), 100);
+    }
+    // over the wire limit: the same refusal however long the file
+    let small = Limits::for_gates(10);
+    let over = format!(
+        "2 {}\n2 1 1\n1 1\n2 1 0 1 2 AND\n2 1 2 0 3 XOR\n",
+        small.wires + 1
+    );
+    let e1 = refused(&over, &small);
+    let e2 = refused(
+        &format!("{over}{}\n", " ".repeat(100_000)),
+        &Limits {
+            bytes: 1 << 30,
+            ..small
+        },
+    );
+    assert!(e1.contains("over the limit"), "{e1}");
+    assert_eq!(e1, e2);
+    // at the limit: accepted, padded or not
+    let at = format!(
+        "2 {}\n2 1 1\n1 1\n2 1 0 1 2 AND\n2 1 2 0 {} XOR\n",
+        small.wires,
+        small.wires - 1
+    );
+    let x = parse(at.as_bytes(), &small).unwrap();
+    let y = parse(format!("{at}{}\n", " ".repeat(1000)).as_bytes(), &small).unwrap();
+    assert_eq!(x.digest(), y.digest());
 }

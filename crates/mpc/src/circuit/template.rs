@@ -25,6 +25,8 @@ use sha2::{Digest as _, Sha256};
 use super::{Bit, Circuit, Gate};
 use zkgames_core::commit::Digest;
 
+pub mod frozen;
+
 /// The all-ones circuit and where its plaintext layer sits.
 pub struct Template {
     circuit: Circuit,

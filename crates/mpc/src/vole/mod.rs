@@ -1054,9 +1054,22 @@ fn recompute_with_transcript(
         .chunks_exact(cbytes)
         .map(|c| convert::from_bytes(c, sh.lhat))
         .collect::<Option<_>>()
-        .ok_or_else(|| rejected(format!("a correction is not {} bits", sh.lhat)))?;
-    let d = convert::from_bytes(&core.masked_witness, sh.l)
-        .ok_or_else(|| rejected(format!("the masked witness is not {} bits", sh.l)))?;
+        .ok_or_else(|| {
+            // the bytes fit, the bits do not: another statement's circuit of nearly this size
+            // (another player's, another position's)
+            rejected(format!(
+                "{}: a correction has bits set past this statement's {} bits",
+                crate::ANOTHER_STATEMENT,
+                sh.lhat
+            ))
+        })?;
+    let d = convert::from_bytes(&core.masked_witness, sh.l).ok_or_else(|| {
+        rejected(format!(
+            "{}: the masked witness has bits set past this statement's {} bits",
+            crate::ANOTHER_STATEMENT,
+            sh.l
+        ))
+    })?;
     if core.a2.len() != sh.n_a2() {
         return Err(rejected(format!(
             "the proof has {} second-degree QuickSilver values, this statement's check needs {}",
