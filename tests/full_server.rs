@@ -97,8 +97,10 @@ fn an_honest_burst_is_served_and_an_attackers_failures_stay_bounded() {
 
     // the attacker: a fresh database per carrier (the budget is per address and database)
     for carrier in ["tcp", "http"] {
-        let db = d.join(format!("{carrier}.db"));
-        add_user(&d, &db, "alice", "sha256");
+        let dc = d.join(carrier);
+        std::fs::create_dir_all(&dc).unwrap();
+        let db = dc.join("u.db");
+        add_user(&dc, &db, "alice", "sha256");
         let srv = if carrier == "tcp" {
             auth_server(&db, &[])
         } else {

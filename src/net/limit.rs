@@ -245,7 +245,8 @@ impl ConnTable {
         let mut victim_kick = None;
         if t.conns.len() >= self.max_total {
             let now = Instant::now();
-            let (v, aged) = match Self::victim(&t, mine + 1, key) {
+            let young = self.hold.map(|h| (now, h));
+            let (v, aged) = match Self::victim(&t, mine + 1, key, young) {
                 Some(v) => (v, false),
                 None => match self.aged_victim(&t, key, now) {
                     Some(v) => (v, true),
@@ -260,8 +261,7 @@ impl ConnTable {
                     t.aged_out
                         .retain(|_, &mut at| now.duration_since(at) < REEVICT_AFTER);
                     if t.aged_out.len() >= MAX_TRACKED {
-                        if let Some(k) = t.aged_out.iter().min_by_key(|x| *x.1).map(|x| *x.0)
-                        {
+                        if let Some(k) = t.aged_out.iter().min_by_key(|x| *x.1).map(|x| *x.0) {
                             t.aged_out.remove(&k);
                         }
                     }
@@ -297,7 +297,18 @@ impl ConnTable {
     }
 
     /// The connection to close for a newcomer whose address would hold `newcomer`.
-    fn victim(t: &TableInner, newcomer: usize, key: IpAddr) -> Option<u64> {
+    ///
+    /// With `young` = `(now, hold)` (a table with a hold), an idle connection of an address
+    /// holding only as many as the newcomer's would is spared while younger than the hold:
+    /// an honest client's connection between its connect and its first message is not
+    /// closed for an evicted client reconnecting from another address (rule 3 takes idle
+    /// ones too, once past the hold).
+    fn victim(
+        t: &TableInner,
+        newcomer: usize,
+        key: IpAddr,
+        young: Option<(Instant, Duration)>,
+    ) -> Option<u64> {
         // the newcomer's own connections count as its address would hold with it: an idle
         // one of its own is a fair swap (the address holds no more than before)
         let count =
@@ -306,7 +317,14 @@ impl ConnTable {
         let mut busy: Option<(usize, Instant, u64)> = None;
         for (&id, e) in &t.conns {
             let c = (count(e), e.since, id);
-            let slot = if (e.busy)() { &mut busy } else { &mut idle };
+            let is_busy = (e.busy)();
+            if !is_busy
+                && c.0 <= newcomer
+                && young.is_some_and(|(now, hold)| now.duration_since(e.since) < hold)
+            {
+                continue;
+            }
+            let slot = if is_busy { &mut busy } else { &mut idle };
             // most held first, then the oldest
             if slot.is_none_or(|b| (c.0, std::cmp::Reverse(c.1)) > (b.0, std::cmp::Reverse(b.1))) {
                 *slot = Some(c);
@@ -323,8 +341,7 @@ impl ConnTable {
     /// and if the newcomer's address did not lose one to this rule lately.
     fn aged_victim(&self, t: &TableInner, key: IpAddr, now: Instant) -> Option<u64> {
         let hold = self.hold?;
-        if t
-            .aged_out
+        if t.aged_out
             .get(&key)
             .is_some_and(|&at| now.duration_since(at) < REEVICT_AFTER)
         {
@@ -794,8 +811,9 @@ mod tests {
         assert!(!k0.load(Ordering::SeqCst));
         // a zero hold: every place is evictable, the oldest first
         let t = ConnTable::with_hold(4, 8, Duration::ZERO);
-        let kicks: Vec<Arc<AtomicBool>> = (0..4).map(|_| Arc::new(AtomicBool::new(false))).collect();
-        let mut held: Vec<_> = (0..4u8)
+        let kicks: Vec<Arc<AtomicBool>> =
+            (0..4).map(|_| Arc::new(AtomicBool::new(false))).collect();
+        let held: Vec<_> = (0..4u8)
             .map(|a| admit(&t, IpAddr::from([127, 0, 4, a]), &kicks[a as usize]))
             .collect();
         for (i, fresh) in ["127.0.0.20", "127.0.0.21"].iter().enumerate() {
@@ -804,7 +822,9 @@ mod tests {
                 admit(&t, ip(fresh), &k),
                 Admission::Admitted { evicted: true, .. }
             ));
-            let gone: Vec<usize> = (0..4).filter(|&j| kicks[j].load(Ordering::SeqCst)).collect();
+            let gone: Vec<usize> = (0..4)
+                .filter(|&j| kicks[j].load(Ordering::SeqCst))
+                .collect();
             assert_eq!(gone, (0..=i).collect::<Vec<_>>(), "oldest first");
         }
         assert_eq!(t.len(), 4);

@@ -908,10 +908,17 @@ fn host_name(authority: &str) -> Option<String> {
     let a = authority.trim().to_ascii_lowercase();
     let name = if let Some(rest) = a.strip_prefix('[') {
         let (inside, after) = rest.split_once(']')?;
-        if !(after.is_empty() || after.strip_prefix(':').is_some_and(|p| p.bytes().all(|c| c.is_ascii_digit()))) {
+        if !(after.is_empty()
+            || after
+                .strip_prefix(':')
+                .is_some_and(|p| p.bytes().all(|c| c.is_ascii_digit())))
+        {
             return None;
         }
-        return inside.parse::<std::net::Ipv6Addr>().ok().map(|_| format!("[{inside}]"));
+        return inside
+            .parse::<std::net::Ipv6Addr>()
+            .ok()
+            .map(|_| format!("[{inside}]"));
     } else {
         match a.rsplit_once(':') {
             Some((n, p)) if p.bytes().all(|c| c.is_ascii_digit()) => n.to_string(),
@@ -1171,9 +1178,25 @@ async fn accept_loop(
                     _ => BUSY_RESPONSE,
                 };
                 tokio::spawn(async move {
+                    use tokio::io::AsyncReadExt;
                     let mut sock = sock;
                     let _ =
                         tokio::time::timeout(Duration::from_secs(1), sock.write_all(canned)).await;
+                    let _ = sock.shutdown().await;
+                    // lingering close (as nginx does): what the client is still sending
+                    // (a request body) is read and dropped for up to a second, so that it
+                    // reads the answer rather than a reset in the middle of its upload
+                    let mut buf = [0u8; 4096];
+                    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                        let mut n = 0usize;
+                        while n <= MAX_BODY + MAX_HEAD {
+                            match sock.read(&mut buf).await {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => n += k,
+                            }
+                        }
+                    })
+                    .await;
                 });
                 continue;
             }
@@ -1259,7 +1282,10 @@ mod tests {
 
     #[test]
     fn host_names_are_parsed() {
-        assert_eq!(host_name("Example.COM.:8080").as_deref(), Some("example.com"));
+        assert_eq!(
+            host_name("Example.COM.:8080").as_deref(),
+            Some("example.com")
+        );
         assert_eq!(host_name("127.0.0.1:80").as_deref(), Some("127.0.0.1"));
         assert_eq!(host_name("[::1]:8080").as_deref(), Some("[::1]"));
         assert_eq!(host_name("[::1]").as_deref(), Some("[::1]"));
