@@ -809,6 +809,7 @@ fn http_service() -> &'static str {
             max_connections: 64,
             max_per_address: 64,
             first_message: std::time::Duration::from_secs(1),
+            hold: crate::net::limit::DEFAULT_HOLD,
             deadlines: Deadlines {
                 message: std::time::Duration::from_secs(1),
                 session: std::time::Duration::from_secs(3),

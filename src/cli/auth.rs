@@ -221,12 +221,13 @@ pub enum VerifierCmd {
         #[arg(long, value_name = "SECS", default_value_t = crate::auth::http::DEVICE_TTL, value_parser = clap::value_parser!(i64).range(1..=3600))]
         device_ttl: i64,
         /// Connections (TCP) or requests (HTTP) served at once; further ones are told to
-        /// retry later (never queued), on TCP after closing one that has not sent its first
-        /// message, if any, to make room.
+        /// retry later (never queued), on TCP after closing one to make room if the rules
+        /// allow (one not yet speaking, one of an address holding more, or the one that has
+        /// held its place longest, past --evict-after).
         #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
         max_sessions: u32,
         /// Unexpired login nonces one peer address may hold at once.
-        #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
         max_pending_per_peer: u32,
         /// Failed logins one peer address may make per minute; then its logins are refused
         /// with a retry-after (before any proof is verified). Never counted per user name.
@@ -405,15 +406,18 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             }
             let t0 = std::time::Instant::now();
             let (token, expires, size, verify) = if Target::is_url(&addr) {
-                let r = web::login(
-                    &Target::parse(&addr)?,
-                    &deadlines.deadlines(),
-                    &name,
-                    &key,
-                    server_name.as_deref(),
-                    system.engine(),
-                    code.as_deref(),
-                )?;
+                // a server full for a moment says "in a second": waited out (a few times)
+                let r = crate::auth::gate::retrying(|| {
+                    web::login(
+                        &Target::parse(&addr)?,
+                        &deadlines.deadlines(),
+                        &name,
+                        &key,
+                        server_name.as_deref(),
+                        system.engine(),
+                        code.as_deref(),
+                    )
+                })?;
                 let verify = format!(" (verified in {:.1} ms)", r.verify_ms);
                 (r.token, r.expires, r.proof_bytes, verify)
             } else {
@@ -422,14 +426,16 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                         "--code: device codes belong to the HTTP API (an http:// URL)",
                     ));
                 }
-                let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
-                let (t, e, n) = server::login_with(
-                    &mut ch,
-                    &name,
-                    &key,
-                    server_name.as_deref(),
-                    system.engine(),
-                )?;
+                let (t, e, n) = crate::auth::gate::retrying(|| {
+                    let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
+                    server::login_with(
+                        &mut ch,
+                        &name,
+                        &key,
+                        server_name.as_deref(),
+                        system.engine(),
+                    )
+                })?;
                 (t, e, n, String::new())
             };
             eprintln!(
@@ -832,6 +838,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 max_connections: max_connections as usize,
                 max_per_address: limits.max_per_address as usize,
                 first_message: std::time::Duration::from_secs(limits.first_message_timeout),
+                hold: std::time::Duration::from_secs(limits.evict_after),
                 deadlines: deadlines.deadlines(),
                 log,
                 allow_origins: crate::auth::http::parse_origins(&allow_origin)?,

@@ -439,6 +439,11 @@ pub struct ConnLimitArgs {
     /// full, the connection that has waited longest without one is closed for a newcomer.
     #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub first_message_timeout: u64,
+    /// Seconds a connection holds its place for sure: when the server is full and every
+    /// address holds about as much as the newcomer's would, the connection that has held its
+    /// place longest, past this, is closed for the newcomer.
+    #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub evict_after: u64,
 }
 
 impl ConnLimitArgs {
@@ -454,6 +459,7 @@ impl ConnLimitArgs {
             max_sessions: max_sessions as usize,
             max_per_address: self.max_per_address as usize,
             first_message: Duration::from_secs(self.first_message_timeout),
+            hold: Duration::from_secs(self.evict_after),
             deadlines: deadlines.deadlines(),
             log,
             ..ServerOptions::default()

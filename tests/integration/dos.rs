@@ -176,10 +176,12 @@ fn login_proofs_of_another_shape_are_refused_before_the_work() {
     let long = zkgames::mpc::sha256::prove(&[9u8; 247], &sys, &ctx, &mut rng).unwrap();
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &long).unwrap_err();
     assert!(e.to_string().contains("54-byte preimage, not 247"), "{e}");
-    // both 128-bit sets are login sets; the 100-bit set is offered for files, not for logins
+    // only the set a login sends is a login set: the speed set and the 100-bit set are
+    // offered for files, not for logins (tests/login_cost.rs covers every kind and engine)
     let speed = System::vole(128, zkgames::mpc::vole::Profile::Speed).unwrap();
     let fast = zkgames::mpc::sha256::prove(&pre, &speed, &ctx, &mut rng).unwrap();
-    keys::verify_login(&id, "zkgames", "alice", &nonce, &fast).unwrap();
+    let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &fast).unwrap_err();
+    assert!(e.to_string().contains("login parameters"), "{e}");
     let weak = System::vole(100, zkgames::mpc::vole::Profile::Size).unwrap();
     let other = zkgames::mpc::sha256::prove(&pre, &weak, &ctx, &mut rng).unwrap();
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &other).unwrap_err();

@@ -268,6 +268,9 @@ fn full_servers_and_busy_addresses_say_when_to_retry() {
             "1",
             "--timeout",
             "30",
+            // the held sessions keep their places for the whole test
+            "--evict-after",
+            "600",
         ],
     );
     let a = srv.addr.clone();

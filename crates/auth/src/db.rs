@@ -47,6 +47,9 @@ pub trait UserDb: Send {
     /// Seconds to wait before `peer` may try a login again, if over the failure limit
     /// (counted per address, never per user name).
     fn retry_after(&self, peer: &str) -> Result<Option<u64>>;
+    /// Failed logins `peer` may still make within the failure window: the policy's
+    /// maximum less those recorded (0 when over the limit).
+    fn failure_budget(&self, peer: &str) -> Result<usize>;
     /// Seconds `peer` must wait before registering again, if over the registration limit.
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>>;
     /// A fresh nonce, or the seconds to wait when `peer` holds too many.
@@ -125,6 +128,9 @@ impl UserDb for Store {
     }
     fn retry_after(&self, peer: &str) -> Result<Option<u64>> {
         Store::retry_after(self, peer)
+    }
+    fn failure_budget(&self, peer: &str) -> Result<usize> {
+        Store::failure_budget(self, peer)
     }
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>> {
         Store::registration_retry_after(self, peer)

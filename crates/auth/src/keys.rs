@@ -689,23 +689,14 @@ pub fn login_system(engine: Engine) -> System {
     }
 }
 
-/// Every parameter set a login server accepts from `engine`: its profiles at
-/// [`LOGIN_SECURITY_BITS`] (the size set first, what [`login_system`] proves with), so that
-/// no login proof asks more of the server than the heaviest of them.
+/// Every parameter set a login server accepts from `engine`: exactly the one a login
+/// sends ([`login_system`], the size set at [`LOGIN_SECURITY_BITS`]). No other profile is
+/// accepted, not even a cheaper-to-send one: KKW's `smallest` set (M = 842, N = 64) costs a
+/// server 22–29× an honest login, and a login proof chooses its own set, so every accepted
+/// login proof of a key kind and engine costs what an honest one does
+/// (docs/PROTOCOLS.md 5.8; tests/login_cost.rs).
 pub fn login_systems(engine: Engine) -> Vec<System> {
-    match engine {
-        Engine::Zkbpp => vec![login_system(engine)],
-        Engine::Kkw => kkw::Profile::ALL
-            .iter()
-            .filter_map(|&p| kkw::params_for(LOGIN_SECURITY_BITS, p).ok())
-            .map(System::Kkw)
-            .collect(),
-        Engine::Vole => mpc::vole::Profile::ALL
-            .iter()
-            .filter_map(|&p| mpc::vole::params_for(LOGIN_SECURITY_BITS, p).ok())
-            .map(System::Vole)
-            .collect(),
-    }
+    vec![login_system(engine)]
 }
 
 /// A login proof with `engine` at the login parameters ([`login_system`]).
@@ -719,6 +710,20 @@ pub fn prove_login_with(
 ) -> Result<Vec<u8>> {
     let ctx = login_context(server, user, nonce)?;
     prove_bound(key, &ctx, &login_system(engine), rng)
+}
+
+/// A login proof at any parameter set `system` (what a hostile client may send: tests and
+/// benches check that a login server refuses every set but [`login_system`]'s).
+pub fn prove_login_as(
+    key: &SecretKey,
+    server: &str,
+    user: &str,
+    nonce: &[u8; 32],
+    system: &System,
+    rng: &mut Rng,
+) -> Result<Vec<u8>> {
+    let ctx = login_context(server, user, nonce)?;
+    prove_bound(key, &ctx, system, rng)
 }
 
 /// A proof of knowledge of `key` bound to the context bytes `ctx`, with `system`.

@@ -7,13 +7,15 @@
 //!   rate limits.
 //! - [`pg`]: the same database in PostgreSQL, shared by several server instances.
 //! - [`db`]: the one interface ([`UserDb`]) both backends offer, and a connection pool.
-//! - [`login`]: the server's registration and login steps on top of the store.
+//! - [`login`]: the server's registration and login steps on top of the store;
+//!   [`gate`]: how many logins of one address are verified at once.
 //! - [`server`]: those steps on the wire (requests, replies, the connection handler, the
 //!   client calls).
 //! - [`http`]: the same steps as a JSON API over HTTP/1.1, with the login page;
 //!   [`http_client`]: its client for `prover auth … http://…`.
 
 pub mod db;
+pub mod gate;
 pub mod http;
 pub mod http_client;
 pub mod keys;

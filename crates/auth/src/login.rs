@@ -14,7 +14,9 @@
 //!
 //! Limits are per peer address, never per user name: failed logins, pending challenges and
 //! registrations are counted for the address they come from (see [`zkgames_net::limit`] for
-//! why). A name-keyed lockout would let anyone lock a user out by sending garbage in their
+//! why). A failure is recorded once its proof has been verified; logins in verification at
+//! once from one address are bounded by the failures it may still make ([`super::gate`]),
+//! so concurrency neither multiplies an attacker's budget nor charges honest logins. A name-keyed lockout would let anyone lock a user out by sending garbage in their
 //! name, and protects nothing, since a proof of knowledge cannot be guessed.
 //!
 //! Refusals take the same work whatever the name: [`Authenticator::finish`] verifies every
@@ -234,11 +236,29 @@ impl<'a> Authenticator<'a> {
                 .record(Event::Refused, user, peer, "rate limit")?;
             return Ok(Err(Denied::RetryAfter(s)));
         }
-        // counted as a failure before the work, so that concurrent attempts cannot multiply
-        // the budget; amended to the outcome once it is known
-        let line = self
-            .store
-            .record_pending(Event::LoginFail, user, peer, "verifying")?;
+        // at most the failures still allowed are verified at once from this address, so
+        // that concurrent attempts cannot multiply the budget (super::gate); the outcome is
+        // recorded once known, before the place is given back
+        let _permit = match super::gate::LoginGate::global()
+            .enter(peer, || self.store.failure_budget(peer))?
+        {
+            super::gate::Entry::Permit(p) => p,
+            super::gate::Entry::Spent => {
+                let s = self.store.retry_after(peer)?.unwrap_or(1);
+                self.store
+                    .record(Event::Refused, user, peer, "rate limit")?;
+                return Ok(Err(Denied::RetryAfter(s)));
+            }
+            super::gate::Entry::Busy => {
+                self.store.record(
+                    Event::Refused,
+                    user,
+                    peer,
+                    "too many logins from this address at once",
+                )?;
+                return Ok(Err(Denied::RetryAfter(1)));
+            }
+        };
         let registered = self.store.user(user)?;
         let claimed = claimed_kind(proof);
         let (target, own) = Self::target(registered.as_ref().map(|u| &u.identity), claimed);
@@ -259,14 +279,14 @@ impl<'a> Authenticator<'a> {
                 if !claim(&t)? {
                     self.store.revoke_token(&t.token)?;
                     self.store
-                        .amend(line, Event::Refused, "device code used or expired")?;
+                        .record(Event::Refused, user, peer, "device code used or expired")?;
                     return Ok(Err(Denied::Failed));
                 }
-                self.store.amend(line, Event::LoginOk, "")?;
+                self.store.record(Event::LoginOk, user, peer, "")?;
                 Ok(Ok(t))
             }
             Err(why) => {
-                self.store.amend(line, Event::LoginFail, &why)?;
+                self.store.record(Event::LoginFail, user, peer, &why)?;
                 Ok(Err(Denied::Failed))
             }
         }

@@ -370,6 +370,20 @@ impl UserDb for PgStore {
         Ok((wait > 0).then_some(wait as u64))
     }
 
+    fn failure_budget(&self, peer: &str) -> Result<usize> {
+        let max = self.policy.max_failures;
+        let n = self
+            .recent(
+                "login-fail",
+                "peer",
+                peer,
+                self.now() - self.policy.failure_window,
+                max,
+            )?
+            .len();
+        Ok(max.saturating_sub(n))
+    }
+
     fn registration_retry_after(&self, peer: &str) -> Result<Option<u64>> {
         let now = self.now();
         let max = self.policy.max_registrations_per_peer;

@@ -204,7 +204,8 @@ pub struct Policy {
     pub max_failures: usize,
     /// Seconds over which failures are counted (60).
     pub failure_window: i64,
-    /// Unexpired challenges one peer may hold at once (8).
+    /// Unexpired challenges one peer may hold at once (64: an office behind one address
+    /// logging in at once holds one each for a moment).
     pub max_pending_per_peer: usize,
     /// Registrations one peer address may make within `registration_window` (20): bounds how
     /// fast one client can fill the user table.
@@ -227,7 +228,7 @@ impl Default for Policy {
             token_ttl: 3600,
             max_failures: 5,
             failure_window: 60,
-            max_pending_per_peer: 8,
+            max_pending_per_peer: 64,
             max_registrations_per_peer: 20,
             registration_window: 3600,
             audit_retention: 90 * 86_400,
@@ -634,6 +635,26 @@ impl Store {
         // window
         let wait = times[max - 1] + self.policy.failure_window - now;
         Ok((wait > 0).then_some(wait as u64))
+    }
+
+    /// Failed logins `peer` may still make within the failure window: the maximum less those
+    /// recorded.
+    pub fn failure_budget(&self, peer: &str) -> Result<usize> {
+        let max = self.policy.max_failures;
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM (SELECT 1 FROM audit WHERE event = 'login-fail'
+                 AND peer = ?1 AND time > ?2 LIMIT ?3)",
+            )
+            .and_then(|mut st| {
+                st.query_row(
+                    params![peer, self.now() - self.policy.failure_window, max as i64],
+                    |r| r.get(0),
+                )
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(max.saturating_sub(n.max(0) as usize))
     }
 
     /// Seconds `peer` must wait before registering again: `Some` once it has made

@@ -32,7 +32,7 @@ use zkgames_mpc::circuit::Circuit;
 
 pub use bits::Order;
 
-/// The compiler this build links, as proof files record it. `tests/garble_cli.rs` holds it
+/// The compiler this build links, as proof files record it. `tests/integration/garble_cli.rs` holds it
 /// to the version in `Cargo.lock`.
 pub const COMPILER: &str = "garble_lang 0.6.1";
 

@@ -196,7 +196,7 @@ fn template() -> &'static Template {
     T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
 }
 
-/// [`built_template`] as generated into `src/mpc/aes128/template.gates`.
+/// [`built_template`] as generated into `crates/mpc/src/aes128/template.gates`.
 const TEMPLATE_FILE: &[u8] = include_bytes!("aes128/template.gates");
 
 /// The template as its definition builds it: the all-ones plaintext's circuit.

@@ -337,7 +337,7 @@ fn template() -> &'static Template {
     T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
 }
 
-/// [`built_template`] as generated into `src/mpc/lowmc_template.gates`.
+/// [`built_template`] as generated into `crates/mpc/src/lowmc_template.gates`.
 const TEMPLATE_FILE: &[u8] = include_bytes!("lowmc_template.gates");
 
 /// The template as its definition builds it.
@@ -527,7 +527,7 @@ mod tests {
         crate::circuit::template::frozen::check_file(
             &super::built_template(),
             super::TEMPLATE_FILE,
-            "src/mpc/lowmc_template.gates",
+            "src/lowmc_template.gates",
         );
     }
 

@@ -144,23 +144,47 @@ pub type Kick = Box<dyn FnOnce() + Send>;
 /// 2. a busy one from the address holding the most connections, the oldest first, if that
 ///    address holds more than the newcomer's would;
 ///
-/// and refuses the newcomer otherwise (every address holds about as much as it would). An
+/// 3. (a table made with [`ConnTable::with_hold`]) the connection that has held its place
+///    longest, busy or idle, if it has held it for at least the table's `hold` (say 3 s:
+///    an honest login or session takes well under a second), unless the newcomer's
+///    address lost a connection to this rule within the last [`REEVICT_AFTER`] (an
+///    evicted client that reconnects waits for a free place instead of evicting the next
+///    holder in turn);
+///
+/// and refuses the newcomer otherwise (every address holds about as much as it would, and
+/// no place has been held for `hold`). An
 /// honest client's connection, idle for the moment between its connect and its first
 /// message, is thus never closed for a newcomer from an address that holds more. So
 /// `k` addresses can hold at most `max_total / k` each against newcomers, whatever their
 /// connections do, and an address holding a single connection is refused only when the
-/// table is full of addresses holding one each. Addresses are grouped by [`addr_key`].
+/// table is full of addresses holding one each and none has held its place for `hold`
+/// (rule 3): as many addresses as places, each holding one place forever, keep nobody
+/// out for longer than `hold`. Addresses are grouped by [`addr_key`].
 pub struct ConnTable {
     max_total: usize,
     per_addr: usize,
+    hold: Option<Duration>,
     inner: Mutex<TableInner>,
 }
+
+/// How long an address that lost a connection to the age rule (rule 3 of [`ConnTable`])
+/// may not evict by that rule itself: an evicted client that reconnects at once would
+/// otherwise evict the next oldest holder, that one the next, and so on, until every place
+/// is younger than the hold and newcomers are refused again.
+pub const REEVICT_AFTER: Duration = Duration::from_secs(30);
+
+/// Default hold of the servers' tables ([`ConnTable::with_hold`]): a connection that has
+/// held its place this long yields it to a newcomer at a full server.
+pub const DEFAULT_HOLD: Duration = Duration::from_secs(3);
 
 #[derive(Default)]
 struct TableInner {
     next: u64,
     by_addr: HashMap<IpAddr, usize>,
     conns: HashMap<u64, Entry>,
+    /// Addresses that lost a connection to the age rule, and when (at most
+    /// [`MAX_TRACKED`], the oldest forgotten first).
+    aged_out: HashMap<IpAddr, Instant>,
 }
 
 struct Entry {
@@ -192,6 +216,18 @@ impl ConnTable {
         Arc::new(ConnTable {
             max_total,
             per_addr,
+            hold: None,
+            inner: Mutex::new(TableInner::default()),
+        })
+    }
+
+    /// [`ConnTable::new`] whose connections yield their place to a newcomer at a full
+    /// table once they have held it for `hold` (rule 3 of the type's text).
+    pub fn with_hold(max_total: usize, per_addr: usize, hold: Duration) -> Arc<ConnTable> {
+        Arc::new(ConnTable {
+            max_total,
+            per_addr,
+            hold: Some(hold),
             inner: Mutex::new(TableInner::default()),
         })
     }
@@ -208,11 +244,30 @@ impl ConnTable {
         }
         let mut victim_kick = None;
         if t.conns.len() >= self.max_total {
-            let Some(v) = Self::victim(&t, mine + 1, key) else {
-                return Admission::ServerFull;
+            let now = Instant::now();
+            let young = self.hold.map(|h| (now, h));
+            let (v, aged) = match Self::victim(&t, mine + 1, key, young) {
+                Some(v) => (v, false),
+                None => match self.aged_victim(&t, key, now) {
+                    Some(v) => (v, true),
+                    None => return Admission::ServerFull,
+                },
             };
             let e = t.conns.remove(&v).expect("a victim is a live connection");
             Self::release(&mut t.by_addr, e.key);
+            // an address swapping its own old connection for a new one loses nothing
+            if aged && e.key != key {
+                if t.aged_out.len() >= MAX_TRACKED {
+                    t.aged_out
+                        .retain(|_, &mut at| now.duration_since(at) < REEVICT_AFTER);
+                    if t.aged_out.len() >= MAX_TRACKED {
+                        if let Some(k) = t.aged_out.iter().min_by_key(|x| *x.1).map(|x| *x.0) {
+                            t.aged_out.remove(&k);
+                        }
+                    }
+                }
+                t.aged_out.insert(e.key, now);
+            }
             victim_kick = e.kick;
         }
         let id = t.next;
@@ -242,7 +297,18 @@ impl ConnTable {
     }
 
     /// The connection to close for a newcomer whose address would hold `newcomer`.
-    fn victim(t: &TableInner, newcomer: usize, key: IpAddr) -> Option<u64> {
+    ///
+    /// With `young` = `(now, hold)` (a table with a hold), an idle connection of an address
+    /// holding only as many as the newcomer's would is spared while younger than the hold:
+    /// an honest client's connection between its connect and its first message is not
+    /// closed for an evicted client reconnecting from another address (rule 3 takes idle
+    /// ones too, once past the hold).
+    fn victim(
+        t: &TableInner,
+        newcomer: usize,
+        key: IpAddr,
+        young: Option<(Instant, Duration)>,
+    ) -> Option<u64> {
         // the newcomer's own connections count as its address would hold with it: an idle
         // one of its own is a fair swap (the address holds no more than before)
         let count =
@@ -251,7 +317,14 @@ impl ConnTable {
         let mut busy: Option<(usize, Instant, u64)> = None;
         for (&id, e) in &t.conns {
             let c = (count(e), e.since, id);
-            let slot = if (e.busy)() { &mut busy } else { &mut idle };
+            let is_busy = (e.busy)();
+            if !is_busy
+                && c.0 <= newcomer
+                && young.is_some_and(|(now, hold)| now.duration_since(e.since) < hold)
+            {
+                continue;
+            }
+            let slot = if is_busy { &mut busy } else { &mut idle };
             // most held first, then the oldest
             if slot.is_none_or(|b| (c.0, std::cmp::Reverse(c.1)) > (b.0, std::cmp::Reverse(b.1))) {
                 *slot = Some(c);
@@ -262,6 +335,23 @@ impl ConnTable {
             (_, Some(b)) if b.0 > newcomer => Some(b.2),
             _ => None,
         }
+    }
+
+    /// Rule 3: the connection that has held its place longest, if for at least the hold,
+    /// and if the newcomer's address did not lose one to this rule lately.
+    fn aged_victim(&self, t: &TableInner, key: IpAddr, now: Instant) -> Option<u64> {
+        let hold = self.hold?;
+        if t.aged_out
+            .get(&key)
+            .is_some_and(|&at| now.duration_since(at) < REEVICT_AFTER)
+        {
+            return None;
+        }
+        t.conns
+            .iter()
+            .filter(|(_, e)| now.duration_since(e.since) >= hold)
+            .min_by_key(|(&id, e)| (e.since, id))
+            .map(|(&id, _)| id)
     }
 
     fn release(by_addr: &mut HashMap<IpAddr, usize>, key: IpAddr) {
@@ -696,5 +786,70 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Rule 3: as many addresses as places, one busy connection each, keep a newcomer out
+    /// only while none has held its place for the hold; then the oldest yields, and the
+    /// address it came from cannot evict by age in turn (no cascade), though an address
+    /// that never lost a place can.
+    #[test]
+    fn places_held_past_the_hold_yield_to_newcomers_oldest_first() {
+        let busy = Arc::new(AtomicBool::new(true));
+        let admit = |t: &Arc<ConnTable>, a: IpAddr, k: &Arc<AtomicBool>| {
+            t.admit(a, probe(&busy), kicker(k))
+        };
+        // a hold nobody reaches: as before
+        let t = ConnTable::with_hold(4, 8, Duration::from_secs(3600));
+        let k0 = Arc::new(AtomicBool::new(false));
+        let _held: Vec<_> = (0..4u8)
+            .map(|a| admit(&t, IpAddr::from([127, 0, 3, a]), &k0))
+            .collect();
+        assert!(matches!(
+            admit(&t, ip("127.0.0.9"), &k0),
+            Admission::ServerFull
+        ));
+        assert!(!k0.load(Ordering::SeqCst));
+        // a zero hold: every place is evictable, the oldest first
+        let t = ConnTable::with_hold(4, 8, Duration::ZERO);
+        let kicks: Vec<Arc<AtomicBool>> =
+            (0..4).map(|_| Arc::new(AtomicBool::new(false))).collect();
+        let held: Vec<_> = (0..4u8)
+            .map(|a| admit(&t, IpAddr::from([127, 0, 4, a]), &kicks[a as usize]))
+            .collect();
+        for (i, fresh) in ["127.0.0.20", "127.0.0.21"].iter().enumerate() {
+            let k = Arc::new(AtomicBool::new(false));
+            assert!(matches!(
+                admit(&t, ip(fresh), &k),
+                Admission::Admitted { evicted: true, .. }
+            ));
+            let gone: Vec<usize> = (0..4)
+                .filter(|&j| kicks[j].load(Ordering::SeqCst))
+                .collect();
+            assert_eq!(gone, (0..=i).collect::<Vec<_>>(), "oldest first");
+        }
+        assert_eq!(t.len(), 4);
+        // the first evicted address reconnects: it may not evict by age in turn
+        let k = Arc::new(AtomicBool::new(false));
+        assert!(matches!(
+            admit(&t, IpAddr::from([127, 0, 4, 0]), &k),
+            Admission::ServerFull
+        ));
+        assert!(!kicks[2].load(Ordering::SeqCst));
+        // an address swapping its own old place is not marked
+        let t = ConnTable::with_hold(1, 8, Duration::ZERO);
+        let k = Arc::new(AtomicBool::new(false));
+        let _a = admit(&t, ip("127.0.0.5"), &k);
+        let _b = admit(&t, ip("127.0.0.5"), &k);
+        assert!(k.load(Ordering::SeqCst));
+        let _c = admit(&t, ip("127.0.0.6"), &k);
+        assert!(matches!(
+            admit(&t, ip("127.0.0.5"), &Arc::new(AtomicBool::new(false))),
+            Admission::ServerFull
+        ));
+        assert!(matches!(
+            admit(&t, ip("127.0.0.7"), &Arc::new(AtomicBool::new(false))),
+            Admission::Admitted { evicted: true, .. }
+        ));
+        drop(held);
     }
 }

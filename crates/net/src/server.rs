@@ -101,6 +101,9 @@ pub struct ServerOptions {
     pub refuse: Refuse,
     /// Deadlines of each session.
     pub deadlines: Deadlines,
+    /// A connection that has held its place this long yields it to a newcomer when the
+    /// server is full ([`super::limit::DEFAULT_HOLD`], 3 s; rule 3 of [`ConnTable`]).
+    pub hold: Duration,
     /// One line per session on stderr, in this format.
     pub log: LogFormat,
 }
@@ -151,6 +154,7 @@ impl Default for ServerOptions {
             first_message: DEFAULT_FIRST_MESSAGE,
             refuse: refuse_session,
             deadlines: Deadlines::default(),
+            hold: super::limit::DEFAULT_HOLD,
             log: LogFormat::Plain,
         }
     }
@@ -215,8 +219,10 @@ pub fn refuse_session(ch: &mut Channel, reason: &str, retry_after: u32) {
 ///    holding the most), else the oldest connection of the address holding the most, if
 ///    that address holds more than the newcomer's would; whatever those connections are
 ///    doing, addresses holding most yield to one that holds little. If every address holds
-///    about as much as the newcomer's would, the newcomer is refused with a retry-after,
-///    never queued;
+///    about as much as the newcomer's would, the connection that has held its place
+///    longest yields, if for at least [`ServerOptions::hold`] (3 s), unless the newcomer's
+///    address lost one that way lately; otherwise the newcomer is refused with a
+///    retry-after, never queued;
 /// 3. its first message must arrive within [`ServerOptions::first_message`], later ones
 ///    within the usual [`Deadlines`], the whole session within its deadline.
 pub fn serve<F>(
@@ -233,7 +239,7 @@ where
         .map_err(|e| Error::io("cannot make the listener non-blocking", e))?;
     let counts = [(); 5].map(|_| AtomicUsize::new(0));
     let serial = AtomicUsize::new(0);
-    let table = ConnTable::new(opts.max_sessions, opts.max_per_address);
+    let table = ConnTable::with_hold(opts.max_sessions, opts.max_per_address, opts.hold);
     let refuse = |s: TcpStream, peer: SocketAddr, n: usize, reason: &str| {
         counts[3].fetch_add(1, Ordering::SeqCst);
         let mut ch = Channel::tcp(

@@ -92,6 +92,9 @@ pub struct HttpConfig {
     /// Seconds a new connection (or a kept-alive one between requests) has to send a
     /// whole request head; at most the message deadline.
     pub first_message: Duration,
+    /// A connection that has held its place this long yields it to a newcomer at a full
+    /// server (`--evict-after`, [`zkgames_net::limit::DEFAULT_HOLD`]).
+    pub hold: Duration,
     pub deadlines: Deadlines,
     pub log: LogFormat,
     /// Web origins (`scheme://host[:port]`, lower case) whose pages may call the API from a
@@ -900,6 +903,55 @@ fn origin_allowed(app: &App, origin: &str, host: Option<&str>) -> bool {
     own || app.cfg.allow_origins.contains(&o)
 }
 
+/// The host name of a `Host` header or an origin's authority (`name`, `name:port`,
+/// `[v6]:port`), lower case, without a trailing dot; `None` if malformed.
+fn host_name(authority: &str) -> Option<String> {
+    let a = authority.trim().to_ascii_lowercase();
+    let name = if let Some(rest) = a.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        if !(after.is_empty()
+            || after
+                .strip_prefix(':')
+                .is_some_and(|p| p.bytes().all(|c| c.is_ascii_digit())))
+        {
+            return None;
+        }
+        return inside
+            .parse::<std::net::Ipv6Addr>()
+            .ok()
+            .map(|_| format!("[{inside}]"));
+    } else {
+        match a.rsplit_once(':') {
+            Some((n, p)) if p.bytes().all(|c| c.is_ascii_digit()) => n.to_string(),
+            Some(_) => return None,
+            None => a,
+        }
+    };
+    let name = name.strip_suffix('.').unwrap_or(&name).to_string();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether a request naming `host` in its `Host` header is for this server (DNS
+/// rebinding, docs/PROTOCOLS.md 5.6): an IP address (no one can rebind a literal address),
+/// `localhost` (and names under `.localhost`, which resolve to loopback only), or the host of
+/// an `--allow-origin` (the name a public deployment is reached by). Any other name is one
+/// some DNS server pointed at this one: a page of that name could otherwise read and drive
+/// the API as its own origin, the `Origin` check passing since both headers name it.
+fn host_allowed(app: &App, host: &str) -> bool {
+    let Some(h) = host_name(host) else {
+        return false;
+    };
+    h.starts_with('[')
+        || h.parse::<std::net::Ipv4Addr>().is_ok()
+        || h == "localhost"
+        || h.ends_with(".localhost")
+        || app.cfg.allow_origins.iter().any(|o| {
+            o.split_once("://")
+                .and_then(|(_, a)| host_name(a))
+                .is_some_and(|n| n == h)
+        })
+}
+
 /// Cross-origin rules (docs/PROTOCOLS.md 5.6): a request a browser sends from another page
 /// carries `Origin`; state-changing requests (POST) from an origin that is neither the
 /// server's own nor an `--allow-origin` are refused (403) before any work, and only allowed
@@ -917,6 +969,14 @@ async fn cors(State(app): State<Arc<App>>, req: Request, next: axum::middleware:
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
+    if let Some(h) = host.as_deref() {
+        if !host_allowed(&app, h) {
+            return error(
+                StatusCode::MISDIRECTED_REQUEST,
+                "this server does not answer for that host name (name it with --allow-origin)",
+            );
+        }
+    }
     let allowed = origin
         .as_deref()
         .map(|o| origin_allowed(&app, o, host.as_deref()));
@@ -1082,8 +1142,11 @@ async fn accept_loop(
     use tokio::io::AsyncWriteExt;
     use tower::ServiceExt;
     let listener = tokio::net::TcpListener::from_std(l).map_err(|e| Error::io("listener", e))?;
-    let table =
-        zkgames_net::limit::ConnTable::new(app.cfg.max_connections, app.cfg.max_per_address);
+    let table = zkgames_net::limit::ConnTable::with_hold(
+        app.cfg.max_connections,
+        app.cfg.max_per_address,
+        app.cfg.hold,
+    );
     let router = router(app.clone());
     let mut st = HttpStats::default();
     let d = app.cfg.deadlines;
@@ -1116,9 +1179,25 @@ async fn accept_loop(
                     _ => BUSY_RESPONSE,
                 };
                 tokio::spawn(async move {
+                    use tokio::io::AsyncReadExt;
                     let mut sock = sock;
                     let _ =
                         tokio::time::timeout(Duration::from_secs(1), sock.write_all(canned)).await;
+                    let _ = sock.shutdown().await;
+                    // lingering close (as nginx does): what the client is still sending
+                    // (a request body) is read and dropped for up to a second, so that it
+                    // reads the answer rather than a reset in the middle of its upload
+                    let mut buf = [0u8; 4096];
+                    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                        let mut n = 0usize;
+                        while n <= MAX_BODY + MAX_HEAD {
+                            match sock.read(&mut buf).await {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => n += k,
+                            }
+                        }
+                    })
+                    .await;
                 });
                 continue;
             }
@@ -1200,6 +1279,21 @@ mod tests {
             assert_eq!(parse_system(system_name(e)), Some(e));
         }
         assert_eq!(parse_system("ZKB++"), None);
+    }
+
+    #[test]
+    fn host_names_are_parsed() {
+        assert_eq!(
+            host_name("Example.COM.:8080").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(host_name("127.0.0.1:80").as_deref(), Some("127.0.0.1"));
+        assert_eq!(host_name("[::1]:8080").as_deref(), Some("[::1]"));
+        assert_eq!(host_name("[::1]").as_deref(), Some("[::1]"));
+        assert_eq!(host_name("[nope]:1"), None);
+        assert_eq!(host_name("a:b"), None);
+        assert_eq!(host_name(":80"), None);
+        assert_eq!(host_name("localhost").as_deref(), Some("localhost"));
     }
 
     #[test]

@@ -210,6 +210,6 @@ fn template_file_is_the_builders_aes128() {
     crate::circuit::template::frozen::check_file(
         &super::built_template(),
         super::TEMPLATE_FILE,
-        "src/mpc/aes128/template.gates",
+        "src/aes128/template.gates",
     );
 }

@@ -176,7 +176,7 @@ pub fn check_file(built: &Template, compiled: &[u8], path: &str) {
     }
     assert!(
         want == compiled,
-        "{path} is not the builder's template: regenerate it with ZKG_REGENERATE_TEMPLATES=1 cargo test --release --lib template_file"
+        "{path} is not the builder's template: regenerate it with ZKG_REGENERATE_TEMPLATES=1 cargo test --release -p zkgames-mpc --lib template_file"
     );
     // and reading it gives the same template, field for field
     let back = decode(compiled);
