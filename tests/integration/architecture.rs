@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "zkgames-wall",
         &["zkgames-core", "zkgames-net", "zkgames-mpc"],
     ),
+    ("zkgames-garble", &["zkgames-core", "zkgames-mpc"]),
     (
         "zkgames-auth",
         &["zkgames-core", "zkgames-net", "zkgames-mpc", "zkgames-peg"],
