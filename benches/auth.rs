@@ -305,9 +305,8 @@ fn summary() {
             ktv * 1e3,
             ktv / tv
         );
-        let sp = prove_login_speed(&key, &n, &mut rng);
         let stp = time(|| prove_login_speed(&key, &n, &mut seeded_rng(2)), 5);
-        // login servers accept only the size set (tests/login_cost.rs): the speed set's
+        // login servers accept only the size set (tests/integration/login_cost.rs): the speed set's
         // statement is timed as an offline proof of the same key
         let sp = zkgames::auth::keys::prove_offline(
             &key,

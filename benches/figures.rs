@@ -142,8 +142,31 @@ fn sizes() -> Vec<Size> {
             });
         }
     }
+    // Garble programs (puzzles/garble), the default engine; and Wordle's exported circuit
+    for (gid, what, args, public, result) in GARBLE_ROWS {
+        out.push(Size {
+            id: gid,
+            what: format!("Garble program `puzzles/garble/{what}.garble`, VOLE size set (the default)"),
+            make: format!("prover garble prove puzzles/garble/{what}.garble {args} --seed 1 -o f.proof"),
+            check: format!("verifier garble verify puzzles/garble/{what}.garble f.proof {public} --output '{result}'"),
+        });
+    }
+    out.push(Size {
+        id: "garble-wordle-bristol-vole",
+        what: "`puzzles/garble/wordle.garble` exported as Bristol Fashion, VOLE size set (the default)".into(),
+        make: "prover garble export puzzles/garble/wordle.garble -o f.txt && prover circuit prove f.txt --secret 0=68656c6c6f --public 1=6c6c616d6f --seed 1 -o f.proof".into(),
+        check: "verifier circuit verify f.txt f.proof --public 1=6c6c616d6f --output 0=00 --output 1=0101000002".into(),
+    });
     out
 }
+
+/// The Garble size rows: id, program, the prover's arguments, the verifier's, the result.
+const GARBLE_ROWS: [(&str, &str, &str, &str, &str); 4] = [
+    ("garble-factors-vole", "factors", "--secret p=65521u32 --secret q=65519u32 --public n=4292870399u64", "--public n=4292870399u64", "true"),
+    ("garble-sudoku-vole", "sudoku_row", "--secret 'row=[5u8,3u8,4u8,6u8,7u8,8u8,9u8,1u8,2u8]' --public 'givens=[5u8,3u8,0u8,0u8,7u8,0u8,0u8,0u8,0u8]'", "--public 'givens=[5u8,3u8,0u8,0u8,7u8,0u8,0u8,0u8,0u8]'", "true"),
+    ("garble-wordle-vole", "wordle", "--secret 'answer=[104u8,101u8,108u8,108u8,111u8]' --public 'guess=[108u8,108u8,97u8,109u8,111u8]'", "--public 'guess=[108u8,108u8,97u8,109u8,111u8]'", "[1, 1, 0, 0, 2]"),
+    ("garble-age-vole", "age", "--secret birth_year=1990u16 --public this_year=2026u16", "--public this_year=2026u16", "true"),
+];
 
 /// The machine: CPU model, cores, SIMD features, and the load average now.
 struct Machine {

@@ -177,7 +177,7 @@ fn login_proofs_of_another_shape_are_refused_before_the_work() {
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &long).unwrap_err();
     assert!(e.to_string().contains("54-byte preimage, not 247"), "{e}");
     // only the set a login sends is a login set: the speed set and the 100-bit set are
-    // offered for files, not for logins (tests/login_cost.rs covers every kind and engine)
+    // offered for files, not for logins (tests/integration/login_cost.rs covers every kind and engine)
     let speed = System::vole(128, zkgames::mpc::vole::Profile::Speed).unwrap();
     let fast = zkgames::mpc::sha256::prove(&pre, &speed, &ctx, &mut rng).unwrap();
     let e = keys::verify_login(&id, "zkgames", "alice", &nonce, &fast).unwrap_err();

@@ -694,7 +694,7 @@ pub fn login_system(engine: Engine) -> System {
 /// accepted, not even a cheaper-to-send one: KKW's `smallest` set (M = 842, N = 64) costs a
 /// server 22–29× an honest login, and a login proof chooses its own set, so every accepted
 /// login proof of a key kind and engine costs what an honest one does
-/// (docs/PROTOCOLS.md 5.8; tests/login_cost.rs).
+/// (docs/PROTOCOLS.md 5.8; tests/integration/login_cost.rs).
 pub fn login_systems(engine: Engine) -> Vec<System> {
     vec![login_system(engine)]
 }

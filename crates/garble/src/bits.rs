@@ -10,7 +10,7 @@
 //! are Garble's with **every integer's bits reversed in place**; booleans, the order of
 //! elements and fields, and enum values are kept as Garble has them (an enum's layout depends
 //! on its variant, so it has no fixed integers to reverse: its bits stay in Garble's order).
-//! A `u16` parameter `0x1234u16` is therefore the hex `3412` of a Bristol group, and a
+//! A `u16` parameter `4660u16` (0x1234) is therefore the hex `3412` of a Bristol group, and a
 //! `[u8; 5]` parameter the hex of its five bytes in order.
 
 use std::collections::HashMap;

@@ -140,13 +140,27 @@ pub fn program_digest(text: &str) -> Digest {
     h.finalize().into()
 }
 
+thread_local! {
+    /// Set while [`guarded`] runs the compiler on this thread: its panics are not reported.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Runs `f` (the compiler's code, on untrusted input), turning a panic into a refusal
-/// (`what` says what was being done) without the default panic report on stderr.
+/// (`what` says what was being done) without the default panic report on stderr. Panics
+/// of other threads are reported as before.
 pub(crate) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|q| q.get()) {
+                previous(info)
+            }
+        }));
+    });
+    let was = QUIET.with(|q| q.replace(true));
     let r = catch_unwind(AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
+    QUIET.with(|q| q.set(was));
     r.map_err(|_| {
         Error::bad(format!(
             "{what}: the Garble compiler failed on it ({COMPILER}); simplify this part of the program"
