@@ -27,5 +27,6 @@ pub mod proof_file;
 pub mod rng;
 pub mod transcript;
 pub mod wall;
+pub mod words;
 
 pub use error::{Error, Result};

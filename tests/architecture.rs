@@ -32,7 +32,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "net",
         ],
         // the two games: the engines below, never each other
-        "peg" | "wall" => &[
+        "peg" | "wall" | "words" => &[
             "error",
             "rng",
             "commit",
@@ -68,6 +68,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "mpc",
             "peg",
             "wall",
+            "words",
             "auth",
         ],
         "fuzz_entry" => &[
@@ -82,6 +83,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "mpc",
             "peg",
             "wall",
+            "words",
             "auth",
             "cli",
         ],
