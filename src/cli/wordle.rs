@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::cli::engine::SystemArgs;
 use crate::cli::report::{self, JsonArg};
+use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
 use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_proof};
 use crate::words::dict::{self, WordList};
@@ -103,6 +104,54 @@ pub enum ProverCmd {
         #[command(flatten)]
         out: JsonArg,
     },
+    /// Host a live game: send the seal to each player who connects, answer up to six guesses
+    /// with proofs (`verifier wordle play` checks each as it arrives).
+    Serve {
+        /// The game's seal.
+        seal: String,
+        /// The game's opening.
+        opening: String,
+        #[command(flatten)]
+        serve: ServeArgs,
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        sys: SystemArgs,
+    },
+}
+
+/// Guesses a live game allows.
+pub const MAX_GUESSES: usize = 6;
+
+/// What a player sends in a live game.
+#[derive(serde::Serialize, serde::Deserialize, Debug)]
+pub enum PlayerMsg {
+    /// The first message: the live-game version (1).
+    Hello {
+        version: u16,
+    },
+    Guess {
+        word: String,
+    },
+    Bye,
+}
+
+/// What the host sends in a live game.
+#[derive(serde::Serialize, serde::Deserialize, Debug)]
+pub enum HostMsg {
+    /// The game's seal file.
+    Seal {
+        #[serde(with = "crate::proof_file::bytes")]
+        file: Vec<u8>,
+    },
+    /// The answer to the last guess: its feedback and the answer file.
+    Answer {
+        feedback: String,
+        #[serde(with = "crate::proof_file::bytes")]
+        proof: Vec<u8>,
+    },
+    /// The host refuses (a guess not allowed, too many guesses).
+    Refused { reason: String },
 }
 
 #[derive(Subcommand, Debug)]
@@ -122,6 +171,20 @@ pub enum VerifierCmd {
         game: GameArgs,
         #[command(flatten)]
         out: JsonArg,
+    },
+    /// Play a live game hosted by `prover wordle serve`: every answer is checked as it
+    /// arrives (exit 1 at the first that does not verify); the board is shown coloured on
+    /// a terminal. Guesses from --guess, else read from stdin, one a line.
+    Play {
+        /// The host's address HOST:PORT.
+        addr: String,
+        /// A guess (repeat for several); without any, guesses are read from stdin.
+        #[arg(long = "guess", value_name = "WORD")]
+        guesses: Vec<String>,
+        #[command(flatten)]
+        deadlines: DeadlineArgs,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Open a game: check the opening against the seal (and the seal itself) and print the
     /// word.
@@ -175,8 +238,10 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             crate::files::Output::SECRET_BINARY.write(&opening, &s.opening.to_bytes())?;
             write_proof(&output, &s.file)?;
             let digest = hexd(&s.opening.seal);
+            let c = wordle::seal_circuit(&lists.answers);
+            let (ands, sboxes) = (c.n_and(), c.n_inv());
             let line = format!(
-                "sealed a word of the answer list ({} words): {system}, {} bytes, {ms:.1} ms; seal {digest}",
+                "sealed a word of the answer list ({} words; circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms; seal {digest}",
                 lists.answers.len(),
                 s.file.len()
             );
@@ -187,7 +252,8 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     report::verdict(
                         "sealed",
                         json!({"seal": digest, "bytes": s.file.len(), "prove_ms": ms,
-                               "commitment": hexd(&s.commitment), "answers": lists.answers.len()}),
+                               "commitment": hexd(&s.commitment), "answers": lists.answers.len(),
+                               "and_gates": ands, "sboxes": sboxes}),
                     ),
                 );
             } else {
@@ -222,20 +288,209 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let ms = t0.elapsed().as_secs_f64() * 1e3;
             write_proof(&output, &file)?;
             let text = wordle::feedback_text(&f);
+            let c = wordle::answer_circuit(&g);
+            let (ands, sboxes) = (c.n_and(), c.n_inv());
             report::emit(
                 json,
                 &text,
                 report::verdict(
                     "answered",
-                    json!({"guess": dict::word_of(&g), "feedback": text, "bytes": file.len(), "prove_ms": ms}),
+                    json!({"guess": dict::word_of(&g), "feedback": text, "bytes": file.len(),
+                           "prove_ms": ms, "and_gates": ands, "sboxes": sboxes}),
                 ),
             );
             if !json {
-                eprintln!("answer proof: {system}, {} bytes, {ms:.1} ms", file.len());
+                eprintln!(
+                    "answer proof (circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms",
+                    file.len()
+                );
             }
             Ok(())
         }
+        ProverCmd::Serve {
+            seal,
+            opening,
+            serve,
+            game,
+            sys,
+        } => {
+            if serve.transcript.is_some() {
+                return Err(Error::bad(
+                    "--transcript: a live Wordle game keeps no transcript (every answer is a proof file)",
+                ));
+            }
+            crate::files::stdin_at_most_once(&[("GAME.seal", &seal), ("GAME.open", &opening)])?;
+            let lists = game.lists()?;
+            let sb = read_input(&seal, MAX_FILE)?;
+            let op = Opening::from_bytes(&read_input(&opening, 1 << 10)?)?;
+            let ctx = game.context.as_bytes().to_vec();
+            // the host checks its own files first: a seal it could not answer for is refused here
+            let (head, _) = wordle::verify_seal(&lists.answers, &sb, &game.required(), &ctx)?;
+            wordle::open(&sb, &head, &op)?;
+            let system = sys.system(game.security)?;
+            crate::cli::serve_sessions(&serve, "Wordle", |ch| {
+                host_game(ch, &lists, &sb, &op, &system, &ctx)
+            })
+        }
     }
+}
+
+/// One live game, host side.
+fn host_game(
+    ch: &mut crate::net::Channel,
+    lists: &Lists,
+    seal: &[u8],
+    op: &Opening,
+    system: &crate::mpc::engine::System,
+    ctx: &[u8],
+) -> Result<Accepted> {
+    match ch.recv::<PlayerMsg>("player's hello")? {
+        PlayerMsg::Hello { version: 1 } => {}
+        _ => {
+            return Err(Error::bad(
+                "the player did not start with a version-1 hello",
+            ))
+        }
+    }
+    ch.send(&HostMsg::Seal {
+        file: seal.to_vec(),
+    })?;
+    let mut n = 0;
+    loop {
+        match ch.recv::<PlayerMsg>("player's guess")? {
+            PlayerMsg::Bye => break,
+            PlayerMsg::Hello { .. } => return Err(Error::bad("the player sent a second hello")),
+            PlayerMsg::Guess { word } => {
+                if n == MAX_GUESSES {
+                    let reason = format!("the game allows {MAX_GUESSES} guesses");
+                    ch.send(&HostMsg::Refused {
+                        reason: reason.clone(),
+                    })?;
+                    return Err(Error::bad(reason));
+                }
+                let g = match wordle::parse_word(&word)
+                    .and_then(|g| lists.check_guess(&g).map(|()| g))
+                {
+                    Ok(g) => g,
+                    Err(e) => {
+                        ch.send(&HostMsg::Refused {
+                            reason: e.to_string(),
+                        })?;
+                        return Err(e);
+                    }
+                };
+                let (f, proof) = wordle::answer(op, &g, system, ctx, &mut crate::rng::os_rng())?;
+                n += 1;
+                ch.send(&HostMsg::Answer {
+                    feedback: wordle::feedback_text(&f),
+                    proof,
+                })?;
+                if f.iter().all(|&m| m == wordle::Mark::Exact) {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Accepted {
+        summary: format!("a Wordle game: {n} guesses answered with proofs"),
+        transcript: Vec::new(),
+    })
+}
+
+/// One board row: coloured letters on a terminal, else the word and its feedback.
+fn board_row(g: &wordle::Word, f: &wordle::Feedback, colour: bool) -> String {
+    let word = dict::word_of(g).to_uppercase();
+    if !colour {
+        return format!("{word} {}", wordle::feedback_text(f));
+    }
+    let mut out = String::new();
+    for (c, m) in word.chars().zip(f) {
+        let bg = match m {
+            wordle::Mark::Exact => "42",
+            wordle::Mark::Present => "43",
+            wordle::Mark::Absent => "100",
+        };
+        out += &format!("\x1b[1;30;{bg}m {c} \x1b[0m");
+    }
+    out
+}
+
+/// A live game, player side.
+fn play(addr: &str, guesses: Vec<String>, deadlines: &DeadlineArgs, game: &GameArgs) -> Result<()> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let lists = game.lists()?;
+    let ctx = game.context.as_bytes();
+    let req = game.required();
+    let mut ch = crate::cli::connect(addr, deadlines, "prover wordle serve")?;
+    ch.send(&PlayerMsg::Hello { version: 1 })?;
+    let seal = match ch.recv_reply::<HostMsg>("host's seal")? {
+        HostMsg::Seal { file } => file,
+        HostMsg::Refused { reason } => {
+            return Err(Error::bad(format!("the host refused: {reason}")))
+        }
+        HostMsg::Answer { .. } => return Err(Error::bad("the host answered before any guess")),
+    };
+    let (head, digest) = wordle::verify_seal(&lists.answers, &seal, &req, ctx)?;
+    eprintln!(
+        "the host sealed a word of the answer list ({} words); seal {}",
+        lists.answers.len(),
+        hexd(&digest)
+    );
+    let colour = std::io::stdout().is_terminal();
+    let scripted = !guesses.is_empty();
+    let mut script = guesses.into_iter();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    for turn in 1..=MAX_GUESSES {
+        let g = loop {
+            let text = if scripted {
+                match script.next() {
+                    Some(t) => t,
+                    None => {
+                        let _ = ch.send(&PlayerMsg::Bye);
+                        return Ok(());
+                    }
+                }
+            } else {
+                eprint!("guess {turn}/{MAX_GUESSES}: ");
+                let _ = std::io::stderr().flush();
+                match lines.next() {
+                    Some(Ok(l)) => l.trim().to_string(),
+                    _ => {
+                        let _ = ch.send(&PlayerMsg::Bye);
+                        return Ok(());
+                    }
+                }
+            };
+            match wordle::parse_word(&text).and_then(|g| lists.check_guess(&g).map(|()| g)) {
+                Ok(g) => break g,
+                Err(e) if !scripted => eprintln!("{e}"),
+                Err(e) => return Err(e),
+            }
+        };
+        ch.send(&PlayerMsg::Guess {
+            word: dict::word_of(&g),
+        })?;
+        let (text, proof) = match ch.recv_reply::<HostMsg>("host's answer")? {
+            HostMsg::Answer { feedback, proof } => (feedback, proof),
+            HostMsg::Refused { reason } => {
+                return Err(Error::bad(format!("the host refused: {reason}")))
+            }
+            HostMsg::Seal { .. } => return Err(Error::bad("the host sent a second seal")),
+        };
+        let f = wordle::parse_feedback(&text)
+            .map_err(|_| Error::rejected("the host's feedback is not five marks"))?;
+        wordle::verify_answer(&digest, &head, &g, &f, &proof, &req, ctx)?;
+        println!("{}", board_row(&g, &f, colour));
+        if f.iter().all(|&m| m == wordle::Mark::Exact) {
+            eprintln!("solved in {turn}: every answer was proven against the seal");
+            let _ = ch.send(&PlayerMsg::Bye);
+            return Ok(());
+        }
+    }
+    eprintln!("out of guesses: every answer was proven against the seal (ask the host to open it)");
+    let _ = ch.send(&PlayerMsg::Bye);
+    Ok(())
 }
 
 fn game_system(sys: &SystemArgs, bits: u32) -> Result<crate::mpc::engine::System> {
@@ -283,6 +538,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             );
             Ok(())
         }
+        VerifierCmd::Play {
+            addr,
+            guesses,
+            deadlines,
+            game,
+        } => play(&addr, guesses, &deadlines, &game),
         VerifierCmd::Open {
             seal,
             opening,
