@@ -105,6 +105,26 @@ fn sizes() -> Vec<Size> {
             check: "verifier wall verify puzzles/wall/cat-and-mouse-8x8.txt f.seal".into(),
         });
     }
+    for (key, name, flags) in &engines[4..] {
+        out.push(Size {
+            id: leak(format!("wordle-seal-{key}")),
+            what: format!("Wordle seal of `crane`, shipped answer list (3,236 words), {name}"),
+            make: format!(
+                "prover wordle seal --word crane{} --seed 1 -o f.seal --opening f.open",
+                sp(flags)
+            ),
+            check: "verifier wordle open f.seal f.open".into(),
+        });
+        out.push(Size {
+            id: leak(format!("wordle-answer-{key}")),
+            what: format!("Wordle answer to `trace` (`.ggyg`) against that seal, {name}"),
+            make: format!(
+                "prover wordle seal --word crane{f} --seed 1 -o f.seal --opening f.open && prover wordle answer f.open trace{f} --seed 1 -o f.proof",
+                f = sp(flags)
+            ),
+            check: "verifier wordle check f.seal trace .ggyg f.proof".into(),
+        });
+    }
     for kind in ["lowmc", "aes128"] {
         for (key, name, flags) in &engines[1..] {
             out.push(Size {

@@ -20,6 +20,7 @@ pub use zkgames_net as net;
 pub use zkgames_peg as peg;
 pub use zkgames_peg_count as peg_count;
 pub use zkgames_wall as wall;
+pub use zkgames_words as words;
 
 pub mod cli;
 #[doc(hidden)]

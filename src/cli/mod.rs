@@ -26,6 +26,7 @@ pub mod sha256_seal;
 pub mod wall;
 pub mod wall_html;
 pub mod wall_seal;
+pub mod wordle;
 
 /// The end of both binaries' `--help`: exit codes, file conventions, catalog names.
 pub const AFTER_HELP: &str = "\
@@ -75,6 +76,9 @@ pub enum ProverCmd {
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
+    /// Wordle with a host who cannot cheat: seal the word, answer guesses with proofs.
+    #[command(subcommand)]
+    Wordle(wordle::ProverCmd),
     /// Authentication: create a key and its identity, register with a login server, log in
     /// (a zero-knowledge proof of the key), whoami, and a demo of the whole exchange.
     #[command(subcommand)]
@@ -227,6 +231,9 @@ pub enum VerifierCmd {
     /// Wall Game: check positions and moves, replay game records, analyse legal walls, render, convert.
     #[command(subcommand)]
     Wall(wall::VerifierCmd),
+    /// Wordle: check a host's proven answers against its sealed word, open a game.
+    #[command(subcommand)]
+    Wordle(wordle::VerifierCmd),
     /// SHA-256: verify and inspect preimage proofs (VOLE-in-the-head, ZKB++ or KKW), open sealed
     /// preimages.
     #[command(subcommand)]
@@ -372,6 +379,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Circuit(c) => circuit::run_prover(c),
         ProverCmd::Garble(c) => garble::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
+        ProverCmd::Wordle(c) => wordle::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
         ProverCmd::Completions(a) => completions(ProverCli::command(), a),
         ProverCmd::Manpage(a) => manpages(ProverCli::command(), a),
@@ -389,6 +397,7 @@ pub fn verifier_main() -> i32 {
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
+        VerifierCmd::Wordle(c) => wordle::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
         VerifierCmd::Circuit(c) => circuit::run_verifier(c),
         VerifierCmd::Garble(c) => garble::run_verifier(c),

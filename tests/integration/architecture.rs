@@ -24,6 +24,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("zkgames-garble", &["zkgames-core", "zkgames-mpc"]),
     (
+        "zkgames-words",
+        &["zkgames-core", "zkgames-net", "zkgames-mpc"],
+    ),
+    (
         "zkgames-auth",
         &["zkgames-core", "zkgames-net", "zkgames-mpc", "zkgames-peg"],
     ),

@@ -55,3 +55,4 @@ mod wall_game;
 mod wall_html;
 mod wall_seal;
 mod wall_seal_cli;
+mod words_wordle;

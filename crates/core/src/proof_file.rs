@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 490–492 Wordle seal ZKB++/KKW/VOLE, 493–495 Wordle answer ZKB++/KKW/VOLE |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -79,6 +79,14 @@ pub enum ProtocolId {
     GarbleKkw = 51,
     /// A Garble program through the VOLE-in-the-head engine.
     GarbleVole = 52,
+    /// A sealed Wordle word (commitment and answer-list membership), ZKB++ / KKW / VOLE.
+    WordleSealMpc = 490,
+    WordleSealKkw = 491,
+    WordleSealVole = 492,
+    /// A Wordle answer (feedback proven against a seal), ZKB++ / KKW / VOLE.
+    WordleAnswerMpc = 493,
+    WordleAnswerKkw = 494,
+    WordleAnswerVole = 495,
 }
 
 impl ProtocolId {
@@ -107,6 +115,12 @@ impl ProtocolId {
             50 => Some(ProtocolId::GarbleMpc),
             51 => Some(ProtocolId::GarbleKkw),
             52 => Some(ProtocolId::GarbleVole),
+            490 => Some(ProtocolId::WordleSealMpc),
+            491 => Some(ProtocolId::WordleSealKkw),
+            492 => Some(ProtocolId::WordleSealVole),
+            493 => Some(ProtocolId::WordleAnswerMpc),
+            494 => Some(ProtocolId::WordleAnswerKkw),
+            495 => Some(ProtocolId::WordleAnswerVole),
             _ => None,
         }
     }
@@ -139,6 +153,14 @@ impl ProtocolId {
             ProtocolId::GarbleMpc => "Garble program, ZKB++ (MPC-in-the-head)",
             ProtocolId::GarbleKkw => "Garble program, KKW (MPC-in-the-head with preprocessing)",
             ProtocolId::GarbleVole => "Garble program, VOLE-in-the-head",
+            ProtocolId::WordleSealMpc => "Wordle seal, ZKB++ (MPC-in-the-head)",
+            ProtocolId::WordleSealKkw => "Wordle seal, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::WordleSealVole => "Wordle seal, VOLE-in-the-head",
+            ProtocolId::WordleAnswerMpc => "Wordle answer, ZKB++ (MPC-in-the-head)",
+            ProtocolId::WordleAnswerKkw => {
+                "Wordle answer, KKW (MPC-in-the-head with preprocessing)"
+            }
+            ProtocolId::WordleAnswerVole => "Wordle answer, VOLE-in-the-head",
         }
     }
 }

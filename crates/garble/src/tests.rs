@@ -10,7 +10,7 @@ fn compile(text: &str) -> Program {
 
 fn example(name: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/puzzles/garble/{name}.garble",
+        "{}/../../puzzles/garble/{name}.garble",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
@@ -424,7 +424,8 @@ fn literals_of_the_wrong_type_are_refused_in_one_line() {
 
 #[test]
 fn the_compiler_version_is_the_locked_one() {
-    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    let lock =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock")).unwrap();
     let at = lock.find("name = \"garble_lang\"\nversion = \"").unwrap();
     let v = &lock[at + 32..];
     let v = &v[..v.find('"').unwrap()];
