@@ -140,6 +140,20 @@ fn sizes() -> Vec<Size> {
             });
         }
     }
+    // Simon Tatham's puzzles: the sample save files the collection wrote (puzzles/tatham/)
+    for (game, name, flags) in [
+        ("net", "Net 5x5", ""),
+        ("solo", "Solo 3x3", ""),
+        ("pattern", "Pattern 15x15", ""),
+        ("pegs", "Pegs 7x7cross (solved by zkgames)", " --solve"),
+    ] {
+        out.push(Size {
+            id: leak(format!("tatham-{game}-vole")),
+            what: format!("Tatham's {name}, `puzzles/tatham/{game}.sav`, VOLE size set (the default)"),
+            make: format!("prover tatham prove puzzles/tatham/{game}.sav{flags} --seed 1 -o f.proof"),
+            check: format!("verifier tatham verify puzzles/tatham/{game}.sav f.proof"),
+        });
+    }
     out
 }
 

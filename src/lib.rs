@@ -10,6 +10,7 @@
 //! - [`mpc`]: the engines over boolean circuits: VOLE-in-the-head, ZKB++ and KKW
 //!   (MPC-in-the-head).
 //! - [`auth`]: authentication by zero-knowledge proof: keys, identities, the user database.
+//! - [`tatham`]: Simon Tatham's puzzles from their save files, proven with graph certificates.
 //! - [`cli`]: the logic behind the `prover` and `verifier` binaries.
 
 pub mod auth;
@@ -25,6 +26,7 @@ pub mod net;
 pub mod peg;
 pub mod proof_file;
 pub mod rng;
+pub mod tatham;
 pub mod transcript;
 pub mod wall;
 

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 20–22 Bristol circuit ZKB++/KKW/VOLE, 23–25 Tatham puzzle ZKB++/KKW/VOLE |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -72,6 +72,12 @@ pub enum ProtocolId {
     /// Knowledge of an AES-128 key through the VOLE-in-the-head engine (S-boxes as GF(2^8)
     /// inverses).
     Aes128Vole = 16,
+    /// A solution of one of Simon Tatham's puzzles through the ZKB++ engine.
+    TathamMpc = 23,
+    /// A solution of one of Simon Tatham's puzzles through the KKW engine.
+    TathamKkw = 24,
+    /// A solution of one of Simon Tatham's puzzles through the VOLE-in-the-head engine.
+    TathamVole = 25,
 }
 
 impl ProtocolId {
@@ -97,6 +103,9 @@ impl ProtocolId {
             14 => Some(ProtocolId::Aes128Mpc),
             15 => Some(ProtocolId::Aes128Kkw),
             16 => Some(ProtocolId::Aes128Vole),
+            23 => Some(ProtocolId::TathamMpc),
+            24 => Some(ProtocolId::TathamKkw),
+            25 => Some(ProtocolId::TathamVole),
             _ => None,
         }
     }
@@ -126,6 +135,11 @@ impl ProtocolId {
             ProtocolId::Aes128Mpc => "AES-128 key, ZKB++ (MPC-in-the-head)",
             ProtocolId::Aes128Kkw => "AES-128 key, KKW (MPC-in-the-head with preprocessing)",
             ProtocolId::Aes128Vole => "AES-128 key, VOLE-in-the-head",
+            ProtocolId::TathamMpc => "Tatham puzzle solution, ZKB++ (MPC-in-the-head)",
+            ProtocolId::TathamKkw => {
+                "Tatham puzzle solution, KKW (MPC-in-the-head with preprocessing)"
+            }
+            ProtocolId::TathamVole => "Tatham puzzle solution, VOLE-in-the-head",
         }
     }
 }

@@ -43,6 +43,19 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "net",
             "mpc",
         ],
+        // Tatham's puzzles: the engines, and the peg solver and circuit for Pegs
+        "tatham" => &[
+            "error",
+            "rng",
+            "commit",
+            "files",
+            "transcript",
+            "merkle",
+            "proof_file",
+            "net",
+            "mpc",
+            "peg",
+        ],
         "auth" => &[
             "error",
             "rng",
@@ -69,6 +82,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "peg",
             "wall",
             "auth",
+            "tatham",
         ],
         "fuzz_entry" => &[
             "error",
@@ -83,6 +97,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
             "peg",
             "wall",
             "auth",
+            "tatham",
             "cli",
         ],
         _ => return None,

@@ -21,6 +21,7 @@ pub mod peg_solve;
 pub mod report;
 pub mod sha256;
 pub mod sha256_seal;
+pub mod tatham;
 pub mod wall;
 pub mod wall_html;
 pub mod wall_seal;
@@ -66,6 +67,9 @@ pub enum ProverCmd {
     /// (every engine), evaluate a circuit, export ours.
     #[command(subcommand)]
     Circuit(circuit::ProverCmd),
+    /// Simon Tatham's puzzles: prove you solved one, from the game's own save file.
+    #[command(subcommand)]
+    Tatham(tatham::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
@@ -228,6 +232,9 @@ pub enum VerifierCmd {
     /// Your own statement: verify circuit proofs, inspect a circuit or a circuit proof.
     #[command(subcommand)]
     Circuit(circuit::VerifierCmd),
+    /// Simon Tatham's puzzles: verify and inspect proofs of solutions.
+    #[command(subcommand)]
+    Tatham(tatham::VerifierCmd),
     /// Authentication: serve logins (the login server), and its user database: add, list,
     /// remove users.
     #[command(subcommand)]
@@ -361,6 +368,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
         ProverCmd::Circuit(c) => circuit::run_prover(c),
+        ProverCmd::Tatham(c) => tatham::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
         ProverCmd::Completions(a) => completions(ProverCli::command(), a),
@@ -381,6 +389,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
         VerifierCmd::Circuit(c) => circuit::run_verifier(c),
+        VerifierCmd::Tatham(c) => tatham::run_verifier(c),
         VerifierCmd::Auth(c) => auth::run_verifier(c),
         VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
         VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),
