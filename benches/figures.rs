@@ -146,6 +146,10 @@ fn sizes() -> Vec<Size> {
         ("solo", "Solo 3x3", ""),
         ("pattern", "Pattern 15x15", ""),
         ("pegs", "Pegs 7x7cross (solved by zkgames)", " --solve"),
+        ("slant", "Slant 8x8", ""),
+        ("loopy", "Loopy 10x10 squares", ""),
+        ("pearl", "Pearl 8x8", ""),
+        ("bridges", "Bridges 7x7", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

@@ -14,11 +14,16 @@
 //! Connectivity, acyclicity and single loops use the graph certificates of
 //! [`crate::mpc::circuit::graph`].
 
+pub mod bridges;
+pub mod loopy;
 pub mod net;
+pub mod parse;
+pub mod pearl;
 pub mod pattern;
 pub mod pegs;
 pub mod proof;
 pub mod save;
+pub mod slant;
 pub mod solo;
 
 use crate::mpc::circuit::Circuit;
@@ -47,7 +52,16 @@ pub struct Game {
 }
 
 /// The registry: every supported game, one line each.
-pub const GAMES: &[Game] = &[net::GAME, solo::GAME, pattern::GAME, pegs::GAME];
+pub const GAMES: &[Game] = &[
+    net::GAME,
+    solo::GAME,
+    pattern::GAME,
+    pegs::GAME,
+    slant::GAME,
+    loopy::GAME,
+    pearl::GAME,
+    bridges::GAME,
+];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
 pub fn game(name: &str) -> Result<&'static Game> {
