@@ -17,9 +17,13 @@ fn solved(save: &tatham_sgt::Save) -> (Puzzle, State) {
 #[test]
 fn replays_match_solve_and_check_is_exact() {
     let dir = tatham_sgt::dir("bridges-replay");
-    let Some(mut files) = tatham_sgt::generate("bridges", "7x7i30e10m2d0", 3, &dir) else { return };
+    let Some(mut files) = tatham_sgt::generate("bridges", "7x7i30e10m2d0", 3, &dir) else {
+        return;
+    };
     files.extend(tatham_sgt::generate("bridges", "12x10i30e10m3d1", 2, &dir.join("big")).unwrap());
-    files.extend(tatham_sgt::generate("bridges", "8x8i30e10m2Ld0", 2, &dir.join("noloops")).unwrap());
+    files.extend(
+        tatham_sgt::generate("bridges", "8x8i30e10m2Ld0", 2, &dir.join("noloops")).unwrap(),
+    );
     for f in &files {
         let save = tatham_sgt::read(f);
         let (p, s) = solved(&save);
@@ -30,7 +34,8 @@ fn replays_match_solve_and_check_is_exact() {
             let (x1, y1, _) = p.islands[pair.a];
             let (x2, y2, _) = p.islands[pair.b];
             for n in 1..=s.bridges[i] {
-                p.execute_move(&mut t, &format!("L{x2},{y2},{x1},{y1},{n}")).unwrap();
+                p.execute_move(&mut t, &format!("L{x2},{y2},{x1},{y1},{n}"))
+                    .unwrap();
             }
             p.execute_move(&mut t, &format!("M{x1},{y1}")).unwrap();
         }
@@ -59,11 +64,22 @@ fn bad_descriptions_and_moves_are_refused() {
     let p = Puzzle::decode("3x3i30e10m2d0", "2a2c2a2").unwrap();
     assert_eq!(p.pairs.len(), 4);
     let mut s = p.initial();
-    for bad in ["", "L0,0,2,2,1", "L0,0,2,0,3", "L0,0,1,0,1", "L0,0,2,0", "N0,0,2,2", "M1,1", "Q", "L0,0,2,0,1x"] {
+    for bad in [
+        "",
+        "L0,0,2,2,1",
+        "L0,0,2,0,3",
+        "L0,0,1,0,1",
+        "L0,0,2,0",
+        "N0,0,2,2",
+        "M1,1",
+        "Q",
+        "L0,0,2,0,1x",
+    ] {
         assert!(p.execute_move(&mut s, bad).is_err(), "{bad:?}");
     }
     assert_eq!(s, p.initial());
-    p.execute_move(&mut s, "L0,0,2,0,1;L2,0,2,2,1;L2,2,0,2,1;L0,2,0,0,1").unwrap();
+    p.execute_move(&mut s, "L0,0,2,0,1;L2,0,2,2,1;L2,2,0,2,1;L0,2,0,0,1")
+        .unwrap();
     assert!(p.check(&s).is_ok());
     // the same ring with loops forbidden
     let q = Puzzle::decode("3x3m2L", "2a2c2a2").unwrap();
@@ -81,7 +97,9 @@ fn bad_descriptions_and_moves_are_refused() {
 #[test]
 fn bridges_proofs_through_the_binaries() {
     let dir = tatham_sgt::dir("bridges-e2e");
-    let Some(files) = tatham_sgt::generate("bridges", "7x7i30e10m2d0", 2, &dir) else { return };
+    let Some(files) = tatham_sgt::generate("bridges", "7x7i30e10m2d0", 2, &dir) else {
+        return;
+    };
     let sizes = tatham_sgt::prove_all(&files, Some(8 * 1024));
     eprintln!("Bridges 7x7 proof sizes: {sizes:?}");
     // removing the first bridge of the solve

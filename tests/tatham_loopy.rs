@@ -17,7 +17,9 @@ fn solved(save: &tatham_sgt::Save) -> (Puzzle, State) {
 #[test]
 fn replays_match_solve_and_check_is_exact() {
     let dir = tatham_sgt::dir("loopy-replay");
-    let Some(mut files) = tatham_sgt::generate("loopy", "10x10t0de", 3, &dir) else { return };
+    let Some(mut files) = tatham_sgt::generate("loopy", "10x10t0de", 3, &dir) else {
+        return;
+    };
     files.extend(tatham_sgt::generate("loopy", "7x12t0dn", 2, &dir.join("big")).unwrap());
     for f in &files {
         let save = tatham_sgt::read(f);
@@ -45,7 +47,11 @@ fn replays_match_solve_and_check_is_exact() {
         // every single toggled edge fails
         for e in 0..s.lines.len() {
             let mut u = s.clone();
-            u.lines[e] = if u.lines[e] == Line::Yes { Line::No } else { Line::Yes };
+            u.lines[e] = if u.lines[e] == Line::Yes {
+                Line::No
+            } else {
+                Line::Yes
+            };
             assert!(p.check(&u).is_err(), "toggled edge {e} accepted");
         }
         assert_eq!(p.check(&p.initial()).unwrap_err(), "no loop is drawn");
@@ -70,9 +76,15 @@ fn edge_order_is_the_collections() {
 fn bad_descriptions_and_moves_are_refused() {
     assert!(Puzzle::decode("3x3t0", "h").is_err());
     assert!(Puzzle::decode("3x3t0", "j").is_err());
-    assert!(Puzzle::decode("3x3t0", "h5").unwrap_err().to_string().contains("impossible"));
+    assert!(Puzzle::decode("3x3t0", "h5")
+        .unwrap_err()
+        .to_string()
+        .contains("impossible"));
     let e = Puzzle::decode("3x3t1", "i").unwrap_err().to_string();
-    assert!(e.contains("triangular") && e.contains("only squares"), "{e}");
+    assert!(
+        e.contains("triangular") && e.contains("only squares"),
+        "{e}"
+    );
     assert!(Puzzle::decode("3x3t99", "i").is_err());
     assert!(Puzzle::decode("2x2t0", "d").is_err());
     assert!(Puzzle::decode("3x3t0dee", "i").is_err());
@@ -101,7 +113,9 @@ fn bad_descriptions_and_moves_are_refused() {
 #[test]
 fn loopy_proofs_through_the_binaries() {
     let dir = tatham_sgt::dir("loopy-e2e");
-    let Some(files) = tatham_sgt::generate("loopy", "10x10t0de", 2, &dir) else { return };
+    let Some(files) = tatham_sgt::generate("loopy", "10x10t0de", 2, &dir) else {
+        return;
+    };
     let sizes = tatham_sgt::prove_all(&files, Some(12 * 1024));
     eprintln!("Loopy 10x10 proof sizes: {sizes:?}");
     // toggling edge 0 of the solution
@@ -120,7 +134,10 @@ fn loopy_proofs_through_the_binaries() {
             *v = "10x10t1de".into();
         }
     }
-    let text: String = recs.iter().map(|(k, v)| format!("{k:<8}:{}:{v}\n", v.len())).collect();
+    let text: String = recs
+        .iter()
+        .map(|(k, v)| format!("{k:<8}:{}:{v}\n", v.len()))
+        .collect();
     std::fs::write(&tri, text).unwrap();
     let (c, _, e) = tatham_sgt::prove(&tri, &dir.join("tri.proof"));
     assert_eq!(c, 2);

@@ -17,7 +17,9 @@ fn solved(save: &tatham_sgt::Save) -> (Puzzle, State) {
 #[test]
 fn replays_match_solve_and_check_is_exact() {
     let dir = tatham_sgt::dir("pearl-replay");
-    let Some(mut files) = tatham_sgt::generate("pearl", "8x8dt", 3, &dir) else { return };
+    let Some(mut files) = tatham_sgt::generate("pearl", "8x8dt", 3, &dir) else {
+        return;
+    };
     files.extend(tatham_sgt::generate("pearl", "10x9de", 2, &dir.join("big")).unwrap());
     for f in &files {
         let save = tatham_sgt::read(f);
@@ -29,10 +31,12 @@ fn replays_match_solve_and_check_is_exact() {
             for x in 0..p.w {
                 let m = s.lines[y * p.w + x];
                 if m & R != 0 {
-                    p.execute_move(&mut t, &format!("F{R},{x},{y};F{L},{},{y}", x + 1)).unwrap();
+                    p.execute_move(&mut t, &format!("F{R},{x},{y};F{L},{},{y}", x + 1))
+                        .unwrap();
                 }
                 if m & D != 0 {
-                    p.execute_move(&mut t, &format!("F{D},{x},{y};F{U},{x},{}", y + 1)).unwrap();
+                    p.execute_move(&mut t, &format!("F{D},{x},{y};F{U},{x},{}", y + 1))
+                        .unwrap();
                 }
             }
         }
@@ -47,7 +51,10 @@ fn replays_match_solve_and_check_is_exact() {
                     let mut u = s.clone();
                     u.lines[y * p.w + x] ^= d;
                     u.lines[ny * p.w + nx] ^= o;
-                    assert!(p.check(&u).is_err(), "segment at {x},{y} dir {d} changed, accepted");
+                    assert!(
+                        p.check(&u).is_err(),
+                        "segment at {x},{y} dir {d} changed, accepted"
+                    );
                 }
             }
         }
@@ -69,7 +76,9 @@ fn bad_descriptions_and_moves_are_refused() {
     assert!(Puzzle::decode("5x5dtn", "xa").is_ok());
     let p = Puzzle::decode("5x5", "Bx").unwrap();
     let mut s = p.initial();
-    for bad in ["F16,0,0", "F1,5,0", "F1,0", "X1,0,0", "H", "F1,0,0;;", "F1,0,0x"] {
+    for bad in [
+        "F16,0,0", "F1,5,0", "F1,0", "X1,0,0", "H", "F1,0,0;;", "F1,0,0x",
+    ] {
         assert!(p.execute_move(&mut s, bad).is_err(), "{bad}");
     }
     assert_eq!(s, p.initial());
@@ -84,7 +93,9 @@ fn bad_descriptions_and_moves_are_refused() {
 #[test]
 fn pearl_proofs_through_the_binaries() {
     let dir = tatham_sgt::dir("pearl-e2e");
-    let Some(files) = tatham_sgt::generate("pearl", "8x8dt", 2, &dir) else { return };
+    let Some(files) = tatham_sgt::generate("pearl", "8x8dt", 2, &dir) else {
+        return;
+    };
     let sizes = tatham_sgt::prove_all(&files, Some(8 * 1024));
     eprintln!("Pearl 8x8 proof sizes: {sizes:?}");
     // flipping the segment between a1 and b1 (from both squares)

@@ -17,7 +17,9 @@ fn solved(save: &tatham_sgt::Save) -> (Puzzle, State) {
 #[test]
 fn replays_match_solve_and_check_is_exact() {
     let dir = tatham_sgt::dir("slant-replay");
-    let Some(mut files) = tatham_sgt::generate("slant", "8x8de", 3, &dir) else { return };
+    let Some(mut files) = tatham_sgt::generate("slant", "8x8de", 3, &dir) else {
+        return;
+    };
     files.extend(tatham_sgt::generate("slant", "12x9dh", 2, &dir.join("big")).unwrap());
     for f in &files {
         let save = tatham_sgt::read(f);
@@ -56,7 +58,9 @@ fn bad_descriptions_and_moves_are_refused() {
     assert!(Puzzle::decode("2y2", "i").is_err());
     let p = Puzzle::decode("2x2", "i").unwrap();
     let mut s = p.initial();
-    for bad in ["\\2,0", "/0,2", "X0,0", "\\0", "\\0,0;;", "\\-1,0", "\\0,0x"] {
+    for bad in [
+        "\\2,0", "/0,2", "X0,0", "\\0", "\\0,0;;", "\\-1,0", "\\0,0x",
+    ] {
         assert!(p.execute_move(&mut s, bad).is_err(), "{bad}");
     }
     assert_eq!(s, p.initial());
@@ -71,7 +75,9 @@ fn bad_descriptions_and_moves_are_refused() {
 #[test]
 fn slant_proofs_through_the_binaries() {
     let dir = tatham_sgt::dir("slant-e2e");
-    let Some(files) = tatham_sgt::generate("slant", "8x8de", 2, &dir) else { return };
+    let Some(files) = tatham_sgt::generate("slant", "8x8de", 2, &dir) else {
+        return;
+    };
     let sizes = tatham_sgt::prove_all(&files, Some(8 * 1024));
     eprintln!("Slant 8x8 proof sizes: {sizes:?}");
     // clearing a square of the solution

@@ -56,7 +56,11 @@ impl Puzzle {
     /// Decodes PARAMS and DESC.
     pub fn decode(params: &str, desc: &str) -> Result<Puzzle> {
         let (w, h, rest) = parse_size(params, "Bridges", 3)?;
-        let bad = || Error::bad(format!("Bridges parameters {params:?} are not of the form WxHiNeNmNdN"));
+        let bad = || {
+            Error::bad(format!(
+                "Bridges parameters {params:?} are not of the form WxHiNeNmNdN"
+            ))
+        };
         let mut s = rest;
         let mut maxb = 2;
         let mut no_loops = false;
@@ -103,11 +107,25 @@ impl Puzzle {
         }
         let mut pairs = Vec::new();
         for (a, &(x, y, _)) in islands.iter().enumerate() {
-            if let Some(b) = (x + 1..w).map(|nx| index[y * w + nx]).find(|&b| b != usize::MAX) {
-                pairs.push(Pair { a, b, horizontal: true });
+            if let Some(b) = (x + 1..w)
+                .map(|nx| index[y * w + nx])
+                .find(|&b| b != usize::MAX)
+            {
+                pairs.push(Pair {
+                    a,
+                    b,
+                    horizontal: true,
+                });
             }
-            if let Some(b) = (y + 1..h).map(|ny| index[ny * w + x]).find(|&b| b != usize::MAX) {
-                pairs.push(Pair { a, b, horizontal: false });
+            if let Some(b) = (y + 1..h)
+                .map(|ny| index[ny * w + x])
+                .find(|&b| b != usize::MAX)
+            {
+                pairs.push(Pair {
+                    a,
+                    b,
+                    horizontal: false,
+                });
             }
         }
         let mut crossings = Vec::new();
@@ -135,7 +153,13 @@ impl Puzzle {
 
     /// The canonical parameters (`WxHmN`, plus `L` when loops are forbidden).
     pub fn params(&self) -> String {
-        format!("{}x{}m{}{}", self.w, self.h, self.maxb, if self.no_loops { "L" } else { "" })
+        format!(
+            "{}x{}m{}{}",
+            self.w,
+            self.h,
+            self.maxb,
+            if self.no_loops { "L" } else { "" }
+        )
     }
 
     /// The starting position: no bridges.
@@ -146,7 +170,9 @@ impl Puzzle {
     }
 
     fn island_at(&self, x: usize, y: usize) -> Option<usize> {
-        self.islands.iter().position(|&(ix, iy, _)| ix == x && iy == y)
+        self.islands
+            .iter()
+            .position(|&(ix, iy, _)| ix == x && iy == y)
     }
 
     fn pair_of(&self, a: usize, b: usize) -> Option<usize> {
@@ -175,7 +201,8 @@ impl Puzzle {
                     let b = self.island_at(x2, y2).ok_or_else(bad)?;
                     let p = self.pair_of(a, b).ok_or_else(bad)?;
                     if c == b'L' {
-                        let (n, rest) = parse_num(r.strip_prefix(',').ok_or_else(bad)?).ok_or_else(bad)?;
+                        let (n, rest) =
+                            parse_num(r.strip_prefix(',').ok_or_else(bad)?).ok_or_else(bad)?;
                         if n > self.maxb {
                             return Err(bad());
                         }
@@ -223,7 +250,11 @@ impl Puzzle {
         }
         for (i, &(_, _, n)) in self.islands.iter().enumerate() {
             if count[i] != n as usize {
-                return Err(format!("{} wants {n} bridges, has {}", self.island_name(i), count[i]));
+                return Err(format!(
+                    "{} wants {n} bridges, has {}",
+                    self.island_name(i),
+                    count[i]
+                ));
             }
         }
         let mut parent: Vec<usize> = (0..self.islands.len()).collect();
@@ -240,13 +271,19 @@ impl Puzzle {
             }
             let (ra, rb) = (find(&mut parent, pair.a), find(&mut parent, pair.b));
             if ra == rb && self.no_loops {
-                return Err(format!("the bridges form a loop (through {})", self.island_name(pair.a)));
+                return Err(format!(
+                    "the bridges form a loop (through {})",
+                    self.island_name(pair.a)
+                ));
             }
             parent[ra] = rb;
         }
         let root = find(&mut parent, 0);
         if let Some(i) = (0..self.islands.len()).find(|&i| find(&mut parent, i) != root) {
-            return Err(format!("the islands are not all connected ({} is cut off)", self.island_name(i)));
+            return Err(format!(
+                "the islands are not all connected ({} is cut off)",
+                self.island_name(i)
+            ));
         }
         Ok(())
     }
@@ -283,7 +320,10 @@ impl Puzzle {
         graph::index_bits(self.maxb + 1)
     }
     fn graph(&self) -> Graph {
-        Graph::new(self.islands.len(), self.pairs.iter().map(|p| (p.a, p.b)).collect())
+        Graph::new(
+            self.islands.len(),
+            self.pairs.iter().map(|p| (p.a, p.b)).collect(),
+        )
     }
 }
 
@@ -297,7 +337,11 @@ impl super::Puzzle for Puzzle {
     fn desc(&self) -> String {
         let mut cells = vec![None; self.w * self.h];
         for &(x, y, n) in &self.islands {
-            cells[y * self.w + x] = Some(if n < 10 { (b'0' + n) as char } else { (b'A' + n - 10) as char });
+            cells[y * self.w + x] = Some(if n < 10 {
+                (b'0' + n) as char
+            } else {
+                (b'A' + n - 10) as char
+            });
         }
         super::parse::encode_runs(cells)
     }
@@ -373,7 +417,8 @@ impl Position for BridgesPosition<'_> {
         self.puzzle.check(&self.state)
     }
     fn witness(&self) -> Result<Vec<bool>> {
-        self.check().map_err(|m| Error::bad(format!("not solved: {m}")))?;
+        self.check()
+            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
         let k = self.puzzle.count_bits();
         let mut w = Vec::new();
         for &n in &self.state.bridges {
@@ -422,7 +467,9 @@ mod tests {
             }
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..(1 << (np * k)) {
-                let bridges: Vec<u8> = (0..np).map(|i| ((a >> (i * k)) & ((1 << k) - 1)) as u8).collect();
+                let bridges: Vec<u8> = (0..np)
+                    .map(|i| ((a >> (i * k)) & ((1 << k) - 1)) as u8)
+                    .collect();
                 if bridges.iter().any(|&x| x as usize > p.maxb) {
                     continue;
                 }

@@ -73,7 +73,9 @@ impl Puzzle {
         let mut ty = 0;
         if let Some(r) = rest.strip_prefix('t') {
             let (t, r) = parse_num(r).ok_or_else(|| {
-                Error::bad(format!("Loopy parameters {params:?} have no grid type after t"))
+                Error::bad(format!(
+                    "Loopy parameters {params:?} have no grid type after t"
+                ))
             })?;
             ty = t;
             rest = r;
@@ -85,16 +87,24 @@ impl Puzzle {
             )));
         }
         let ok_rest = rest.is_empty()
-            || (rest.len() == 2 && rest.starts_with('d') && rest.as_bytes()[1].is_ascii_lowercase());
+            || (rest.len() == 2
+                && rest.starts_with('d')
+                && rest.as_bytes()[1].is_ascii_lowercase());
         if !ok_rest {
-            return Err(Error::bad(format!("Loopy parameters {params:?} are not of the form WxHtTdD")));
+            return Err(Error::bad(format!(
+                "Loopy parameters {params:?} are not of the form WxHtTdD"
+            )));
         }
         let clues = run_length(desc, w * h, "Loopy", None, |b| match b {
             b'0'..=b'9' => Some(Some(b - b'0')),
             b'A'..=b'Z' => Some(Some(b - b'A' + 10)),
             _ => None,
         })?;
-        if let Some((f, c)) = clues.iter().enumerate().find_map(|(f, c)| c.filter(|&c| c > 4).map(|c| (f, c))) {
+        if let Some((f, c)) = clues
+            .iter()
+            .enumerate()
+            .find_map(|(f, c)| c.filter(|&c| c > 4).map(|c| (f, c)))
+        {
             return Err(Error::bad(format!(
                 "Loopy clue {c} at {} is impossible on a square",
                 place(f % w, f / w)
@@ -106,7 +116,12 @@ impl Puzzle {
         for y in 0..h {
             for x in 0..w {
                 let f = y * w + x;
-                let d = [y * wp + x, y * wp + x + 1, (y + 1) * wp + x + 1, (y + 1) * wp + x];
+                let d = [
+                    y * wp + x,
+                    y * wp + x + 1,
+                    (y + 1) * wp + x + 1,
+                    (y + 1) * wp + x,
+                ];
                 for j in 0..4 {
                     let (a, b) = (d[j], d[(j + 1) % 4]);
                     let key = (a.min(b), a.max(b));
@@ -217,7 +232,9 @@ impl Puzzle {
                     .edges
                     .iter()
                     .enumerate()
-                    .filter(|(e, edge)| state.lines[*e] == Line::Yes && edge.faces.contains(&Some(f)))
+                    .filter(|(e, edge)| {
+                        state.lines[*e] == Line::Yes && edge.faces.contains(&Some(f))
+                    })
                     .count();
                 if has != c as usize {
                     return Err(format!(
@@ -257,7 +274,10 @@ fn decode_boxed(params: &str, desc: &str) -> Result<Box<dyn super::Puzzle>> {
 
 impl Puzzle {
     fn graph(&self) -> Graph {
-        Graph::new(self.n_dots, self.edges.iter().map(|e| (e.dots[0], e.dots[1])).collect())
+        Graph::new(
+            self.n_dots,
+            self.edges.iter().map(|e| (e.dots[0], e.dots[1])).collect(),
+        )
     }
 }
 
@@ -270,7 +290,13 @@ impl super::Puzzle for Puzzle {
     }
     fn desc(&self) -> String {
         super::parse::encode_runs(self.clues.iter().map(|c| {
-            c.map(|c| if c < 10 { (b'0' + c) as char } else { (b'A' + c - 10) as char })
+            c.map(|c| {
+                if c < 10 {
+                    (b'0' + c) as char
+                } else {
+                    (b'A' + c - 10) as char
+                }
+            })
         }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
@@ -319,7 +345,8 @@ impl Position for LoopyPosition<'_> {
         self.puzzle.check(&self.state)
     }
     fn witness(&self) -> Result<Vec<bool>> {
-        self.check().map_err(|m| Error::bad(format!("not solved: {m}")))?;
+        self.check()
+            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
         let mut w: Vec<bool> = self.state.lines.iter().map(|&l| l == Line::Yes).collect();
         let labels = graph::one_loop_witness(&self.puzzle.graph(), &w)
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
@@ -347,12 +374,26 @@ mod tests {
             p.h = 1;
             p.n_dots = 4;
             p.edges = vec![
-                Edge { dots: [0, 1], faces: [Some(0), None] },
-                Edge { dots: [1, 3], faces: [Some(0), None] },
-                Edge { dots: [3, 2], faces: [Some(0), None] },
-                Edge { dots: [2, 0], faces: [Some(0), None] },
+                Edge {
+                    dots: [0, 1],
+                    faces: [Some(0), None],
+                },
+                Edge {
+                    dots: [1, 3],
+                    faces: [Some(0), None],
+                },
+                Edge {
+                    dots: [3, 2],
+                    faces: [Some(0), None],
+                },
+                Edge {
+                    dots: [2, 0],
+                    faces: [Some(0), None],
+                },
             ];
-            p.clues = vec![desc.as_bytes()[0].is_ascii_digit().then(|| desc.as_bytes()[0] - b'0')];
+            p.clues = vec![desc.as_bytes()[0]
+                .is_ascii_digit()
+                .then(|| desc.as_bytes()[0] - b'0')];
             let c = p.circuit().unwrap();
             let n = c.n_inputs();
             assert!(n <= 22, "{n}");
@@ -366,7 +407,15 @@ mod tests {
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..16 {
                 let state = State {
-                    lines: (0..4).map(|i| if (a >> i) & 1 == 1 { Line::Yes } else { Line::No }).collect(),
+                    lines: (0..4)
+                        .map(|i| {
+                            if (a >> i) & 1 == 1 {
+                                Line::Yes
+                            } else {
+                                Line::No
+                            }
+                        })
+                        .collect(),
                 };
                 if p.check(&state).is_ok() {
                     truth.insert(a);
@@ -400,7 +449,10 @@ mod tests {
                     edge.faces[1] = Some(x);
                 } else {
                     seen.insert(key, edges.len());
-                    edges.push(Edge { dots: [a, b], faces: [Some(x), None] });
+                    edges.push(Edge {
+                        dots: [a, b],
+                        faces: [Some(x), None],
+                    });
                 }
             }
         }
@@ -411,7 +463,10 @@ mod tests {
         for a in 0u64..(1 << p.edges.len()) {
             let present: Vec<bool> = (0..p.edges.len()).map(|i| (a >> i) & 1 == 1).collect();
             let state = State {
-                lines: present.iter().map(|&y| if y { Line::Yes } else { Line::No }).collect(),
+                lines: present
+                    .iter()
+                    .map(|&y| if y { Line::Yes } else { Line::No })
+                    .collect(),
             };
             let ok = p.check(&state).is_ok();
             assert_eq!(graph::one_loop_witness(&g, &present).is_some(), ok, "{a:b}");

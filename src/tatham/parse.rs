@@ -21,7 +21,11 @@ pub fn place(x: usize, y: usize) -> String {
 /// Reads `WxH[d?]` the way `decode_params` does, but strictly: digits, an optional `x`
 /// and digits, an optional `d` and one letter, nothing else.
 pub fn parse_size<'a>(params: &'a str, game: &str, min: usize) -> Result<(usize, usize, &'a str)> {
-    let bad = || Error::bad(format!("{game} parameters {params:?} are not of the form WxH"));
+    let bad = || {
+        Error::bad(format!(
+            "{game} parameters {params:?} are not of the form WxH"
+        ))
+    };
     let digits = |s: &str| s.bytes().take_while(|b| b.is_ascii_digit()).count();
     let n = digits(params);
     if n == 0 || n > 4 {
@@ -60,7 +64,9 @@ pub fn run_length<T: Clone>(
         if b.is_ascii_lowercase() {
             let run = (b - b'a') as usize + 1;
             if out.len() + run > n {
-                return Err(Error::bad(format!("{game} description is too long for its size")));
+                return Err(Error::bad(format!(
+                    "{game} description is too long for its size"
+                )));
             }
             out.extend(std::iter::repeat_n(empty.clone(), run));
         } else {
@@ -71,17 +77,20 @@ pub fn run_length<T: Clone>(
                 )));
             };
             if out.len() == n {
-                return Err(Error::bad(format!("{game} description is too long for its size")));
+                return Err(Error::bad(format!(
+                    "{game} description is too long for its size"
+                )));
             }
             out.push(v);
         }
     }
     if out.len() < n {
-        return Err(Error::bad(format!("{game} description is too short for its size")));
+        return Err(Error::bad(format!(
+            "{game} description is too short for its size"
+        )));
     }
     Ok(out)
 }
-
 
 /// Parses `x,y` at the start of `s` (plain decimal digits), returning the rest.
 pub fn parse_xy(s: &str) -> Option<(usize, usize, &str)> {

@@ -74,7 +74,9 @@ impl Puzzle {
             r = &r[1..];
         }
         if !r.is_empty() {
-            return Err(Error::bad(format!("Pearl parameters {params:?} are not of the form WxHdX")));
+            return Err(Error::bad(format!(
+                "Pearl parameters {params:?} are not of the form WxHdX"
+            )));
         }
         let clues = run_length(desc, w * h, "Pearl", None, |b| match b {
             b'B' => Some(Some(Pearl::Black)),
@@ -210,7 +212,9 @@ impl Puzzle {
         for y in 0..h {
             for x in 0..w {
                 let m = lines[y * w + x];
-                let Some(p) = self.clues[y * w + x] else { continue };
+                let Some(p) = self.clues[y * w + x] else {
+                    continue;
+                };
                 if m == 0 {
                     return Err(format!("the pearl at {} is not on the loop", place(x, y)));
                 }
@@ -226,15 +230,24 @@ impl Puzzle {
                 match p {
                     Pearl::Black => {
                         if straight(m) {
-                            return Err(format!("the loop goes straight through the black pearl at {}", place(x, y)));
+                            return Err(format!(
+                                "the loop goes straight through the black pearl at {}",
+                                place(x, y)
+                            ));
                         }
                         if !nbrs.iter().all(|&n| straight(n)) {
-                            return Err(format!("the loop turns next to the black pearl at {}", place(x, y)));
+                            return Err(format!(
+                                "the loop turns next to the black pearl at {}",
+                                place(x, y)
+                            ));
                         }
                     }
                     Pearl::White => {
                         if !straight(m) {
-                            return Err(format!("the loop turns on the white pearl at {}", place(x, y)));
+                            return Err(format!(
+                                "the loop turns on the white pearl at {}",
+                                place(x, y)
+                            ));
                         }
                         if nbrs.iter().all(|&n| straight(n)) {
                             return Err(format!(
@@ -351,7 +364,9 @@ impl super::Puzzle for Puzzle {
         };
         for y in 0..h {
             for x in 0..w {
-                let Some(pearl) = self.clues[y * w + x] else { continue };
+                let Some(pearl) = self.clues[y * w + x] else {
+                    continue;
+                };
                 let s = seg[y * w + x];
                 let (xi, yi) = (x as isize, y as isize);
                 let (r, u, l, d) = (s[0], s[1], s[2], s[3]);
@@ -417,7 +432,8 @@ impl Position for PearlPosition<'_> {
         self.puzzle.check(&self.state)
     }
     fn witness(&self) -> Result<Vec<bool>> {
-        self.check().map_err(|m| Error::bad(format!("not solved: {m}")))?;
+        self.check()
+            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
         let links = self.puzzle.links();
         let w = self.puzzle.w;
         let mut bits: Vec<bool> = links
@@ -466,7 +482,11 @@ mod tests {
             vec![(0, Pearl::Black), (5, Pearl::White)],
             vec![(8, Pearl::Black), (1, Pearl::White)],
         ] {
-            let mut p = Puzzle { w: 3, h: 3, clues: vec![None; 9] };
+            let mut p = Puzzle {
+                w: 3,
+                h: 3,
+                clues: vec![None; 9],
+            };
             for &(i, c) in &clues {
                 p.clues[i] = Some(c);
             }

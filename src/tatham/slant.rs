@@ -36,9 +36,13 @@ impl Puzzle {
     fn decode_min(params: &str, desc: &str, min: usize) -> Result<Puzzle> {
         let (w, h, rest) = parse_size(params, "Slant", min)?;
         let ok_rest = rest.is_empty()
-            || (rest.len() == 2 && rest.starts_with('d') && rest.as_bytes()[1].is_ascii_lowercase());
+            || (rest.len() == 2
+                && rest.starts_with('d')
+                && rest.as_bytes()[1].is_ascii_lowercase());
         if !ok_rest {
-            return Err(Error::bad(format!("Slant parameters {params:?} are not of the form WxHdX")));
+            return Err(Error::bad(format!(
+                "Slant parameters {params:?} are not of the form WxHdX"
+            )));
         }
         let clues = run_length(desc, (w + 1) * (h + 1), "Slant", None, |b| {
             (b'0'..=b'4').contains(&b).then_some(Some(b - b'0'))
@@ -143,7 +147,10 @@ impl Puzzle {
                 let (a, b) = self.diagonal(x, y, state.cells[y * w + x] < 0);
                 let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
                 if ra == rb {
-                    return Err(format!("the diagonals form a loop (through square {})", place(x, y)));
+                    return Err(format!(
+                        "the diagonals form a loop (through square {})",
+                        place(x, y)
+                    ));
                 }
                 parent[ra] = rb;
             }
@@ -298,7 +305,8 @@ impl Position for SlantPosition<'_> {
         self.puzzle.check(&self.state)
     }
     fn witness(&self) -> Result<Vec<bool>> {
-        self.check().map_err(|m| Error::bad(format!("not solved: {m}")))?;
+        self.check()
+            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
         let mut w: Vec<bool> = self.state.cells.iter().map(|&c| c < 0).collect();
         for col in self.puzzle.colours() {
             let present: Vec<bool> = col
@@ -342,7 +350,9 @@ mod tests {
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..(1 << cells) {
                 let state = State {
-                    cells: (0..cells).map(|i| if (a >> i) & 1 == 1 { -1 } else { 1 }).collect(),
+                    cells: (0..cells)
+                        .map(|i| if (a >> i) & 1 == 1 { -1 } else { 1 })
+                        .collect(),
                 };
                 if p.check(&state).is_ok() {
                     truth.insert(a);

@@ -35,7 +35,11 @@ pub fn generate(game: &str, params: &str, n: usize, dir: &Path) -> Option<Vec<Pa
         .arg("--with-solutions")
         .output()
         .expect("run sgt program");
-    assert!(out.status.success(), "sgt-{game} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "sgt-{game} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let files: Vec<PathBuf> = (0..n)
         .map(|i| dir.join(format!("{game}-{i}.sav")))
         .collect();
@@ -47,7 +51,8 @@ pub fn generate(game: &str, params: &str, n: usize, dir: &Path) -> Option<Vec<Pa
 
 /// A fresh directory under the target folder.
 pub fn dir(tag: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tatham-{tag}-{}", std::process::id()));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tatham-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -59,9 +64,15 @@ pub fn records(bytes: &[u8]) -> Vec<(String, String)> {
     let mut i = 0;
     while i < bytes.len() {
         let c1 = i + bytes[i..].iter().position(|&b| b == b':').unwrap();
-        let key = String::from_utf8(bytes[i..c1].to_vec()).unwrap().trim().to_string();
+        let key = String::from_utf8(bytes[i..c1].to_vec())
+            .unwrap()
+            .trim()
+            .to_string();
         let c2 = c1 + 1 + bytes[c1 + 1..].iter().position(|&b| b == b':').unwrap();
-        let len: usize = std::str::from_utf8(&bytes[c1 + 1..c2]).unwrap().parse().unwrap();
+        let len: usize = std::str::from_utf8(&bytes[c1 + 1..c2])
+            .unwrap()
+            .parse()
+            .unwrap();
         let val = String::from_utf8(bytes[c2 + 1..c2 + 1 + len].to_vec()).unwrap();
         out.push((key, val));
         i = c2 + 1 + len;
@@ -103,7 +114,10 @@ pub fn read(path: &Path) -> Save {
 pub fn write_with_moves(save: &Save, moves: &[(&str, String)], path: &Path) {
     let mut out = String::new();
     for (k, v) in &save.records {
-        if matches!(k.as_str(), "NSTATES" | "STATEPOS" | "MOVE" | "SOLVE" | "RESTART") {
+        if matches!(
+            k.as_str(),
+            "NSTATES" | "STATEPOS" | "MOVE" | "SOLVE" | "RESTART"
+        ) {
             continue;
         }
         out.push_str(&format!("{:<8}:{}:{}\n", k, v.len(), v));
@@ -136,7 +150,10 @@ fn s(p: &Path) -> &str {
 }
 
 pub fn prove(save: &Path, proof: &Path) -> (i32, String, String) {
-    run(PROVER, &["tatham", "prove", s(save), "-o", s(proof), "--seed", "1"])
+    run(
+        PROVER,
+        &["tatham", "prove", s(save), "-o", s(proof), "--seed", "1"],
+    )
 }
 
 pub fn verify(puzzle: &str, proof: &Path) -> (i32, String, String) {
@@ -145,7 +162,10 @@ pub fn verify(puzzle: &str, proof: &Path) -> (i32, String, String) {
 
 /// The refusal is one line (the `--seed` warning aside).
 pub fn one_line(err: &str) {
-    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("warning: --seed")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| !l.starts_with("warning: --seed"))
+        .collect();
     assert_eq!(lines.len(), 1, "not one line: {err}");
 }
 
@@ -164,13 +184,19 @@ pub fn prove_all(files: &[PathBuf], limit: Option<usize>) -> Vec<usize> {
         let save = read(f);
         let game = &save.records.iter().find(|r| r.0 == "GAME").unwrap().1;
         let id = id.trim();
-        assert!(id.starts_with(&format!("{game}:")) && id.ends_with(&format!(":{}", save.desc)), "{id}");
+        assert!(
+            id.starts_with(&format!("{game}:")) && id.ends_with(&format!(":{}", save.desc)),
+            "{id}"
+        );
         let (c, out, e) = verify(id, &proof);
         assert_eq!(c, 0, "{out}{e}");
         let bytes = std::fs::read(&proof).unwrap();
         for (k, v) in &save.records {
             if matches!(k.as_str(), "AUXINFO" | "SOLVE") && v.len() >= 16 {
-                assert!(!bytes.windows(16).any(|w| w == &v.as_bytes()[..16]), "{k} leaked");
+                assert!(
+                    !bytes.windows(16).any(|w| w == &v.as_bytes()[..16]),
+                    "{k} leaked"
+                );
             }
         }
         let n = bytes.len();
@@ -197,7 +223,10 @@ pub fn refusals(files: &[PathBuf], alter: &str) {
     let (c, _, e) = verify(s(a), &flipped);
     assert!(c == 1 || c == 2, "flipped byte accepted: {c} {e}");
     one_line(&e);
-    let (c, _, _) = run(VERIFIER, &["tatham", "verify", s(a), s(&proof), "--context", "x"]);
+    let (c, _, _) = run(
+        VERIFIER,
+        &["tatham", "verify", s(a), s(&proof), "--context", "x"],
+    );
     assert_eq!(c, 1, "another context");
     let save = read(a);
     let unsolved = a.with_extension("unsolved");
