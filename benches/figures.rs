@@ -177,6 +177,28 @@ fn sizes() -> Vec<Size> {
         make: "prover garble export puzzles/garble/wordle.garble -o f.txt && prover circuit prove f.txt --secret 0=68656c6c6f --public 1=6c6c616d6f --seed 1 -o f.proof".into(),
         check: "verifier circuit verify f.txt f.proof --public 1=6c6c616d6f --output 0=00 --output 1=0101000002".into(),
     });
+    // Simon Tatham's puzzles: the sample save files the collection wrote (puzzles/tatham/)
+    for (game, name, flags) in [
+        ("net", "Net 5x5", ""),
+        ("solo", "Solo 3x3", ""),
+        ("pattern", "Pattern 15x15", ""),
+        ("pegs", "Pegs 7x7cross (solved by zkgames)", " --solve"),
+        ("slant", "Slant 8x8", ""),
+        ("loopy", "Loopy 10x10 squares", ""),
+        ("pearl", "Pearl 8x8", ""),
+        ("bridges", "Bridges 7x7", ""),
+    ] {
+        out.push(Size {
+            id: leak(format!("tatham-{game}-vole")),
+            what: format!(
+                "Tatham's {name}, `puzzles/tatham/{game}.sav`, VOLE size set (the default)"
+            ),
+            make: format!(
+                "prover tatham prove puzzles/tatham/{game}.sav{flags} --seed 1 -o f.proof"
+            ),
+            check: format!("verifier tatham verify puzzles/tatham/{game}.sav f.proof"),
+        });
+    }
     out
 }
 

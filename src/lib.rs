@@ -19,6 +19,7 @@ pub use zkgames_mpc as mpc;
 pub use zkgames_net as net;
 pub use zkgames_peg as peg;
 pub use zkgames_peg_count as peg_count;
+pub use zkgames_tatham as tatham;
 pub use zkgames_wall as wall;
 pub use zkgames_words as words;
 

@@ -23,6 +23,7 @@ pub mod peg_solve;
 pub mod report;
 pub mod sha256;
 pub mod sha256_seal;
+pub mod tatham;
 pub mod wall;
 pub mod wall_html;
 pub mod wall_seal;
@@ -73,6 +74,9 @@ pub enum ProverCmd {
     /// program (every engine), run a program, export its circuit.
     #[command(subcommand)]
     Garble(garble::ProverCmd),
+    /// Simon Tatham's puzzles: prove you solved one, from the game's own save file.
+    #[command(subcommand)]
+    Tatham(tatham::ProverCmd),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
     #[command(subcommand)]
     Wall(wall_seal::ProverCmd),
@@ -244,6 +248,9 @@ pub enum VerifierCmd {
     /// Your own statement in a language: verify Garble proofs, inspect a program or a proof.
     #[command(subcommand)]
     Garble(garble::VerifierCmd),
+    /// Simon Tatham's puzzles: verify and inspect proofs of solutions.
+    #[command(subcommand)]
+    Tatham(tatham::VerifierCmd),
     /// Authentication: serve logins (the login server), and its user database: add, list,
     /// remove users.
     #[command(subcommand)]
@@ -378,6 +385,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Sha256(c) => sha256::run_prover(c),
         ProverCmd::Circuit(c) => circuit::run_prover(c),
         ProverCmd::Garble(c) => garble::run_prover(c),
+        ProverCmd::Tatham(c) => tatham::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
         ProverCmd::Wordle(c) => wordle::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
@@ -401,6 +409,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
         VerifierCmd::Circuit(c) => circuit::run_verifier(c),
         VerifierCmd::Garble(c) => garble::run_verifier(c),
+        VerifierCmd::Tatham(c) => tatham::run_verifier(c),
         VerifierCmd::Auth(c) => auth::run_verifier(c),
         VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
         VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),

@@ -39,6 +39,7 @@ use sha2::{Digest as _, Sha256};
 
 use zkgames_core::commit::Digest;
 
+pub mod graph;
 pub mod template;
 
 /// One gate; operands are wire indices smaller than the gate's own wire.

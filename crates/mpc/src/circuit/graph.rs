@@ -1,0 +1,665 @@
+//! Graph certificates: connectivity, acyclicity and single loops checked locally.
+//!
+//! A circuit cannot afford a flood fill. Instead the prover supplies labels that each
+//! vertex checks against its neighbours only (proof-labelling schemes, Korman–Kutten–Peleg;
+//! locally checkable proofs, Göös–Suomela). A [`Graph`] is public: its vertices and its
+//! *candidate* edges; which candidates are present is secret, one [`Bit`] per edge. Each
+//! gadget reads its labels from the circuit's inputs at a cursor, returns *violation* bits
+//! (the witness is accepted when every one is 0: output them, with a public output of
+//! zeros) and has a witness function that computes the labels from the present edges.
+//!
+//! Label widths are minimal: a vertex names one of its `d` incident candidate edges by an
+//! index of `⌈log2 d⌉` bits ([`index_bits`], decoded by [`decode_index`], `2^w − w − 1`
+//! ANDs for `w` bits), and counters (depths, positions) have `b` bits with `2^b` larger than
+//! the longest cycle of pointers the certificate must exclude. Arithmetic is modulo `2^b`;
+//! the soundness arguments below only use that a cycle of `L` pointers, each adding 1,
+//! needs `L ≡ 0 (mod 2^b)`, impossible for `0 < L < 2^b`.
+
+use super::{Bit, Builder};
+
+/// A public graph: `n` vertices and candidate edges (unordered pairs, no loops).
+#[derive(Clone, Debug)]
+pub struct Graph {
+    n: usize,
+    edges: Vec<(usize, usize)>,
+    /// Per vertex: its incident candidate edges `(edge, other end)`, in edge order.
+    inc: Vec<Vec<(usize, usize)>>,
+}
+
+impl Graph {
+    /// The graph of `n` vertices and `edges`. Panics on an edge outside `0..n` or a loop
+    /// (graphs are built by code from validated puzzles).
+    pub fn new(n: usize, edges: Vec<(usize, usize)>) -> Self {
+        let mut inc = vec![Vec::new(); n];
+        for (e, &(u, v)) in edges.iter().enumerate() {
+            assert!(u < n && v < n && u != v, "bad candidate edge");
+            inc[u].push((e, v));
+            inc[v].push((e, u));
+        }
+        Graph { n, edges, inc }
+    }
+    pub fn n(&self) -> usize {
+        self.n
+    }
+    pub fn edges(&self) -> &[(usize, usize)] {
+        &self.edges
+    }
+    /// The candidate edges at `v`, `(edge, other end)`.
+    pub fn incident(&self, v: usize) -> &[(usize, usize)] {
+        &self.inc[v]
+    }
+}
+
+/// The bits of an index among `d` choices: `⌈log2 d⌉` (0 for one choice).
+pub fn index_bits(d: usize) -> usize {
+    let mut w = 0;
+    while (1usize << w) < d {
+        w += 1;
+    }
+    w
+}
+
+/// The smallest `b ≥ 1` with `2^b > n`: a counter that no cycle of at most `n` steps wraps.
+pub fn counter_bits(n: usize) -> usize {
+    let mut b = 1;
+    while (1usize << b) <= n {
+        b += 1;
+    }
+    b
+}
+
+/// The one-hot decoding of an index word: `d` bits, bit `k` is 1 iff the index is `k`; an
+/// index `≥ d` gives all zeros. Every product of a subset of the index bits is computed
+/// once (`2^w − w − 1` ANDs); `[idx = k] = ∏_{i∈ones(k)} x_i ∏_{i∉ones(k)} (1 ⊕ x_i)`, which
+/// expands to the XOR of the products over the supersets of `ones(k)`.
+pub fn decode_index(b: &mut Builder, idx: &[Bit], d: usize) -> Vec<Bit> {
+    let w = idx.len();
+    assert!(d <= 1 << w);
+    let mut prod = vec![Bit::Const(true); 1 << w];
+    for m in 1usize..(1 << w) {
+        let low = m.trailing_zeros() as usize;
+        let rest = m & (m - 1);
+        prod[m] = if rest == 0 {
+            idx[low]
+        } else {
+            b.and(prod[rest], idx[low])
+        };
+    }
+    (0..d)
+        .map(|k| {
+            let mut acc = Bit::Const(false);
+            for (m, &p) in prod.iter().enumerate() {
+                if m & k == k {
+                    acc = b.xor(acc, p);
+                }
+            }
+            acc
+        })
+        .collect()
+}
+
+fn inputs(b: &Builder, at: &mut usize, n: usize) -> Vec<Bit> {
+    let w = b.input_word(*at, n);
+    *at += n;
+    w
+}
+
+/// `XOR_k sel_k · words_k` (a mux by a one-hot selector): `len · words` ANDs.
+fn select(b: &mut Builder, sel: &[Bit], words: &[Vec<Bit>], width: usize) -> Vec<Bit> {
+    let mut out = vec![Bit::Const(false); width];
+    for (s, wd) in sel.iter().zip(words) {
+        for (o, &x) in out.iter_mut().zip(wd) {
+            let t = b.and(*s, x);
+            *o = b.xor(*o, t);
+        }
+    }
+    out
+}
+
+fn push(w: &mut Vec<bool>, v: usize, width: usize) {
+    for i in 0..width {
+        w.push((v >> i) & 1 == 1);
+    }
+}
+
+fn bfs(g: &Graph, present: &[bool], roots: &[usize]) -> (Vec<Option<usize>>, Vec<usize>) {
+    // parent as the index into incident(v); depth
+    let mut parent = vec![None; g.n];
+    let mut depth = vec![usize::MAX; g.n];
+    let mut queue = std::collections::VecDeque::new();
+    for &r in roots {
+        depth[r] = 0;
+        queue.push_back(r);
+    }
+    while let Some(v) = queue.pop_front() {
+        for &(e, u) in g.incident(v) {
+            if present[e] && depth[u] == usize::MAX {
+                depth[u] = depth[v] + 1;
+                parent[u] = Some(g.incident(u).iter().position(|&(f, _)| f == e).unwrap());
+                queue.push_back(u);
+            }
+        }
+    }
+    (parent, depth)
+}
+
+/// **Spanning tree: every vertex is connected to `root` by present edges.**
+///
+/// Labels of every vertex `v ≠ root`: a parent, the index of one of its incident candidate
+/// edges ([`index_bits`] of its degree), and a depth of `b = counter_bits(n − 1)` bits; the
+/// root's depth is the constant 0 and it has no label. Checks: the parent edge is present
+/// and `depth(v) = depth(parent) + 1 (mod 2^b)`.
+///
+/// *Sound*: follow parents from any vertex. The walk cannot stop before the root (every
+/// other vertex has a present parent edge), and it cannot cycle among non-root vertices:
+/// a cycle of `L ≤ n − 1` pointers would need `L ≡ 0 (mod 2^b)` with `2^b > n − 1`. So it
+/// reaches the root along present edges. *Complete*: a BFS tree from the root has depths
+/// below `n`, which fit.
+pub fn spanning_tree(
+    b: &mut Builder,
+    g: &Graph,
+    present: &[Bit],
+    root: usize,
+    at: &mut usize,
+) -> Vec<Bit> {
+    assert_eq!(present.len(), g.edges.len());
+    let width = counter_bits(g.n.saturating_sub(1));
+    let mut idx = vec![Vec::new(); g.n];
+    let mut depth = vec![vec![Bit::Const(false); width]; g.n];
+    for v in (0..g.n).filter(|&v| v != root) {
+        idx[v] = inputs(b, at, index_bits(g.inc[v].len()));
+        depth[v] = inputs(b, at, width);
+    }
+    let mut bad = Vec::new();
+    for v in (0..g.n).filter(|&v| v != root) {
+        let inc = &g.inc[v];
+        let sel = decode_index(b, &idx[v], inc.len());
+        let mut edge = Bit::Const(false);
+        for (s, &(e, _)) in sel.iter().zip(inc) {
+            let t = b.and(*s, present[e]);
+            edge = b.xor(edge, t);
+        }
+        bad.push(b.not(edge));
+        let words: Vec<Vec<Bit>> = inc.iter().map(|&(_, u)| depth[u].clone()).collect();
+        let d = select(b, &sel, &words, width);
+        let d1 = b.increment(&d, Bit::Const(true));
+        bad.extend(b.xor_w(&d1, &depth[v]));
+    }
+    bad
+}
+
+/// The number of label bits [`spanning_tree`] reads.
+pub fn spanning_tree_bits(g: &Graph, root: usize) -> usize {
+    let width = counter_bits(g.n.saturating_sub(1));
+    (0..g.n)
+        .filter(|&v| v != root)
+        .map(|v| index_bits(g.inc[v].len()) + width)
+        .sum()
+}
+
+/// [`spanning_tree`]'s labels for the present edges, or `None` when some vertex is not
+/// connected to the root.
+pub fn spanning_tree_witness(g: &Graph, present: &[bool], root: usize) -> Option<Vec<bool>> {
+    let width = counter_bits(g.n.saturating_sub(1));
+    let (parent, depth) = bfs(g, present, &[root]);
+    let mut w = Vec::new();
+    for v in (0..g.n).filter(|&v| v != root) {
+        push(&mut w, parent[v]?, index_bits(g.inc[v].len()));
+        push(&mut w, depth[v], width);
+    }
+    Some(w)
+}
+
+/// **Forest: the present edges contain no cycle.**
+///
+/// Labels of every vertex: a parent choice among its `d` incident candidate edges or none
+/// (an index of [`index_bits`]`(d + 1)` bits, value `d` meaning none) and a depth of
+/// `b = counter_bits(n)` bits. Checks: a chosen parent edge is present, with
+/// `depth(v) = depth(parent) + 1 (mod 2^b)`; and every present edge is chosen by exactly
+/// one of its two endpoints.
+///
+/// *Sound*: take a cycle of `k ≤ n` present edges. Each is chosen by one of its endpoints
+/// on the cycle and each vertex chooses at most one edge, so the `k` cycle vertices choose
+/// the `k` cycle edges one each: the parent pointers go round the cycle, adding 1 to the
+/// depth `k` times, and `k ≡ 0 (mod 2^b)` is impossible for `0 < k < 2^b`. *Complete*: root
+/// each tree of the forest anywhere; BFS depths are below `n`; every edge is chosen by its
+/// child endpoint only.
+pub fn forest(b: &mut Builder, g: &Graph, present: &[Bit], at: &mut usize) -> Vec<Bit> {
+    assert_eq!(present.len(), g.edges.len());
+    let width = counter_bits(g.n);
+    let mut sel = Vec::with_capacity(g.n);
+    let mut depth = Vec::with_capacity(g.n);
+    for v in 0..g.n {
+        let d = g.inc[v].len();
+        let idx = inputs(b, at, index_bits(d + 1));
+        depth.push(inputs(b, at, width));
+        sel.push(decode_index(b, &idx, d));
+    }
+    let mut bad = Vec::new();
+    for v in 0..g.n {
+        let inc = &g.inc[v];
+        let mut has = Bit::Const(false);
+        let mut edge = Bit::Const(false);
+        for (s, &(e, _)) in sel[v].iter().zip(inc) {
+            has = b.xor(has, *s);
+            let t = b.and(*s, present[e]);
+            edge = b.xor(edge, t);
+        }
+        // edge ≤ has (one-hot selector): has ⊕ edge is 1 iff the chosen edge is absent
+        bad.push(b.xor(has, edge));
+        let words: Vec<Vec<Bit>> = inc.iter().map(|&(_, u)| depth[u].clone()).collect();
+        let d = select(b, &sel[v], &words, width);
+        let d1 = b.increment(&d, Bit::Const(true));
+        let diff = b.xor_w(&d1, &depth[v]);
+        for x in diff {
+            bad.push(b.and(has, x));
+        }
+    }
+    for (e, &(u, v)) in g.edges.iter().enumerate() {
+        let pu = g.inc[u].iter().position(|&(f, _)| f == e).unwrap();
+        let pv = g.inc[v].iter().position(|&(f, _)| f == e).unwrap();
+        let one = b.xor(sel[u][pu], sel[v][pv]);
+        let none = b.not(one);
+        bad.push(b.and(present[e], none));
+    }
+    bad
+}
+
+/// The number of label bits [`forest`] reads.
+pub fn forest_bits(g: &Graph) -> usize {
+    let width = counter_bits(g.n);
+    (0..g.n)
+        .map(|v| index_bits(g.inc[v].len() + 1) + width)
+        .sum()
+}
+
+/// [`forest`]'s labels for the present edges, or `None` when they contain a cycle.
+pub fn forest_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
+    let width = counter_bits(g.n);
+    let mut parent = vec![None; g.n];
+    let mut depth = vec![usize::MAX; g.n];
+    for r in 0..g.n {
+        if depth[r] != usize::MAX {
+            continue;
+        }
+        let (p, d) = bfs(g, present, &[r]);
+        for v in 0..g.n {
+            if d[v] != usize::MAX {
+                depth[v] = d[v];
+                parent[v] = p[v];
+            }
+        }
+    }
+    // a forest has exactly (vertices − components) edges: the BFS trees use all of them
+    let used = parent.iter().filter(|p| p.is_some()).count();
+    if used != present.iter().filter(|&&p| p).count() {
+        return None;
+    }
+    let mut w = Vec::new();
+    for v in 0..g.n {
+        let d = g.inc[v].len();
+        push(&mut w, parent[v].unwrap_or(d), index_bits(d + 1));
+        push(&mut w, depth[v], width);
+    }
+    Some(w)
+}
+
+/// **Exactly one loop: the present edges form one cycle (and isolated vertices).**
+///
+/// Checks without labels: every vertex has 0 or 2 present edges (a vertex with 2 is *on
+/// the loop*). Labels of every vertex: a position of `b = counter_bits(n)` bits and a
+/// predecessor, the index of one of its incident candidate edges. Checks: every loop vertex
+/// whose position is not 0 has its predecessor edge present with
+/// `position(v) = position(pred) + 1 (mod 2^b)`; exactly one loop vertex has position 0.
+///
+/// *Sound*: with degrees 0 and 2 the present edges are disjoint cycles. In a cycle without
+/// a position-0 vertex every vertex's predecessor is a neighbour along a present edge, so
+/// on the same cycle; following predecessors must close a cycle of `L ≤ n` pointers each
+/// adding 1, impossible below `2^b`. So every cycle has a loop vertex of position 0, and
+/// exactly one such vertex means exactly one cycle (at least one, so not none). *Complete*:
+/// number the loop's vertices `0, 1, …` along it, each one's predecessor the one before.
+pub fn one_loop(b: &mut Builder, g: &Graph, present: &[Bit], at: &mut usize) -> Vec<Bit> {
+    assert_eq!(present.len(), g.edges.len());
+    let width = counter_bits(g.n);
+    let mut idx = Vec::with_capacity(g.n);
+    let mut pos = Vec::with_capacity(g.n);
+    for v in 0..g.n {
+        pos.push(inputs(b, at, width));
+        idx.push(inputs(b, at, index_bits(g.inc[v].len())));
+    }
+    let mut bad = Vec::new();
+    let mut seen = Bit::Const(false);
+    for v in 0..g.n {
+        let inc = &g.inc[v];
+        let bits: Vec<Bit> = inc.iter().map(|&(e, _)| present[e]).collect();
+        let cw = index_bits(bits.len() + 1).max(2);
+        let count = b.popcount(&bits, cw);
+        // degree 0 or 2: bit 0 and every bit above 1 are zero
+        bad.push(count[0]);
+        bad.extend_from_slice(&count[2..]);
+        let on = count[1];
+        let zero = b.is_zero(&pos[v]);
+        let z = b.and(on, zero);
+        bad.push(b.and(seen, z));
+        seen = b.xor(seen, z);
+        let nz = b.not(zero);
+        let need = b.and(on, nz);
+        let sel = decode_index(b, &idx[v], inc.len());
+        let mut edge = Bit::Const(false);
+        for (s, &(e, _)) in sel.iter().zip(inc) {
+            let t = b.and(*s, present[e]);
+            edge = b.xor(edge, t);
+        }
+        let missing = b.not(edge);
+        bad.push(b.and(need, missing));
+        let words: Vec<Vec<Bit>> = inc.iter().map(|&(_, u)| pos[u].clone()).collect();
+        let p = select(b, &sel, &words, width);
+        let p1 = b.increment(&p, Bit::Const(true));
+        let diff = b.xor_w(&p1, &pos[v]);
+        for x in diff {
+            bad.push(b.and(need, x));
+        }
+    }
+    bad.push(b.not(seen));
+    bad
+}
+
+/// The number of label bits [`one_loop`] reads.
+pub fn one_loop_bits(g: &Graph) -> usize {
+    let width = counter_bits(g.n);
+    (0..g.n).map(|v| width + index_bits(g.inc[v].len())).sum()
+}
+
+/// [`one_loop`]'s labels for the present edges, or `None` unless they form exactly one
+/// cycle.
+pub fn one_loop_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
+    let width = counter_bits(g.n);
+    let deg: Vec<usize> = (0..g.n)
+        .map(|v| g.inc[v].iter().filter(|&&(e, _)| present[e]).count())
+        .collect();
+    if deg.iter().any(|&d| d != 0 && d != 2) {
+        return None;
+    }
+    let start = (0..g.n).find(|&v| deg[v] == 2)?;
+    let mut position = vec![0usize; g.n];
+    let mut pred = vec![0usize; g.n];
+    let (mut prev, mut cur, mut k) = (usize::MAX, start, 0usize);
+    loop {
+        position[cur] = k;
+        let &(e, next) = g.inc[cur]
+            .iter()
+            .find(|&&(e, u)| present[e] && u != prev)
+            .or_else(|| g.inc[cur].iter().find(|&&(e, _)| present[e]))
+            .expect("degree 2");
+        if prev != usize::MAX {
+            pred[cur] = g.inc[cur]
+                .iter()
+                .position(|&(f, u)| u == prev && present[f])
+                .unwrap();
+        }
+        let _ = e;
+        k += 1;
+        if next == start {
+            break;
+        }
+        prev = cur;
+        cur = next;
+    }
+    // every loop vertex must have been visited: one cycle
+    if deg.iter().filter(|&&d| d == 2).count() != k {
+        return None;
+    }
+    let mut w = Vec::new();
+    for v in 0..g.n {
+        push(&mut w, position[v], width);
+        push(&mut w, pred[v], index_bits(g.inc[v].len()));
+    }
+    Some(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuit::{Circuit, Gate};
+
+    /// Evaluates `c` on 64 inputs at once: `inputs[i]` holds input bit `i` of each lane.
+    /// Returns, per lane, whether every output is 0.
+    fn accepts64(c: &Circuit, inputs: &[u64]) -> u64 {
+        let mut w: Vec<u64> = inputs.to_vec();
+        w.reserve(c.gates().len());
+        for g in c.gates() {
+            let v = match *g {
+                Gate::Xor(a, b) => w[a as usize] ^ w[b as usize],
+                Gate::And(a, b) => w[a as usize] & w[b as usize],
+                Gate::Not(a) => !w[a as usize],
+                Gate::Inv(..) => unreachable!(),
+            };
+            w.push(v);
+        }
+        let mut ok = u64::MAX;
+        for o in c.outputs() {
+            ok &= match *o {
+                Bit::Const(false) => u64::MAX,
+                Bit::Const(true) => 0,
+                Bit::Wire(x) => !w[x as usize],
+            };
+        }
+        ok
+    }
+
+    /// The circuit with the edge bits as its first inputs, then the gadget's labels.
+    fn build(
+        g: &Graph,
+        labels: usize,
+        gadget: impl Fn(&mut Builder, &Graph, &[Bit], &mut usize) -> Vec<Bit>,
+    ) -> Circuit {
+        let m = g.edges().len();
+        let mut b = Builder::new(m + labels);
+        let present: Vec<Bit> = (0..m).map(|i| b.input(i)).collect();
+        let mut at = m;
+        let bad = gadget(&mut b, g, &present, &mut at);
+        assert_eq!(at, m + labels);
+        for x in bad {
+            b.output(x);
+        }
+        b.finish()
+    }
+
+    /// Enumerates every assignment of edge bits and labels; returns, per edge subset,
+    /// whether some labels are accepted. Checks the witness function on each subset too.
+    fn exhaust(
+        g: &Graph,
+        c: &Circuit,
+        property: impl Fn(&[bool]) -> bool,
+        witness: impl Fn(&[bool]) -> Option<Vec<bool>>,
+    ) {
+        let n = c.n_inputs();
+        let m = g.edges().len();
+        assert!(n <= 30, "{n} inputs: too many to enumerate");
+        let total: u64 = 1 << n;
+        let mut accepted = vec![false; 1 << m];
+        let mut lanes = vec![0u64; n];
+        let mut base = 0u64;
+        while base < total {
+            for (i, l) in lanes.iter_mut().enumerate() {
+                *l = 0;
+                for k in 0..64u64 {
+                    let a = base + k;
+                    if a < total && (a >> i) & 1 == 1 {
+                        *l |= 1 << k;
+                    }
+                }
+            }
+            let ok = accepts64(c, &lanes);
+            for k in 0..64u64 {
+                let a = base + k;
+                if a < total && (ok >> k) & 1 == 1 {
+                    accepted[(a & ((1 << m) - 1)) as usize] = true;
+                }
+            }
+            base += 64;
+        }
+        for (s, &acc) in accepted.iter().enumerate() {
+            let present: Vec<bool> = (0..m).map(|e| (s >> e) & 1 == 1).collect();
+            assert_eq!(acc, property(&present), "edge set {present:?}");
+            let w = witness(&present);
+            assert_eq!(w.is_some(), property(&present), "witness for {present:?}");
+            if let Some(w) = w {
+                let mut input = present.clone();
+                input.extend(w);
+                assert!(c.eval(&input).iter().all(|&x| !x), "witness rejected");
+            }
+        }
+    }
+
+    fn components(g: &Graph, present: &[bool]) -> usize {
+        let mut seen = vec![false; g.n()];
+        let mut k = 0;
+        for s in 0..g.n() {
+            if seen[s] {
+                continue;
+            }
+            k += 1;
+            let mut stack = vec![s];
+            seen[s] = true;
+            while let Some(v) = stack.pop() {
+                for &(e, u) in g.incident(v) {
+                    if present[e] && !seen[u] {
+                        seen[u] = true;
+                        stack.push(u);
+                    }
+                }
+            }
+        }
+        k
+    }
+
+    fn count(p: &[bool]) -> usize {
+        p.iter().filter(|&&x| x).count()
+    }
+
+    fn connected(g: &Graph, p: &[bool]) -> bool {
+        components(g, p) == 1
+    }
+    fn acyclic(g: &Graph, p: &[bool]) -> bool {
+        count(p) + components(g, p) == g.n()
+    }
+    fn one_cycle(g: &Graph, p: &[bool]) -> bool {
+        let deg_ok = (0..g.n()).all(|v| {
+            let d = g.incident(v).iter().filter(|&&(e, _)| p[e]).count();
+            d == 0 || d == 2
+        });
+        // with degrees 0/2, the loop vertices form cycles: one cycle iff the non-isolated
+        // vertices form one component
+        let isolated = (0..g.n())
+            .filter(|&v| g.incident(v).iter().all(|&(e, _)| !p[e]))
+            .count();
+        deg_ok && count(p) > 0 && components(g, p) == isolated + 1
+    }
+
+    fn graphs() -> Vec<Graph> {
+        vec![
+            Graph::new(2, vec![(0, 1)]),
+            Graph::new(3, vec![(0, 1), (1, 2)]),
+            Graph::new(3, vec![(0, 1), (1, 2), (0, 2)]),
+            Graph::new(4, vec![(0, 1), (1, 2), (2, 3), (3, 0)]),
+            Graph::new(4, vec![(0, 1), (1, 2), (2, 0), (2, 3)]),
+            Graph::new(4, vec![(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)]),
+            Graph::new(3, vec![(0, 1)]),
+        ]
+    }
+
+    #[test]
+    fn index_decoding_is_one_hot() {
+        for w in 0..4 {
+            for d in 1..=(1usize << w) {
+                let mut b = Builder::new(w);
+                let idx = b.input_word(0, w);
+                let sel = decode_index(&mut b, &idx, d);
+                assert_eq!(b.and_count(), (1usize << w) - w - 1);
+                for s in &sel {
+                    b.output(*s);
+                }
+                let c = b.finish();
+                for v in 0..(1usize << w) {
+                    let input: Vec<bool> = (0..w).map(|i| (v >> i) & 1 == 1).collect();
+                    let out = c.eval(&input);
+                    let want: Vec<bool> = (0..d).map(|k| k == v).collect();
+                    assert_eq!(out, want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spanning_tree_exhaustive() {
+        for g in graphs() {
+            for root in 0..g.n() {
+                let c = build(&g, spanning_tree_bits(&g, root), |b, g, p, at| {
+                    spanning_tree(b, g, p, root, at)
+                });
+                exhaust(
+                    &g,
+                    &c,
+                    |p| connected(&g, p),
+                    |p| spanning_tree_witness(&g, p, root),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn forest_exhaustive() {
+        for g in graphs() {
+            if forest_bits(&g) + g.edges().len() > 26 {
+                continue;
+            }
+            let c = build(&g, forest_bits(&g), forest);
+            exhaust(&g, &c, |p| acyclic(&g, p), |p| forest_witness(&g, p));
+        }
+    }
+
+    #[test]
+    fn one_loop_exhaustive() {
+        let mut tried = 0;
+        for g in graphs() {
+            if one_loop_bits(&g) + g.edges().len() > 26 {
+                continue;
+            }
+            tried += 1;
+            let c = build(&g, one_loop_bits(&g), one_loop);
+            exhaust(&g, &c, |p| one_cycle(&g, p), |p| one_loop_witness(&g, p));
+        }
+        assert!(tried >= 4);
+    }
+
+    /// Two triangles, all six edges drawn: two loops, refused under every labelling; one
+    /// triangle drawn: accepted. (Every label assignment, edges fixed.)
+    #[test]
+    fn one_loop_refuses_two_loops() {
+        let g = Graph::new(6, vec![(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]);
+        let c = build(&g, one_loop_bits(&g), one_loop);
+        let labels = one_loop_bits(&g);
+        assert!(labels <= 24);
+        for drawn in [0b111111u64, 0b000111] {
+            let mut any = false;
+            let mut base = 0u64;
+            while base < 1 << labels {
+                let mut lanes = vec![0u64; c.n_inputs()];
+                for (e, lane) in lanes.iter_mut().enumerate().take(6) {
+                    *lane = if (drawn >> e) & 1 == 1 { u64::MAX } else { 0 };
+                }
+                for i in 0..labels {
+                    for k in 0..64u64 {
+                        if ((base + k) >> i) & 1 == 1 {
+                            lanes[6 + i] |= 1 << k;
+                        }
+                    }
+                }
+                any |= accepts64(&c, &lanes) != 0;
+                base += 64;
+            }
+            assert_eq!(any, drawn == 0b000111);
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! `prover tatham prove|id|list …` and `verifier tatham verify|inspect …`: solutions of
+//! Simon Tatham's puzzles, read from the collection's own save files, on every engine.
+
+use clap::Subcommand;
+
+use crate::cli::engine::SystemArgs;
+use crate::cli::report::{self, emit, JsonArg};
+use crate::cli::sha256::{check_security, read_proof};
+use crate::mpc::engine::Required;
+use crate::proof_file::{read_input, write_proof};
+use crate::tatham::{self, proof, save, Puzzle};
+use crate::{Error, Result};
+
+#[derive(Subcommand, Debug)]
+pub enum ProverCmd {
+    /// Prove that you solved the puzzle of a save file (its position after the saved moves
+    /// is a solution), without revealing the solution.
+    Prove {
+        /// The save file the game wrote (`-` for stdin).
+        savefile: String,
+        /// Where to write the proof (`-` for stdout).
+        #[arg(short = 'o', long = "output", default_value = "-")]
+        output: String,
+        /// Let zkgames find the solution (games it solves: Pegs) instead of the saved moves.
+        #[arg(long)]
+        solve: bool,
+        /// Soundness in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the proof is bound to (must be given again to verify).
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        system: SystemArgs,
+        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// Print the game ID of a save file's puzzle (`Net:5x5:…`), what a verifier needs.
+    Id {
+        /// The save file (`-` for stdin).
+        savefile: String,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// List the supported games, their default parameters and the proof size there.
+    List {
+        #[command(flatten)]
+        out: JsonArg,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifierCmd {
+    /// Verify a proof that the prover solved a puzzle: PUZZLE is a save file of the puzzle
+    /// (only its header is read: never its moves) or a game ID `Game:PARAMS:DESC`.
+    Verify {
+        /// A save file of the puzzle, or its game ID.
+        puzzle: String,
+        /// The proof file (`-` for stdin).
+        proof: String,
+        /// Security required, in bits.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+        security: u32,
+        /// Context string the proof must be bound to.
+        #[arg(long, default_value = "")]
+        context: String,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+    /// Describe a Tatham proof file: the game, its game ID, the engine and the size.
+    Inspect {
+        /// The proof file (`-` for stdin).
+        proof: String,
+        #[command(flatten)]
+        out: JsonArg,
+    },
+}
+
+/// The puzzle of a verifier's PUZZLE argument: a save file's header, or a game ID.
+fn puzzle_arg(arg: &str) -> Result<Box<dyn Puzzle>> {
+    let path = std::path::Path::new(arg);
+    if arg == "-" || path.is_file() {
+        let bytes = read_input(arg, save::MAX_FILE)?;
+        if save::is_save_file(&bytes) {
+            return save::puzzle(&save::parse_header(&bytes)?);
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::bad(format!("{arg}: neither a save file nor a game ID")))?;
+        return tatham::parse_game_id(text.trim());
+    }
+    if !arg.contains(':') {
+        return Err(Error::bad(format!(
+            "{}: no such file, and not a game ID (GAME:PARAMS:DESC)",
+            crate::files::excerpt(arg)
+        )));
+    }
+    tatham::parse_game_id(arg)
+}
+
+/// A solved save file's puzzle and witness, or exit 2 "not solved: …".
+pub fn solved(bytes: &[u8], solve: bool) -> Result<(Box<dyn Puzzle>, Vec<bool>)> {
+    let f = save::parse(bytes)?;
+    let p = save::puzzle(&f.header)?;
+    let witness = {
+        let pos = if solve {
+            if !p.game().solves {
+                return Err(Error::bad(format!(
+                    "--solve: zkgames does not solve {} puzzles (it solves: {}); solve it in the game and save",
+                    p.game().name,
+                    tatham::GAMES
+                        .iter()
+                        .filter(|g| g.solves)
+                        .map(|g| g.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            // the saved moves must still be legal: the file is read whole
+            save::replay(p.as_ref(), &f)?;
+            p.solve()?.ok_or_else(|| {
+                Error::bad(format!(
+                    "--solve: zkgames found no solution of this {} puzzle",
+                    p.game().name
+                ))
+            })?
+        } else {
+            save::replay(p.as_ref(), &f)?
+        };
+        pos.check()
+            .map_err(|why| Error::bad(format!("not solved: {why}")))?;
+        pos.witness()?
+    };
+    Ok((p, witness))
+}
+
+/// Proves the sample save file of `game` (committed with the sources) with the default
+/// engine and a fixed seed: its proof size.
+fn sample_size(game: &tatham::Game) -> Result<(usize, usize, usize)> {
+    let (p, w) = solved(game.sample.as_bytes(), game.solves)?;
+    let system = SystemArgs {
+        system: crate::cli::engine::MpcSystem::Vole,
+        kkw_params: crate::cli::engine::KkwParams::Size,
+        vole_params: crate::cli::engine::VoleParams::Size,
+    }
+    .system(128)?;
+    let mut rng = crate::rng::rng_from(Some(1));
+    let bytes = proof::prove(p.as_ref(), &w, &system, b"", &mut rng)?;
+    let c = p.circuit()?;
+    Ok((bytes.len(), c.n_and(), c.n_inputs()))
+}
+
+pub fn run_prover(c: ProverCmd) -> Result<()> {
+    match c {
+        ProverCmd::Prove {
+            savefile,
+            output,
+            solve,
+            security,
+            context,
+            system,
+            seed,
+            out,
+        } => {
+            let json = out.enable();
+            check_security(security)?;
+            let bytes = read_input(&savefile, save::MAX_FILE)?;
+            let (p, mut w) = solved(&bytes, solve)?;
+            crate::cli::warn_seed(seed);
+            let mut rng = crate::rng::rng_from(seed);
+            let system = system.system(security)?;
+            let r = proof::prove(p.as_ref(), &w, &system, context.as_bytes(), &mut rng);
+            w.fill(false);
+            let proof_bytes = r?;
+            write_proof(&output, &proof_bytes)?;
+            let c = p.circuit()?;
+            let id = tatham::game_id(p.as_ref());
+            if json {
+                emit(
+                    true,
+                    "",
+                    serde_json::json!({
+                        "verdict": "proved",
+                        "game": p.game().name,
+                        "game_id": id,
+                        "system": system.engine().label(),
+                        "proof_bytes": proof_bytes.len(),
+                        "and_gates": c.n_and(),
+                        "witness_bits": c.n_inputs(),
+                    }),
+                );
+            } else {
+                eprintln!(
+                    "prover: proof that you solved {} ({} AND gates, {} witness bits): {system}, {} bytes",
+                    crate::files::excerpt_up_to(&id, 60),
+                    c.n_and(),
+                    c.n_inputs(),
+                    proof_bytes.len()
+                );
+            }
+            Ok(())
+        }
+        ProverCmd::Id { savefile, out } => {
+            let json = out.enable();
+            let bytes = read_input(&savefile, save::MAX_FILE)?;
+            let h = save::parse_header(&bytes)?;
+            let p = save::puzzle(&h)?;
+            let id = tatham::game_id(p.as_ref());
+            emit(
+                json,
+                &id,
+                serde_json::json!({"game": p.game().name, "params": p.params(), "game_id": id}),
+            );
+            Ok(())
+        }
+        ProverCmd::List { out } => {
+            let json = out.enable();
+            let mut lines = vec![format!(
+                "{:<10} {:<12} {:>10} {:>10} {:>12}",
+                "game", "default", "AND gates", "witness", "proof bytes"
+            )];
+            let mut rows = Vec::new();
+            for g in tatham::GAMES {
+                let (size, ands, bits) = sample_size(g)?;
+                lines.push(format!(
+                    "{:<10} {:<12} {:>10} {:>10} {:>12}",
+                    g.name, g.default_params, ands, bits, size
+                ));
+                rows.push(serde_json::json!({
+                    "game": g.name,
+                    "default_params": g.default_params,
+                    "and_gates": ands,
+                    "witness_bits": bits,
+                    "proof_bytes": size,
+                    "solves": g.solves,
+                }));
+            }
+            lines.push(
+                "(sizes: the committed sample puzzle at the default parameters, VOLE-in-the-head, 128 bits)"
+                    .into(),
+            );
+            emit(json, lines.join("\n"), serde_json::json!({ "games": rows }));
+            Ok(())
+        }
+    }
+}
+
+pub fn run_verifier(c: VerifierCmd) -> Result<()> {
+    match c {
+        VerifierCmd::Verify {
+            puzzle,
+            proof: proof_path,
+            security,
+            context,
+            out,
+        } => {
+            let json = out.enable();
+            check_security(security)?;
+            let p = puzzle_arg(&puzzle)?;
+            let f = read_proof(&proof_path)?;
+            let t0 = std::time::Instant::now();
+            let rep = proof::verify(
+                p.as_ref(),
+                &f,
+                &Required::bits(security),
+                context.as_bytes(),
+            )?;
+            let system = proof::PROTOCOLS.engine(&f)?.label();
+            let id = tatham::game_id(p.as_ref());
+            let statement = format!("the prover solved {}", crate::files::excerpt_up_to(&id, 60));
+            emit(
+                json,
+                format!("ACCEPTED: {statement}: {rep}"),
+                report::verdict(
+                    "accepted",
+                    serde_json::json!({
+                        "statement": statement,
+                        "game": p.game().name,
+                        "game_id": id,
+                        "system": system,
+                        "evidence": true,
+                        "rounds": rep.rounds,
+                        "security_bits": report::bits(rep.security_bits),
+                        "proof_bytes": rep.proof_bytes,
+                        "and_gates": rep.and_gates,
+                        "context": context,
+                        "verify_ms": report::ms(t0.elapsed()),
+                    }),
+                ),
+            );
+            Ok(())
+        }
+        VerifierCmd::Inspect { proof: path, out } => {
+            let json = out.enable();
+            let bytes = read_input(
+                &path,
+                (crate::proof_file::HEADER_LEN + crate::proof_file::MAX_BODY) as u64,
+            )?;
+            let f = crate::proof_file::ProofFile::from_bytes(&bytes)?;
+            let (_, details) = proof::inspect(&f)?;
+            let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+            emit(
+                json,
+                text.trim_end(),
+                report::inspect_object(&f, &bytes, &text),
+            );
+            Ok(())
+        }
+    }
+}
