@@ -318,7 +318,7 @@ fn arguments_are_garble_literals_checked_against_the_parameter_types() {
         ),
         (
             vec!["--secret", "birth_year=1u16", "--public", "birth_year=1u16"],
-            "given twice",
+            "both --secret and --public",
         ),
         (
             vec![
