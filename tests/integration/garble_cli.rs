@@ -135,7 +135,9 @@ fn every_example_proves_verifies_and_refuses_what_it_must() {
         let bytes = std::fs::read(&proof).unwrap();
         let flipped = tmp(&format!("{}-flipped.proof", e.name));
         let n = bytes.len();
-        for at in [0, 5, 20, 25, 40, 60, 80, n / 3, n / 2, n - 40, n - 1] {
+        // (bytes 22 to 39 are the recorded compiler version, which is not part of the
+        // statement: see the compiler-version test)
+        for at in [0, 5, 20, 40, 60, 80, n / 3, n / 2, n - 40, n - 1] {
             let mut b = bytes.clone();
             b[at] ^= 0x10;
             std::fs::write(&flipped, &b).unwrap();
@@ -316,7 +318,7 @@ fn arguments_are_garble_literals_checked_against_the_parameter_types() {
         ),
         (
             vec!["--secret", "birth_year=1u16", "--public", "birth_year=1u16"],
-            "given twice",
+            "both --secret and --public",
         ),
         (
             vec![
@@ -396,7 +398,8 @@ fn the_exported_bristol_file_proves_the_same_statement_in_the_same_size() {
     // our bit order: a [u8; 5] is the hex of its bytes
     let answer = hex::encode(b"hello");
     let guess = hex::encode(b"llamo");
-    for sys in [&[][..], &["--system", "zkbpp"], &["--system", "kkw"]] {
+    // VOLE proofs have fixed sizes (ZKB++'s and KKW's depend on the challenges)
+    for sys in [&[][..], &["--system", "vole", "--vole-params", "speed"]] {
         let gp = tmp(&format!("wordle-g{}.proof", sys.len()));
         let (c, _, err) = prove(e, &gp, sys);
         assert_eq!(c, 0, "{err}");
