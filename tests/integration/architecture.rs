@@ -28,6 +28,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["zkgames-core", "zkgames-net", "zkgames-mpc"],
     ),
     (
+        "zkgames-tatham",
+        &["zkgames-core", "zkgames-net", "zkgames-mpc", "zkgames-peg"],
+    ),
+    (
         "zkgames-auth",
         &["zkgames-core", "zkgames-net", "zkgames-mpc", "zkgames-peg"],
     ),

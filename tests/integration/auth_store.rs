@@ -249,7 +249,7 @@ fn nonces_are_single_use_bound_to_the_user_and_expire() {
     let b = st.issue_challenge("alice", "10.0.0.1").unwrap().unwrap();
     assert_ne!(a.nonce, b.nonce);
     // pending challenges per peer are capped; they free up as they expire
-    for _ in 2..8 {
+    for _ in 2..Policy::default().max_pending_per_peer {
         st.issue_challenge("x", "10.0.0.1").unwrap().unwrap();
     }
     st.issue_challenge("x", "10.0.0.1").unwrap().unwrap_err();

@@ -298,8 +298,9 @@ impl ConnTable {
 
     /// The connection to close for a newcomer whose address would hold `newcomer`.
     ///
-    /// With `young` = `(now, hold)` (a table with a hold), an idle connection of an address
-    /// holding only as many as the newcomer's would is spared while younger than the hold:
+    /// With `young` = `(now, hold)` (a table with a hold), an idle connection of another
+    /// address holding only as many as the newcomer's would is spared while younger than the
+    /// hold (one of the newcomer's own stays a fair swap):
     /// an honest client's connection between its connect and its first message is not
     /// closed for an evicted client reconnecting from another address (rule 3 takes idle
     /// ones too, once past the hold).
@@ -319,6 +320,7 @@ impl ConnTable {
             let c = (count(e), e.since, id);
             let is_busy = (e.busy)();
             if !is_busy
+                && e.key != key
                 && c.0 <= newcomer
                 && young.is_some_and(|(now, hold)| now.duration_since(e.since) < hold)
             {
