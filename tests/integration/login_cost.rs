@@ -17,7 +17,7 @@ use zkgames::mpc::engine::{Engine, System};
 use zkgames::mpc::{kkw, vole};
 
 /// Work units of verifying one proof of `system` over a circuit of `ands` AND gates: what
-/// each engine's verifier recomputes, per the parameters (docs/PROTOCOLS.md 5.8):
+/// each engine's verifier recomputes, per the parameters (docs/PROTOCOLS.md 5.7):
 /// ZKB++ re-runs two of three parties per round, KKW the `M · N` party-executions of
 /// preprocessing and online phases, VOLE-in-the-head expands `Σ 2^{k_i}` leaves, each to
 /// the circuit's length.

@@ -694,7 +694,7 @@ pub fn login_system(engine: Engine) -> System {
 /// accepted, not even a cheaper-to-send one: KKW's `smallest` set (M = 842, N = 64) costs a
 /// server 22–29× an honest login, and a login proof chooses its own set, so every accepted
 /// login proof of a key kind and engine costs what an honest one does
-/// (docs/PROTOCOLS.md 5.8; tests/integration/login_cost.rs).
+/// (docs/PROTOCOLS.md 5.7; tests/integration/login_cost.rs).
 pub fn login_systems(engine: Engine) -> Vec<System> {
     vec![login_system(engine)]
 }
@@ -824,7 +824,7 @@ fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> 
 pub const LOGIN_PREIMAGE_LEN: usize = ID_TAG.len() + 32;
 
 /// Before any work, a login proof must have the exact shape of an honest one
-/// (docs/PROTOCOLS.md 5.8): the parameters of [`login_system`] for its engine and, for a
+/// (docs/PROTOCOLS.md 5.7): the parameters of [`login_system`] for its engine and, for a
 /// `sha256` key, a preimage of [`LOGIN_PREIMAGE_LEN`] bytes. Anything else (a 247-byte
 /// preimage, a KKW set heavier than the login set) is refused at the cost of reading it.
 fn check_login_shape(id: &Identity, file: &ProofFile) -> Result<()> {

@@ -432,7 +432,7 @@ pub fn write_proof(path: &str, bytes: &[u8]) -> Result<()> {
 /// A byte string field read and written as one block (`#[serde(with = "crate::proof_file::bytes")]`):
 /// the same bytes as a plain `Vec<u8>` (a length, then the bytes), but decoded with one copy
 /// instead of one call per byte, so that a file's decoding costs little beside its
-/// verification whatever its size (docs/PROTOCOLS.md 5.8).
+/// verification whatever its size (docs/PROTOCOLS.md 5.7).
 pub mod bytes {
     use serde::{Deserializer, Serializer};
 

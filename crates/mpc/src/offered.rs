@@ -1,6 +1,6 @@
 //! Which parameters a verifier accepts from a proof file: what honest provers are offered,
 //! so that no file can ask a verifier for more work than the heaviest honest proof of the
-//! same statement (docs/PROTOCOLS.md, 5.8).
+//! same statement (docs/PROTOCOLS.md, 5.7).
 //!
 //! A proof states its own parameters, and every engine's work grows with them: VOLE's leaves
 //! (`Σ 2^{k_i}`, each expanded to the circuit's length), KKW's party-executions (`M · N`,

@@ -211,7 +211,7 @@ pub fn check_claims(
         )));
     }
     // no proof may ask for more work than an honest one at max(level, 128) bits
-    // (docs/PROTOCOLS.md 5.8)
+    // (docs/PROTOCOLS.md 5.7)
     let max = rounds_for_bits(
         min_bits.max(zkgames_mpc::offered::WORK_FLOOR_BITS),
         inst.s(),

@@ -127,7 +127,7 @@ pub fn attack_cost_bits(p: &Params) -> f64 {
 /// ```
 ///
 /// This crate does not derive challenges that way; the figure is reported to show what the
-/// single hash buys (see `docs/PROTOCOLS.md`, 5.7).
+/// single hash buys (see `docs/PROTOCOLS.md`, 6.8).
 pub fn split_attack_cost_bits(p: &Params) -> f64 {
     if p.check().is_err() {
         return 0.0;
