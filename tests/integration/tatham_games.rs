@@ -357,7 +357,9 @@ fn ordinary_moves_match_solve() {
         let initial = p.start().state_bytes();
         let recs = records(&files[0]);
         // Solo's state is the grid then the pencil marks: cr² + cr³ bytes
-        let cr = (1..40).find(|c| c * c + c * c * c == initial.len()).unwrap_or(0);
+        let cr = (1..40)
+            .find(|c| c * c + c * c * c == initial.len())
+            .unwrap_or(0);
         let mut moves: Vec<(&str, String)> = Vec::new();
         match game {
             "net" => {
@@ -479,7 +481,10 @@ fn hostile_save_files() {
         assert_eq!(c, 2, "{what}: {e}");
         one_line(&e);
         let (c, _, e) = run(PROVER, &["tatham", "id", s(&path)]);
-        if !matches!(what.as_str(), "statepos" | "nstates" | "illegal move" | "truncated") {
+        if !matches!(
+            what.as_str(),
+            "statepos" | "nstates" | "illegal move" | "truncated"
+        ) {
             assert_eq!(c, 2, "{what}: {e}");
             one_line(&e);
         }
@@ -495,13 +500,16 @@ fn hostile_save_files() {
 fn list_inspect_and_json() {
     let (c, out, e) = run(PROVER, &["tatham", "list"]);
     assert_eq!(c, 0, "{e}");
-    for g in ["Net", "Solo", "Pattern", "Pegs"] {
+    let games = [
+        "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges",
+    ];
+    for g in games {
         assert!(out.contains(g), "{out}");
     }
     let (c, out, _) = run(PROVER, &["tatham", "list", "--json"]);
     assert_eq!(c, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(v["games"].as_array().unwrap().len(), 4);
+    assert_eq!(v["games"].as_array().unwrap().len(), games.len());
     let save = common::p("puzzles/tatham/net.sav");
     let proof = common::tmp("tatham-net.proof");
     let (c, out, e) = run(

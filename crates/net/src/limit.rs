@@ -173,6 +173,13 @@ pub struct ConnTable {
 /// is younger than the hold and newcomers are refused again.
 pub const REEVICT_AFTER: Duration = Duration::from_secs(30);
 
+/// How long a connection of another address that has not sent its first message yet is
+/// spared by a newcomer (when the table has a hold): an honest client sends its first
+/// message within milliseconds of connecting, so this keeps it from being closed by an
+/// evicted client reconnecting at once, while connections that stay silent longer make room
+/// as before (idle ones first).
+pub const YOUNG_IDLE: Duration = Duration::from_millis(100);
+
 /// Default hold of the servers' tables ([`ConnTable::with_hold`]): a connection that has
 /// held its place this long yields it to a newcomer at a full server.
 pub const DEFAULT_HOLD: Duration = Duration::from_secs(3);
@@ -245,7 +252,7 @@ impl ConnTable {
         let mut victim_kick = None;
         if t.conns.len() >= self.max_total {
             let now = Instant::now();
-            let young = self.hold.map(|h| (now, h));
+            let young = self.hold.map(|h| (now, h.min(YOUNG_IDLE)));
             let (v, aged) = match Self::victim(&t, mine + 1, key, young) {
                 Some(v) => (v, false),
                 None => match self.aged_victim(&t, key, now) {
@@ -298,9 +305,9 @@ impl ConnTable {
 
     /// The connection to close for a newcomer whose address would hold `newcomer`.
     ///
-    /// With `young` = `(now, hold)` (a table with a hold), an idle connection of another
-    /// address holding only as many as the newcomer's would is spared while younger than the
-    /// hold (one of the newcomer's own stays a fair swap):
+    /// With `young` = `(now, window)` (a table with a hold; the window is [`YOUNG_IDLE`]), an
+    /// idle connection of another address holding only as many as the newcomer's would is
+    /// spared while younger than the window (one of the newcomer's own stays a fair swap):
     /// an honest client's connection between its connect and its first message is not
     /// closed for an evicted client reconnecting from another address (rule 3 takes idle
     /// ones too, once past the hold).
