@@ -825,12 +825,21 @@ mod tests {
         let held: Vec<_> = (0..4u8)
             .map(|a| admit(&t, IpAddr::from([127, 0, 4, a]), &kicks[a as usize]))
             .collect();
+        // the newcomers keep their places (a dropped admission gives its place back)
+        let mut newcomers = Vec::new();
         for (i, fresh) in ["127.0.0.20", "127.0.0.21"].iter().enumerate() {
             let k = Arc::new(AtomicBool::new(false));
-            assert!(matches!(
-                admit(&t, ip(fresh), &k),
-                Admission::Admitted { evicted: true, .. }
-            ));
+            let r = admit(&t, ip(fresh), &k);
+            assert!(
+                matches!(r, Admission::Admitted { evicted: true, .. }),
+                "newcomer {i}: {}",
+                match &r {
+                    Admission::Admitted { .. } => "admitted without eviction",
+                    Admission::ServerFull => "server full",
+                    Admission::AddressFull => "address full",
+                }
+            );
+            newcomers.push(r);
             let gone: Vec<usize> = (0..4)
                 .filter(|&j| kicks[j].load(Ordering::SeqCst))
                 .collect();
