@@ -19,6 +19,7 @@ mod doc_links;
 mod dos;
 mod figures_quoted;
 mod full_server;
+mod garble_bound;
 mod garble_cli;
 mod guide_postgres;
 mod harden_cli;

@@ -13,6 +13,7 @@
 //! prettifies them (the source line and a caret).
 
 pub mod bits;
+pub mod bound;
 pub mod circuit;
 pub mod proof;
 
@@ -48,7 +49,8 @@ pub const PANIC_BITS: usize = 1 + 5 * 32;
 pub struct Limits {
     /// The program text's bytes.
     pub bytes: u64,
-    /// The compiled circuit's gates (AND, XOR and NOT), and its inputs and outputs.
+    /// The compiled circuit's gates (AND, XOR and NOT), and its inputs and outputs; also the
+    /// bound on the program's unrolled size, checked before compiling ([`bound`]).
     pub gates: u64,
     /// Wall-clock time the compiler may take.
     pub time: Duration,
@@ -188,7 +190,15 @@ fn resident() -> Option<u64> {
     Some(pages * 4096)
 }
 
-/// Type-checks and compiles `function` of `text` on a worker thread, watched: the compile is
+/// Why the worker did not compile.
+enum Refused {
+    /// Garble's report.
+    Pretty(String),
+    /// Past the unrolling bound ([`bound`]).
+    Bound(Error),
+}
+
+/// Type-checks, bounds ([`bound::check`] with the gate limit) and compiles `function` of `text` on a worker thread, watched: the compile is
 /// refused once it takes longer than `limits.time` or more memory than `limits.memory` (the
 /// worker is then abandoned; the command line exits right after).
 fn compile_watched(
@@ -198,6 +208,7 @@ fn compile_watched(
 ) -> std::result::Result<GarbleProgram, Failed> {
     let (tx, rx) = mpsc::channel();
     let (src, fname) = (text.to_string(), function.to_string());
+    let gates = limits.gates;
     let spawned = std::thread::Builder::new()
         .name("garble-compile".into())
         // deep expressions recurse deeply in the parser and the checker; the text limit
@@ -205,12 +216,23 @@ fn compile_watched(
         .stack_size(1 << 30)
         .spawn(move || {
             let r = guarded("the program", || {
-                let checked = garble_lang::check(&src).map_err(|e| e.prettify(&src))?;
+                let checked =
+                    garble_lang::check(&src).map_err(|e| Refused::Pretty(e.prettify(&src)))?;
+                // measured before the compiler unrolls anything ([`bound`])
+                bound::check(&src, &checked, &fname, gates).map_err(Refused::Bound)?;
                 let (circuit, main) = checked
                     .compile(&fname)
-                    .map_err(|e| garble_lang::Error::from(e).prettify(&src))?;
-                let main = main.clone();
-                Ok::<_, String>(GarbleProgram {
+                    .map_err(|e| Refused::Pretty(garble_lang::Error::from(e).prettify(&src)))?;
+                let mut main = main.clone();
+                // the function bodies are compiled now and no longer needed; they may nest
+                // as deeply as the text allows, so they are dropped here, on this thread's
+                // large stack, and not on the caller's
+                main.body.clear();
+                let mut checked = checked;
+                for f in checked.fn_defs.values_mut() {
+                    f.body.clear();
+                }
+                Ok::<_, Refused>(GarbleProgram {
                     program: checked,
                     main,
                     circuit,
@@ -228,7 +250,8 @@ fn compile_watched(
     loop {
         match rx.recv_timeout(Duration::from_millis(5)) {
             Ok(Ok(Ok(p))) => return Ok(p),
-            Ok(Ok(Err(pretty))) => {
+            Ok(Ok(Err(Refused::Bound(e)))) => return Err(e.into()),
+            Ok(Ok(Err(Refused::Pretty(pretty)))) => {
                 return Err(Failed {
                     error: Error::bad(format!(
                         "the program does not compile: {}",

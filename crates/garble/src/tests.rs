@@ -373,10 +373,9 @@ fn untrusted_programs_are_bounded() {
         &Limits::for_gates(10_000),
     );
     assert!(f.error.to_string().contains("gates"), "{}", f.error);
-    // too long a compile
+    // too long a compile: within the unrolling bound, but every step is a wide product
     let f = refusal(
-        // nested loops over small ranges: little memory, billions of steps
-        "pub fn main(x: u32) -> u32 { let mut s = x; for i in 0usize..60000usize { for j in 0usize..60000usize { s = s ^ x; } } s }",
+        "pub fn main(x: u64) -> u64 { let mut s = x; for i in 0u32..10000u32 { s = s * x; } s }",
         &Limits {
             time: Duration::from_secs(1),
             ..d
@@ -398,6 +397,106 @@ fn untrusted_programs_are_bounded() {
     let _ = Program::compile(&chain, "main", &d);
     let unary = format!("pub fn main(x: u8) -> u8 {{ {}x }}", "!".repeat(50_000));
     let _ = Program::compile(&unary, "main", &d);
+}
+
+/// A refusal by the unrolling bound: one line, naming the construct and its line.
+fn unrolls_too_far(text: &str, what: &str, line: usize) {
+    let start = Instant::now();
+    let f = refusal(text, &Limits::default());
+    let msg = f.error.to_string();
+    assert!(!msg.contains('\n'), "{msg}");
+    assert!(
+        msg.starts_with("the program is too large for a circuit: "),
+        "{msg}"
+    );
+    assert!(msg.contains(what), "{msg}");
+    assert!(msg.contains(&format!("on line {line} ")), "{msg}");
+    assert!(msg.contains("--max-gates"), "{msg}");
+    assert!(f.pretty.is_none());
+    // refused by the measure, not by the watch (20 s)
+    assert!(start.elapsed() < Duration::from_secs(5), "{msg}");
+}
+
+#[test]
+fn hostile_programs_are_refused_before_compiling() {
+    // ranges past 2^32 numbers are Garble's own type error; below, the bound's
+    let f = refusal(
+        "pub fn main(x: u64) -> u64 {\n  let mut s = x;\n  for i in 0u64..4611686018427387904u64 { s = s ^ i; }\n  s\n}",
+        &Limits::default(),
+    );
+    assert!(
+        f.error
+            .to_string()
+            .starts_with("the program does not compile: Type error on line 3"),
+        "{}",
+        f.error
+    );
+    unrolls_too_far(
+        "pub fn main(x: u64) -> u64 {\n  let mut s = x;\n  for i in 0u64..4000000000u64 { s = s ^ i; }\n  s\n}",
+        "a range of 4000000000 numbers",
+        3,
+    );
+    unrolls_too_far(
+        "pub fn main(x: u8) -> u8 {\n  let a = [0u8; 4000000000];\n  a[0] ^ x\n}",
+        "an array of 4000000000 elements",
+        2,
+    );
+    // nested loops, each small, their product billions
+    unrolls_too_far(
+        "pub fn main(x: u32) -> u32 {\n  let mut s = x;\n  for i in 0u32..60000u32 {\n    for j in 0u32..1000u32 { s = s ^ x; }\n  }\n  s\n}",
+        "a loop of 60000 iterations",
+        3,
+    );
+    // a huge const as an array size
+    unrolls_too_far(
+        "const N: usize = 4000000000usize;\npub fn main(x: u8) -> u8 {\n  let a = [x; N];\n  a[0]\n}",
+        "an array of 4000000000 elements (N)",
+        3,
+    );
+    // a huge parameter type, a struct of huge arrays, through a const
+    unrolls_too_far(
+        "const N: usize = 1000000usize;\nstruct S { a: [u64; N], b: [u64; N] }\npub fn main(s: S) -> u8 { 0u8 }",
+        "the type S has 128000000 bits",
+        3,
+    );
+    // arrays of arrays: each small, the value huge
+    unrolls_too_far(
+        "pub fn main(x: u8) -> u8 {\n  let a = [[[x; 1000]; 1000]; 1000];\n  x\n}",
+        "bits",
+        2,
+    );
+    // a loop calling a function that loops: inlined, the product counts
+    unrolls_too_far(
+        "fn f(x: u16) -> u16 {\n  let mut s = x;\n  for i in 0u16..3000u16 { s = s ^ x; }\n  s\n}\npub fn main(x: u16) -> u16 {\n  let mut s = x;\n  for i in 0u16..3000u16 { s = f(s); }\n  s\n}",
+        "a loop of 3000 iterations",
+        8,
+    );
+    // an enum whose variant is huge
+    unrolls_too_far(
+        "struct Big { a: [u64; 100000] }\nenum E { A, B(Big) }\npub fn main(x: u8) -> u8 {\n  let e = E::A;\n  x\n}",
+        "a value of type E",
+        4,
+    );
+    // a lower gate limit lowers the bound
+    let f = refusal(
+        "pub fn main(x: u8) -> u8 { let mut s = x; for i in 0u16..2000u16 { s = s ^ x; } s }",
+        &Limits::for_gates(1000),
+    );
+    assert!(
+        f.error.to_string().contains("the bound is 1000"),
+        "{}",
+        f.error
+    );
+    // the examples are far within the bound
+    for name in ["age", "factors", "sudoku_row", "wordle"] {
+        let text = example(name);
+        let checked = garble_lang::check(&text).unwrap();
+        let size = bound::check(&text, &checked, "main", Limits::DEFAULT_GATES).unwrap();
+        assert!(
+            size > 0 && size < Limits::DEFAULT_GATES / 10,
+            "{name}: {size}"
+        );
+    }
 }
 
 #[test]
