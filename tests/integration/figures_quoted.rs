@@ -14,8 +14,7 @@
 //! The README's shell blocks that quote a size are also run as pasted (tests/integration/readme_blocks.rs
 //! checks the size of the file each writes).
 
-#[path = "common/figures.rs"]
-mod figures;
+use crate::common::figures;
 
 use std::path::Path;
 use std::process::Command;

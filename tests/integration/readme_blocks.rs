@@ -19,8 +19,7 @@
 //! that row's size exactly (`figures::VOLE_SIZE_SLACK` is 0: unseeded VOLE proofs have
 //! fixed sizes); a seeded line (`--seed`) with any engine's size, exactly.
 
-#[path = "common/figures.rs"]
-mod figures;
+use crate::common::figures;
 
 use std::path::Path;
 use std::process::Command;
