@@ -13,18 +13,7 @@ use std::path::{Path, PathBuf};
 /// The collection's program for `game`, or `None` (with the reason printed) when it is not
 /// installed and CI is not set; panics under CI.
 fn sgt(game: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(format!("/usr/games/sgt-{game}"));
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{} is missing: install sgt-puzzles (CI=true)", p.display());
-    }
-    eprintln!(
-        "skipped: {} is not installed (Debian's sgt-puzzles)",
-        p.display()
-    );
-    None
+    crate::tatham_sgt::program(game)
 }
 
 /// `n` fresh save files of `game` (with `params` if given) written by the real program.
