@@ -67,7 +67,7 @@ fn rewrite(bytes: &[u8], edit: impl FnOnce(&mut Proof)) -> Vec<u8> {
     let file = ProofFile::from_bytes(bytes).unwrap();
     let (len, mut pr): (u32, Proof) = Proof::read_file(&sha256::PROTOCOLS, &file, "p").unwrap();
     edit(&mut pr);
-    pr.file_bytes(&sha256::PROTOCOLS, &len)
+    pr.file_bytes(&sha256::PROTOCOLS, &len).unwrap()
 }
 
 fn main() {

@@ -79,7 +79,7 @@ fn systems() -> Vec<(&'static str, System)> {
 
 fn req(sys: &System) -> Required {
     match sys {
-        System::Zkbpp { rounds } => Required::rounds(*rounds),
+        System::Zkbpp(rounds) => Required::rounds(*rounds),
         _ => Required::bits(128),
     }
 }
@@ -144,7 +144,7 @@ fn main() {
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => {
+                System::Zkbpp(rounds) => {
                     zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(*rounds), b"")
                         .map(|_| ())
                 }
@@ -208,7 +208,7 @@ fn main() {
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
             match s {
-                System::Zkbpp { rounds } => {
+                System::Zkbpp(rounds) => {
                     zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(*rounds), b"")
                         .map(|_| ())
                 }

@@ -148,14 +148,12 @@ fn bench(c: &mut Criterion) {
     let circ = sha256_circuit(pre.len()).unwrap();
     let bits = bytes_to_bits(&pre);
     let mut rng = seeded_rng(1);
-    let bytes =
-        zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap();
     let file = ProofFile::from_bytes(&bytes).unwrap();
     let p_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng)
-                    .unwrap(),
+                zkgames::mpc::sha256::prove(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap(),
             );
         },
         15,
@@ -180,12 +178,12 @@ fn bench(c: &mut Criterion) {
 
     // seal / open against ordinary prove / verify, same statement, same run
     let (seal_bytes, opening) =
-        zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+        zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap();
     let seal_file = ProofFile::from_bytes(&seal_bytes).unwrap();
     let s_ms = median_ms(
         || {
             black_box(
-                zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap(),
+                zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap(),
             );
         },
         15,
@@ -257,9 +255,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| circ.eval(black_box(&bits)))
     });
     g.bench_function("prove 219 rounds", |b| {
-        b.iter(|| {
-            zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
-        })
+        b.iter(|| zkgames::mpc::sha256::prove(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap())
     });
     g.bench_function("verify 219 rounds", |b| {
         b.iter(|| {
@@ -267,9 +263,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("seal 219 rounds", |b| {
-        b.iter(|| {
-            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
-        })
+        b.iter(|| zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap())
     });
     g.bench_function("verify seal 219 rounds", |b| {
         b.iter(|| {
@@ -299,13 +293,12 @@ fn bench(c: &mut Criterion) {
     let (pc, _) = zkgames::peg::mpc::peg_circuit(&inst).unwrap();
     let w = peg_witness(&inst, &z).unwrap();
     let pbytes =
-        zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+        zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp(rounds), b"", &mut rng).unwrap();
     let pfile = ProofFile::from_bytes(&pbytes).unwrap();
     let pp_ms = median_ms(
         || {
             black_box(
-                zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng)
-                    .unwrap(),
+                zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp(rounds), b"", &mut rng).unwrap(),
             );
         },
         15,
@@ -394,7 +387,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("prove 219 rounds", |b| {
         b.iter(|| {
-            zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp { rounds }, b"", &mut rng).unwrap()
+            zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp(rounds), b"", &mut rng).unwrap()
         })
     });
     g.bench_function("verify 219 rounds", |b| {

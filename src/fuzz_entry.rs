@@ -588,7 +588,7 @@ pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
         )),
         1 => crate::peg::mpc::session_verifier(
             inst,
-            &crate::mpc::engine::System::Zkbpp { rounds: min },
+            &crate::mpc::engine::System::Zkbpp(min),
             b"",
             rng,
         )
@@ -603,7 +603,9 @@ pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
         k => crate::mpc::engine::session_verifier(
             &session_system(k),
             fixtures::wall_statement().owned(),
-            crate::wall::seal::PROTOCOLS.id(session_system(k).engine()),
+            crate::wall::seal::PROTOCOLS
+                .id(session_system(k).engine())
+                .expect("sealed moves offer every engine"),
             rng,
         ),
     }
@@ -636,7 +638,7 @@ pub fn session_prover_for(which: u8) -> Box<dyn crate::net::SessionProver<'stati
         1 => crate::peg::mpc::session_prover(
             inst,
             z,
-            &crate::mpc::engine::System::Zkbpp { rounds },
+            &crate::mpc::engine::System::Zkbpp(rounds),
             b"",
             rng,
         )
@@ -645,13 +647,15 @@ pub fn session_prover_for(which: u8) -> Box<dyn crate::net::SessionProver<'stati
             let st = fixtures::wall_statement();
             let w = st.witness(&fixtures::wall_move()).expect("legal move");
             let system = match k {
-                2 => crate::mpc::engine::System::Zkbpp { rounds },
+                2 => crate::mpc::engine::System::Zkbpp(rounds),
                 k => session_system(k),
             };
             system
                 .session_prover(
                     st.owned(),
-                    crate::wall::seal::PROTOCOLS.id(system.engine()),
+                    crate::wall::seal::PROTOCOLS
+                        .id(system.engine())
+                        .expect("sealed moves offer every engine"),
                     w,
                     rng,
                 )

@@ -120,8 +120,8 @@ pub enum ProverCmd {
         token_out: Option<String>,
         /// Proof system of the login proof: vole (the default: the smallest proofs), kkw or
         /// zkbpp (their size sets at 128 bits).
-        #[arg(long, value_enum, default_value_t = crate::cli::engine::MpcSystem::Vole)]
-        system: crate::cli::engine::MpcSystem,
+        #[arg(long, value_enum, default_value_t = crate::cli::engine::EngineArg::DEFAULT)]
+        system: crate::cli::engine::EngineArg,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
         #[command(flatten)]
@@ -244,7 +244,7 @@ pub enum VerifierCmd {
         json: bool,
         /// Accept login proofs of this system only (default: zkbpp, kkw and vole).
         #[arg(long, value_enum, value_name = "SYSTEM")]
-        require_system: Option<crate::cli::engine::MpcSystem>,
+        require_system: Option<crate::cli::engine::EngineArg>,
         /// A web origin (e.g. https://games.example) whose pages may call the HTTP API from
         /// a visitor's browser; repeat for several. Without it only the server's own page
         /// may (docs/PROTOCOLS.md 5.6).
@@ -414,7 +414,7 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                         &name,
                         &key,
                         server_name.as_deref(),
-                        system.engine(),
+                        system.0,
                         code.as_deref(),
                     )
                 })?;
@@ -428,19 +428,13 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                 }
                 let (t, e, n) = crate::auth::gate::retrying(|| {
                     let mut ch = crate::cli::connect(&addr, &deadlines, "verifier auth serve")?;
-                    server::login_with(
-                        &mut ch,
-                        &name,
-                        &key,
-                        server_name.as_deref(),
-                        system.engine(),
-                    )
+                    server::login_with(&mut ch, &name, &key, server_name.as_deref(), system.0)
                 })?;
                 (t, e, n, String::new())
             };
             eprintln!(
                 "logged in as {name}: {size}-byte {} proof{verify}, round trip {:.0} ms; token valid until {}",
-                system.engine(),
+                system.0,
                 t0.elapsed().as_secs_f64() * 1e3,
                 format_utc(expires)
             );
@@ -452,7 +446,7 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
                 // the token only where it would have been printed (not with --token-out)
                 let fields = serde_json::json!({
                     "name": name,
-                    "system": system.engine().label(),
+                    "system": system.0.label(),
                     "proof_bytes": size,
                     "expires_at": expires,
                     "token": token_out.is_none().then(|| hex::encode(token)),
@@ -822,7 +816,7 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
             if let Some((_, a)) = &tcp {
                 eprintln!("login server {name:?} listening on {a}: {about}");
             }
-            let only = require_system.map(|s| s.engine());
+            let only = require_system.map(|s| s.0);
             let cfg = server::ServerConfig {
                 db: spec.clone(),
                 name: name.clone(),

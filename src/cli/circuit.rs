@@ -623,7 +623,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let circ = read_circuit(&circuit, limit)?;
             let (pubs, outs) = verifier_values(&circ, &values, &limit.limits())?;
             let system = system.system(security)?;
-            let protocol = proof::PROTOCOLS.id(system.engine());
+            let protocol = proof::PROTOCOLS.id(system.engine())?;
             let digest = hex::encode(circ.digest());
             let what = format!("circuit {}… ({system})", &digest[..16]);
             // the statement is built (and checked) once, before the first connection

@@ -1,105 +1,166 @@
-//! The `--system`, `--kkw-params` and `--vole-params` options shared by the proof kinds that
-//! run on the engines (ZKB++, KKW or VOLE-in-the-head).
+//! The `--system` option and the engines' parameter-set options (`--kkw-params`,
+//! `--vole-params`, …), shared by every proof kind that runs on the engines.
+//!
+//! Nothing here names an engine: the values of `--system`, their help, and one
+//! `--NAME-params` flag per engine that offers named parameter sets all come from
+//! [`Engine::ALL`] and the engines' [`crate::mpc::engine::ProofEngine`] constants.
 
-use clap::ValueEnum;
+use std::sync::OnceLock;
+
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Arg, ArgMatches, Command, ValueEnum};
 
 use crate::mpc::engine::{Engine, System};
-use crate::mpc::kkw::{self, Params, Profile};
 use crate::Result;
 
-/// The engine of a circuit proof.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MpcSystem {
-    /// ZKB++ (Picnic): three parties, 2/3 soundness error per round.
-    #[value(name = "zkbpp", alias = "mpc")]
-    Zkbpp,
-    /// KKW (Picnic3): N parties with preprocessing; smaller proofs (see --kkw-params).
-    Kkw,
-    /// VOLE-in-the-head (FAEST's proof system): the smallest proofs (see --vole-params).
-    Vole,
+/// An engine as `--system` names it (its wire name or an alias).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineArg(pub Engine);
+
+impl EngineArg {
+    /// The engine commands use when `--system` is not given: VOLE-in-the-head, the smallest
+    /// proofs.
+    pub const DEFAULT: EngineArg = EngineArg(Engine::Vole);
 }
 
-/// The VOLE-in-the-head parameter set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VoleParams {
-    /// Smallest proofs: τ = 11 trees of 2^10 or 2^11 leaves at 128 bits.
-    Size,
-    /// Fastest: τ = 17 trees of 2^7 or 2^8 leaves at 128 bits.
-    Speed,
-}
+impl ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: OnceLock<Vec<EngineArg>> = OnceLock::new();
+        ALL.get_or_init(|| Engine::ALL.iter().map(|&e| EngineArg(e)).collect())
+    }
 
-impl VoleParams {
-    /// The parameters for `bits` bits of security.
-    pub fn params(self, bits: u32) -> Result<crate::mpc::vole::Params> {
-        crate::mpc::vole::params_for(
-            bits,
-            match self {
-                VoleParams::Size => crate::mpc::vole::Profile::Size,
-                VoleParams::Speed => crate::mpc::vole::Profile::Speed,
-            },
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(
+            PossibleValue::new(self.0.wire())
+                .aliases(self.0.aliases().iter().copied())
+                .help(self.0.help()),
         )
     }
 }
 
-/// The KKW parameter set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum KkwParams {
-    /// Smallest proofs: N = 32 parties (M = 462, τ = 27 at 128 bits).
-    Size,
-    /// Fastest: N = 16 parties (M = 250, τ = 36 at 128 bits, Picnic3-L1's shape).
-    Speed,
-    /// Smallest proofs, slowest: N = 64 parties (M = 842, τ = 22 at 128 bits), about 0.84×
-    /// the size set's bytes for 3.6× its work.
-    Smallest,
+/// The most engines [`EngineParams`] holds a choice for.
+const MAX_ENGINES: usize = 8;
+
+/// The ids and flags of the engines' parameter-set options: `(engine, id, --long)`.
+fn param_flags() -> &'static [(Engine, &'static str, &'static str)] {
+    static FLAGS: OnceLock<Vec<(Engine, &'static str, &'static str)>> = OnceLock::new();
+    FLAGS.get_or_init(|| {
+        assert!(Engine::ALL.len() <= MAX_ENGINES, "raise MAX_ENGINES");
+        Engine::ALL
+            .iter()
+            .filter(|e| !e.param_sets().is_empty())
+            .map(|&e| {
+                let id: &'static str = Box::leak(format!("{}_params", e.wire()).into_boxed_str());
+                let long: &'static str = Box::leak(format!("{}-params", e.wire()).into_boxed_str());
+                (e, id, long)
+            })
+            .collect()
+    })
 }
 
-impl KkwParams {
-    /// The parameters for `bits` bits of security.
-    pub fn params(self, bits: u32) -> Result<Params> {
-        kkw::params_for(
-            bits,
-            match self {
-                KkwParams::Size => Profile::Size,
-                KkwParams::Speed => Profile::Speed,
-                KkwParams::Smallest => Profile::Smallest,
-            },
-        )
+fn index(e: Engine) -> usize {
+    Engine::ALL
+        .iter()
+        .position(|&x| x == e)
+        .expect("every engine is in Engine::ALL")
+}
+
+/// The parameter set chosen for each engine that offers named sets (`--kkw-params size`);
+/// each flag applies when `--system` picks its engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineParams {
+    sets: [&'static str; MAX_ENGINES],
+}
+
+impl Default for EngineParams {
+    /// Every engine's first (default) set.
+    fn default() -> Self {
+        let mut sets = [""; MAX_ENGINES];
+        for &e in Engine::ALL {
+            sets[index(e)] = e.param_sets().first().map_or("", |s| s.name);
+        }
+        EngineParams { sets }
     }
 }
 
-/// `--system`, `--kkw-params` and `--vole-params`, for commands that take them.
+impl EngineParams {
+    /// The set chosen for `engine` (`""` for an engine without named sets).
+    pub fn set(&self, engine: Engine) -> &'static str {
+        self.sets[index(engine)]
+    }
+
+    /// `engine` with its chosen set at `bits` bits.
+    pub fn system(&self, engine: Engine, bits: u32) -> Result<System> {
+        engine.system(bits, self.set(engine))
+    }
+}
+
+impl clap::FromArgMatches for EngineParams {
+    fn from_arg_matches(m: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+        let mut p = EngineParams::default();
+        for &(e, id, _) in param_flags() {
+            if let Some(v) = m.get_one::<String>(id) {
+                if let Some(s) = e.param_sets().iter().find(|s| s.name == v.as_str()) {
+                    p.sets[index(e)] = s.name;
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineParams {
+    fn augment_args(mut cmd: Command) -> Command {
+        for &(e, id, long) in param_flags() {
+            let sets = e.param_sets();
+            let values: Vec<PossibleValue> = sets
+                .iter()
+                .map(|s| PossibleValue::new(s.name).help(s.help))
+                .collect();
+            cmd = cmd.arg(
+                Arg::new(id)
+                    .long(long)
+                    .value_name("SET")
+                    .value_parser(PossibleValuesParser::new(values))
+                    .default_value(sets[0].name)
+                    .help(format!(
+                        "{} parameter set (with --system {})",
+                        e.name(),
+                        e.wire()
+                    )),
+            );
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// `--system` and the parameter-set options, for commands that take them.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct SystemArgs {
-    /// Proof system: vole (VOLE-in-the-head, the default: the smallest proofs; see
-    /// --vole-params), kkw (KKW; see --kkw-params) or zkbpp (ZKB++, the largest proofs).
-    #[arg(long, value_enum, default_value_t = MpcSystem::Vole)]
-    pub system: MpcSystem,
-    /// KKW parameter set (with --system kkw): size (N = 32) or speed (N = 16).
-    #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-    pub kkw_params: KkwParams,
-    /// VOLE parameter set (with --system vole): size (τ = 11) or speed (τ = 17).
-    #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-    pub vole_params: VoleParams,
+    /// Proof system (vole, the default, gives the smallest proofs).
+    #[arg(long, value_enum, default_value_t = EngineArg::DEFAULT)]
+    pub system: EngineArg,
+    #[command(flatten)]
+    pub params: EngineParams,
 }
 
 impl SystemArgs {
+    /// The engine `--system` picks.
+    pub fn engine(&self) -> Engine {
+        self.system.0
+    }
+
     /// The engine and its parameters for `bits` bits of security.
     pub fn system(&self, bits: u32) -> Result<System> {
-        Ok(match self.system {
-            MpcSystem::Zkbpp => System::zkbpp(bits),
-            MpcSystem::Kkw => System::Kkw(self.kkw_params.params(bits)?),
-            MpcSystem::Vole => System::Vole(self.vole_params.params(bits)?),
-        })
-    }
-}
-
-impl MpcSystem {
-    /// The library's engine.
-    pub fn engine(self) -> Engine {
-        match self {
-            MpcSystem::Zkbpp => Engine::Zkbpp,
-            MpcSystem::Kkw => Engine::Kkw,
-            MpcSystem::Vole => Engine::Vole,
-        }
+        self.params.system(self.engine(), bits)
     }
 }

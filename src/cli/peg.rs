@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::cli::engine::{KkwParams, VoleParams};
+use crate::cli::engine::{EngineArg, EngineParams};
 use crate::cli::report::{self, emit, JsonArg};
 use crate::mpc::engine::{Engine, Required};
 use crate::net::{self, SessionRecord};
@@ -22,48 +22,49 @@ const MAX_PROOF_FILE: u64 = 80 << 20;
 /// Largest solution file read (bytes).
 const MAX_SOLUTION_FILE: u64 = 4 << 20;
 
-/// Which proof system a live session uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// Which proof system: the paper's isomorphism protocol or one of the engines (for proof
+/// files and live sessions alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum System {
     /// Protocol 1 of Bultel (FUN 2022): isomorphisms, soundness error (S−1)/S per round.
     Iso,
-    /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
-    #[value(name = "zkbpp", alias = "mpc")]
-    Mpc,
-    /// KKW (MPC-in-the-head with preprocessing) over the same circuit; the verifier fixes
-    /// the parameter set (--kkw-params).
-    Kkw,
-    /// VOLE-in-the-head over the same circuit; the verifier fixes the parameter set
-    /// (--vole-params) and Δ.
-    Vole,
+    /// An engine over a circuit checking the solution.
+    Engine(Engine),
 }
 
-impl std::fmt::Display for System {
-    /// The name users read ("isomorphism protocol", "ZKB++"), not the enum's.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            System::Iso => "isomorphism protocol",
-            System::Mpc => "ZKB++ protocol",
-            System::Kkw => "KKW protocol",
-            System::Vole => "VOLE-in-the-head protocol",
+impl System {
+    /// VOLE-in-the-head, the smallest proofs.
+    pub const DEFAULT: System = System::Engine(EngineArg::DEFAULT.0);
+}
+
+impl ValueEnum for System {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::OnceLock<Vec<System>> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| {
+            std::iter::once(System::Iso)
+                .chain(Engine::ALL.iter().map(|&e| System::Engine(e)))
+                .collect()
         })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            System::Iso => Some(clap::builder::PossibleValue::new("iso").help(
+                "Protocol 1 of Bultel (FUN 2022), exactly: isomorphisms, soundness error (S−1)/S per round",
+            )),
+            System::Engine(e) => EngineArg(*e).to_possible_value(),
+        }
     }
 }
 
-/// Which proof system a proof file uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProveSystem {
-    /// Protocol 1 of Bultel (FUN 2022): isomorphisms, soundness error (S−1)/S per round.
-    Iso,
-    /// ZKB++ (MPC-in-the-head) over a circuit checking the solution: 2/3 per round.
-    #[value(name = "zkbpp", alias = "mpc")]
-    Zkbpp,
-    /// KKW (MPC-in-the-head with preprocessing, Picnic3) over the same circuit: smaller
-    /// proofs; see --kkw-params.
-    Kkw,
-    /// VOLE-in-the-head (FAEST's proof system) over the same circuit: the smallest proofs;
-    /// see --vole-params.
-    Vole,
+impl std::fmt::Display for System {
+    /// The name users read ("isomorphism protocol", "ZKB++ protocol"), not the enum's.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            System::Iso => f.write_str("isomorphism protocol"),
+            System::Engine(e) => write!(f, "{} protocol", e.name()),
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -88,14 +89,10 @@ pub enum ProverCmd {
         sec: SecurityArgs,
         /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
         /// paper's protocol, exactly).
-        #[arg(long, value_enum, default_value_t = ProveSystem::Vole)]
-        system: ProveSystem,
-        /// KKW parameter set (with --system kkw).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+        system: System,
+        #[command(flatten)]
+        params: EngineParams,
         /// Also write the proof file here.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
@@ -119,14 +116,10 @@ pub enum ProverCmd {
         output: String,
         /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
         /// paper's protocol, exactly).
-        #[arg(long, value_enum, default_value_t = ProveSystem::Vole)]
-        system: ProveSystem,
-        /// KKW parameter set (with --system kkw).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+        system: System,
+        #[command(flatten)]
+        params: EngineParams,
         /// Fixed RNG seed: reproducible runs and tests only (leaks the solution to whoever knows it).
         #[arg(long)]
         seed: Option<u64>,
@@ -149,14 +142,10 @@ pub enum ProverCmd {
         transcript: Option<String>,
         /// Proof system (the verifier must serve the same one): vole (the default), kkw, zkbpp
         /// or iso (the paper's protocol).
-        #[arg(long, value_enum, default_value_t = System::Vole)]
+        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
         system: System,
-        /// KKW parameter set (with --system kkw; the verifier must serve the same one).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[command(flatten)]
+        params: EngineParams,
         #[command(flatten)]
         deadlines: crate::cli::DeadlineArgs,
     },
@@ -177,14 +166,10 @@ pub enum ProverCmd {
         #[arg(long, short = 'q')]
         quiet: bool,
         /// Which protocol's sessions to simulate (vole, the default, as for `connect`).
-        #[arg(long, value_enum, default_value_t = System::Vole)]
+        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
         system: System,
-        /// KKW parameter set (with --system kkw).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[command(flatten)]
+        params: EngineParams,
     },
 }
 
@@ -224,14 +209,10 @@ pub enum VerifierCmd {
         sec: SecurityArgs,
         /// Proof system expected from the prover: vole (the default), kkw, zkbpp or iso (the
         /// paper's protocol).
-        #[arg(long, value_enum, default_value_t = System::Vole)]
+        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
         system: System,
-        /// KKW parameter set required of the prover (with --system kkw).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[command(flatten)]
+        params: EngineParams,
         #[command(flatten)]
         serve: crate::cli::ServeArgs,
     },
@@ -248,7 +229,7 @@ fn load_solution(p: &Puzzle, path: &str) -> Result<crate::peg::instance::Matrix>
 fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
     match sys {
         System::Iso => rounds_for_bits(bits, s),
-        System::Mpc | System::Kkw | System::Vole => crate::mpc::rounds_for_bits(bits),
+        System::Engine(_) => crate::mpc::rounds_for_bits(bits),
     }
 }
 
@@ -257,18 +238,13 @@ fn rounds_for(sys: System, bits: u32, s: usize) -> usize {
 fn engine_system(
     engine: Option<Engine>,
     bits: u32,
-    kkw_params: KkwParams,
-    vole_params: VoleParams,
+    params: EngineParams,
     rounds: Option<usize>,
 ) -> Result<Option<crate::mpc::engine::System>> {
-    use crate::mpc::engine::System as S;
-    Ok(match engine {
-        None => None,
-        Some(Engine::Zkbpp) => Some(S::Zkbpp {
-            rounds: rounds.unwrap_or_else(|| crate::mpc::rounds_for_bits(bits)),
-        }),
-        Some(Engine::Kkw) => Some(S::Kkw(kkw_params.params(bits)?)),
-        Some(Engine::Vole) => Some(S::Vole(vole_params.params(bits)?)),
+    Ok(match (engine, rounds) {
+        (None, _) => None,
+        (Some(Engine::Zkbpp), Some(r)) => Some(crate::mpc::engine::System::Zkbpp(r)),
+        (Some(e), _) => Some(params.system(e, bits)?),
     })
 }
 
@@ -276,10 +252,9 @@ fn engine_system(
 fn mpc_system(
     sys: System,
     bits: u32,
-    kkw_params: KkwParams,
-    vole_params: VoleParams,
+    params: EngineParams,
 ) -> Result<Option<crate::mpc::engine::System>> {
-    engine_system(sys.engine(), bits, kkw_params, vole_params, None)
+    engine_system(sys.engine(), bits, params, None)
 }
 
 impl System {
@@ -287,21 +262,7 @@ impl System {
     fn engine(self) -> Option<Engine> {
         match self {
             System::Iso => None,
-            System::Mpc => Some(Engine::Zkbpp),
-            System::Kkw => Some(Engine::Kkw),
-            System::Vole => Some(Engine::Vole),
-        }
-    }
-}
-
-impl ProveSystem {
-    /// The circuit engine (`None`: the isomorphism protocol).
-    fn engine(self) -> Option<Engine> {
-        match self {
-            ProveSystem::Iso => None,
-            ProveSystem::Zkbpp => Some(Engine::Zkbpp),
-            ProveSystem::Kkw => Some(Engine::Kkw),
-            ProveSystem::Vole => Some(Engine::Vole),
+            System::Engine(e) => Some(e),
         }
     }
 }
@@ -314,16 +275,14 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             puzzle,
             sec,
             system,
-            kkw_params,
-            vole_params,
+            params,
             output,
             search,
         } => demo(
             puzzle.as_deref(),
             &sec,
             system,
-            kkw_params,
-            vole_params,
+            params,
             output.as_deref(),
             &search,
         ),
@@ -334,37 +293,26 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             rounds,
             output,
             system,
-            kkw_params,
-            vole_params,
+            params,
             seed,
         } => {
             crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
             crate::cli::warn_seed(seed);
-            if rounds.is_some() && system == ProveSystem::Kkw {
-                return Err(Error::bad(
-                    "--rounds does not apply to --system kkw (its parameters come from --security and --kkw-params)",
-                ));
-            }
-            if rounds.is_some() && system == ProveSystem::Vole {
-                return Err(Error::bad(
-                    "--rounds applies to --system iso and --system zkbpp only (vole, the default, takes its parameters from --security and --vole-params)",
-                ));
+            if let (Some(_), Some(e)) = (rounds, system.engine()) {
+                if e != Engine::Zkbpp {
+                    return Err(Error::bad(format!(
+                        "--rounds applies to --system iso and --system zkbpp only ({} takes its parameters from --security and --{}-params)",
+                        e.wire(),
+                        e.wire()
+                    )));
+                }
             }
             let p = load_puzzle(&puzzle)?;
             let z = load_solution(&p, &solution)?;
             let inst = p.instance();
             let mut rng = rng_from(seed);
             let t0 = std::time::Instant::now();
-            let (bytes, what) = prove_file(
-                inst,
-                &z,
-                &sec,
-                system,
-                kkw_params,
-                vole_params,
-                rounds,
-                &mut rng,
-            )?;
+            let (bytes, what) = prove_file(inst, &z, &sec, system, params, rounds, &mut rng)?;
             let el = t0.elapsed();
             proof_file::write_proof(&output, &bytes)?;
             eprintln!(
@@ -390,8 +338,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             sec,
             transcript,
             system,
-            kkw_params,
-            vole_params,
+            params,
             deadlines,
         } => {
             let p = load_puzzle(&puzzle)?;
@@ -399,7 +346,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let inst = p.instance();
             let rounds = rounds_for(system, sec.security, inst.s());
             let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, kkw_params, vole_params)?;
+            let mpc = mpc_system(system, sec.security, params)?;
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
             let rng = crate::rng::os_rng();
             let (rec, what) = match &mpc {
@@ -420,7 +367,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             };
             eprintln!("session accepted by the verifier: {what}");
             if let Some(path) = transcript.as_deref() {
-                proof_file::write_proof(path, &session_file(system, &rec))?;
+                proof_file::write_proof(path, &session_file(system, &rec)?)?;
                 eprintln!(
                     "session transcript saved to {path} (interactive: not transferable evidence)"
                 );
@@ -434,13 +381,12 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             seed,
             quiet,
             system,
-            kkw_params,
-            vole_params,
+            params,
         } => {
             crate::cli::warn_seed(seed);
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
-            if let Some(sys) = mpc_system(system, sec.security, kkw_params, vole_params)? {
+            if let Some(sys) = mpc_system(system, sec.security, params)? {
                 let mut rng = rng_from(seed);
                 let bytes = crate::peg::mpc::simulate_session_file(
                     inst,
@@ -495,20 +441,13 @@ fn prove_file(
     inst: &crate::peg::instance::Instance,
     z: &crate::peg::instance::Matrix,
     sec: &SecurityArgs,
-    system: ProveSystem,
-    kkw_params: KkwParams,
-    vole_params: VoleParams,
+    system: System,
+    params: EngineParams,
     rounds: Option<usize>,
     rng: &mut crate::rng::Rng,
 ) -> Result<(Vec<u8>, String)> {
     let ctx = sec.context.as_bytes();
-    let engine = engine_system(
-        system.engine(),
-        sec.security,
-        kkw_params,
-        vole_params,
-        rounds,
-    )?;
+    let engine = engine_system(system.engine(), sec.security, params, rounds)?;
     Ok(match engine {
         None => {
             let r = rounds.unwrap_or_else(|| rounds_for_bits(sec.security, inst.s()));
@@ -530,9 +469,8 @@ fn prove_file(
 fn demo(
     puzzle: Option<&str>,
     sec: &SecurityArgs,
-    system: ProveSystem,
-    kkw_params: KkwParams,
-    vole_params: VoleParams,
+    system: System,
+    params: EngineParams,
     output: Option<&str>,
     search: &crate::cli::peg_solve::SearchArgs,
 ) -> Result<()> {
@@ -564,16 +502,7 @@ fn demo(
     let mut rng = crate::rng::os_rng();
     let ctx = sec.context.as_bytes();
     let t0 = std::time::Instant::now();
-    let (bytes, what) = prove_file(
-        inst,
-        &z,
-        sec,
-        system,
-        kkw_params,
-        vole_params,
-        None,
-        &mut rng,
-    )?;
+    let (bytes, what) = prove_file(inst, &z, sec, system, params, None, &mut rng)?;
     let tp = t0.elapsed();
     eprintln!(
         "2. proved with {what}, {} bytes, {:.1} ms",
@@ -583,7 +512,7 @@ fn demo(
     let t1 = std::time::Instant::now();
     let f = ProofFile::from_bytes(&bytes)?;
     let bits = match system {
-        ProveSystem::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
+        System::Iso => fs::verify(inst, &fs::decode_proof(&f)?, sec.security, ctx)?.bits,
         _ => crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?.security_bits,
     };
     eprintln!(
@@ -603,14 +532,14 @@ fn demo(
 }
 
 /// A session record as proof-file bytes (mode interactive).
-fn session_file(system: System, rec: &SessionRecord) -> Vec<u8> {
+fn session_file(system: System, rec: &SessionRecord) -> Result<Vec<u8>> {
     match system.engine() {
-        None => ProofFile::new(
+        None => Ok(ProofFile::new(
             ProtocolId::PegIso,
             Mode::Interactive,
             proof_file::encode(rec),
         )
-        .to_bytes(),
+        .to_bytes()),
         Some(engine) => crate::peg::mpc::session_file(engine, rec),
     }
 }
@@ -725,14 +654,13 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             puzzle,
             sec,
             system,
-            kkw_params,
-            vole_params,
+            params,
             serve,
         } => {
             let p = load_puzzle(&puzzle)?;
             let inst = p.instance();
             let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, kkw_params, vole_params)?;
+            let mpc = mpc_system(system, sec.security, params)?;
             let what = format!("peg ({}) on '{}'", system, p.name());
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let rng = crate::rng::os_rng();
@@ -764,7 +692,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                             achieved_bits(rec.hello.rounds as usize, inst.s())
                         ),
                     },
-                    transcript: session_file(system, &rec),
+                    transcript: session_file(system, &rec)?,
                 })
             })
         }

@@ -3,7 +3,7 @@
 
 use clap::Subcommand;
 
-use crate::cli::engine::{KkwParams, MpcSystem, SystemArgs, VoleParams};
+use crate::cli::engine::SystemArgs;
 use crate::cli::report::{self, emit, JsonArg};
 use crate::mpc::engine::Required;
 use crate::mpc::rounds_for_bits;
@@ -37,15 +37,8 @@ pub enum ProverCmd {
         /// Context string the proof is bound to (must be given again to verify).
         #[arg(long, default_value = "")]
         context: String,
-        /// Proof system: vole (the default: the smallest proofs), kkw or zkbpp.
-        #[arg(long, value_enum, default_value_t = MpcSystem::Vole)]
-        system: MpcSystem,
-        /// KKW parameter set (with --system kkw).
-        #[arg(long, value_enum, default_value_t = KkwParams::Size)]
-        kkw_params: KkwParams,
-        /// VOLE parameter set (with --system vole).
-        #[arg(long, value_enum, default_value_t = VoleParams::Size)]
-        vole_params: VoleParams,
+        #[command(flatten)]
+        system: SystemArgs,
         /// Fixed randomness seed: reproducible, NOT secret. Tests only.
         #[arg(long)]
         seed: Option<u64>,
@@ -115,8 +108,6 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             security,
             context,
             system,
-            kkw_params,
-            vole_params,
             seed,
         } => {
             check_security(security)?;
@@ -142,12 +133,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             }
             crate::cli::warn_seed(seed);
             let mut rng = crate::rng::rng_from(seed);
-            let system = SystemArgs {
-                system,
-                kkw_params,
-                vole_params,
-            }
-            .system(security)?;
+            let system = system.system(security)?;
             let bytes = sha256::prove(&pre, &system, context.as_bytes(), &mut rng)?;
             let what = system.to_string();
             write_proof(&output, &bytes)?;

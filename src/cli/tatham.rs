@@ -141,9 +141,8 @@ pub fn solved(bytes: &[u8], solve: bool) -> Result<(Box<dyn Puzzle>, Vec<bool>)>
 fn sample_size(game: &tatham::Game) -> Result<(usize, usize, usize)> {
     let (p, w) = solved(game.sample.as_bytes(), game.solves)?;
     let system = SystemArgs {
-        system: crate::cli::engine::MpcSystem::Vole,
-        kkw_params: crate::cli::engine::KkwParams::Size,
-        vole_params: crate::cli::engine::VoleParams::Size,
+        system: crate::cli::engine::EngineArg::DEFAULT,
+        params: Default::default(),
     }
     .system(128)?;
     let mut rng = crate::rng::rng_from(Some(1));

@@ -11,8 +11,8 @@ use clap::{Args, Subcommand};
 use crate::cli::engine::SystemArgs;
 use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
 use crate::mpc::engine::{self, Required, System};
+use crate::mpc::security_bits;
 use crate::mpc::session::record_file;
-use crate::mpc::{kkw, security_bits};
 use crate::net;
 use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile, ProtocolId};
 use crate::wall::format;
@@ -231,7 +231,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
             let p = system.session_prover(
                 ms.owned(),
-                seal::PROTOCOLS.id(system.engine()),
+                seal::PROTOCOLS.id(system.engine())?,
                 w,
                 crate::rng::os_rng(),
             )?;
@@ -332,7 +332,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Serve { st, serve, sys } => {
             let (_, ms) = st.load()?;
             let system = sys.system(st.security)?;
-            let protocol = seal::PROTOCOLS.id(system.engine());
+            let protocol = seal::PROTOCOLS.id(system.engine())?;
             let what = format!("sealed-move (player {}, {system})", ms.player() + 1);
             crate::cli::serve_sessions(&serve, &what, |ch| {
                 let mut v =
@@ -364,31 +364,28 @@ pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
         Mode::NonInteractive => Some(seal::read_seal(bytes)?.system()),
         Mode::Interactive => {
             let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
-            (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp {
-                rounds: r.hello.rounds as usize,
-            })
+            (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp(r.hello.rounds as usize))
         }
     };
     let params = match system {
-        Some(System::Zkbpp { rounds }) => format!(
+        Some(System::Zkbpp(rounds)) => format!(
             "rounds:    {rounds} ({:.1} bits of security)",
             security_bits(rounds)
         ),
         // the parameters come from the file: checked before any arithmetic on them (the
         // cost formula allocates τ + 1 terms)
-        Some(System::Kkw(p)) => match p.check() {
+        Some(system) => match system.check() {
             Ok(()) => format!(
-                "params:    KKW with {p} ({:.1} bits of security)",
-                kkw::attack_cost_bits(&p)
+                "params:    {} with {} ({:.1} bits of security)",
+                system.engine(),
+                system.params_text(),
+                system.security_bits()
             ),
-            Err(e) => format!("params:    KKW with {p}, invalid: {e}"),
-        },
-        Some(System::Vole(p)) => match p.check() {
-            Ok(()) => format!(
-                "params:    VOLE-in-the-head with {p} ({:.1} bits of security)",
-                crate::mpc::vole::attack_cost_bits(&p)
+            Err(e) => format!(
+                "params:    {} with {}, invalid: {e}",
+                system.engine(),
+                system.params_text()
             ),
-            Err(e) => format!("params:    VOLE-in-the-head parameters invalid: {e}"),
         },
         None => format!(
             "params:    {} session (parameters fixed by the verifier)",

@@ -56,7 +56,7 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
     };
     v.params = zkgames::mpc::vole::Params::new(8, 128, 2);
     let forged = d.join("forged.bin");
-    std::fs::write(&forged, Proof::Vole(v).file_bytes(&kind, &len)).unwrap();
+    std::fs::write(&forged, Proof::Vole(v).file_bytes(&kind, &len).unwrap()).unwrap();
     let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     let t0 = Instant::now();
     let (c, _, e) = run(
@@ -99,7 +99,7 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
     let (len, pr): (u32, Proof) = Proof::read_file(&kind, &file, "p").unwrap();
     let Proof::Kkw(mut k) = pr else { panic!() };
     k.params = zkgames::mpc::kkw::Params::new(4096, 36, 16);
-    std::fs::write(&forged, Proof::Kkw(k).file_bytes(&kind, &len)).unwrap();
+    std::fs::write(&forged, Proof::Kkw(k).file_bytes(&kind, &len).unwrap()).unwrap();
     let (c, _, e) = run(
         VERIFIER,
         &[
@@ -139,7 +139,7 @@ fn proofs_with_parameters_nobody_offers_are_refused_before_the_work() {
         let r = f.rounds[0].clone();
         f.rounds.resize(rounds, r);
         f.challenges.resize(rounds.div_ceil(4), 0);
-        std::fs::write(&forged, Proof::Zkbpp(f).file_bytes(&kind, &len)).unwrap();
+        std::fs::write(&forged, Proof::Zkbpp(f).file_bytes(&kind, &len).unwrap()).unwrap();
         let (c, _, e) = run(
             VERIFIER,
             &[

@@ -159,9 +159,9 @@ fn lowered_code(c: &Case, id: &Identity, nonce: &[u8; 32], proof: &[u8]) -> i32 
             return Err(Error::BadInput("not a lowmc identity".into()));
         };
         let pf = ProofFile::from_bytes(proof)?;
-        if !Engine::ALL
-            .into_iter()
-            .any(|e| zkgames::mpc::lowmc::PROTOCOLS.id(e) == pf.protocol)
+        if zkgames::mpc::lowmc::PROTOCOLS
+            .engine_of(pf.protocol)
+            .is_none()
         {
             return Err(Error::BadInput("not a LowMC key proof".into()));
         }

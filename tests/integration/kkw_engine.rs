@@ -555,7 +555,7 @@ fn sha256_and_peg_proof_files_of_both_sets() {
         let f = ProofFile::from_bytes(&bytes).unwrap();
         assert_eq!(f.protocol, ProtocolId::Sha256Kkw);
         let rep = zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"ctx").unwrap();
-        assert_eq!(rep.kkw, Some(p));
+        assert_eq!(rep.system, System::Kkw(p));
         assert!(rep.security_bits >= 128.0);
         assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"ctY").is_err());
         let mut d2 = digest;

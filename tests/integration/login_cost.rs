@@ -23,7 +23,7 @@ use zkgames::mpc::{kkw, vole};
 /// the circuit's length.
 fn work(system: &System, ands: u64) -> u64 {
     match system {
-        System::Zkbpp { rounds } => 2 * *rounds as u64 * ands,
+        System::Zkbpp(rounds) => 2 * *rounds as u64 * ands,
         System::Kkw(p) => p.executions as u64 * p.parties as u64 * ands,
         System::Vole(p) => (0..p.tau()).map(|i| 1u64 << p.k(i)).sum::<u64>() * ands,
     }
@@ -36,7 +36,7 @@ fn crafted(engine: Engine) -> Vec<System> {
         Engine::Zkbpp => {
             v.push(System::zkbpp(100));
             v.push(System::zkbpp(256));
-            v.push(System::Zkbpp { rounds: 2048 });
+            v.push(System::Zkbpp(2048));
         }
         Engine::Kkw => {
             for p in kkw::Profile::ALL {

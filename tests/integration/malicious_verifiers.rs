@@ -58,7 +58,9 @@ impl Kind {
             self.sys
                 .session_prover(
                     st.owned(),
-                    zkgames::wall::seal::PROTOCOLS.id(self.sys.engine()),
+                    zkgames::wall::seal::PROTOCOLS
+                        .id(self.sys.engine())
+                        .unwrap(),
                     w,
                     rng(1),
                 )
@@ -76,7 +78,9 @@ impl Kind {
             zkgames::mpc::engine::session_verifier(
                 &self.sys,
                 fixtures::wall_statement().owned(),
-                zkgames::wall::seal::PROTOCOLS.id(self.sys.engine()),
+                zkgames::wall::seal::PROTOCOLS
+                    .id(self.sys.engine())
+                    .unwrap(),
                 rng(seed),
             )
         }
@@ -85,7 +89,7 @@ impl Kind {
 
 fn kinds() -> Vec<Kind> {
     let kkw = System::Kkw(Params::new(24, 6, 4));
-    let zkb = System::Zkbpp { rounds: 12 };
+    let zkb = System::Zkbpp(12);
     vec![
         Kind {
             name: "peg ZKB++",

@@ -32,7 +32,7 @@ struct Sha256Body {
 }
 
 fn session_file(rec: &SessionRecord) -> Vec<u8> {
-    zkgames::peg::mpc::session_file(Engine::Zkbpp, rec)
+    zkgames::peg::mpc::session_file(Engine::Zkbpp, rec).unwrap()
 }
 use zkgames::proof_file::{decode, encode, Mode, ProofFile, ProtocolId, HEADER_LEN};
 use zkgames::rng::seeded_rng;
@@ -71,7 +71,7 @@ fn session(
     let h = std::thread::spawn(move || {
         let mut v = zkgames::peg::mpc::session_verifier(
             &inst_v,
-            &System::Zkbpp { rounds: min_rounds },
+            &System::Zkbpp(min_rounds),
             &ctx_v,
             seeded_rng(77),
         )
@@ -80,14 +80,9 @@ fn session(
         drop(cv);
         r
     });
-    let p = zkgames::peg::mpc::session_prover(
-        inst,
-        z,
-        &System::Zkbpp { rounds },
-        ctx_p,
-        seeded_rng(78),
-    )
-    .unwrap();
+    let p =
+        zkgames::peg::mpc::session_prover(inst, z, &System::Zkbpp(rounds), ctx_p, seeded_rng(78))
+            .unwrap();
     let rp = run_prover(&mut cp, p);
     drop(cp);
     (rp, h.join().unwrap())
@@ -136,7 +131,7 @@ fn a_prover_answers_once_and_never_repeats_commitments() {
         zkgames::peg::mpc::session_prover(
             &tee(),
             &tee_solution(),
-            &System::Zkbpp { rounds: 8 },
+            &System::Zkbpp(8),
             b"",
             seeded_rng(1),
         )
@@ -150,14 +145,10 @@ fn a_prover_answers_once_and_never_repeats_commitments() {
     // a wrong solution cannot even start a session
     let mut z = tee_solution();
     z[1][0] ^= true;
-    assert!(zkgames::peg::mpc::session_prover(
-        &tee(),
-        &z,
-        &System::Zkbpp { rounds: 8 },
-        b"",
-        seeded_rng(1)
-    )
-    .is_err());
+    assert!(
+        zkgames::peg::mpc::session_prover(&tee(), &z, &System::Zkbpp(8), b"", seeded_rng(1))
+            .is_err()
+    );
 }
 
 #[test]
@@ -195,8 +186,7 @@ fn simulated_transcripts_verify_without_the_witness() {
 fn opened_bits_are_uniform() {
     let pre = vec![0u8; 40]; // a very non-random witness
     let mut rng = seeded_rng(6);
-    let bytes =
-        zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds: 219 }, b"", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(&pre, &System::Zkbpp(219), b"", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
     let body: Sha256Body = decode(&f.body, "b").unwrap();
     let p = body.proof;
@@ -246,8 +236,7 @@ fn large_proof_tampering_is_rejected() {
     let pre = b"zero knowledge";
     let digest: [u8; 32] = sha2::Sha256::digest(pre).into();
     let mut rng = seeded_rng(7);
-    let bytes =
-        zkgames::mpc::sha256::prove(pre, &System::Zkbpp { rounds: 219 }, b"ctx", &mut rng).unwrap();
+    let bytes = zkgames::mpc::sha256::prove(pre, &System::Zkbpp(219), b"ctx", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&bytes).unwrap();
     zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(219), b"ctx").unwrap();
     let mut positions: Vec<usize> = (0..HEADER_LEN + 80).collect();
@@ -301,14 +290,8 @@ fn hostile_bodies_never_panic() {
     let digest = [0u8; 32];
     let mut rng = seeded_rng(8);
     let good = {
-        let b = zkgames::peg::mpc::prove(
-            &inst,
-            &tee_solution(),
-            &System::Zkbpp { rounds: 8 },
-            b"",
-            &mut rng,
-        )
-        .unwrap();
+        let b = zkgames::peg::mpc::prove(&inst, &tee_solution(), &System::Zkbpp(8), b"", &mut rng)
+            .unwrap();
         ProofFile::from_bytes(&b).unwrap().body
     };
     for it in 0..400 {
@@ -350,13 +333,8 @@ fn hostile_bodies_never_panic() {
         rounds: 5,
         context: vec![],
     };
-    let mut v = zkgames::peg::mpc::session_verifier(
-        &inst,
-        &System::Zkbpp { rounds: 5 },
-        b"",
-        seeded_rng(9),
-    )
-    .unwrap();
+    let mut v =
+        zkgames::peg::mpc::session_verifier(&inst, &System::Zkbpp(5), b"", seeded_rng(9)).unwrap();
     v.check_hello(&hello).unwrap();
     let m = CommitMsg {
         salt: [0; 32],
@@ -413,7 +391,7 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     use zkgames::mpc::kkw::{Challenge, Params, Profile};
     use zkgames::mpc::session as kkw_session;
     let (inst, z) = (tee(), tee_solution());
-    let zk = System::Zkbpp { rounds: 40 };
+    let zk = System::Zkbpp(40);
     let small = System::Kkw(Params::new(24, 8, 8));
     let size = System::kkw(128, Profile::Size).unwrap();
     let speed = System::kkw(128, Profile::Speed).unwrap();

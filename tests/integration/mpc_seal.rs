@@ -61,8 +61,7 @@ fn sha256_seal_verify_open_and_rejections() {
         rng.fill_bytes(&mut pre);
         let d = sha(&pre);
         let (file, o) =
-            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"game 1", &mut rng)
-                .unwrap();
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"game 1", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&file).unwrap();
         // the ordinary verifier accepts the seal
         let rep =
@@ -112,8 +111,7 @@ fn sha256_seal_verify_open_and_rejections() {
         // another seal of the same preimage: its opening names it, and relabelled with
         // this seal's digest it still does not open this one
         let (file2, o_other) =
-            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"game 1", &mut rng)
-                .unwrap();
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"game 1", &mut rng).unwrap();
         let f2 = ProofFile::from_bytes(&file2).unwrap();
         assert!(zkgames::mpc::sha256::open(&d, &f, &o_other, b"game 1").is_err());
         assert!(zkgames::mpc::sha256::open(&d, &f2, &o, b"game 1").is_err());
@@ -138,8 +136,7 @@ fn sha256_flipped_bytes_never_open() {
     let mut rng = seeded_rng(2);
     let pre = b"move e2-e4";
     let d = sha(pre);
-    let (file, o) =
-        zkgames::mpc::sha256::seal(pre, &System::Zkbpp { rounds: 40 }, b"", &mut rng).unwrap();
+    let (file, o) = zkgames::mpc::sha256::seal(pre, &System::Zkbpp(40), b"", &mut rng).unwrap();
     let f = ProofFile::from_bytes(&file).unwrap();
     let ob = o.to_bytes();
     for i in 0..ob.len() {
@@ -217,9 +214,9 @@ fn seal_size_is_an_ordinary_proof_size() {
     let c = zkgames::mpc::sha256::sha256_circuit(55).unwrap();
     for rounds in [219usize, 13] {
         let (sealed, _) =
-            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+            zkgames::mpc::sha256::seal(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap();
         let ordinary =
-            zkgames::mpc::sha256::prove(&pre, &System::Zkbpp { rounds }, b"", &mut rng).unwrap();
+            zkgames::mpc::sha256::prove(&pre, &System::Zkbpp(rounds), b"", &mut rng).unwrap();
         for file in [&sealed, &ordinary] {
             let f = ProofFile::from_bytes(file).unwrap();
             let b: Sha256Body = decode(&f.body, "b").unwrap();
@@ -248,22 +245,13 @@ fn random_system(rng: &mut impl RngCore, kkw: bool) -> System {
         let n = [2, 4, 8, 16][rng.gen_range(0..4)];
         System::Kkw(Params::new(m, rng.gen_range(1..=m), n))
     } else {
-        System::Zkbpp {
-            rounds: rng.gen_range(1..140),
-        }
+        System::Zkbpp(rng.gen_range(1..140))
     }
 }
 
 /// What verifies a proof of `sys`: its own parameters, whatever bits they give.
 fn lenient(sys: &System) -> Required {
-    Required {
-        zkbpp_rounds: match sys {
-            System::Zkbpp { rounds } => *rounds,
-            System::Kkw(_) | System::Vole(_) => 1,
-        },
-        kkw_bits: 0.0,
-        only: None,
-    }
+    Required::reached_by(sys)
 }
 
 /// Both engines through [`engine`]: round trips, binding (another context, statement,
@@ -313,7 +301,7 @@ fn random_circuits_round_trip_and_binding() {
         let guess = SealOpening::new(ordinary.seal_digest(&st), rng.gen(), w.clone());
         assert!(ordinary.open(&st, &guess).is_err());
         // the other engine's seal digest never matches
-        let (zp, zo) = System::Zkbpp { rounds: 3 }.seal(&st, &w, &mut rng).unwrap();
+        let (zp, zo) = System::Zkbpp(3).seal(&st, &w, &mut rng).unwrap();
         let (kp, ko) = System::Kkw(Params::new(3, 2, 2))
             .seal(&st, &w, &mut rng)
             .unwrap();
@@ -370,7 +358,7 @@ fn random_circuits_every_flipped_byte_is_rejected() {
         let y = c.eval(&w);
         let st = stmt(&c, &y, b"");
         let sys = if case % 2 == 0 {
-            System::Zkbpp { rounds: 6 }
+            System::Zkbpp(6)
         } else {
             System::Kkw(Params::new(6, 3, 4))
         };

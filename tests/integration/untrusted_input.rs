@@ -142,13 +142,8 @@ fn inspect_survives_an_opening_without_triplets() {
 #[test]
 fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     // SHA-256 proofs are non-interactive only: a header saying "interactive" is refused
-    let sha = zkgames::mpc::sha256::prove(
-        b"abc",
-        &System::Zkbpp { rounds: 20 },
-        b"",
-        &mut seeded_rng(4),
-    )
-    .unwrap();
+    let sha =
+        zkgames::mpc::sha256::prove(b"abc", &System::Zkbpp(20), b"", &mut seeded_rng(4)).unwrap();
     let (c, out, err) = verifier_on(&sha, "sha.proof", &["sha256", "inspect", "FILE"]);
     assert_eq!(c, 0, "{err}");
     assert_eq!(out.matches("mode:").count(), 1, "{out}");
@@ -168,7 +163,7 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     let mpc = zkgames::peg::mpc::prove(
         &inst,
         &common::tee_solution(),
-        &System::Zkbpp { rounds: 20 },
+        &System::Zkbpp(20),
         b"",
         &mut seeded_rng(5),
     )
@@ -209,7 +204,7 @@ fn mpc_proof_for_another_instance_says_so() {
     let mpc = zkgames::peg::mpc::prove(
         &inst,
         &common::tee_solution(),
-        &System::Zkbpp { rounds: 219 },
+        &System::Zkbpp(219),
         b"",
         &mut seeded_rng(7),
     )
@@ -253,14 +248,8 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         proof_file::encode(&rec),
     )
     .to_bytes();
-    let mpc = zkgames::peg::mpc::prove(
-        &inst,
-        &z,
-        &System::Zkbpp { rounds: 30 },
-        b"",
-        &mut seeded_rng(10),
-    )
-    .unwrap();
+    let mpc =
+        zkgames::peg::mpc::prove(&inst, &z, &System::Zkbpp(30), b"", &mut seeded_rng(10)).unwrap();
     let st = zkgames::peg::mpc::statement_for_tests(&inst, b"").unwrap();
     let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
     let mrec = zkgames::mpc::zkbpp::session::simulate(
@@ -269,14 +258,10 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
         &trits,
         &mut seeded_rng(11),
     );
-    let mpc_session = zkgames::peg::mpc::session_file(zkgames::mpc::engine::Engine::Zkbpp, &mrec);
-    let sha = zkgames::mpc::sha256::prove(
-        b"abc",
-        &System::Zkbpp { rounds: 30 },
-        b"",
-        &mut seeded_rng(12),
-    )
-    .unwrap();
+    let mpc_session =
+        zkgames::peg::mpc::session_file(zkgames::mpc::engine::Engine::Zkbpp, &mrec).unwrap();
+    let sha =
+        zkgames::mpc::sha256::prove(b"abc", &System::Zkbpp(30), b"", &mut seeded_rng(12)).unwrap();
     let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     let peg_args = ["peg", "verify", &t, "FILE", "--security", "8"];
     let sha_args = [

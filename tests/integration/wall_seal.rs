@@ -14,7 +14,7 @@ use zkgames::wall::game::{Game, Move};
 use zkgames::wall::seal::{open_seal, read_seal, seal_move, verify_seal, MoveStatement};
 
 fn zk(rounds: usize) -> System {
-    System::Zkbpp { rounds }
+    System::Zkbpp(rounds)
 }
 
 /// Small games: standard starts, and the same with walls where they keep the game valid.
@@ -345,7 +345,7 @@ fn kkw_seals_every_legal_move_and_rejects_tampering() {
     let mut rng = seeded_rng(21);
     let sys = System::Kkw(Params::new(8, 4, 4));
     let req = Required {
-        kkw_bits: 1.0,
+        bits: 1.0,
         ..Required::rounds(1)
     };
     let g = Game::standard(Variant::CatAndMouse, 3, 3).unwrap();
@@ -381,10 +381,7 @@ fn kkw_seals_every_legal_move_and_rejects_tampering() {
         assert!(verify_seal(&st2, &s.file, &req).is_err());
         assert!(open_seal(&st2, &s.file, &s.opening).is_err());
     }
-    let strict = Required {
-        kkw_bits: 64.0,
-        ..req
-    };
+    let strict = Required { bits: 64.0, ..req };
     assert!(verify_seal(&st, &s.file, &strict).is_err());
     // and a verifier accepting ZKB++ only
     assert!(verify_seal(&st, &s.file, &req.only(Some(engine::Engine::Zkbpp))).is_err());

@@ -318,11 +318,7 @@ pub fn finish_login(
     proof: &[u8],
     code: Option<&str>,
 ) -> Result<LoggedIn> {
-    let system = match engine {
-        Engine::Zkbpp => "zkbpp",
-        Engine::Kkw => "kkw",
-        Engine::Vole => "vole",
-    };
+    let system = engine.wire();
     let mut body = json!({
         "name": user,
         "challenge": hex::encode(nonce),

@@ -677,16 +677,13 @@ pub fn prove_login(
     prove_login_with(key, server, user, nonce, Engine::Zkbpp, rng)
 }
 
-/// The engine and parameters of a login proof with `engine`: ZKB++ with [`login_rounds`],
-/// KKW with [`login_kkw_params`], VOLE with [`login_vole_params`].
+/// The engine and parameters of a login proof with `engine`: the engine's default set at
+/// [`LOGIN_SECURITY_BITS`] (ZKB++ with [`login_rounds`], KKW with [`login_kkw_params`],
+/// VOLE with [`login_vole_params`]).
 pub fn login_system(engine: Engine) -> System {
-    match engine {
-        Engine::Zkbpp => System::Zkbpp {
-            rounds: login_rounds(),
-        },
-        Engine::Kkw => System::Kkw(login_kkw_params()),
-        Engine::Vole => System::Vole(login_vole_params()),
-    }
+    engine
+        .default_system(LOGIN_SECURITY_BITS)
+        .expect("every engine offers its default set at 128 bits")
 }
 
 /// Every parameter set a login server accepts from `engine`: exactly the one a login
@@ -1075,11 +1072,11 @@ mod lowmc_tests {
         let k = SecretKey::generate(Kind::Lowmc, &mut rng).unwrap();
         let id = k.identity();
         let n = [5u8; 32];
-        for e in Engine::ALL {
+        for &e in Engine::ALL {
             let p = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
             verify_login(&id, "srv", "bob", &n, &p).unwrap();
             verify_login_accepting(&id, "srv", "bob", &n, &p, Some(e)).unwrap();
-            let other = Engine::ALL.into_iter().find(|&o| o != e);
+            let other = Engine::ALL.iter().copied().find(|&o| o != e);
             assert!(verify_login_accepting(&id, "srv", "bob", &n, &p, other).is_err());
             if e == Engine::Kkw {
                 assert!(p.len() <= 25_000, "KKW lowmc login is {} bytes", p.len());

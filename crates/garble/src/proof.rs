@@ -12,6 +12,7 @@
 //! that compiles it to another.
 
 use serde::{Deserialize, Serialize};
+use zkgames_mpc::engine::Engine;
 
 use super::{Program, COMPILER};
 use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
@@ -27,9 +28,11 @@ pub const TAG: &[u8] = b"zkgames/garble/v1";
 /// Garble proofs' protocol ids, one per engine.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a Garble program proof",
-    zkbpp: ProtocolId::GarbleMpc,
-    kkw: ProtocolId::GarbleKkw,
-    vole: ProtocolId::GarbleVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::GarbleMpc),
+        (Engine::Kkw, ProtocolId::GarbleKkw),
+        (Engine::Vole, ProtocolId::GarbleVole),
+    ],
 };
 
 /// What a proof file says before the engine's proof.
@@ -155,7 +158,7 @@ pub fn prove(
         function: p.function().to_string(),
         public: public_indexes(&public),
     };
-    Ok((proof?.file_bytes(&PROTOCOLS, &head), literal))
+    Ok((proof?.file_bytes(&PROTOCOLS, &head)?, literal))
 }
 
 fn names(p: &Program, idx: &[u32]) -> String {

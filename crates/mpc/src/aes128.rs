@@ -309,12 +309,11 @@ impl KeyStatement {
         public.extend_from_slice(pt);
         let c = aes128_circuit(pt);
         let y = bytes_bits(ct);
-        let (circuit, output) = match engine {
-            Engine::Vole => (c, y),
-            Engine::Zkbpp | Engine::Kkw => {
-                let out = c.lowered_output(&y);
-                (c.lowered(), out)
-            }
+        let (circuit, output) = if engine.native_inverses() {
+            (c, y)
+        } else {
+            let out = c.lowered_output(&y);
+            (c.lowered(), out)
         };
         KeyStatement {
             circuit,
@@ -337,9 +336,11 @@ impl KeyStatement {
 /// is the engine's proof alone, non-interactive.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "an AES-128 key proof",
-    zkbpp: ProtocolId::Aes128Mpc,
-    kkw: ProtocolId::Aes128Kkw,
-    vole: ProtocolId::Aes128Vole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::Aes128Mpc),
+        (Engine::Kkw, ProtocolId::Aes128Kkw),
+        (Engine::Vole, ProtocolId::Aes128Vole),
+    ],
 };
 
 /// Proves knowledge of `key` with `AES-128_key(pt) = ct` for `ct = encrypt(key, pt)`, bound
@@ -357,7 +358,7 @@ pub fn prove_key(
     let mut w = bytes_bits(key);
     let proof = system.prove(&st.with(context), &w, rng);
     w.fill(false);
-    Ok(proof?.file_bytes(&PROTOCOLS, &()))
+    proof?.file_bytes(&PROTOCOLS, &())
 }
 
 /// Verifies a proof of knowledge of a key mapping `pt` to `ct`, under `req`; the file's

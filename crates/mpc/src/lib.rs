@@ -7,10 +7,11 @@
 //! - The engines, each in its own folder: [`zkbpp`] (ZKB++, three parties), [`kkw`] (KKW: `N`
 //!   parties, preprocessing checked by cut-and-choose, with [`seedtree`]) and [`vole`]
 //!   (VOLE-in-the-head: vector commitments turned into VOLE, QuickSilver over [`gf128`]).
-//!   Each implements the shared interfaces in its `backend.rs`.
-//! - [`engine`]: the one interface domain code uses ([`engine::System`],
-//!   [`engine::Proof`]): prove, verify, seal, open, session halves, files. The only place
-//!   besides the command line's `--system` that enumerates engines.
+//!   Each implements [`engine::ProofEngine`] (and the shared seal and session interfaces)
+//!   in its `backend.rs`.
+//! - [`engine`]: the one trait engines implement ([`engine::ProofEngine`]) and the one
+//!   interface domain code uses ([`engine::System`], [`engine::Proof`]): prove, verify,
+//!   seal, open, session halves, files. The one list of engines.
 //! - [`seal`]: committed witnesses (seal now, open later) over [`seal::Reproducible`].
 //! - [`session`]: live sessions with verifier-chosen challenges over
 //!   [`session::Interactive`] and [`zkgames_net`] (ZKB++'s own in [`zkbpp::session`]).
@@ -53,9 +54,11 @@ use zkgames_core::proof_file::Mode;
 /// What a verifier reports about an accepted proof.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// Number of parallel repetitions.
+    /// The engine and the parameters the proof ran.
+    pub system: engine::System,
+    /// Parallel repetitions ([`engine::System::repetitions`]).
     pub rounds: usize,
-    /// Soundness achieved, `rounds · log2(3/2)` bits.
+    /// Soundness achieved ([`engine::System::security_bits`]).
     pub security_bits: f64,
     /// Size of the whole proof file in bytes.
     pub proof_bytes: usize,
@@ -63,100 +66,29 @@ pub struct Report {
     pub and_gates: usize,
     /// Fiat–Shamir proof or recorded interactive session.
     pub mode: Mode,
-    /// `Some` for a KKW proof (then `rounds` is its number of online executions and
-    /// `security_bits` is [`kkw::attack_cost_bits`]).
-    pub kkw: Option<kkw::Params>,
-    /// `Some` for a VOLE-in-the-head proof (then `rounds` is `τ` and `security_bits` is
-    /// [`vole::attack_cost_bits`]).
-    pub vole: Option<vole::Params>,
 }
 
 impl Report {
     /// The report of an accepted proof or session of `system`.
     pub fn of(system: &engine::System, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
-        match *system {
-            engine::System::Zkbpp { rounds } => Report::new(rounds, proof_bytes, and_gates, mode),
-            engine::System::Kkw(p) => Report {
-                mode,
-                ..Report::kkw(p, proof_bytes, and_gates)
-            },
-            engine::System::Vole(p) => Report::vole(p, proof_bytes, and_gates, mode),
-        }
-    }
-
-    pub fn new(rounds: usize, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
         Report {
-            rounds,
-            security_bits: security_bits(rounds),
+            system: *system,
+            rounds: system.repetitions(),
+            security_bits: system.security_bits(),
             proof_bytes,
             and_gates,
             mode,
-            kkw: None,
-            vole: None,
-        }
-    }
-
-    /// The report of an accepted KKW proof.
-    pub fn kkw(params: kkw::Params, proof_bytes: usize, and_gates: usize) -> Self {
-        Report {
-            rounds: params.online as usize,
-            security_bits: kkw::attack_cost_bits(&params),
-            proof_bytes,
-            and_gates,
-            mode: Mode::NonInteractive,
-            kkw: Some(params),
-            vole: None,
-        }
-    }
-
-    /// The report of an accepted VOLE-in-the-head proof (`mode`: a proof or a session).
-    pub fn vole(params: vole::Params, proof_bytes: usize, and_gates: usize, mode: Mode) -> Self {
-        Report {
-            rounds: params.tau as usize,
-            security_bits: vole::attack_cost_bits(&params),
-            proof_bytes,
-            and_gates,
-            mode,
-            kkw: None,
-            vole: Some(params),
         }
     }
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(p) = &self.vole {
-            return write!(
-                f,
-                "VOLE-in-the-head with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
-                self.security_bits,
-                self.proof_bytes,
-                self.and_gates,
-                if self.mode == Mode::Interactive {
-                    " (interactive transcript: not transferable evidence)"
-                } else {
-                    ""
-                }
-            );
-        }
-        if let Some(p) = &self.kkw {
-            return write!(
-                f,
-                "KKW with {p}, {:.1} bits of security, {} bytes, {} AND gates{}",
-                self.security_bits,
-                self.proof_bytes,
-                self.and_gates,
-                if self.mode == Mode::Interactive {
-                    " (interactive transcript: not transferable evidence)"
-                } else {
-                    ""
-                }
-            );
-        }
         write!(
             f,
-            "ZKB++ with {} rounds, {:.1} bits of security, {} bytes, {} AND gates{}",
-            self.rounds,
+            "{} with {}, {:.1} bits of security, {} bytes, {} AND gates{}",
+            self.system.engine(),
+            self.system.params_text(),
             self.security_bits,
             self.proof_bytes,
             self.and_gates,

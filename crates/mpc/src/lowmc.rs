@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit, Gate};
-use super::engine::{Proof as EngineProof, Protocols, Required, System};
+use super::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
 use super::statement::Statement;
 use zkgames_core::proof_file::{ProofFile, ProtocolId};
 use zkgames_core::rng::Rng;
@@ -470,9 +470,11 @@ impl KeyStatement {
 /// the engine's proof alone, non-interactive.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a LowMC key proof",
-    zkbpp: ProtocolId::LowmcMpc,
-    kkw: ProtocolId::LowmcKkw,
-    vole: ProtocolId::LowmcVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::LowmcMpc),
+        (Engine::Kkw, ProtocolId::LowmcKkw),
+        (Engine::Vole, ProtocolId::LowmcVole),
+    ],
 };
 
 /// Proves knowledge of `key` with `LowMC_key(p) = c` for `c = encrypt(key, p)`, bound to
@@ -490,7 +492,7 @@ pub fn prove_key(
     let mut w = block_bits(key);
     let proof = system.prove(&st.with(context), &w, rng);
     w.fill(false);
-    Ok(proof?.file_bytes(&PROTOCOLS, &()))
+    proof?.file_bytes(&PROTOCOLS, &())
 }
 
 /// Verifies a proof of knowledge of a key mapping `p` to `c`, under `req`; the file's

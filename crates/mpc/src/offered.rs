@@ -232,7 +232,7 @@ mod tests {
         assert!(check(&System::Kkw(big), &Required::bits(b)).is_ok());
         assert!(check(&System::Kkw(kkw::Params::new(1024, 64, 64)), &req).is_err());
         assert!(check(&System::zkbpp(128), &req).is_ok());
-        assert!(check(&System::Zkbpp { rounds: 2048 }, &req).is_err());
+        assert!(check(&System::Zkbpp(2048), &req).is_err());
         assert!(check(&System::zkbpp(256), &Required::bits(256)).is_ok());
     }
 }

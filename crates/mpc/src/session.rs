@@ -348,6 +348,17 @@ pub fn simulate<E: Interactive>(
     })
 }
 
+/// [`simulate`] for a uniformly random challenge drawn from `rng`.
+pub fn simulate_random<E: Interactive>(
+    st: &Statement,
+    protocol: ProtocolId,
+    params: E::Params,
+    rng: &mut impl RngCore,
+) -> Result<SessionRecord> {
+    let ch = random_challenge::<E>(params, rng);
+    simulate::<E>(st, protocol, params, &ch, rng)
+}
+
 /// A random challenge for the session form of the offered set `params` (the simulator's
 /// and the tests' draw).
 pub fn random_challenge<E: Interactive>(params: E::Params, rng: &mut impl RngCore) -> E::Challenge {

@@ -9,6 +9,7 @@
 //! The message length is public (it fixes the padding and the number of blocks): the
 //! proof hides the content of the preimage, not its length.
 
+use crate::engine::Engine;
 use std::sync::Arc;
 
 use super::circuit::{Bit, Builder, Circuit, Memo, Word};
@@ -208,9 +209,11 @@ pub const TAG: &[u8] = b"zkgames/zkb++/sha256-preimage/v1";
 /// proofs exist only non-interactive.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a SHA-256 preimage proof",
-    zkbpp: ProtocolId::Sha256Mpc,
-    kkw: ProtocolId::Sha256Kkw,
-    vole: ProtocolId::Sha256Vole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::Sha256Mpc),
+        (Engine::Kkw, ProtocolId::Sha256Kkw),
+        (Engine::Vole, ProtocolId::Sha256Vole),
+    ],
 };
 
 pub(crate) fn public_bytes(len: usize) -> Vec<u8> {
@@ -281,7 +284,7 @@ pub fn prove(
     let mut bits = bytes_to_bits(preimage);
     let proof = system.prove(&ps.with(context), &bits, rng);
     bits.fill(false);
-    Ok(proof?.file_bytes(&PROTOCOLS, &(preimage.len() as u32)))
+    proof?.file_bytes(&PROTOCOLS, &(preimage.len() as u32))
 }
 
 /// Seals a preimage ([`super::seal`]) with `system`: the seal, a proof file that
@@ -298,7 +301,7 @@ pub fn seal(
     bits.fill(false);
     let (proof, opening) = sealed?;
     Ok((
-        proof.file_bytes(&PROTOCOLS, &(preimage.len() as u32)),
+        proof.file_bytes(&PROTOCOLS, &(preimage.len() as u32))?,
         opening,
     ))
 }

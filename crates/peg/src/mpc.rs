@@ -28,7 +28,6 @@ use zkgames_mpc::engine::{
 use zkgames_mpc::session;
 use zkgames_mpc::statement::OwnedStatement;
 use zkgames_mpc::statement::Statement;
-use zkgames_mpc::zkbpp;
 use zkgames_mpc::Report;
 use zkgames_net::SessionRecord;
 
@@ -130,9 +129,11 @@ pub(crate) fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatemen
 /// another instance is refused as [`zkgames_mpc::ANOTHER_STATEMENT`] or by Fiat–Shamir.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a peg solitaire proof",
-    zkbpp: ProtocolId::PegMpc,
-    kkw: ProtocolId::PegKkw,
-    vole: ProtocolId::PegVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::PegMpc),
+        (Engine::Kkw, ProtocolId::PegKkw),
+        (Engine::Vole, ProtocolId::PegVole),
+    ],
 };
 
 fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
@@ -154,23 +155,23 @@ pub fn prove(
     let w = peg_witness(inst, z)?;
     let st = statement(inst, context)?;
     let proof = system.prove(&st.as_ref(), &w, rng)?;
-    Ok(match proof.engine() {
-        Engine::Zkbpp => proof.file_bytes(&PROTOCOLS, &inst.digest()),
-        Engine::Kkw | Engine::Vole => proof.file_bytes(&PROTOCOLS, &()),
-    })
+    // ZKB++ files name the instance's digest before the proof (format v1's head); the
+    // other engines' bind it through the statement only
+    if proof.engine() == Engine::Zkbpp {
+        proof.file_bytes(&PROTOCOLS, &inst.digest())
+    } else {
+        proof.file_bytes(&PROTOCOLS, &())
+    }
 }
 
 /// The proof in a non-interactive file, and the instance digest its head names (ZKB++).
 pub fn read(file: &ProofFile) -> Result<(Option<Digest>, EngineProof)> {
-    Ok(match PROTOCOLS.non_interactive(file)? {
-        Engine::Zkbpp => {
-            let (d, p) = EngineProof::read_file(&PROTOCOLS, file, "peg ZKB++ proof")?;
-            (Some(d), p)
-        }
-        Engine::Kkw | Engine::Vole => {
-            let ((), p) = EngineProof::read_file(&PROTOCOLS, file, "peg proof")?;
-            (None, p)
-        }
+    Ok(if PROTOCOLS.non_interactive(file)? == Engine::Zkbpp {
+        let (d, p) = EngineProof::read_file(&PROTOCOLS, file, "peg ZKB++ proof")?;
+        (Some(d), p)
+    } else {
+        let ((), p) = EngineProof::read_file(&PROTOCOLS, file, "peg proof")?;
+        (None, p)
     })
 }
 
@@ -206,7 +207,7 @@ pub fn session_prover(
     let w = peg_witness(inst, z)?;
     system.session_prover(
         statement(inst, context)?,
-        PROTOCOLS.id(system.engine()),
+        PROTOCOLS.id(system.engine())?,
         w,
         rng,
     )
@@ -223,7 +224,7 @@ pub fn session_verifier(
     Ok(zkgames_mpc::engine::session_verifier(
         system,
         statement(inst, context)?,
-        PROTOCOLS.id(system.engine()),
+        PROTOCOLS.id(system.engine())?,
         rng,
     ))
 }
@@ -237,14 +238,14 @@ pub fn simulate_session_file(
     rng: &mut Rng,
 ) -> Result<Vec<u8>> {
     let st = statement(inst, context)?;
-    let protocol = PROTOCOLS.id(system.engine());
+    let protocol = PROTOCOLS.id(system.engine())?;
     let rec = system.simulate_session(&st.as_ref(), protocol, rng)?;
     Ok(session::record_file(protocol, &rec))
 }
 
 /// A recorded session of `engine` as proof-file bytes ([`Mode::Interactive`]).
-pub fn session_file(engine: Engine, rec: &SessionRecord) -> Vec<u8> {
-    session::record_file(PROTOCOLS.id(engine), rec)
+pub fn session_file(engine: Engine, rec: &SessionRecord) -> Result<Vec<u8>> {
+    Ok(session::record_file(PROTOCOLS.id(engine)?, rec))
 }
 
 /// The protocol-specific lines of `verifier peg inspect` for a peg file of any engine (no
@@ -261,17 +262,7 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
                 r.hello.protocol
             )));
         }
-        let rounds = r.hello.rounds as usize;
-        let repetitions = match engine {
-            Engine::Zkbpp => format!(
-                "rounds:     {rounds} ({:.1} bits of security)",
-                zkbpp::security_bits(rounds)
-            ),
-            Engine::Kkw => format!("executions: {rounds} (the verifier fixed (M, τ, N))"),
-            Engine::Vole => {
-                format!("repetitions: {rounds} (the verifier fixed the parameters)")
-            }
-        };
+        let repetitions = engine.describe_session(r.hello.rounds);
         return Ok(format!(
             "statement:  {}\ncontext:    {}\n{repetitions}\n",
             hex::encode(r.hello.statement),
@@ -416,7 +407,7 @@ mod tests {
         let inst = tee();
         let z = crate::instance::tee_solution();
         let mut rng = seeded_rng(22);
-        let bytes = prove(&inst, &z, &System::Zkbpp { rounds: 30 }, b"ctx", &mut rng).unwrap();
+        let bytes = prove(&inst, &z, &System::Zkbpp(30), b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
         let rep = verify(&inst, &f, &Required::rounds(30), b"ctx").unwrap();
         assert_eq!(rep.rounds, 30);
@@ -425,7 +416,7 @@ mod tests {
         assert!(inspect(&f).unwrap().contains("rounds:     30"));
         let mut bad = z.clone();
         bad[2][0] ^= true;
-        assert!(prove(&inst, &bad, &System::Zkbpp { rounds: 30 }, b"", &mut rng).is_err());
+        assert!(prove(&inst, &bad, &System::Zkbpp(30), b"", &mut rng).is_err());
         // every byte flipped is rejected
         for i in 0..bytes.len() {
             let mut t = bytes.clone();
@@ -442,7 +433,7 @@ mod tests {
         assert_eq!((inst.n(), inst.t(), inst.s()), (33, 38, 32));
         inst.check_solution(&z).unwrap();
         let mut rng = seeded_rng(23);
-        let bytes = prove(&inst, &z, &System::Zkbpp { rounds: 20 }, b"", &mut rng).unwrap();
+        let bytes = prove(&inst, &z, &System::Zkbpp(20), b"", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
         verify(&inst, &f, &Required::rounds(20), b"").unwrap();
         // another instance (peg-count goal) rejects it

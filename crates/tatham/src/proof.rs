@@ -9,6 +9,7 @@
 //! head is public already (it is the puzzle); no move, AUXINFO or PRIVDESC is ever in it.
 
 use serde::{Deserialize, Serialize};
+use zkgames_mpc::engine::Engine;
 
 use super::Puzzle;
 use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
@@ -24,9 +25,11 @@ pub const TAG: &[u8] = b"zkgames/tatham/v1";
 /// The protocol ids, one per engine.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a Tatham puzzle proof",
-    zkbpp: ProtocolId::TathamMpc,
-    kkw: ProtocolId::TathamKkw,
-    vole: ProtocolId::TathamVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::TathamMpc),
+        (Engine::Kkw, ProtocolId::TathamKkw),
+        (Engine::Vole, ProtocolId::TathamVole),
+    ],
 };
 
 /// What a proof file says before the engine's proof.
@@ -79,7 +82,7 @@ pub fn prove(
         game: p.game().name.to_string(),
         id: super::game_id(p),
     };
-    Ok(proof.file_bytes(&PROTOCOLS, &head))
+    proof.file_bytes(&PROTOCOLS, &head)
 }
 
 /// Reads a proof file's head and engine proof.

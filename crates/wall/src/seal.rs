@@ -22,6 +22,7 @@
 //! ‖ u32 col ‖ u8 dir (0 D, 1 R) ‖ u8 mover (0-based)`.
 
 use rand_core::RngCore;
+use zkgames_mpc::engine::Engine;
 
 use super::board::{Dir, Variant};
 use super::circuit::{HiddenMove, MoveCircuit};
@@ -259,9 +260,11 @@ pub struct Sealed {
 /// engine's proof alone, non-interactive.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a sealed Wall Game move",
-    zkbpp: ProtocolId::WallMove,
-    kkw: ProtocolId::WallMoveKkw,
-    vole: ProtocolId::WallMoveVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::WallMove),
+        (Engine::Kkw, ProtocolId::WallMoveKkw),
+        (Engine::Vole, ProtocolId::WallMoveVole),
+    ],
 };
 
 /// Seals a legal move with `system` (an illegal one is refused first).
@@ -274,7 +277,7 @@ pub fn seal_move(
     let w = st.witness(mv)?;
     let (proof, opening) = system.seal(&st.statement(), &w, rng)?;
     Ok(Sealed {
-        file: proof.file_bytes(&PROTOCOLS, &()),
+        file: proof.file_bytes(&PROTOCOLS, &())?,
         opening: opening.to_bytes(),
         digest: *opening.seal_digest(),
     })

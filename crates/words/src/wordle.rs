@@ -189,12 +189,11 @@ pub fn witness(key: &Key, word: &Word) -> Vec<bool> {
 
 /// A circuit with inverse gates for VOLE, lowered (and its output) for ZKB++ and KKW.
 fn for_engine(c: Circuit, y: Vec<bool>, engine: Engine) -> (Circuit, Vec<bool>) {
-    match engine {
-        Engine::Vole => (c, y),
-        Engine::Zkbpp | Engine::Kkw => {
-            let out = c.lowered_output(&y);
-            (c.lowered(), out)
-        }
+    if engine.native_inverses() {
+        (c, y)
+    } else {
+        let out = c.lowered_output(&y);
+        (c.lowered(), out)
     }
 }
 
@@ -314,17 +313,21 @@ impl AnswerStatement {
 /// Seal files: protocol ids 490 (ZKB++), 491 (KKW), 492 (VOLE-in-the-head).
 pub const SEAL_PROTOCOLS: Protocols = Protocols {
     what: "a Wordle seal",
-    zkbpp: ProtocolId::WordleSealMpc,
-    kkw: ProtocolId::WordleSealKkw,
-    vole: ProtocolId::WordleSealVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::WordleSealMpc),
+        (Engine::Kkw, ProtocolId::WordleSealKkw),
+        (Engine::Vole, ProtocolId::WordleSealVole),
+    ],
 };
 
 /// Answer files: protocol ids 493 (ZKB++), 494 (KKW), 495 (VOLE-in-the-head).
 pub const ANSWER_PROTOCOLS: Protocols = Protocols {
     what: "a Wordle answer",
-    zkbpp: ProtocolId::WordleAnswerMpc,
-    kkw: ProtocolId::WordleAnswerKkw,
-    vole: ProtocolId::WordleAnswerVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::WordleAnswerMpc),
+        (Engine::Kkw, ProtocolId::WordleAnswerKkw),
+        (Engine::Vole, ProtocolId::WordleAnswerVole),
+    ],
 };
 
 /// What precedes the proof in a seal file's body.
@@ -479,7 +482,7 @@ pub fn seal(
         commitment: c,
         answers: lists.answers.digest(),
     };
-    let file = proof?.file_bytes(&SEAL_PROTOCOLS, &head);
+    let file = proof?.file_bytes(&SEAL_PROTOCOLS, &head)?;
     Ok(Sealed {
         opening: Opening {
             seal: seal_digest(&file),
@@ -534,7 +537,7 @@ pub fn answer(
         guess: *guess,
         feedback: f.map(|m| m as u8),
     };
-    Ok((f, proof?.file_bytes(&ANSWER_PROTOCOLS, &head)))
+    Ok((f, proof?.file_bytes(&ANSWER_PROTOCOLS, &head)?))
 }
 
 /// Reads an answer file.

@@ -238,15 +238,11 @@ fn denied(d: Denied) -> Response {
 }
 
 fn system_name(e: Engine) -> &'static str {
-    match e {
-        Engine::Zkbpp => "zkbpp",
-        Engine::Kkw => "kkw",
-        Engine::Vole => "vole",
-    }
+    e.wire()
 }
 
 fn parse_system(s: &str) -> Option<Engine> {
-    Engine::ALL.into_iter().find(|&e| system_name(e) == s)
+    Engine::ALL.iter().copied().find(|&e| e.wire() == s)
 }
 
 // ------------------------------------------------------------------ request plumbing
@@ -1275,7 +1271,7 @@ mod tests {
 
     #[test]
     fn systems_round_trip() {
-        for e in Engine::ALL {
+        for &e in Engine::ALL {
             assert_eq!(parse_system(system_name(e)), Some(e));
         }
         assert_eq!(parse_system("ZKB++"), None);

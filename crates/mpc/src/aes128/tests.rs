@@ -132,13 +132,13 @@ fn key_proofs_with_every_engine() {
     let mut other = ct;
     other[3] ^= 1;
     for sys in [
-        System::Zkbpp { rounds: 20 },
+        System::Zkbpp(20),
         System::Kkw(crate::kkw::Params::new(16, 4, 8)),
         System::Vole(crate::vole::Params::new(4, 40, 2)),
     ] {
         let f = prove_key(&k, &p, &sys, b"ctx", &mut rng).unwrap();
         let pf = ProofFile::from_bytes(&f).unwrap();
-        assert_eq!(pf.protocol, PROTOCOLS.id(sys.engine()));
+        assert_eq!(pf.protocol, PROTOCOLS.id(sys.engine()).unwrap());
         let req = Required::bits(10);
         verify_key(&p, &ct, &pf, &req, b"ctx").unwrap();
         assert!(verify_key(&p, &ct, &pf, &req, b"ctX").is_err());

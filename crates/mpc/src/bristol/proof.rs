@@ -10,6 +10,7 @@
 //! that a verifier given another circuit or other public groups says so in words before any
 //! cryptography.
 
+use crate::engine::Engine;
 use serde::{Deserialize, Serialize};
 
 use super::Bristol;
@@ -27,9 +28,11 @@ pub const TAG: &[u8] = b"zkgames/circuit/bristol/v1";
 /// Circuit proofs' protocol ids, one per engine.
 pub const PROTOCOLS: Protocols = Protocols {
     what: "a circuit proof",
-    zkbpp: ProtocolId::CircuitMpc,
-    kkw: ProtocolId::CircuitKkw,
-    vole: ProtocolId::CircuitVole,
+    ids: &[
+        (Engine::Zkbpp, ProtocolId::CircuitMpc),
+        (Engine::Kkw, ProtocolId::CircuitKkw),
+        (Engine::Vole, ProtocolId::CircuitVole),
+    ],
 };
 
 /// What a proof file says before the engine's proof.
@@ -110,7 +113,7 @@ pub fn prove(
         circuit: c.digest(),
         public: public_indexes(&public),
     };
-    Ok((proof?.file_bytes(&PROTOCOLS, &head), outputs))
+    Ok((proof?.file_bytes(&PROTOCOLS, &head)?, outputs))
 }
 
 /// The statement a prover with assignment `a` proves, its witness and the circuit's
@@ -167,7 +170,7 @@ pub fn session_prover(
     rng: zkgames_core::rng::Rng,
 ) -> Result<ProverSession> {
     let (st, w, outputs) = prover_statement(c, a, context)?;
-    let p = system.session_prover(st, PROTOCOLS.id(system.engine()), w, rng)?;
+    let p = system.session_prover(st, PROTOCOLS.id(system.engine())?, w, rng)?;
     Ok((p, outputs))
 }
 

@@ -128,3 +128,139 @@ impl Interactive for Kkw {
         super::simulate(st, p, ch, &mut rng)
     }
 }
+
+impl crate::engine::ProofEngine for Kkw {
+    const NAME: &'static str = "KKW";
+    const LABEL: &'static str = "KKW";
+    const WIRE: &'static str = "kkw";
+    const HELP: &'static str =
+        "KKW (Picnic3): N parties with preprocessing; smaller proofs (see --kkw-params)";
+    const PARAM_SETS: &'static [crate::engine::ParamSet] = &[
+        crate::engine::ParamSet {
+            name: "size",
+            help: "Smallest proofs: N = 32 parties (M = 462, τ = 27 at 128 bits)",
+        },
+        crate::engine::ParamSet {
+            name: "speed",
+            help: "Fastest: N = 16 parties (M = 250, τ = 36 at 128 bits, Picnic3-L1's shape)",
+        },
+        crate::engine::ParamSet {
+            name: "smallest",
+            help: "Smallest proofs, slowest: N = 64 parties (M = 842, τ = 22 at 128 bits), \
+                   about 0.84× the size set's bytes for 3.6× its work",
+        },
+    ];
+    type Params = Params;
+    type Proof = super::Proof;
+
+    fn params_for(bits: u32, set: &str) -> Result<Params> {
+        let profile = Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == set)
+            .ok_or_else(|| Error::bad(format!("KKW has no parameter set '{set}'")))?;
+        super::params_for(bits, profile)
+    }
+
+    fn check(p: &Params) -> Result<()> {
+        p.check()
+    }
+
+    fn security_bits(p: &Params) -> f64 {
+        super::attack_cost_bits(p)
+    }
+
+    fn repetitions(p: &Params) -> usize {
+        p.online as usize
+    }
+
+    fn params_of(proof: &super::Proof) -> Params {
+        proof.params
+    }
+
+    fn check_offered(p: &Params, req: &crate::engine::Required) -> Result<()> {
+        crate::offered::check_kkw(p, req.bits)
+    }
+
+    fn prove_at(
+        st: &Statement,
+        witness: &[bool],
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<super::Proof> {
+        super::prove(st, witness, p, &mut rng)
+    }
+
+    fn verify(st: &Statement, proof: &super::Proof, req: &crate::engine::Required) -> Result<()> {
+        super::verify(st, proof, req.bits)
+    }
+
+    fn describe(proof: &super::Proof) -> String {
+        super::describe(proof)
+    }
+
+    fn describe_session(rounds: u32) -> String {
+        format!("executions: {rounds} (the verifier fixed (M, τ, N))")
+    }
+
+    fn seal(
+        st: &Statement,
+        witness: &[bool],
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<(super::Proof, crate::seal::SealOpening)> {
+        crate::seal::seal_with::<Kkw>(st, witness, p, &mut rng)
+    }
+
+    fn seal_digest(st: &Statement, proof: &super::Proof) -> zkgames_core::commit::Digest {
+        crate::seal::seal_digest_with::<Kkw>(st, proof)
+    }
+
+    fn open(
+        st: &Statement,
+        proof: &super::Proof,
+        opening: &crate::seal::SealOpening,
+    ) -> Result<Vec<bool>> {
+        crate::seal::open_with::<Kkw>(st, proof, opening)
+    }
+
+    fn session_prover(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        witness: Vec<bool>,
+        p: Params,
+        rng: Rng,
+    ) -> Result<Box<dyn zkgames_net::SessionProver<'static>>> {
+        Ok(Box::new(crate::session::EngineProver::<Kkw>::new(
+            st, protocol, witness, p, rng,
+        )?))
+    }
+
+    fn session_verifier(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        p: Params,
+        rng: Rng,
+    ) -> Box<dyn zkgames_net::SessionVerifier> {
+        Box::new(crate::session::EngineVerifier::<Kkw>::new(
+            st, protocol, p, rng,
+        ))
+    }
+
+    fn replay(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        req: &crate::engine::Required,
+        rec: &zkgames_net::SessionRecord,
+    ) -> Result<Params> {
+        crate::session::replay_offered::<Kkw>(st, protocol, req.bits, rec)
+    }
+
+    fn simulate(
+        st: &Statement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<zkgames_net::SessionRecord> {
+        crate::session::simulate_random::<Kkw>(st, protocol, p, &mut rng)
+    }
+}

@@ -20,6 +20,7 @@ use crate::seal::Reproducible;
 use crate::session::Interactive;
 use crate::statement::Statement;
 use zkgames_core::rng::Rng;
+use zkgames_core::Error;
 use zkgames_core::Result;
 
 /// The VOLE-in-the-head engine.
@@ -126,5 +127,144 @@ impl Interactive for Vole {
         mut rng: &mut dyn RngCore,
     ) -> Result<(CommitMsg, Response)> {
         super::simulate(st, p, ch, &mut rng)
+    }
+}
+
+impl crate::engine::ProofEngine for Vole {
+    const NAME: &'static str = "VOLE-in-the-head";
+    const LABEL: &'static str = "VOLE";
+    const WIRE: &'static str = "vole";
+    const HELP: &'static str =
+        "VOLE-in-the-head (FAEST's proof system), the default: the smallest proofs (see --vole-params)";
+    const PARAM_SETS: &'static [crate::engine::ParamSet] = &[
+        crate::engine::ParamSet {
+            name: "size",
+            help: "Smallest proofs: τ = 11 trees of 2^10 or 2^11 leaves at 128 bits",
+        },
+        crate::engine::ParamSet {
+            name: "speed",
+            help: "Fastest: τ = 17 trees of 2^7 or 2^8 leaves at 128 bits",
+        },
+    ];
+    const NATIVE_INVERSES: bool = true;
+    type Params = Params;
+    type Proof = super::Proof;
+
+    fn params_for(bits: u32, set: &str) -> Result<Params> {
+        let profile = Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == set)
+            .ok_or_else(|| Error::bad(format!("VOLE-in-the-head has no parameter set '{set}'")))?;
+        super::params_for(bits, profile)
+    }
+
+    fn set_name(p: &Params, bits: u32) -> Option<&'static str> {
+        Profile::ALL
+            .into_iter()
+            .find(|&pr| super::params_for(bits, pr).is_ok_and(|q| q == *p || q.session() == *p))
+            .map(Profile::name)
+    }
+
+    fn check(p: &Params) -> Result<()> {
+        p.check()
+    }
+
+    fn security_bits(p: &Params) -> f64 {
+        super::attack_cost_bits(p)
+    }
+
+    fn repetitions(p: &Params) -> usize {
+        p.tau as usize
+    }
+
+    fn params_of(proof: &super::Proof) -> Params {
+        proof.params
+    }
+
+    fn check_offered(p: &Params, req: &crate::engine::Required) -> Result<()> {
+        crate::offered::check_vole(p, req.bits)
+    }
+
+    fn prove_at(
+        st: &Statement,
+        witness: &[bool],
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<super::Proof> {
+        super::prove(st, witness, p, &mut rng)
+    }
+
+    fn verify(st: &Statement, proof: &super::Proof, req: &crate::engine::Required) -> Result<()> {
+        super::verify(st, proof, req.bits)
+    }
+
+    fn describe(proof: &super::Proof) -> String {
+        super::describe(proof)
+    }
+
+    fn describe_session(rounds: u32) -> String {
+        format!("repetitions: {rounds} (the verifier fixed the parameters)")
+    }
+
+    fn seal(
+        st: &Statement,
+        witness: &[bool],
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<(super::Proof, crate::seal::SealOpening)> {
+        crate::seal::seal_with::<Vole>(st, witness, p, &mut rng)
+    }
+
+    fn seal_digest(st: &Statement, proof: &super::Proof) -> zkgames_core::commit::Digest {
+        crate::seal::seal_digest_with::<Vole>(st, proof)
+    }
+
+    fn open(
+        st: &Statement,
+        proof: &super::Proof,
+        opening: &crate::seal::SealOpening,
+    ) -> Result<Vec<bool>> {
+        crate::seal::open_with::<Vole>(st, proof, opening)
+    }
+
+    fn session_prover(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        witness: Vec<bool>,
+        p: Params,
+        rng: Rng,
+    ) -> Result<Box<dyn zkgames_net::SessionProver<'static>>> {
+        Ok(Box::new(crate::session::EngineProver::<Vole>::new(
+            st, protocol, witness, p, rng,
+        )?))
+    }
+
+    fn session_verifier(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        p: Params,
+        rng: Rng,
+    ) -> Box<dyn zkgames_net::SessionVerifier> {
+        Box::new(crate::session::EngineVerifier::<Vole>::new(
+            st, protocol, p, rng,
+        ))
+    }
+
+    fn replay(
+        st: crate::statement::OwnedStatement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        req: &crate::engine::Required,
+        rec: &zkgames_net::SessionRecord,
+    ) -> Result<Params> {
+        crate::session::replay_offered::<Vole>(st, protocol, req.bits, rec)
+    }
+
+    fn simulate(
+        st: &Statement,
+        protocol: zkgames_core::proof_file::ProtocolId,
+        p: Params,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<zkgames_net::SessionRecord> {
+        crate::session::simulate_random::<Vole>(st, protocol, p, &mut rng)
     }
 }

@@ -44,6 +44,7 @@ use zkgames_core::transcript::Transcript;
 use zkgames_core::Error;
 use zkgames_core::Result;
 
+pub mod backend;
 mod pack;
 pub mod session;
 #[cfg(test)]
@@ -68,6 +69,19 @@ pub fn rounds_for_bits(bits: u32) -> usize {
     // guard against floating-point edge cases: the smallest r with r·log2(1.5) ≥ bits
     let mut r = r.saturating_sub(1);
     while (r as f64) * per < bits as f64 {
+        r += 1;
+    }
+    r
+}
+
+/// The fewest rounds with [`security_bits`] `≥ bits` (0 for `bits ≤ 0` or NaN).
+pub fn rounds_for(bits: f64) -> usize {
+    if bits.is_nan() || bits <= 0.0 {
+        return 0;
+    }
+    let per = (1.5f64).log2();
+    let mut r = ((bits / per).ceil() as usize).saturating_sub(1);
+    while security_bits(r) < bits && r < usize::MAX {
         r += 1;
     }
     r

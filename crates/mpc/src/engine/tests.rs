@@ -1,0 +1,183 @@
+//! The engine contract, checked for every engine in [`Engine::ALL`] through the one
+//! interface ([`System`], [`Proof`]): a new engine is tested by adding it to the list.
+
+use super::*;
+use crate::circuit::{Builder, Circuit};
+use rand_core::SeedableRng;
+use zkgames_net::{run_prover, run_verifier, Channel};
+
+fn circuit() -> Circuit {
+    // out = (a ∧ b) ⊕ ¬(c ∧ (a ⊕ b)), out2 = a ∧ c
+    let mut b = Builder::new(3);
+    let (x, y, z) = (b.input(0), b.input(1), b.input(2));
+    let ab = b.and(x, y);
+    let xy = b.xor(x, y);
+    let t = b.and(z, xy);
+    let nt = b.not(t);
+    let o = b.xor(ab, nt);
+    let o2 = b.and(x, z);
+    b.output(o);
+    b.output(o2);
+    b.finish()
+}
+
+fn statement<'a>(c: &'a Circuit, output: &'a [bool], context: &'a [u8]) -> Statement<'a> {
+    Statement {
+        tag: b"zkg:test:engine-contract",
+        circuit: c,
+        public: b"",
+        output,
+        context,
+    }
+}
+
+/// A cheap system of every engine: its default set at 40 bits.
+fn systems() -> Vec<System> {
+    Engine::ALL
+        .iter()
+        .map(|e| e.default_system(40).expect("every engine offers 40 bits"))
+        .collect()
+}
+
+#[test]
+fn every_engine_is_named_once_and_parsed_back() {
+    let mut wires: Vec<&str> = Engine::ALL.iter().map(|e| e.wire()).collect();
+    for &e in Engine::ALL {
+        assert_eq!(Engine::from_wire(e.wire()), Some(e));
+        for a in e.aliases() {
+            assert_eq!(Engine::from_wire(a), Some(e));
+        }
+        let sets = e.param_sets();
+        for s in sets {
+            let sys = e.system(128, s.name).unwrap();
+            assert_eq!(sys.engine(), e);
+            assert_eq!(sys.set_name(128), Some(s.name), "{e} {}", s.name);
+            assert!(sys.security_bits() >= 128.0);
+        }
+        assert!(e.system(128, "no such set").is_err() || sets.is_empty());
+    }
+    wires.sort();
+    wires.dedup();
+    assert_eq!(wires.len(), Engine::ALL.len(), "wire names are distinct");
+}
+
+#[test]
+fn every_engine_proves_verifies_and_refuses_a_false_claim() {
+    let c = circuit();
+    let w = [true, false, true];
+    let y = c.eval(&w);
+    let mut other = y.clone();
+    other[0] ^= true;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+    for sys in systems() {
+        let st = statement(&c, &y, b"ctx");
+        let req = Required::reached_by(&sys);
+        let p = sys.prove(&st, &w, &mut rng).unwrap();
+        assert_eq!(p.engine(), sys.engine());
+        assert_eq!(p.system(), sys);
+        p.verify(&st, &req).unwrap();
+        // the bytes round trip, and name nothing but the proof
+        let back = Proof::from_body(sys.engine(), &p.to_body(), "proof").unwrap();
+        assert_eq!(back, p);
+        // another output, a stricter verifier, a verifier of another engine
+        assert!(
+            p.verify(&statement(&c, &other, b"ctx"), &req).is_err(),
+            "{sys}"
+        );
+        let strict = Required {
+            bits: sys.security_bits() + 1.0,
+            ..req
+        };
+        assert!(p.verify(&st, &strict).is_err(), "{sys}");
+        for &e in Engine::ALL.iter().filter(|&&e| e != sys.engine()) {
+            assert!(p.verify(&st, &req.only(Some(e))).is_err());
+        }
+        // the prover refuses a wrong witness
+        assert!(sys.prove(&st, &[false, false, false], &mut rng).is_err());
+        assert!(!p.describe().is_empty());
+        assert!(sys.summary().starts_with(sys.engine().name()));
+    }
+}
+
+#[test]
+fn every_engine_seals_and_opens_only_its_own_seal() {
+    let c = circuit();
+    let w = [true, true, false];
+    let y = c.eval(&w);
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
+    for sys in systems() {
+        let st = statement(&c, &y, b"ctx");
+        let (seal, opening) = sys.seal(&st, &w, &mut rng).unwrap();
+        seal.verify(&st, &Required::reached_by(&sys)).unwrap();
+        seal.check_strength(&Required::reached_by(&sys)).unwrap();
+        assert_eq!(seal.open(&st, &opening).unwrap(), w);
+        assert_eq!(*opening.seal_digest(), seal.seal_digest(&st));
+        // another context is another statement: the opening does not open it
+        let st2 = statement(&c, &y, b"other");
+        assert!(seal.open(&st2, &opening).is_err(), "{sys}");
+        let (seal2, _) = sys.seal(&st, &w, &mut rng).unwrap();
+        assert!(seal2.open(&st, &opening).is_err(), "{sys}");
+    }
+}
+
+#[test]
+fn every_engine_runs_a_live_session_and_replays_it() {
+    let c = circuit();
+    let w = [false, true, true];
+    let y = c.eval(&w);
+    let owned = || OwnedStatement {
+        tag: b"zkg:test:engine-contract",
+        circuit: c.clone(),
+        public: Vec::new(),
+        output: y.clone(),
+        context: b"ctx".to_vec(),
+    };
+    // any protocol id: the tests' sessions never meet another kind
+    let protocol = ProtocolId::CircuitMpc;
+    for sys in systems() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (b, _) = l.accept().unwrap();
+        let mut cp = Channel::tcp(a, Default::default());
+        let mut cv = Channel::tcp(b, Default::default());
+        let st = owned();
+        let t = std::thread::spawn(move || {
+            let prover = sys
+                .session_prover(st, protocol, w.to_vec(), zkgames_core::rng::seeded_rng(3))
+                .unwrap();
+            run_prover(&mut cp, prover)
+        });
+        let mut verifier =
+            sys.session_verifier(owned(), protocol, zkgames_core::rng::seeded_rng(4));
+        let rec = run_verifier(&mut cv, verifier.as_mut()).unwrap();
+        t.join().unwrap().unwrap();
+        // a replay looks for the offered set of the verifier's level
+        let req = Required::bits(40);
+        let ran = replay_session(sys.engine(), owned(), protocol, &req, &rec).unwrap();
+        assert_eq!(ran.engine(), sys.engine());
+        assert_eq!(sys.as_ran(rec.hello.rounds).engine(), sys.engine());
+        assert!(!sys.engine().describe_session(rec.hello.rounds).is_empty());
+        // a session of another statement does not replay against this one
+        let mut other = owned();
+        other.context = b"other".to_vec();
+        assert!(replay_session(sys.engine(), other, protocol, &req, &rec).is_err());
+    }
+}
+
+#[test]
+fn zkbpp_rounds_and_bits_name_the_same_requirement() {
+    // the engine-agnostic requirement in bits asks ZKB++ for exactly the rounds the
+    // historical round rule did
+    for bits in 1..=512u32 {
+        assert_eq!(
+            crate::zkbpp::rounds_for(bits as f64),
+            crate::zkbpp::rounds_for_bits(bits)
+        );
+    }
+    for rounds in 1..=2000usize {
+        assert_eq!(
+            crate::zkbpp::rounds_for(Required::rounds(rounds).bits),
+            rounds
+        );
+    }
+}

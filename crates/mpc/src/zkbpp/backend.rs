@@ -1,0 +1,181 @@
+//! ZKB++ behind the one engine trait ([`crate::engine::ProofEngine`]): its parameters are
+//! its number of rounds, its seals are [`crate::seal`]'s own (no re-proving), and its live
+//! session is [`super::session`]'s (packed trits as the challenge, rounds named by the
+//! prover's Hello).
+
+use rand_core::RngCore;
+
+use crate::engine::{ProofEngine, Required};
+use crate::offered;
+use crate::seal::{self, SealOpening};
+use crate::statement::{OwnedStatement, Statement};
+use zkgames_core::commit::Digest;
+use zkgames_core::proof_file::ProtocolId;
+use zkgames_core::rng::Rng;
+use zkgames_core::Error;
+use zkgames_core::Result;
+use zkgames_net::{SessionProver, SessionRecord, SessionVerifier};
+
+/// The ZKB++ engine.
+pub struct Zkbpp;
+
+/// The fewest rounds that meet `req` (`security_bits(r) ≥ req.bits`).
+fn min_rounds(req: &Required) -> usize {
+    super::rounds_for(req.bits)
+}
+
+impl ProofEngine for Zkbpp {
+    const NAME: &'static str = "ZKB++";
+    const LABEL: &'static str = "ZKB++";
+    const WIRE: &'static str = "zkbpp";
+    const ALIASES: &'static [&'static str] = &["mpc"];
+    const HELP: &'static str = "ZKB++ (Picnic): three parties, the largest proofs";
+    type Params = usize;
+    type Proof = super::Proof;
+
+    fn params_for(bits: u32, _set: &str) -> Result<usize> {
+        Ok(super::rounds_for_bits(bits))
+    }
+
+    fn set_name(_p: &usize, _bits: u32) -> Option<&'static str> {
+        None
+    }
+
+    fn check(p: &usize) -> Result<()> {
+        super::check_rounds(*p)
+    }
+
+    fn security_bits(p: &usize) -> f64 {
+        super::security_bits(*p)
+    }
+
+    fn repetitions(p: &usize) -> usize {
+        *p
+    }
+
+    fn params_text(p: &usize) -> String {
+        format!("{p} rounds")
+    }
+
+    fn params_of(proof: &super::Proof) -> usize {
+        proof.rounds.len()
+    }
+
+    fn check_offered(p: &usize, req: &Required) -> Result<()> {
+        if Self::check(p).is_err() {
+            // refused by the engine itself, at once
+            return Ok(());
+        }
+        offered::check_zkbpp(*p, min_rounds(req))
+    }
+
+    fn check_strength(p: &usize, req: &Required) -> Result<()> {
+        let min = min_rounds(req);
+        if *p < min {
+            return Err(Error::rejected(format!(
+                "the seal has {p} rounds ({:.1} bits of security); at least {min} are required",
+                super::security_bits(*p),
+            )));
+        }
+        Ok(())
+    }
+
+    fn prove_at(
+        st: &Statement,
+        witness: &[bool],
+        p: usize,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<super::Proof> {
+        super::prove(st, witness, p, &mut rng)
+    }
+
+    fn verify(st: &Statement, proof: &super::Proof, req: &Required) -> Result<()> {
+        super::verify(st, proof, min_rounds(req))
+    }
+
+    fn describe(p: &super::Proof) -> String {
+        let r = p.rounds.len();
+        let view = p.rounds.first().map_or(0, |r| r.opening.view.len());
+        format!(
+            "rounds:     {r} ({:.1} bits of security)\nviews:      {view} bytes opened per round (≈ {} AND gates)",
+            super::security_bits(r),
+            8 * view
+        )
+    }
+
+    fn describe_session(rounds: u32) -> String {
+        format!(
+            "rounds:     {rounds} ({:.1} bits of security)",
+            super::security_bits(rounds as usize)
+        )
+    }
+
+    fn seal(
+        st: &Statement,
+        witness: &[bool],
+        p: usize,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<(super::Proof, SealOpening)> {
+        seal::seal(st, witness, p, &mut rng)
+    }
+
+    fn seal_digest(st: &Statement, proof: &super::Proof) -> Digest {
+        seal::seal_digest(st, proof)
+    }
+
+    fn open(st: &Statement, proof: &super::Proof, opening: &SealOpening) -> Result<Vec<bool>> {
+        seal::open(st, proof, opening)
+    }
+
+    fn session_prover(
+        st: OwnedStatement,
+        protocol: ProtocolId,
+        witness: Vec<bool>,
+        p: usize,
+        rng: Rng,
+    ) -> Result<Box<dyn SessionProver<'static>>> {
+        Ok(Box::new(super::session::MpcProver::new(
+            st, protocol, witness, p, rng,
+        )?))
+    }
+
+    fn session_verifier(
+        st: OwnedStatement,
+        protocol: ProtocolId,
+        p: usize,
+        rng: Rng,
+    ) -> Box<dyn SessionVerifier> {
+        Box::new(super::session::MpcVerifier::new(
+            st,
+            protocol,
+            p,
+            offered::max_zkbpp_rounds(p),
+            rng,
+        ))
+    }
+
+    fn as_ran(_p: usize, hello_rounds: u32) -> usize {
+        hello_rounds as usize
+    }
+
+    fn replay(
+        st: OwnedStatement,
+        protocol: ProtocolId,
+        req: &Required,
+        rec: &SessionRecord,
+    ) -> Result<usize> {
+        let min = min_rounds(req);
+        super::session::replay(st, protocol, min, offered::max_zkbpp_rounds(min), rec)
+    }
+
+    fn simulate(
+        st: &Statement,
+        protocol: ProtocolId,
+        p: usize,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<SessionRecord> {
+        Self::check(&p)?;
+        let es: Vec<u8> = (0..p).map(|_| (rng.next_u32() % 3) as u8).collect();
+        Ok(super::session::simulate(st, protocol, &es, &mut rng))
+    }
+}
