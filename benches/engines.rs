@@ -65,7 +65,7 @@ fn systems() -> Vec<(&'static str, System)> {
             System::vole(128, vole::Profile::Size).unwrap(),
         ),
         (
-            "VOLE speed (tau=20)",
+            "VOLE speed (tau=17)",
             System::vole(128, vole::Profile::Speed).unwrap(),
         ),
     ];
@@ -143,19 +143,7 @@ fn main() {
         |s| zkgames::mpc::sha256::prove(&pre, s, b"", &mut r).unwrap(),
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
-            match s {
-                System::Zkbpp(rounds) => {
-                    zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(*rounds), b"")
-                        .map(|_| ())
-                }
-                System::Kkw(_) => {
-                    zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"").map(|_| ())
-                }
-                System::Vole(_) => {
-                    zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"").map(|_| ())
-                }
-            }
-            .unwrap()
+            zkgames::mpc::sha256::verify(&digest, &f, &req(s), b"").unwrap();
         },
     );
 
@@ -207,19 +195,7 @@ fn main() {
         |s| zkgames::peg::mpc::prove(&inst, &z, s, b"", &mut rng).unwrap(),
         |s, b| {
             let f = ProofFile::from_bytes(b).unwrap();
-            match s {
-                System::Zkbpp(rounds) => {
-                    zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(*rounds), b"")
-                        .map(|_| ())
-                }
-                System::Kkw(_) => {
-                    zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"").map(|_| ())
-                }
-                System::Vole(_) => {
-                    zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"").map(|_| ())
-                }
-            }
-            .unwrap()
+            zkgames::peg::mpc::verify(&inst, &f, &req(s), b"").unwrap();
         },
     );
 }

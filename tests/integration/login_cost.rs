@@ -14,7 +14,6 @@
 
 use zkgames::auth::keys::{self, Identity, Kind, SecretKey};
 use zkgames::mpc::engine::{Engine, System};
-use zkgames::mpc::{kkw, vole};
 
 /// Work units of verifying one proof of `system` over a circuit of `ands` AND gates: what
 /// each engine's verifier recomputes, per the parameters (docs/PROTOCOLS.md 5.7):
@@ -22,40 +21,26 @@ use zkgames::mpc::{kkw, vole};
 /// preprocessing and online phases, VOLE-in-the-head expands `Σ 2^{k_i}` leaves, each to
 /// the circuit's length.
 fn work(system: &System, ands: u64) -> u64 {
-    match system {
-        System::Zkbpp(rounds) => 2 * *rounds as u64 * ands,
-        System::Kkw(p) => p.executions as u64 * p.parties as u64 * ands,
-        System::Vole(p) => (0..p.tau()).map(|i| 1u64 << p.k(i)).sum::<u64>() * ands,
-    }
+    system.verifier_work(ands)
 }
 
-/// The proofs a hostile client could send instead of an honest login with `engine`.
+/// The proofs a hostile client could send instead of an honest login with `engine`: every
+/// offered set at 100, 128 and 256 bits, and (ZKB++) far more rounds than any level asks.
 fn crafted(engine: Engine) -> Vec<System> {
     let mut v = Vec::new();
-    match engine {
-        Engine::Zkbpp => {
-            v.push(System::zkbpp(100));
-            v.push(System::zkbpp(256));
-            v.push(System::Zkbpp(2048));
-        }
-        Engine::Kkw => {
-            for p in kkw::Profile::ALL {
-                for bits in [100, 128, 256] {
-                    if let Ok(s) = System::kkw(bits, p) {
-                        v.push(s);
-                    }
-                }
+    let sets: Vec<&str> = match engine.param_sets() {
+        [] => vec![""],
+        sets => sets.iter().map(|s| s.name).collect(),
+    };
+    for set in sets {
+        for bits in [100, 128, 256] {
+            if let Ok(s) = engine.system(bits, set) {
+                v.push(s);
             }
         }
-        Engine::Vole => {
-            for p in vole::Profile::ALL {
-                for bits in [100, 128] {
-                    if let Ok(s) = System::vole(bits, p) {
-                        v.push(s);
-                    }
-                }
-            }
-        }
+    }
+    if engine == Engine::Zkbpp {
+        v.push(System::Zkbpp(2048));
     }
     v.retain(|s| *s != keys::login_system(engine));
     v
@@ -70,7 +55,7 @@ fn only_the_login_set_is_accepted_for_every_kind_and_engine() {
     for kind in Kind::ALL {
         let key = SecretKey::generate(kind, &mut rng).unwrap();
         let id: Identity = key.identity();
-        for engine in [Engine::Zkbpp, Engine::Kkw, Engine::Vole] {
+        for &engine in Engine::ALL {
             let honest_sys = keys::login_system(engine);
             assert_eq!(keys::login_systems(engine), vec![honest_sys.clone()]);
             let honest =
@@ -121,7 +106,7 @@ fn a_smallest_kkw_login_is_refused_by_the_server() {
     let srv = common::auth_server(&db, &[]);
     let mut rng = zkgames::rng::seeded_rng(7);
     let key = SecretKey::generate(Kind::Aes128, &mut rng).unwrap();
-    let sys = System::kkw(128, kkw::Profile::Smallest).unwrap();
+    let sys = System::kkw(128, zkgames::mpc::kkw::Profile::Smallest).unwrap();
     for user in ["alice", "nobody"] {
         let mut ch = common::channel(std::net::TcpStream::connect(&srv.addr).unwrap());
         let (name, nonce) = server::begin_login(&mut ch, user).unwrap();

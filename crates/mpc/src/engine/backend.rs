@@ -77,6 +77,11 @@ pub trait ProofEngine: 'static {
     fn params_text(p: &Self::Params) -> String {
         p.to_string()
     }
+    /// The verifier's work for a circuit of `and_gates` AND gates, in units of one party's
+    /// evaluation of one AND gate: the cost model of docs/PROTOCOLS.md 5.7 (ZKB++ re-runs two
+    /// of three parties per round, KKW the `M · N` party-executions, VOLE-in-the-head expands
+    /// `Σ 2^{k_i}` leaves, each to the circuit's length).
+    fn verifier_work(p: &Self::Params, and_gates: u64) -> u64;
     /// The parameters a proof states (read from a file: not yet checked).
     fn params_of(proof: &Self::Proof) -> Self::Params;
     /// Refuses (before any work) parameters that ask a verifier requiring `req` for more work

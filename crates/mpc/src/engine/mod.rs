@@ -176,6 +176,11 @@ macro_rules! define_engines {
                 match self { $( $(#[cfg($cfg)])? System::$V(p) => <$T>::security_bits(p), )* }
             }
 
+            /// The verifier's work for `and_gates` AND gates ([`ProofEngine::verifier_work`]).
+            pub fn verifier_work(&self, and_gates: u64) -> u64 {
+                match self { $( $(#[cfg($cfg)])? System::$V(p) => <$T>::verifier_work(p, and_gates), )* }
+            }
+
             /// Parallel repetitions (ZKB++ rounds, KKW's online executions, VOLE's `τ`).
             pub fn repetitions(&self) -> usize {
                 match self { $( $(#[cfg($cfg)])? System::$V(p) => <$T>::repetitions(p), )* }

@@ -173,6 +173,10 @@ impl crate::engine::ProofEngine for Kkw {
         p.online as usize
     }
 
+    fn verifier_work(p: &Params, and_gates: u64) -> u64 {
+        (p.executions as u64 * p.parties as u64).saturating_mul(and_gates)
+    }
+
     fn params_of(proof: &super::Proof) -> Params {
         proof.params
     }

@@ -177,6 +177,13 @@ impl crate::engine::ProofEngine for Vole {
         p.tau as usize
     }
 
+    fn verifier_work(p: &Params, and_gates: u64) -> u64 {
+        (0..p.tau())
+            .map(|i| 1u64 << p.k(i).min(63))
+            .fold(0u64, u64::saturating_add)
+            .saturating_mul(and_gates)
+    }
+
     fn params_of(proof: &super::Proof) -> Params {
         proof.params
     }

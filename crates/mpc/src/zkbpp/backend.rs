@@ -57,6 +57,10 @@ impl ProofEngine for Zkbpp {
         format!("{p} rounds")
     }
 
+    fn verifier_work(p: &usize, and_gates: u64) -> u64 {
+        (2 * *p as u64).saturating_mul(and_gates)
+    }
+
     fn params_of(proof: &super::Proof) -> usize {
         proof.rounds.len()
     }
