@@ -33,6 +33,8 @@ pub mod gf128;
 pub mod kkw;
 pub mod lowmc;
 pub mod offered;
+#[cfg(any(test, feature = "toy-engine"))]
+pub mod plain;
 pub mod seal;
 pub mod seedtree;
 pub mod session;

@@ -54,6 +54,9 @@ macro_rules! with_engines {
             /// VOLE-in-the-head (FAEST's proof system): QuickSilver on VOLE from vector
             /// commitments.
             Vole => crate::vole::backend::Vole,
+            /// A test engine whose proof is the witness in the clear (never in the binaries).
+            #[cfg(any(test, feature = "toy-engine"))]
+            Plain => crate::plain::Plain,
         }
     };
 }
