@@ -53,6 +53,10 @@ atomically and write devices and FIFOs in place; secrets (solutions) get mode 06
     after_help = AFTER_HELP
 )]
 pub struct ProverCli {
+    /// Spell out the engine's parameters (τ, N, Δ, …) in every message, not only the
+    /// security level and the parameter set's name.
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub cmd: ProverCmd,
 }
@@ -223,6 +227,10 @@ fn manpages(cmd: clap::Command, a: ManpageArgs) -> crate::Result<()> {
     after_help = AFTER_HELP
 )]
 pub struct VerifierCli {
+    /// Spell out the engine's parameters (τ, N, Δ, …) in every message, not only the
+    /// security level and the parameter set's name.
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub cmd: VerifierCmd,
 }
@@ -380,6 +388,7 @@ pub fn prover_main() -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    crate::mpc::engine::show_parameters(cli.verbose);
     let r = match cli.cmd {
         ProverCmd::Peg(c) => peg::run_prover(c),
         ProverCmd::Sha256(c) => sha256::run_prover(c),
@@ -402,6 +411,7 @@ pub fn verifier_main() -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    crate::mpc::engine::show_parameters(cli.verbose);
     let r = match cli.cmd {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),

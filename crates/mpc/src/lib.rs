@@ -88,10 +88,8 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} with {}, {:.1} bits of security, {} bytes, {} AND gates{}",
-            self.system.engine(),
-            self.system.params_text(),
-            self.security_bits,
+            "{}, {} bytes, {} AND gates{}",
+            self.system,
             self.proof_bytes,
             self.and_gates,
             if self.mode == Mode::Interactive {

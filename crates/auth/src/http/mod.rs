@@ -70,8 +70,37 @@ pub use device::{DEVICE_TTL, MAX_DEVICES, MAX_WAIT};
 
 /// The page served at `/`.
 pub const PAGE: &str = include_str!("../assets/login.html");
-/// The API description served at `/openapi.yaml`.
+/// The API description served at `/openapi.yaml`, as written (with `[ENGINES]` where the
+/// engines' wire names go: [`openapi_text`] fills them in).
 pub const OPENAPI: &str = include_str!("../../../../docs/openapi.yaml");
+
+/// The engines' wire names as a YAML flow list: `[zkbpp, kkw, vole]`.
+fn engine_list() -> String {
+    let names: Vec<&str> = Engine::ALL.iter().map(|e| e.wire()).collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// The API description served, with the engines this build runs.
+pub fn openapi_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| OPENAPI.replace("[ENGINES]", &engine_list()))
+}
+
+/// The login page served, with the names of the engines this build runs (the page shows
+/// the name of a login's engine from the wire name the server answers with).
+pub fn page_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let names: serde_json::Map<String, serde_json::Value> = Engine::ALL
+            .iter()
+            .map(|e| (e.wire().to_string(), serde_json::Value::from(e.name())))
+            .collect();
+        PAGE.replace(
+            "/*ENGINES*/{}",
+            &serde_json::Value::Object(names).to_string(),
+        )
+    })
+}
 
 /// How the HTTP service runs.
 #[derive(Clone, Debug)]
@@ -853,7 +882,7 @@ fn gone() -> Response {
 // ------------------------------------------------------------------ other routes
 
 async fn page() -> Response {
-    let mut r = PAGE.into_response();
+    let mut r = page_text().into_response();
     let h = r.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
@@ -869,7 +898,7 @@ async fn page() -> Response {
 }
 
 async fn openapi() -> Response {
-    let mut r = OPENAPI.into_response();
+    let mut r = openapi_text().into_response();
     r.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/yaml"),
@@ -1275,6 +1304,20 @@ mod tests {
             assert_eq!(parse_system(system_name(e)), Some(e));
         }
         assert_eq!(parse_system("ZKB++"), None);
+    }
+
+    #[test]
+    fn the_served_api_and_page_name_every_engine() {
+        assert!(OPENAPI.contains("enum: [ENGINES]") && PAGE.contains("/*ENGINES*/{}"));
+        let api = openapi_text();
+        let page = page_text();
+        assert!(!api.contains("[ENGINES]") && !page.contains("/*ENGINES*/"));
+        for &e in Engine::ALL {
+            assert!(
+                api.contains(&format!("{},", e.wire())) || api.contains(&format!("{}]", e.wire()))
+            );
+            assert!(page.contains(&format!("\"{}\":\"{}\"", e.wire(), e.name())));
+        }
     }
 
     #[test]

@@ -406,23 +406,43 @@ impl System {
     }
 }
 
-impl std::fmt::Display for System {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+/// Whether [`System`]'s `Display` (and so every report) spells out the parameters; off, it
+/// names the engine, the level and the offered set ([`System::summary`]).
+static SHOW_PARAMETERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every displayed [`System`] and [`Report`] spell out its parameters (`--verbose`).
+pub fn show_parameters(on: bool) {
+    SHOW_PARAMETERS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+impl System {
+    /// The parameters in full: `VOLE-in-the-head with τ = 11 repetitions, …, 128.0 bits of
+    /// security` (`inspect`, `--verbose`).
+    pub fn details(&self) -> String {
         match self.check() {
-            Ok(()) => write!(
-                f,
+            Ok(()) => format!(
                 "{} with {}, {:.1} bits of security",
                 self.engine(),
                 self.params_text(),
                 self.security_bits()
             ),
             // parameters read from a file: said, not computed on
-            Err(_) => write!(
-                f,
+            Err(_) => format!(
                 "{} with {} (invalid parameters)",
                 self.engine(),
                 self.params_text()
             ),
+        }
+    }
+}
+
+impl std::fmt::Display for System {
+    /// [`System::summary`], or [`System::details`] after [`show_parameters`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if SHOW_PARAMETERS.load(std::sync::atomic::Ordering::Relaxed) {
+            f.write_str(&self.details())
+        } else {
+            f.write_str(&self.summary())
         }
     }
 }
