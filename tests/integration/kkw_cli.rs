@@ -45,8 +45,12 @@ fn sha256_kkw_proofs_with_both_parameter_sets() {
             ],
         );
         assert_eq!(c, 0, "{err}");
-        assert!(err.contains("KKW") && err.contains(n), "{err}");
+        let named = format!("KKW, 128-bit, {set} set");
+        assert!(err.contains(&named), "{err}");
         let (c, out, err) = sha256_verify(ABC, &p, &["--context", "login 42"]);
+        assert_eq!(c, 0, "{err}");
+        assert!(out.starts_with("ACCEPTED") && out.contains(&named), "{out}");
+        let (c, out, err) = sha256_verify(ABC, &p, &["-v", "--context", "login 42"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.starts_with("ACCEPTED") && out.contains(n), "{out}");
         // wrong context, wrong digest, more security than the parameters give: rejected
@@ -144,6 +148,9 @@ fn peg_kkw_proofs_through_the_binaries() {
     );
     assert_eq!(c, 0, "{err}");
     let (c, out, err) = peg_verify(&english, &kkw, &[]);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.contains("KKW, 128-bit, speed set"), "{out}");
+    let (c, out, err) = peg_verify(&english, &kkw, &["--verbose"]);
     assert_eq!(c, 0, "{err}");
     assert!(out.contains("N = 16"), "{out}");
     let (c, out, err) = run(

@@ -470,12 +470,8 @@ fn a_session_with_another_engine_names_both_engines_and_the_flag() {
         !line.contains("REJECTED") && !line.contains("speaks protocol"),
         "{line}"
     );
-    let _ = srv.child.wait();
-    assert!(
-        srv.log().contains("this verifier runs ZKB++"),
-        "{}",
-        srv.log()
-    );
+    let (_, log) = srv.finish();
+    assert!(log.contains("this verifier runs ZKB++"), "{log}");
 }
 
 /// A TCP client given the HTTP API's address, and an HTTP client given the TCP service's:

@@ -254,7 +254,7 @@ fn solve_prove_verify_english_board_end_to_end() {
     );
     assert_eq!(c, 0, "{err}");
     assert!(
-        out.contains("VOLE-in-the-head") && out.contains("128.0 bits"),
+        out.contains("VOLE-in-the-head, 128-bit, size set"),
         "the default engine: {out}"
     );
     // the European central game is impossible: said clearly, exit 1

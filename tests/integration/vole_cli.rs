@@ -41,8 +41,13 @@ fn sha256_vole_proofs_and_seals_with_both_parameter_sets() {
             ],
         );
         assert_eq!(c, 0, "{err}");
-        assert!(err.contains("VOLE") && err.contains(tau), "{err}");
+        // the set by name, the parameters under --verbose
+        let named = format!("VOLE-in-the-head, 128-bit, {set} set");
+        assert!(err.contains(&named) && !err.contains(tau), "{err}");
         let (c, out, err) = sha256_verify(ABC, &p, &["--context", "c"]);
+        assert_eq!(c, 0, "{err}");
+        assert!(out.starts_with("ACCEPTED") && out.contains(&named), "{out}");
+        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "c", "--verbose"]);
         assert_eq!(c, 0, "{err}");
         assert!(out.starts_with("ACCEPTED") && out.contains(tau), "{out}");
         let (c, _, err) = sha256_verify(ABC, &p, &[]);

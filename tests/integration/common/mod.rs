@@ -258,6 +258,8 @@ pub struct Server {
     pub child: std::process::Child,
     pub addr: String,
     pub log: std::sync::Arc<std::sync::Mutex<String>>,
+    /// The thread copying stderr into `log`: it ends when the server's stderr closes.
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -281,14 +283,19 @@ impl Server {
             .to_string();
         let log = std::sync::Arc::new(std::sync::Mutex::new(line));
         let l2 = log.clone();
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             for line in r.lines().map_while(Result::ok) {
                 let mut l = l2.lock().unwrap();
                 l.push_str(&line);
                 l.push('\n');
             }
         });
-        Server { child, addr, log }
+        Server {
+            child,
+            addr,
+            log,
+            reader: Some(reader),
+        }
     }
 
     /// Everything logged so far.
@@ -303,8 +310,17 @@ impl Server {
             .status()
             .unwrap();
         assert!(ok.success());
+        self.finish()
+    }
+
+    /// Waits for the server to exit, then for every line it wrote: the exit code and the
+    /// whole log (the log thread reaches the end of stderr only after the exit, so a log read
+    /// right after `child.wait()` may miss the last lines).
+    pub fn finish(mut self) -> (Option<i32>, String) {
         let code = self.child.wait().unwrap().code();
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
         (code, self.log())
     }
 }
