@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use crate::net::transport::Transport;
 use crate::net::{Channel, Deadlines};
-use crate::proof_file::{Mode, ProofFile, ProtocolId};
+use crate::proof_file::{Mode, ProofFile};
 
 /// The largest input any target looks at (bytes beyond it are ignored).
 pub const MAX_INPUT: usize = 256 << 10;
@@ -264,12 +264,12 @@ pub fn proof_peg_iso(data: &[u8]) {
     };
     let inst = fixtures::tee().instance();
     match (f.protocol, f.mode) {
-        (ProtocolId::PegIso, Mode::NonInteractive) => {
+        (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
             if let Ok(p) = crate::peg::fs::decode_proof(&f) {
                 let _ = crate::peg::fs::verify(inst, &p, MIN_BITS, b"");
             }
         }
-        (ProtocolId::PegIso, Mode::Interactive) => {
+        (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
             if let Ok(rec) = crate::proof_file::decode::<crate::net::SessionRecord>(
                 &f.body,
                 "session transcript",
@@ -595,7 +595,7 @@ pub fn session_verifier_for(which: u8) -> Box<dyn crate::net::SessionVerifier> {
         .expect("verifier"),
         2 => Box::new(crate::mpc::zkbpp::session::MpcVerifier::new(
             fixtures::wall_statement().owned(),
-            ProtocolId::WallMove,
+            crate::wall::seal::WALL_MOVE,
             min,
             crate::mpc::offered::max_zkbpp_rounds(min),
             rng,

@@ -12,7 +12,7 @@ use crate::peg::board::Puzzle;
 use crate::peg::fs::{self, PegIsoProof};
 use crate::peg::protocol::{achieved_bits, rounds_for_bits, Opening};
 use crate::peg::session::{verify_record, PegProver, PegVerifier};
-use crate::proof_file::{self, Mode, ProofFile, ProtocolId};
+use crate::proof_file::{self, Mode, ProofFile};
 use crate::rng::rng_from;
 use crate::Error;
 use crate::Result;
@@ -420,7 +420,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             )?;
             drop(progress);
             let f = ProofFile::new(
-                ProtocolId::PegIso,
+                crate::peg::fs::PEG_ISO,
                 Mode::Interactive,
                 proof_file::encode(&rec),
             );
@@ -535,7 +535,7 @@ fn demo(
 fn session_file(system: System, rec: &SessionRecord) -> Result<Vec<u8>> {
     match system.engine() {
         None => Ok(ProofFile::new(
-            ProtocolId::PegIso,
+            crate::peg::fs::PEG_ISO,
             Mode::Interactive,
             proof_file::encode(rec),
         )
@@ -565,7 +565,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let t0 = std::time::Instant::now();
             let statement = format!("knowledge of a solution of '{}'", p.name());
             let (verdict, system, rounds, bits, human) = match (f.protocol, f.mode) {
-                (ProtocolId::PegIso, Mode::NonInteractive) => {
+                (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
                     let pr = fs::decode_proof(&f)?;
                     let rep = fs::verify(inst, &pr, sec.security, ctx)?;
                     let human = format!(
@@ -584,7 +584,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                         human,
                     )
                 }
-                (ProtocolId::PegIso, Mode::Interactive) => {
+                (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
                     let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
                     let rounds = verify_record(inst, &rec, sec.security, ctx)?;
                     let human = format!(
@@ -705,15 +705,15 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
     use std::fmt::Write;
     let mut o = crate::cli::describe_header(f, total);
     match (f.protocol, f.mode) {
-        (ProtocolId::PegIso, Mode::NonInteractive) => {
+        (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
             let p: PegIsoProof = fs::decode_proof(f)?;
             let _ = writeln!(o, "instance:   {}", hex::encode(p.instance_digest));
             let _ = writeln!(o, "context:    {}", show_context(&p.context));
             summarize_rounds(&mut o, &p.responses, all);
         }
-        (ProtocolId::PegIso, Mode::Interactive) => {
+        (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
             let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
-            if rec.hello.protocol != ProtocolId::PegIso as u16 {
+            if rec.hello.protocol != crate::peg::fs::PEG_ISO.0 {
                 return Err(Error::bad(format!(
                     "inconsistent file: the header says the isomorphism protocol, the session inside says protocol {}",
                     rec.hello.protocol

@@ -145,7 +145,7 @@ pub fn inspect_object(f: &ProofFile, bytes: &[u8], text: &str) -> Value {
     json!({
         "verdict": "inspected",
         "protocol": f.protocol.name(),
-        "protocol_id": f.protocol as u16,
+        "protocol_id": f.protocol.0,
         "mode": match f.mode {
             Mode::NonInteractive => "non-interactive",
             Mode::Interactive => "interactive",

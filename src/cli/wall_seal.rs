@@ -14,7 +14,7 @@ use crate::mpc::engine::{self, Required, System};
 use crate::mpc::security_bits;
 use crate::mpc::session::record_file;
 use crate::net;
-use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile, ProtocolId};
+use crate::proof_file::{self, read_input, write_proof, Mode, ProofFile};
 use crate::wall::format;
 use crate::wall::game::{Game, Move};
 use crate::wall::notation::{move_name, move_to_json, parse_move_json, Notation};
@@ -358,13 +358,14 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
 pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
     let f = ProofFile::from_bytes(bytes)?;
     if seal::PROTOCOLS.engine_of(f.protocol).is_none() {
-        f.expect_protocol(ProtocolId::WallMove)?;
+        f.expect_protocol(crate::wall::seal::WALL_MOVE)?;
     }
     let system = match f.mode {
         Mode::NonInteractive => Some(seal::read_seal(bytes)?.system()),
         Mode::Interactive => {
             let r: net::SessionRecord = proof_file::decode(&f.body, "session record")?;
-            (f.protocol == ProtocolId::WallMove).then_some(System::Zkbpp(r.hello.rounds as usize))
+            (f.protocol == crate::wall::seal::WALL_MOVE)
+                .then_some(System::Zkbpp(r.hello.rounds as usize))
         }
     };
     let params = match system {

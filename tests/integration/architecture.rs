@@ -170,3 +170,60 @@ fn the_engine_crate_pulls_in_no_service_database_or_command_line_crate() {
     let auth = g.closure("zkgames-auth");
     assert!(auth.contains("tokio") && auth.contains("rusqlite"));
 }
+
+/// Protocol ids are declared by their kinds (no table in the bottom layer): every id the
+/// program links is registered once, each kind's table names registered ids of the engine
+/// it says, and docs/PROTOCOLS.md 1.4 lists every one.
+#[test]
+fn every_protocol_id_is_registered_once_by_its_kind_and_documented() {
+    use zkgames::proof_file::{ProtocolId, PROTOCOL_IDS};
+    let mut ids: Vec<u16> = PROTOCOL_IDS.iter().map(|r| r.id.0).collect();
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "an id is registered twice: {ids:?}");
+    let kinds = [
+        &zkgames::peg::mpc::PROTOCOLS,
+        &zkgames::mpc::sha256::PROTOCOLS,
+        &zkgames::wall::seal::PROTOCOLS,
+        &zkgames::mpc::lowmc::PROTOCOLS,
+        &zkgames::mpc::aes128::PROTOCOLS,
+        &zkgames::mpc::bristol::proof::PROTOCOLS,
+        &zkgames::tatham::proof::PROTOCOLS,
+        &zkgames::garble::proof::PROTOCOLS,
+        &zkgames::words::wordle::SEAL_PROTOCOLS,
+        &zkgames::words::wordle::ANSWER_PROTOCOLS,
+    ];
+    let mut listed = vec![zkgames::peg::fs::PEG_ISO.0];
+    for k in kinds {
+        for &(e, id) in k.ids {
+            let r = id
+                .registered()
+                .unwrap_or_else(|| panic!("{} id {} is not registered", k.what, id.0));
+            assert_eq!(r.engine.1, e.wire(), "{}", k.what);
+            assert_eq!(ProtocolId::from_u16(id.0), Some(id));
+            listed.push(id.0);
+        }
+    }
+    listed.sort_unstable();
+    assert_eq!(
+        listed, ids,
+        "a registered id belongs to no kind checked here"
+    );
+    let doc = std::fs::read_to_string(crate::common::p("docs/PROTOCOLS.md")).unwrap();
+    let table = &doc[doc.find("Protocol ids (u16 LE at offset 10)").unwrap()..];
+    let table = &table[table.find("| id |").unwrap()..];
+    let table = &table[..table.find("\n\n").unwrap_or(table.len())];
+    let numbers: Vec<u16> = table
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    for id in &ids {
+        assert!(
+            numbers.contains(id),
+            "PROTOCOLS.md 1.4 does not list id {id}"
+        );
+    }
+    assert_eq!(ProtocolId(9999).registered().map(|r| r.id), None);
+    assert_eq!(ProtocolId(9999).name(), "protocol 9999");
+}

@@ -11,7 +11,7 @@ use zkgames::mpc::kkw::{
 };
 use zkgames::mpc::statement::Statement;
 use zkgames::mpc::zkbpp;
-use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
+use zkgames::proof_file::{decode, encode, ProofFile};
 use zkgames::rng::seeded_rng;
 
 /// A random circuit mixing every gate type, with 1 to 11 outputs and two constant outputs.
@@ -553,7 +553,7 @@ fn sha256_and_peg_proof_files_of_both_sets() {
         let p = params_for(128, prof).unwrap();
         let bytes = zkgames::mpc::sha256::prove(pre, &System::Kkw(p), b"ctx", &mut rng).unwrap();
         let f = ProofFile::from_bytes(&bytes).unwrap();
-        assert_eq!(f.protocol, ProtocolId::Sha256Kkw);
+        assert_eq!(f.protocol, zkgames::mpc::sha256::SHA256_KKW);
         let rep = zkgames::mpc::sha256::verify(&digest, &f, &Required::bits(128), b"ctx").unwrap();
         assert_eq!(rep.system, System::Kkw(p));
         assert!(rep.security_bits >= 128.0);
@@ -572,7 +572,7 @@ fn sha256_and_peg_proof_files_of_both_sets() {
         assert!(zkgames::mpc::sha256::inspect(&f).unwrap().contains("τ = "));
         let pbytes = zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(p), b"", &mut rng).unwrap();
         let pf = ProofFile::from_bytes(&pbytes).unwrap();
-        assert_eq!(pf.protocol, ProtocolId::PegKkw);
+        assert_eq!(pf.protocol, zkgames::peg::mpc::PEG_KKW);
         zkgames::peg::mpc::verify(&inst, &pf, &Required::bits(128), b"").unwrap();
         assert!(zkgames::peg::mpc::verify(&inst, &pf, &Required::bits(128), b"x").is_err());
         eprintln!(

@@ -446,7 +446,7 @@ fn a_digest_mismatch_shows_two_different_digests() {
 /// rejected proof and not two protocol numbers.
 #[test]
 fn a_session_with_another_engine_names_both_engines_and_the_flag() {
-    let mut srv = Server::spawn(&[
+    let srv = Server::spawn(&[
         "peg",
         "serve",
         "tee",

@@ -107,7 +107,7 @@ fn live_sessions_over_tcp_and_pipes_and_their_records() {
         bad.responses[n - 5] ^= 1;
         let e = replay(
             statement_for_tests(&inst, b"game 7").unwrap(),
-            ProtocolId::PegMpc,
+            zkgames::peg::mpc::PEG_MPC,
             219,
             &bad,
         )
@@ -161,9 +161,9 @@ fn simulated_transcripts_verify_without_the_witness() {
     let mut rng = seeded_rng(5);
     for rounds in [1, 7, 64, 219] {
         let ch: Vec<u8> = (0..rounds).map(|_| rng.gen_range(0..3)).collect();
-        let rec = simulate(&st.as_ref(), ProtocolId::PegMpc, &ch, &mut rng);
+        let rec = simulate(&st.as_ref(), zkgames::peg::mpc::PEG_MPC, &ch, &mut rng);
         assert_eq!(
-            replay(st.clone(), ProtocolId::PegMpc, rounds, &rec).unwrap(),
+            replay(st.clone(), zkgames::peg::mpc::PEG_MPC, rounds, &rec).unwrap(),
             rounds
         );
         let f = ProofFile::from_bytes(&session_file(&rec)).unwrap();
@@ -177,7 +177,7 @@ fn simulated_transcripts_verify_without_the_witness() {
             &other.challenges,
             &other.challenge_key,
         );
-        assert!(replay(st.clone(), ProtocolId::PegMpc, rounds, &other).is_err());
+        assert!(replay(st.clone(), zkgames::peg::mpc::PEG_MPC, rounds, &other).is_err());
     }
 }
 
@@ -262,7 +262,11 @@ fn large_proof_tampering_is_rejected() {
         len: body.len + 1,
         proof: body.proof.clone(),
     };
-    let f2 = ProofFile::new(ProtocolId::Sha256Mpc, Mode::NonInteractive, encode(&other));
+    let f2 = ProofFile::new(
+        zkgames::mpc::sha256::SHA256_MPC,
+        Mode::NonInteractive,
+        encode(&other),
+    );
     assert!(zkgames::mpc::sha256::verify(&digest, &f2, &Required::rounds(219), b"ctx").is_err());
     // fewer rounds: drop the last round and its challenge
     let mut p: Proof = body.proof.clone();
@@ -270,7 +274,7 @@ fn large_proof_tampering_is_rejected() {
     let t = unpack_trits(&body.proof.challenges, 219).unwrap();
     p.challenges = zkgames::mpc::zkbpp::pack_trits(&t[..218]);
     let f3 = ProofFile::new(
-        ProtocolId::Sha256Mpc,
+        zkgames::mpc::sha256::SHA256_MPC,
         Mode::NonInteractive,
         encode(&Sha256Body {
             len: body.len,
@@ -280,7 +284,11 @@ fn large_proof_tampering_is_rejected() {
     assert!(zkgames::mpc::sha256::verify(&digest, &f3, &Required::rounds(218), b"ctx").is_err());
     assert!(zkgames::mpc::sha256::verify(&digest, &f3, &Required::rounds(219), b"ctx").is_err());
     // a peg proof file is not a SHA-256 proof
-    let f4 = ProofFile::new(ProtocolId::PegMpc, Mode::NonInteractive, f.body.clone());
+    let f4 = ProofFile::new(
+        zkgames::peg::mpc::PEG_MPC,
+        Mode::NonInteractive,
+        f.body.clone(),
+    );
     assert!(zkgames::mpc::sha256::verify(&digest, &f4, &Required::rounds(219), b"ctx").is_err());
 }
 
@@ -315,10 +323,10 @@ fn hostile_bodies_never_panic() {
             }
         };
         for mode in [Mode::NonInteractive, Mode::Interactive] {
-            let f = ProofFile::new(ProtocolId::PegMpc, mode, body.clone());
+            let f = ProofFile::new(zkgames::peg::mpc::PEG_MPC, mode, body.clone());
             assert!(zkgames::peg::mpc::verify(&inst, &f, &Required::rounds(8), b"").is_err());
             let _ = zkgames::peg::mpc::inspect(&f);
-            let f = ProofFile::new(ProtocolId::Sha256Mpc, mode, body.clone());
+            let f = ProofFile::new(zkgames::mpc::sha256::SHA256_MPC, mode, body.clone());
             assert!(zkgames::mpc::sha256::verify(&digest, &f, &Required::rounds(8), b"").is_err());
             let _ = zkgames::mpc::sha256::inspect(&f);
         }
@@ -327,7 +335,7 @@ fn hostile_bodies_never_panic() {
     // session verifier before it draws challenges
     let st = statement_for_tests(&inst, b"").unwrap();
     let hello = zkgames::net::Hello {
-        protocol: ProtocolId::PegMpc as u16,
+        protocol: zkgames::peg::mpc::PEG_MPC.0,
         version: zkgames::net::SESSION_VERSION,
         statement: st.as_ref().digest(),
         rounds: 5,
@@ -411,7 +419,7 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     let (_, rv) = session_with(&inst, &z, &size, &size, b"ctx");
     let rec = rv.unwrap();
     let st = || statement_for_tests(&inst, b"ctx").unwrap();
-    let bytes = zkgames::mpc::session::record_file(ProtocolId::PegKkw, &rec);
+    let bytes = zkgames::mpc::session::record_file(zkgames::peg::mpc::PEG_KKW, &rec);
     let f = ProofFile::from_bytes(&bytes).unwrap();
     let rep = zkgames::peg::mpc::verify(&inst, &f, &Required::bits(128), b"ctx").unwrap();
     assert_eq!(rep.mode, Mode::Interactive);
@@ -419,17 +427,17 @@ fn sessions_of_both_engines_through_the_engine_interface() {
     let Some(System::Kkw(p)) = Some(size) else {
         unreachable!()
     };
-    kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &rec).unwrap();
+    kkw_session::replay::<Kkw>(st(), zkgames::peg::mpc::PEG_KKW, p, &rec).unwrap();
     let mut rng = seeded_rng(9);
     for _ in 0..40 {
         let mut bad = rec.clone();
         let i = rng.gen_range(0..bad.responses.len());
         bad.responses[i] ^= 1 << rng.gen_range(0..8);
-        assert!(kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &bad).is_err());
+        assert!(kkw_session::replay::<Kkw>(st(), zkgames::peg::mpc::PEG_KKW, p, &bad).is_err());
         let mut bad = rec.clone();
         let i = rng.gen_range(0..bad.commitments.len());
         bad.commitments[i] ^= 1 << rng.gen_range(0..8);
-        assert!(kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &bad).is_err());
+        assert!(kkw_session::replay::<Kkw>(st(), zkgames::peg::mpc::PEG_KKW, p, &bad).is_err());
     }
     // simulated transcripts, for random challenges fixed in advance
     for s in 0..5 {
@@ -437,12 +445,12 @@ fn sessions_of_both_engines_through_the_engine_interface() {
         let ch = Challenge::random(&p, &mut rng);
         let sim = kkw_session::simulate::<Kkw>(
             &statement_for_tests(&inst, b"ctx").unwrap().as_ref(),
-            ProtocolId::PegKkw,
+            zkgames::peg::mpc::PEG_KKW,
             p,
             &ch,
             &mut rng,
         )
         .unwrap();
-        kkw_session::replay::<Kkw>(st(), ProtocolId::PegKkw, p, &sim).unwrap();
+        kkw_session::replay::<Kkw>(st(), zkgames::peg::mpc::PEG_KKW, p, &sim).unwrap();
     }
 }

@@ -9,7 +9,7 @@ use zkgames::net::{run_verifier, Channel};
 use zkgames::peg::fs;
 use zkgames::peg::instance::tee;
 use zkgames::peg::session::PegVerifier;
-use zkgames::proof_file::{self, Mode, ProofFile, ProtocolId};
+use zkgames::proof_file::{self, Mode, ProofFile};
 use zkgames::rng::seeded_rng;
 
 fn verify_bytes(b: &[u8]) -> bool {
@@ -30,7 +30,7 @@ proptest! {
     fn random_files_are_refused(body in proptest::collection::vec(any::<u8>(), 0..400)) {
         // raw garbage, and garbage behind a valid header
         prop_assert!(!verify_bytes(&body));
-        let f = ProofFile::new(ProtocolId::PegIso, Mode::NonInteractive, body);
+        let f = ProofFile::new(zkgames::peg::fs::PEG_ISO, Mode::NonInteractive, body);
         prop_assert!(!verify_bytes(&f.to_bytes()));
     }
 
@@ -116,7 +116,7 @@ fn inspect_survives_an_opening_without_triplets() {
         triplet_keys.clear();
     }
     let bad = ProofFile::new(
-        ProtocolId::PegIso,
+        zkgames::peg::fs::PEG_ISO,
         Mode::NonInteractive,
         proof_file::encode(&p),
     )
@@ -178,16 +178,16 @@ fn inspect_shows_the_header_and_refuses_inconsistent_files() {
     let mut rec =
         zkgames::peg::simulate::simulate_session(&inst, &sigmas, b"", &mut seeded_rng(6)).unwrap();
     let good = ProofFile::new(
-        ProtocolId::PegIso,
+        zkgames::peg::fs::PEG_ISO,
         Mode::Interactive,
         proof_file::encode(&rec),
     )
     .to_bytes();
     let (c, _, err) = verifier_on(&good, "session.zkp", &["peg", "inspect", "FILE"]);
     assert_eq!(c, 0, "{err}");
-    rec.hello.protocol = ProtocolId::PegMpc as u16;
+    rec.hello.protocol = zkgames::peg::mpc::PEG_MPC.0;
     let bad = ProofFile::new(
-        ProtocolId::PegIso,
+        zkgames::peg::fs::PEG_ISO,
         Mode::Interactive,
         proof_file::encode(&rec),
     )
@@ -243,7 +243,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
     let rec =
         zkgames::peg::simulate::simulate_session(&inst, &sigmas, b"", &mut seeded_rng(9)).unwrap();
     let iso_session = ProofFile::new(
-        ProtocolId::PegIso,
+        zkgames::peg::fs::PEG_ISO,
         Mode::Interactive,
         proof_file::encode(&rec),
     )
@@ -254,7 +254,7 @@ fn non_canonical_encodings_are_refused_by_every_verifier() {
     let trits: Vec<u8> = (0..30).map(|i| (i % 3) as u8).collect();
     let mrec = zkgames::mpc::zkbpp::session::simulate(
         &st.as_ref(),
-        ProtocolId::PegMpc,
+        zkgames::peg::mpc::PEG_MPC,
         &trits,
         &mut seeded_rng(11),
     );

@@ -14,7 +14,7 @@ use zkgames::mpc::vole::{
     self, attack_cost_bits, params_for, Challenge, Cheat, Params, Profile, Proof,
 };
 use zkgames::mpc::zkbpp;
-use zkgames::proof_file::{decode, encode, ProofFile, ProtocolId};
+use zkgames::proof_file::{decode, encode, ProofFile};
 use zkgames::rng::seeded_rng;
 
 fn stmt<'a>(c: &'a Circuit, y: &'a [bool], ctx: &'a [u8]) -> Statement<'a> {
@@ -433,7 +433,7 @@ fn simulated_transcripts_verify_for_their_challenges() {
         // through the engine interface: a session record that replays
         let sys = System::Vole(TEST);
         let rec = sys
-            .simulate_session(&st, ProtocolId::PegVole, &mut rng)
+            .simulate_session(&st, zkgames::peg::mpc::PEG_VOLE, &mut rng)
             .unwrap();
         let owned = zkgames::mpc::statement::OwnedStatement {
             tag: st.tag,
@@ -442,7 +442,7 @@ fn simulated_transcripts_verify_for_their_challenges() {
             output: y.clone(),
             context: st.context.to_vec(),
         };
-        zkgames::mpc::session::replay::<vole::Vole>(owned, ProtocolId::PegVole, TEST, &rec)
+        zkgames::mpc::session::replay::<vole::Vole>(owned, zkgames::peg::mpc::PEG_VOLE, TEST, &rec)
             .unwrap();
     }
 }
@@ -575,12 +575,17 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
     let p = params_for(128, Profile::Speed).unwrap();
     for _ in 0..3 {
         let prover = System::Vole(p)
-            .session_prover(owned(), ProtocolId::PegVole, w.clone(), seeded_rng(1))
+            .session_prover(
+                owned(),
+                zkgames::peg::mpc::PEG_VOLE,
+                w.clone(),
+                seeded_rng(1),
+            )
             .unwrap();
         let mut ver = zkgames::mpc::engine::session_verifier(
             &System::Vole(p),
             owned(),
-            ProtocolId::PegVole,
+            zkgames::peg::mpc::PEG_VOLE,
             zkgames::rng::fork(&mut rng),
         );
         // a session runs the set's session form: no grinding, its bits moved into Δ
@@ -601,12 +606,17 @@ fn live_sessions_accept_honest_provers_and_refuse_other_parameters() {
     }
     // the verifier fixes the parameters: a speed-set prover meets a size-set verifier
     let prover = System::Vole(p)
-        .session_prover(owned(), ProtocolId::PegVole, w.clone(), seeded_rng(1))
+        .session_prover(
+            owned(),
+            zkgames::peg::mpc::PEG_VOLE,
+            w.clone(),
+            seeded_rng(1),
+        )
         .unwrap();
     let mut ver = zkgames::mpc::engine::session_verifier(
         &System::Vole(params_for(128, Profile::Size).unwrap()),
         owned(),
-        ProtocolId::PegVole,
+        zkgames::peg::mpc::PEG_VOLE,
         seeded_rng(2),
     );
     assert!(ver.check_hello(&prover.hello()).is_err());
@@ -622,7 +632,7 @@ fn sha256_and_lowmc_proof_files_of_both_sets_and_their_sizes() {
         let f = zkgames::mpc::sha256::prove(pre, &System::Vole(p), b"c", &mut rng).unwrap();
         assert!(f.len() <= max, "{prof:?}: {} bytes", f.len());
         let pf = ProofFile::from_bytes(&f).unwrap();
-        assert_eq!(pf.protocol, ProtocolId::Sha256Vole);
+        assert_eq!(pf.protocol, zkgames::mpc::sha256::SHA256_VOLE);
         let rep = zkgames::mpc::sha256::verify(&d, &pf, &Required::bits(128), b"c").unwrap();
         // the weakest phase: QuickSilver's 2^-128 (Δ's is 2^-129, the hashes' 2^-144)
         assert_eq!(rep.security_bits, 128.0);
@@ -645,7 +655,7 @@ fn sha256_and_lowmc_proof_files_of_both_sets_and_their_sizes() {
     assert!(f.len() <= 4000, "LowMC VOLE proof {} bytes", f.len());
     eprintln!("LowMC login proof, size set: {} bytes", f.len());
     let pf = ProofFile::from_bytes(&f).unwrap();
-    assert_eq!(pf.protocol, ProtocolId::LowmcVole);
+    assert_eq!(pf.protocol, zkgames::mpc::lowmc::LOWMC_VOLE);
     let ct = zkgames::mpc::lowmc::encrypt(&key, &pt);
     zkgames::mpc::lowmc::verify_key(&pt, &ct, &pf, &Required::bits(128), b"login").unwrap();
     let only_kkw = Required::bits(128).only(Some(zkgames::mpc::engine::Engine::Kkw));

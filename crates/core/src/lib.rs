@@ -16,3 +16,8 @@ pub mod rng;
 pub mod transcript;
 
 pub use error::{Error, Result};
+
+/// The linker-collected registry [`proof_file::PROTOCOL_IDS`] is a `linkme` slice; kinds
+/// add to it through this path.
+#[doc(hidden)]
+pub use linkme;

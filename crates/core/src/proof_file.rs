@@ -6,8 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 490–492 Wordle seal ZKB++/KKW/VOLE, 493–495 Wordle answer ZKB++/KKW/VOLE |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 20–22 Bristol circuit ZKB++/KKW/VOLE, 23–25 Tatham puzzle ZKB++/KKW/VOLE |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): the kind and the engine; each kind declares its own (docs/PROTOCOLS.md 1.4 lists them) |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
 //! | 21 | L | body: the protocol's proof, bincode 2 `standard()` configuration |
@@ -30,169 +29,61 @@ pub const HEADER_LEN: usize = 21;
 /// garbage before allocating.
 pub const MAX_BODY: usize = 64 << 20;
 
-/// Which proof system produced the body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u16)]
-pub enum ProtocolId {
-    /// Peg solitaire, Protocol 1 of Bultel (FUN 2022), isomorphism-based.
-    PegIso = 1,
-    /// Peg solitaire through the ZKB++ engine.
-    PegMpc = 2,
-    /// Knowledge of a SHA-256 preimage through the ZKB++ engine.
-    Sha256Mpc = 3,
-    /// A Wall Game move proven legal (sealed) through the ZKB++ engine.
-    WallMove = 4,
-    /// Peg solitaire through the KKW engine.
-    PegKkw = 5,
-    /// Knowledge of a SHA-256 preimage through the KKW engine.
-    Sha256Kkw = 6,
-    /// A Wall Game move proven legal (sealed) through the KKW engine.
-    WallMoveKkw = 7,
-    /// Knowledge of a LowMC key (a `lowmc` login identity) through the ZKB++ engine.
-    LowmcMpc = 8,
-    /// Knowledge of a LowMC key through the KKW engine.
-    LowmcKkw = 9,
-    /// Peg solitaire through the VOLE-in-the-head engine.
-    PegVole = 10,
-    /// Knowledge of a SHA-256 preimage through the VOLE-in-the-head engine.
-    Sha256Vole = 11,
-    /// A Wall Game move proven legal (sealed) through the VOLE-in-the-head engine.
-    WallMoveVole = 12,
-    /// Knowledge of a LowMC key through the VOLE-in-the-head engine.
-    LowmcVole = 13,
-    /// A user's Bristol Fashion circuit through the ZKB++ engine.
-    CircuitMpc = 20,
-    /// A user's Bristol Fashion circuit through the KKW engine.
-    CircuitKkw = 21,
-    /// A user's Bristol Fashion circuit through the VOLE-in-the-head engine.
-    CircuitVole = 22,
-    /// Knowledge of an AES-128 key (an `aes128` login identity) through the ZKB++ engine
-    /// (the lowered boolean circuit).
-    Aes128Mpc = 14,
-    /// Knowledge of an AES-128 key through the KKW engine (the lowered boolean circuit).
-    Aes128Kkw = 15,
-    /// Knowledge of an AES-128 key through the VOLE-in-the-head engine (S-boxes as GF(2^8)
-    /// inverses).
-    Aes128Vole = 16,
-    /// A Garble program through the ZKB++ engine.
-    GarbleMpc = 50,
-    /// A Garble program through the KKW engine.
-    GarbleKkw = 51,
-    /// A Garble program through the VOLE-in-the-head engine.
-    GarbleVole = 52,
-    /// A sealed Wordle word (commitment and answer-list membership), ZKB++ / KKW / VOLE.
-    WordleSealMpc = 490,
-    WordleSealKkw = 491,
-    WordleSealVole = 492,
-    /// A Wordle answer (feedback proven against a seal), ZKB++ / KKW / VOLE.
-    WordleAnswerMpc = 493,
-    WordleAnswerKkw = 494,
-    WordleAnswerVole = 495,
-    /// A solution of one of Simon Tatham's puzzles through the ZKB++ engine.
-    TathamMpc = 23,
-    /// A solution of one of Simon Tatham's puzzles through the KKW engine.
-    TathamKkw = 24,
-    /// A solution of one of Simon Tatham's puzzles through the VOLE-in-the-head engine.
-    TathamVole = 25,
+/// A proof file's protocol id: which kind of statement its body proves, and with which
+/// engine. Each kind declares its own ids beside its statement (a kind on the engines with
+/// `zkgames_mpc::protocols!`, one id per engine it offers) and registers them in
+/// [`PROTOCOL_IDS`]; this layer lists none, and [`ProtocolId::name`] reads the registry.
+/// docs/PROTOCOLS.md 1.4 lists every id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProtocolId(pub u16);
+
+/// A registered protocol id: the kind and the proof system it names.
+#[derive(Debug)]
+pub struct Registered {
+    pub id: ProtocolId,
+    /// The kind of statement: `peg solitaire`, `SHA-256 preimage`.
+    pub kind: &'static str,
+    /// The proof system as users read it in a protocol's name: `ZKB++ (MPC-in-the-head)`.
+    pub system: &'static str,
+    /// The engine's name (`VOLE-in-the-head`, or `the isomorphism protocol`) and its
+    /// `--system` value.
+    pub engine: (&'static str, &'static str),
 }
+
+/// Every protocol id the crates linked into this program declare (each kind adds its own
+/// entries where it is defined; the linker collects them).
+#[linkme::distributed_slice]
+pub static PROTOCOL_IDS: [Registered];
 
 impl ProtocolId {
-    /// Parses the 2-byte protocol id.
-    pub fn from_u16(x: u16) -> Option<Self> {
-        match x {
-            1 => Some(ProtocolId::PegIso),
-            2 => Some(ProtocolId::PegMpc),
-            3 => Some(ProtocolId::Sha256Mpc),
-            4 => Some(ProtocolId::WallMove),
-            5 => Some(ProtocolId::PegKkw),
-            6 => Some(ProtocolId::Sha256Kkw),
-            7 => Some(ProtocolId::WallMoveKkw),
-            8 => Some(ProtocolId::LowmcMpc),
-            9 => Some(ProtocolId::LowmcKkw),
-            10 => Some(ProtocolId::PegVole),
-            11 => Some(ProtocolId::Sha256Vole),
-            12 => Some(ProtocolId::WallMoveVole),
-            13 => Some(ProtocolId::LowmcVole),
-            20 => Some(ProtocolId::CircuitMpc),
-            21 => Some(ProtocolId::CircuitKkw),
-            22 => Some(ProtocolId::CircuitVole),
-            14 => Some(ProtocolId::Aes128Mpc),
-            15 => Some(ProtocolId::Aes128Kkw),
-            16 => Some(ProtocolId::Aes128Vole),
-            50 => Some(ProtocolId::GarbleMpc),
-            51 => Some(ProtocolId::GarbleKkw),
-            52 => Some(ProtocolId::GarbleVole),
-            490 => Some(ProtocolId::WordleSealMpc),
-            491 => Some(ProtocolId::WordleSealKkw),
-            492 => Some(ProtocolId::WordleSealVole),
-            493 => Some(ProtocolId::WordleAnswerMpc),
-            494 => Some(ProtocolId::WordleAnswerKkw),
-            495 => Some(ProtocolId::WordleAnswerVole),
-            23 => Some(ProtocolId::TathamMpc),
-            24 => Some(ProtocolId::TathamKkw),
-            25 => Some(ProtocolId::TathamVole),
-            _ => None,
-        }
+    /// The id's registration, if a kind linked into this program declares it.
+    pub fn registered(self) -> Option<&'static Registered> {
+        PROTOCOL_IDS.iter().find(|r| r.id == self)
     }
-    /// A short human name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ProtocolId::PegIso => "peg solitaire, isomorphism protocol (FUN 2022, Protocol 1)",
-            ProtocolId::PegMpc => "peg solitaire, ZKB++ (MPC-in-the-head)",
-            ProtocolId::Sha256Mpc => "SHA-256 preimage, ZKB++ (MPC-in-the-head)",
-            ProtocolId::WallMove => "Wall Game sealed move, ZKB++ (MPC-in-the-head)",
-            ProtocolId::PegKkw => "peg solitaire, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::Sha256Kkw => "SHA-256 preimage, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::WallMoveKkw => {
-                "Wall Game sealed move, KKW (MPC-in-the-head with preprocessing)"
-            }
-            ProtocolId::LowmcMpc => "LowMC key, ZKB++ (MPC-in-the-head)",
-            ProtocolId::LowmcKkw => "LowMC key, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::PegVole => "peg solitaire, VOLE-in-the-head",
-            ProtocolId::Sha256Vole => "SHA-256 preimage, VOLE-in-the-head",
-            ProtocolId::WallMoveVole => "Wall Game sealed move, VOLE-in-the-head",
-            ProtocolId::LowmcVole => "LowMC key, VOLE-in-the-head",
-            ProtocolId::CircuitMpc => "Bristol Fashion circuit, ZKB++ (MPC-in-the-head)",
-            ProtocolId::CircuitKkw => {
-                "Bristol Fashion circuit, KKW (MPC-in-the-head with preprocessing)"
-            }
-            ProtocolId::CircuitVole => "Bristol Fashion circuit, VOLE-in-the-head",
-            ProtocolId::Aes128Mpc => "AES-128 key, ZKB++ (MPC-in-the-head)",
-            ProtocolId::Aes128Kkw => "AES-128 key, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::Aes128Vole => "AES-128 key, VOLE-in-the-head",
-            ProtocolId::GarbleMpc => "Garble program, ZKB++ (MPC-in-the-head)",
-            ProtocolId::GarbleKkw => "Garble program, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::GarbleVole => "Garble program, VOLE-in-the-head",
-            ProtocolId::WordleSealMpc => "Wordle seal, ZKB++ (MPC-in-the-head)",
-            ProtocolId::WordleSealKkw => "Wordle seal, KKW (MPC-in-the-head with preprocessing)",
-            ProtocolId::WordleSealVole => "Wordle seal, VOLE-in-the-head",
-            ProtocolId::WordleAnswerMpc => "Wordle answer, ZKB++ (MPC-in-the-head)",
-            ProtocolId::WordleAnswerKkw => {
-                "Wordle answer, KKW (MPC-in-the-head with preprocessing)"
-            }
-            ProtocolId::WordleAnswerVole => "Wordle answer, VOLE-in-the-head",
-            ProtocolId::TathamMpc => "Tatham puzzle solution, ZKB++ (MPC-in-the-head)",
-            ProtocolId::TathamKkw => {
-                "Tatham puzzle solution, KKW (MPC-in-the-head with preprocessing)"
-            }
-            ProtocolId::TathamVole => "Tatham puzzle solution, VOLE-in-the-head",
+
+    /// The registered id with number `x`.
+    pub fn from_u16(x: u16) -> Option<Self> {
+        ProtocolId(x).registered().map(|r| r.id)
+    }
+
+    /// The id's number in files and session Hellos.
+    pub fn number(self) -> u16 {
+        self.0
+    }
+
+    /// A short human name: `peg solitaire, ZKB++ (MPC-in-the-head)`.
+    pub fn name(self) -> String {
+        match self.registered() {
+            Some(r) => format!("{}, {}", r.kind, r.system),
+            None => format!("protocol {}", self.0),
         }
     }
 }
 
-/// The engine a protocol's proofs run, as users name it and as `--system` selects it,
-/// read from [`ProtocolId::name`] (so every protocol, present and future, is covered).
+/// The engine a protocol's proofs run, as users name it and as `--system` selects it.
 pub fn engine_of(p: ProtocolId) -> (&'static str, &'static str) {
-    let n = p.name();
-    if n.contains("VOLE") {
-        ("VOLE-in-the-head", "vole")
-    } else if n.contains("KKW") {
-        ("KKW", "kkw")
-    } else if n.contains("ZKB++") {
-        ("ZKB++", "zkbpp")
-    } else {
-        ("the isomorphism protocol", "iso")
-    }
+    p.registered()
+        .map_or(("an unknown proof system", "vole"), |r| r.engine)
 }
 
 /// How [`protocol_mismatch`] messages start: a refusal that judged no proof (the two
@@ -269,7 +160,7 @@ impl ProofFile {
         let mut out = Vec::with_capacity(HEADER_LEN + self.body.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.protocol as u16).to_le_bytes());
+        out.extend_from_slice(&self.protocol.0.to_le_bytes());
         out.push(self.mode as u8);
         out.extend_from_slice(&(self.body.len() as u64).to_le_bytes());
         out.extend_from_slice(&self.body);
@@ -500,15 +391,25 @@ pub mod bytes_list {
 mod tests {
     use super::*;
 
+    const TEST_ID: ProtocolId = ProtocolId(1);
+
+    #[linkme::distributed_slice(PROTOCOL_IDS)]
+    static TEST_KIND: Registered = Registered {
+        id: TEST_ID,
+        kind: "test kind",
+        system: "the test system",
+        engine: ("the test system", "test"),
+    };
+
     /// Every mismatch message, for every pair of protocols and an unknown one, is recognised
     /// as one, names an engine flag, and never a refusal of claims.
     #[test]
     fn protocol_mismatches_are_recognised_and_name_a_flag() {
-        let all: Vec<ProtocolId> = (0..=u16::MAX).filter_map(ProtocolId::from_u16).collect();
-        assert!(all.len() >= 13);
+        // this crate's tests link no kind: one of its own
+        let all = [TEST_ID];
         for &want in &all {
             for got in (0..64).chain([u16::MAX]) {
-                if got == want as u16 {
+                if got == want.0 {
                     continue;
                 }
                 let m = protocol_mismatch(got, want);
@@ -526,7 +427,7 @@ mod tests {
 
     #[test]
     fn round_trip_and_every_truncation_is_refused() {
-        let f = ProofFile::new(ProtocolId::PegIso, Mode::NonInteractive, vec![1, 2, 3, 4]);
+        let f = ProofFile::new(TEST_ID, Mode::NonInteractive, vec![1, 2, 3, 4]);
         let b = f.to_bytes();
         assert_eq!(ProofFile::from_bytes(&b).unwrap(), f);
         for cut in 0..b.len() {

@@ -12,28 +12,27 @@
 //! that compiles it to another.
 
 use serde::{Deserialize, Serialize};
-use zkgames_mpc::engine::Engine;
 
 use super::{Program, COMPILER};
-use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
+use zkgames_core::proof_file::{self, ProofFile};
 use zkgames_core::Error;
 use zkgames_core::Result;
-use zkgames_mpc::engine::{Proof as EngineProof, Protocols, Required, System};
+use zkgames_mpc::engine::{Proof as EngineProof, Required, System};
 use zkgames_mpc::statement::OwnedStatement;
 use zkgames_mpc::Report;
 
 /// The transcript label of Garble proofs.
 pub const TAG: &[u8] = b"zkgames/garble/v1";
 
-/// Garble proofs' protocol ids, one per engine.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a Garble program proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::GarbleMpc),
-        (Engine::Kkw, ProtocolId::GarbleKkw),
-        (Engine::Vole, ProtocolId::GarbleVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// Garble proofs' protocol ids, one per engine.
+    pub PROTOCOLS = "a Garble program proof", "Garble program",
+    {
+        Zkbpp: GARBLE_MPC = 50,
+        Kkw: GARBLE_KKW = 51,
+        Vole: GARBLE_VOLE = 52,
+    }
+}
 
 /// What a proof file says before the engine's proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

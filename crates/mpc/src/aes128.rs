@@ -28,9 +28,9 @@ use std::sync::OnceLock;
 
 use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit};
-use super::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
+use super::engine::{Engine, Proof as EngineProof, Required, System};
 use super::statement::Statement;
-use zkgames_core::proof_file::{ProofFile, ProtocolId};
+use zkgames_core::proof_file::ProofFile;
 use zkgames_core::rng::Rng;
 use zkgames_core::Result;
 
@@ -332,16 +332,16 @@ impl KeyStatement {
     }
 }
 
-/// AES-128 key proofs' protocol ids: 14 (ZKB++), 15 (KKW), 16 (VOLE-in-the-head); the body
-/// is the engine's proof alone, non-interactive.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "an AES-128 key proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::Aes128Mpc),
-        (Engine::Kkw, ProtocolId::Aes128Kkw),
-        (Engine::Vole, ProtocolId::Aes128Vole),
-    ],
-};
+crate::protocols! {
+    /// AES-128 key proofs' protocol ids: 14 (ZKB++), 15 (KKW), 16 (VOLE-in-the-head); the body
+    /// is the engine's proof alone, non-interactive.
+    pub PROTOCOLS = "an AES-128 key proof", "AES-128 key",
+    {
+        Zkbpp: AES128_MPC = 14,
+        Kkw: AES128_KKW = 15,
+        Vole: AES128_VOLE = 16,
+    }
+}
 
 /// Proves knowledge of `key` with `AES-128_key(pt) = ct` for `ct = encrypt(key, pt)`, bound
 /// to `context`: the bytes of a non-interactive proof file ([`PROTOCOLS`]). Refuses (bad

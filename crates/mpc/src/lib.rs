@@ -45,6 +45,10 @@ pub mod zkbpp;
 
 pub use zkbpp::{rounds_for_bits, security_bits};
 
+/// The bottom layer, for [`protocols!`]'s expansion in other crates.
+#[doc(hidden)]
+pub use zkgames_core as __core;
+
 /// How a verifier says that a well-formed proof's sizes do not fit the statement's circuit
 /// (an input share, a view, auxiliary bits of another length): the proof, seal or session
 /// was made for another statement. Messages start with it and give the detail after a colon.

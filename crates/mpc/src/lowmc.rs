@@ -26,9 +26,9 @@ use std::sync::OnceLock;
 
 use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit, Gate};
-use super::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
+use super::engine::{Proof as EngineProof, Required, System};
 use super::statement::Statement;
-use zkgames_core::proof_file::{ProofFile, ProtocolId};
+use zkgames_core::proof_file::ProofFile;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -466,16 +466,16 @@ impl KeyStatement {
     }
 }
 
-/// LowMC key proofs' protocol ids: 8 (ZKB++), 9 (KKW), 13 (VOLE-in-the-head); the body is
-/// the engine's proof alone, non-interactive.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a LowMC key proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::LowmcMpc),
-        (Engine::Kkw, ProtocolId::LowmcKkw),
-        (Engine::Vole, ProtocolId::LowmcVole),
-    ],
-};
+crate::protocols! {
+    /// LowMC key proofs' protocol ids: 8 (ZKB++), 9 (KKW), 13 (VOLE-in-the-head); the body is
+    /// the engine's proof alone, non-interactive.
+    pub PROTOCOLS = "a LowMC key proof", "LowMC key",
+    {
+        Zkbpp: LOWMC_MPC = 8,
+        Kkw: LOWMC_KKW = 9,
+        Vole: LOWMC_VOLE = 13,
+    }
+}
 
 /// Proves knowledge of `key` with `LowMC_key(p) = c` for `c = encrypt(key, p)`, bound to
 /// `context`: the bytes of a non-interactive proof file whose body is the engine's proof

@@ -110,7 +110,7 @@ pub fn session_statement<E: Interactive>(st: &Statement, p: &E::Params) -> Diges
 
 fn hello<E: Interactive>(st: &Statement, protocol: ProtocolId, p: &E::Params) -> Hello {
     Hello {
-        protocol: protocol as u16,
+        protocol: protocol.0,
         version: SESSION_VERSION,
         statement: session_statement::<E>(st, p),
         rounds: E::rounds(p),
@@ -206,7 +206,7 @@ impl<E: Interactive> EngineVerifier<E> {
 
 /// The checks of a Hello every session verifier makes: protocol id, version, context.
 pub fn check_hello_common(h: &Hello, protocol: ProtocolId, context: &[u8]) -> Result<()> {
-    if h.protocol != protocol as u16 {
+    if h.protocol != protocol.0 {
         return Err(Error::bad(zkgames_core::proof_file::protocol_mismatch(
             h.protocol, protocol,
         )));

@@ -9,15 +9,14 @@
 //! The message length is public (it fixes the padding and the number of blocks): the
 //! proof hides the content of the preimage, not its length.
 
-use crate::engine::Engine;
 use std::sync::Arc;
 
 use super::circuit::{Bit, Builder, Circuit, Memo, Word};
-use super::engine::{Proof as EngineProof, Protocols, Required, System};
+use super::engine::{Proof as EngineProof, Required, System};
 use super::seal::SealOpening;
 use super::statement::Statement;
 use super::Report;
-use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
+use zkgames_core::proof_file::{self, ProofFile};
 use zkgames_core::Error;
 use zkgames_core::Result;
 
@@ -204,17 +203,17 @@ pub fn bits_to_bytes(b: &[bool]) -> Vec<u8> {
 /// The transcript label of SHA-256 preimage proofs.
 pub const TAG: &[u8] = b"zkgames/zkb++/sha256-preimage/v1";
 
-/// SHA-256 preimage proofs' protocol ids: 3 (ZKB++), 6 (KKW), 11 (VOLE-in-the-head). The
-/// file body is the message length (`u32`, the head) followed by the engine's proof; the
-/// proofs exist only non-interactive.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a SHA-256 preimage proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::Sha256Mpc),
-        (Engine::Kkw, ProtocolId::Sha256Kkw),
-        (Engine::Vole, ProtocolId::Sha256Vole),
-    ],
-};
+crate::protocols! {
+    /// SHA-256 preimage proofs' protocol ids: 3 (ZKB++), 6 (KKW), 11 (VOLE-in-the-head). The
+    /// file body is the message length (`u32`, the head) followed by the engine's proof; the
+    /// proofs exist only non-interactive.
+    pub PROTOCOLS = "a SHA-256 preimage proof", "SHA-256 preimage",
+    {
+        Zkbpp: SHA256_MPC = 3,
+        Kkw: SHA256_KKW = 6,
+        Vole: SHA256_VOLE = 11,
+    }
+}
 
 pub(crate) fn public_bytes(len: usize) -> Vec<u8> {
     let mut p = b"sha256-preimage-length".to_vec();

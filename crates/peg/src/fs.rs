@@ -25,6 +25,19 @@ use zkgames_core::transcript::Transcript;
 use zkgames_core::Error;
 use zkgames_core::Result;
 
+/// The protocol id of Protocol 1 (isomorphisms) files and sessions: 1.
+pub const PEG_ISO: ProtocolId = ProtocolId(1);
+
+#[zkgames_core::linkme::distributed_slice(zkgames_core::proof_file::PROTOCOL_IDS)]
+#[linkme(crate = zkgames_core::linkme)]
+static PEG_ISO_REGISTERED: zkgames_core::proof_file::Registered =
+    zkgames_core::proof_file::Registered {
+        id: PEG_ISO,
+        kind: "peg solitaire",
+        system: "isomorphism protocol (FUN 2022, Protocol 1)",
+        engine: ("the isomorphism protocol", "iso"),
+    };
+
 /// Protocol label of the transcript.
 pub const PROTOCOL_LABEL: &[u8] = b"zkgames/peg-iso";
 /// Version of the peg isomorphism proof body.
@@ -279,7 +292,7 @@ pub fn prove_file(
 ) -> Result<Vec<u8>> {
     let p = prove(inst, z, rounds, context, rng)?;
     Ok(ProofFile::new(
-        ProtocolId::PegIso,
+        crate::fs::PEG_ISO,
         Mode::NonInteractive,
         proof_file::encode(&p),
     )
@@ -288,7 +301,7 @@ pub fn prove_file(
 
 /// Decodes the body of a non-interactive peg isomorphism proof file.
 pub fn decode_proof(f: &ProofFile) -> Result<PegIsoProof> {
-    f.expect_protocol(ProtocolId::PegIso)?;
+    f.expect_protocol(crate::fs::PEG_ISO)?;
     if f.mode != Mode::NonInteractive {
         return Err(Error::bad(
             "expected a non-interactive proof, found a session transcript",

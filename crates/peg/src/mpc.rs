@@ -17,14 +17,12 @@
 
 use crate::instance::{Goal, Instance, Matrix};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{self, Mode, ProofFile, ProtocolId};
+use zkgames_core::proof_file::{self, Mode, ProofFile};
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
 use zkgames_mpc::circuit::{Bit, Builder, Circuit};
-use zkgames_mpc::engine::{
-    replay_session, Engine, Proof as EngineProof, Protocols, Required, System,
-};
+use zkgames_mpc::engine::{replay_session, Engine, Proof as EngineProof, Required, System};
 use zkgames_mpc::session;
 use zkgames_mpc::statement::OwnedStatement;
 use zkgames_mpc::statement::Statement;
@@ -122,19 +120,19 @@ pub(crate) fn statement(inst: &Instance, context: &[u8]) -> Result<OwnedStatemen
     })
 }
 
-/// Peg solitaire proofs' protocol ids: 2 (ZKB++), 5 (KKW), 10 (VOLE-in-the-head), in both
-/// modes (a proof, or a recorded session). A non-interactive ZKB++ body starts with the
-/// instance's digest (the head, so a proof checked against another puzzle is named as such;
-/// the first engine's format); the KKW and VOLE bodies are the proof alone, and a proof of
-/// another instance is refused as [`zkgames_mpc::ANOTHER_STATEMENT`] or by Fiat–Shamir.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a peg solitaire proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::PegMpc),
-        (Engine::Kkw, ProtocolId::PegKkw),
-        (Engine::Vole, ProtocolId::PegVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// Peg solitaire proofs' protocol ids: 2 (ZKB++), 5 (KKW), 10 (VOLE-in-the-head), in both
+    /// modes (a proof, or a recorded session). A non-interactive ZKB++ body starts with the
+    /// instance's digest (the head, so a proof checked against another puzzle is named as such;
+    /// the first engine's format); the KKW and VOLE bodies are the proof alone, and a proof of
+    /// another instance is refused as [`zkgames_mpc::ANOTHER_STATEMENT`] or by Fiat–Shamir.
+    pub PROTOCOLS = "a peg solitaire proof", "peg solitaire",
+    {
+        Zkbpp: PEG_MPC = 2,
+        Kkw: PEG_KKW = 5,
+        Vole: PEG_VOLE = 10,
+    }
+}
 
 fn another_instance(claimed: &Digest, inst: &Instance) -> Error {
     let (theirs, ours) = zkgames_core::files::two_digests(claimed, &inst.digest());
@@ -255,7 +253,7 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
     let engine = PROTOCOLS.engine(file)?;
     if file.mode == Mode::Interactive {
         let r: SessionRecord = proof_file::decode(&file.body, "peg session record")?;
-        if r.hello.protocol != file.protocol as u16 {
+        if r.hello.protocol != file.protocol.0 {
             return Err(Error::bad(format!(
                 "inconsistent file: the header says {}, the session inside says protocol {}",
                 file.protocol.name(),

@@ -17,7 +17,7 @@ use super::fs::{check_claims, MAX_CONTEXT, MAX_ROUNDS};
 use super::instance::{Instance, Matrix};
 use super::protocol::{commit_round, respond, verify_round, RoundResponse, RoundSecret};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{self, ProtocolId};
+use zkgames_core::proof_file::{self};
 use zkgames_core::rng::{fork, with_fresh_entropy, Rng};
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -73,7 +73,7 @@ struct PegResponder<'a> {
 impl<'a> SessionProver<'a> for PegProver<'a> {
     fn hello(&self) -> Hello {
         Hello {
-            protocol: ProtocolId::PegIso as u16,
+            protocol: crate::fs::PEG_ISO.0,
             version: SESSION_VERSION,
             statement: self.inst.digest(),
             rounds: self.rounds as u32,
@@ -151,10 +151,10 @@ impl<'a> PegVerifier<'a> {
 
 impl SessionVerifier for PegVerifier<'_> {
     fn check_hello(&mut self, h: &Hello) -> Result<()> {
-        if h.protocol != ProtocolId::PegIso as u16 {
+        if h.protocol != crate::fs::PEG_ISO.0 {
             return Err(Error::bad(zkgames_core::proof_file::protocol_mismatch(
                 h.protocol,
-                ProtocolId::PegIso,
+                crate::fs::PEG_ISO,
             )));
         }
         if h.version != SESSION_VERSION {

@@ -20,7 +20,7 @@ use super::instance::{Goal, Instance, Matrix};
 use super::iso::Iso;
 use super::protocol::{commit_values, respond_with, verify_round, Opening, RoundResponse};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{self, ProtocolId};
+use zkgames_core::proof_file::{self};
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -122,7 +122,7 @@ pub fn simulate_session_with_progress(
         on_round(k + 1);
     }
     let hello = Hello {
-        protocol: ProtocolId::PegIso as u16,
+        protocol: crate::fs::PEG_ISO.0,
         version: SESSION_VERSION,
         statement: inst.digest(),
         rounds: sigmas.len() as u32,

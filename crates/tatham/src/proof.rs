@@ -9,28 +9,27 @@
 //! head is public already (it is the puzzle); no move, AUXINFO or PRIVDESC is ever in it.
 
 use serde::{Deserialize, Serialize};
-use zkgames_mpc::engine::Engine;
 
 use super::Puzzle;
-use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
+use zkgames_core::proof_file::{self, ProofFile};
 use zkgames_core::Error;
 use zkgames_core::Result;
-use zkgames_mpc::engine::{Proof as EngineProof, Protocols, Required, System};
+use zkgames_mpc::engine::{Proof as EngineProof, Required, System};
 use zkgames_mpc::statement::OwnedStatement;
 use zkgames_mpc::Report;
 
 /// The transcript label of Tatham statements.
 pub const TAG: &[u8] = b"zkgames/tatham/v1";
 
-/// The protocol ids, one per engine.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a Tatham puzzle proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::TathamMpc),
-        (Engine::Kkw, ProtocolId::TathamKkw),
-        (Engine::Vole, ProtocolId::TathamVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// The protocol ids, one per engine.
+    pub PROTOCOLS = "a Tatham puzzle proof", "Tatham puzzle solution",
+    {
+        Zkbpp: TATHAM_MPC = 23,
+        Kkw: TATHAM_KKW = 24,
+        Vole: TATHAM_VOLE = 25,
+    }
+}
 
 /// What a proof file says before the engine's proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

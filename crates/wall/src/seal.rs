@@ -8,8 +8,8 @@
 //! witness) shows which move the seal was made for; the engine's opening check re-runs the
 //! prover, so a seal opens to exactly one move, and that move is legal.
 //!
-//! Files: the seal is a proof file ([`zkgames_core::proof_file`], protocol [`ProtocolId::WallMove`]
-//! for ZKB++, [`ProtocolId::WallMoveKkw`] for KKW or [`ProtocolId::WallMoveVole`] for
+//! Files: the seal is a proof file ([`zkgames_core::proof_file`], protocol [`crate::seal::WALL_MOVE`]
+//! for ZKB++, [`crate::seal::WALL_MOVE_KKW`] for KKW or [`crate::seal::WALL_MOVE_VOLE`] for
 //! VOLE-in-the-head, mode 0) whose body is the engine's
 //! bincode proof; the opening is the engine's opening
 //! encoding ([`SealOpening::to_bytes`]). The seal's digest ([`zkgames_mpc::seal::seal_digest`])
@@ -22,17 +22,16 @@
 //! ‖ u32 col ‖ u8 dir (0 D, 1 R) ‖ u8 mover (0-based)`.
 
 use rand_core::RngCore;
-use zkgames_mpc::engine::Engine;
 
 use super::board::{Dir, Variant};
 use super::circuit::{HiddenMove, MoveCircuit};
 use super::game::{Game, Move, PawnOption, Status};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{ProofFile, ProtocolId};
+use zkgames_core::proof_file::ProofFile;
 use zkgames_core::Error;
 use zkgames_core::Result;
 use zkgames_mpc::circuit::Circuit;
-use zkgames_mpc::engine::{Proof, Protocols, Required, System};
+use zkgames_mpc::engine::{Proof, Required, System};
 use zkgames_mpc::seal::SealOpening;
 use zkgames_mpc::statement::OwnedStatement;
 use zkgames_mpc::statement::Statement;
@@ -256,16 +255,16 @@ pub struct Sealed {
     pub digest: Digest,
 }
 
-/// Sealed moves' protocol ids: 4 (ZKB++), 7 (KKW), 12 (VOLE-in-the-head); the body is the
-/// engine's proof alone, non-interactive.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a sealed Wall Game move",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::WallMove),
-        (Engine::Kkw, ProtocolId::WallMoveKkw),
-        (Engine::Vole, ProtocolId::WallMoveVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// Sealed moves' protocol ids: 4 (ZKB++), 7 (KKW), 12 (VOLE-in-the-head); the body is the
+    /// engine's proof alone, non-interactive.
+    pub PROTOCOLS = "a sealed Wall Game move", "Wall Game sealed move",
+    {
+        Zkbpp: WALL_MOVE = 4,
+        Kkw: WALL_MOVE_KKW = 7,
+        Vole: WALL_MOVE_VOLE = 12,
+    }
+}
 
 /// Seals a legal move with `system` (an illegal one is refused first).
 pub fn seal_move(

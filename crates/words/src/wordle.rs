@@ -26,11 +26,11 @@ use sha2::{Digest as _, Sha256};
 use super::commit::{self, Commitment, Key};
 use super::dict::{self, WordList};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{ProofFile, ProtocolId};
+use zkgames_core::proof_file::ProofFile;
 use zkgames_core::Error;
 use zkgames_core::Result;
 use zkgames_mpc::circuit::{Bit, Builder, Circuit};
-use zkgames_mpc::engine::{Engine, Proof, Protocols, Required, System};
+use zkgames_mpc::engine::{Engine, Proof, Required, System};
 use zkgames_mpc::statement::Statement;
 
 /// Letters per word.
@@ -310,25 +310,25 @@ impl AnswerStatement {
     }
 }
 
-/// Seal files: protocol ids 490 (ZKB++), 491 (KKW), 492 (VOLE-in-the-head).
-pub const SEAL_PROTOCOLS: Protocols = Protocols {
-    what: "a Wordle seal",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::WordleSealMpc),
-        (Engine::Kkw, ProtocolId::WordleSealKkw),
-        (Engine::Vole, ProtocolId::WordleSealVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// Seal files: protocol ids 490 (ZKB++), 491 (KKW), 492 (VOLE-in-the-head).
+    pub SEAL_PROTOCOLS = "a Wordle seal", "Wordle seal",
+    {
+        Zkbpp: WORDLE_SEAL_MPC = 490,
+        Kkw: WORDLE_SEAL_KKW = 491,
+        Vole: WORDLE_SEAL_VOLE = 492,
+    }
+}
 
-/// Answer files: protocol ids 493 (ZKB++), 494 (KKW), 495 (VOLE-in-the-head).
-pub const ANSWER_PROTOCOLS: Protocols = Protocols {
-    what: "a Wordle answer",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::WordleAnswerMpc),
-        (Engine::Kkw, ProtocolId::WordleAnswerKkw),
-        (Engine::Vole, ProtocolId::WordleAnswerVole),
-    ],
-};
+zkgames_mpc::protocols! {
+    /// Answer files: protocol ids 493 (ZKB++), 494 (KKW), 495 (VOLE-in-the-head).
+    pub ANSWER_PROTOCOLS = "a Wordle answer", "Wordle answer",
+    {
+        Zkbpp: WORDLE_ANSWER_MPC = 493,
+        Kkw: WORDLE_ANSWER_KKW = 494,
+        Vole: WORDLE_ANSWER_VOLE = 495,
+    }
+}
 
 /// What precedes the proof in a seal file's body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -304,7 +304,7 @@ impl Server {
     }
 
     /// SIGTERM, then the exit code and the whole log.
-    pub fn stop(mut self) -> (Option<i32>, String) {
+    pub fn stop(self) -> (Option<i32>, String) {
         let ok = std::process::Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()

@@ -10,14 +10,13 @@
 //! that a verifier given another circuit or other public groups says so in words before any
 //! cryptography.
 
-use crate::engine::Engine;
 use serde::{Deserialize, Serialize};
 
 use super::Bristol;
-use crate::engine::{Proof as EngineProof, Protocols, Required, System};
+use crate::engine::{Proof as EngineProof, Required, System};
 use crate::statement::OwnedStatement;
 use crate::Report;
-use zkgames_core::proof_file::{self, ProofFile, ProtocolId};
+use zkgames_core::proof_file::{self, ProofFile};
 use zkgames_core::Error;
 use zkgames_core::Result;
 use zkgames_net::SessionProver;
@@ -25,15 +24,15 @@ use zkgames_net::SessionProver;
 /// The transcript label of circuit proofs.
 pub const TAG: &[u8] = b"zkgames/circuit/bristol/v1";
 
-/// Circuit proofs' protocol ids, one per engine.
-pub const PROTOCOLS: Protocols = Protocols {
-    what: "a circuit proof",
-    ids: &[
-        (Engine::Zkbpp, ProtocolId::CircuitMpc),
-        (Engine::Kkw, ProtocolId::CircuitKkw),
-        (Engine::Vole, ProtocolId::CircuitVole),
-    ],
-};
+crate::protocols! {
+    /// Circuit proofs' protocol ids, one per engine.
+    pub PROTOCOLS = "a circuit proof", "Bristol Fashion circuit",
+    {
+        Zkbpp: CIRCUIT_MPC = 20,
+        Kkw: CIRCUIT_KKW = 21,
+        Vole: CIRCUIT_VOLE = 22,
+    }
+}
 
 /// What a proof file says before the engine's proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

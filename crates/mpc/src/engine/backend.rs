@@ -39,6 +39,8 @@ pub struct ParamSet {
 pub trait ProofEngine: 'static {
     /// The name users read: `VOLE-in-the-head`.
     const NAME: &'static str;
+    /// The proof system as a protocol's name reads it: `ZKB++ (MPC-in-the-head)`.
+    const SYSTEM_NAME: &'static str;
     /// The short label of JSON reports' `system` field: `VOLE`.
     const LABEL: &'static str;
     /// The wire name: `--system` on the command line, `system` in the HTTP API.

@@ -86,38 +86,43 @@ macro_rules! define_engines {
             pub const ALL: &'static [Engine] = &[ $( $(#[cfg($cfg)])? Engine::$V, )* ];
 
             /// The name users read ([`ProofEngine::NAME`]).
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::NAME, )* }
             }
 
+            /// The proof system as a protocol's name reads it ([`ProofEngine::SYSTEM_NAME`]).
+            pub const fn system_name(self) -> &'static str {
+                match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::SYSTEM_NAME, )* }
+            }
+
             /// The short label of JSON reports' `system` field ([`ProofEngine::LABEL`]).
-            pub fn label(self) -> &'static str {
+            pub const fn label(self) -> &'static str {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::LABEL, )* }
             }
 
             /// The wire name: `--system`'s value, the HTTP API's `system`.
-            pub fn wire(self) -> &'static str {
+            pub const fn wire(self) -> &'static str {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::WIRE, )* }
             }
 
             /// Other names `--system` accepts.
-            pub fn aliases(self) -> &'static [&'static str] {
+            pub const fn aliases(self) -> &'static [&'static str] {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::ALIASES, )* }
             }
 
             /// One line for `--system`'s help.
-            pub fn help(self) -> &'static str {
+            pub const fn help(self) -> &'static str {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::HELP, )* }
             }
 
             /// Whether the engine proves GF(2^8) inverse gates natively
             /// ([`ProofEngine::NATIVE_INVERSES`]).
-            pub fn native_inverses(self) -> bool {
+            pub const fn native_inverses(self) -> bool {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::NATIVE_INVERSES, )* }
             }
 
             /// The parameter sets users pick by name (the default first; empty: none).
-            pub fn param_sets(self) -> &'static [ParamSet] {
+            pub const fn param_sets(self) -> &'static [ParamSet] {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::PARAM_SETS, )* }
             }
 
@@ -500,6 +505,51 @@ impl Required {
             _ => Ok(()),
         }
     }
+}
+
+/// Declares a proof kind's protocol ids: a constant per id, the kind's [`Protocols`] table
+/// `$name`, and the ids' registration in
+/// [`zkgames_core::proof_file::PROTOCOL_IDS`] (so that every program linking the kind
+/// names them). `$what` names the kind's proofs in messages, `$kind` the kind in protocol
+/// names:
+///
+/// ```ignore
+/// zkgames_mpc::protocols! {
+///     pub PROTOCOLS = "a SHA-256 preimage proof", "SHA-256 preimage",
+///     { Zkbpp: SHA256_MPC = 3, Kkw: SHA256_KKW = 6, Vole: SHA256_VOLE = 11 }
+/// }
+/// ```
+#[macro_export]
+macro_rules! protocols {
+    ($(#[$m:meta])* $vis:vis $name:ident = $what:literal, $kind:literal,
+     { $( $E:ident : $CONST:ident = $id:literal ),* $(,)? }) => {
+        $(
+            #[doc = concat!("The protocol id of ", $kind, " proofs of this engine: ", stringify!($id), ".")]
+            $vis const $CONST: $crate::__core::proof_file::ProtocolId =
+                $crate::__core::proof_file::ProtocolId($id);
+        )*
+        $(#[$m])*
+        $vis const $name: $crate::engine::Protocols = $crate::engine::Protocols {
+            what: $what,
+            ids: &[ $( ($crate::engine::Engine::$E, $CONST) ),* ],
+        };
+        $(
+            const _: () = {
+                #[$crate::__core::linkme::distributed_slice($crate::__core::proof_file::PROTOCOL_IDS)]
+                #[linkme(crate = $crate::__core::linkme)]
+                static REGISTERED: $crate::__core::proof_file::Registered =
+                    $crate::__core::proof_file::Registered {
+                        id: $CONST,
+                        kind: $kind,
+                        system: $crate::engine::Engine::$E.system_name(),
+                        engine: (
+                            $crate::engine::Engine::$E.name(),
+                            $crate::engine::Engine::$E.wire(),
+                        ),
+                    };
+            };
+        )*
+    };
 }
 
 /// The protocol ids of one kind of statement, one per engine it offers: how a verifier

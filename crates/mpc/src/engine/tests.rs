@@ -133,7 +133,7 @@ fn every_engine_runs_a_live_session_and_replays_it() {
         context: b"ctx".to_vec(),
     };
     // any protocol id: the tests' sessions never meet another kind
-    let protocol = ProtocolId::CircuitMpc;
+    let protocol = crate::bristol::proof::CIRCUIT_MPC;
     for sys in systems() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let a = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();

@@ -131,6 +131,7 @@ impl Interactive for Kkw {
 
 impl crate::engine::ProofEngine for Kkw {
     const NAME: &'static str = "KKW";
+    const SYSTEM_NAME: &'static str = "KKW (MPC-in-the-head with preprocessing)";
     const LABEL: &'static str = "KKW";
     const WIRE: &'static str = "kkw";
     const HELP: &'static str =

@@ -156,6 +156,7 @@ impl Interactive for Plain {
 
 impl ProofEngine for Plain {
     const NAME: &'static str = "plain (test engine, reveals the witness)";
+    const SYSTEM_NAME: &'static str = "the plain test engine";
     const LABEL: &'static str = "plain";
     const WIRE: &'static str = "plain";
     const HELP: &'static str = "a test engine whose proof is the witness in the clear";

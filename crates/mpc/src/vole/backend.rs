@@ -132,6 +132,7 @@ impl Interactive for Vole {
 
 impl crate::engine::ProofEngine for Vole {
     const NAME: &'static str = "VOLE-in-the-head";
+    const SYSTEM_NAME: &'static str = "VOLE-in-the-head";
     const LABEL: &'static str = "VOLE";
     const WIRE: &'static str = "vole";
     const HELP: &'static str =

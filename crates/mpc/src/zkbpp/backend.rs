@@ -26,6 +26,7 @@ fn min_rounds(req: &Required) -> usize {
 
 impl ProofEngine for Zkbpp {
     const NAME: &'static str = "ZKB++";
+    const SYSTEM_NAME: &'static str = "ZKB++ (MPC-in-the-head)";
     const LABEL: &'static str = "ZKB++";
     const WIRE: &'static str = "zkbpp";
     const ALIASES: &'static [&'static str] = &["mpc"];

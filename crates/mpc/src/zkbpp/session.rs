@@ -82,7 +82,7 @@ struct MpcResponder {
 impl SessionProver<'static> for MpcProver {
     fn hello(&self) -> Hello {
         Hello {
-            protocol: self.protocol as u16,
+            protocol: self.protocol.0,
             version: SESSION_VERSION,
             statement: self.st.as_ref().digest(),
             rounds: self.rounds as u32,
@@ -368,7 +368,7 @@ pub fn simulate(
         outputs.push(o);
     }
     let hello = Hello {
-        protocol: protocol as u16,
+        protocol: protocol.0,
         version: SESSION_VERSION,
         statement: st.digest(),
         rounds: rounds as u32,
