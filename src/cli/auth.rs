@@ -52,9 +52,8 @@ pub enum ProverCmd {
         /// `.pub` (or `.pub` appended).
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
     },
     /// Prove knowledge of a key offline, bound to a text (in effect a signature on it): the
     /// proof a login sends, with another context; check it with `verifier auth verify`.
@@ -70,9 +69,8 @@ pub enum ProverCmd {
         /// The proof file to write (`-` for stdout).
         #[arg(short = 'o', long = "output")]
         output: String,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
     },
     /// Print the public identity of a secret key (to recreate a lost NAME.pub).
     Identity {
@@ -279,7 +277,11 @@ pub fn pub_path(key: &Path) -> PathBuf {
 
 pub fn run_prover(cmd: ProverCmd) -> Result<()> {
     match cmd {
-        ProverCmd::Keygen { kind, output, seed } => {
+        ProverCmd::Keygen {
+            kind,
+            output,
+            seed: crate::cli::SeedArg { seed },
+        } => {
             if output.as_os_str() == "-" {
                 return Err(Error::bad(
                     "-o: a key is written to a file (mode 0600), not to stdout",
@@ -322,7 +324,7 @@ pub fn run_prover(cmd: ProverCmd) -> Result<()> {
             context,
             system,
             output,
-            seed,
+            seed: crate::cli::SeedArg { seed },
         } => {
             let key = read_key(&key)?;
             let sys = system.system(crate::auth::keys::LOGIN_SECURITY_BITS)?;
@@ -712,28 +714,25 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 id.kind(),
                 id.fingerprint()
             );
-            report::emit(
-                json,
-                format!(
-                    "ACCEPTED: {statement} ({} proof, {} bytes)",
-                    engine.label(),
-                    bytes.len()
-                ),
-                report::verdict(
-                    "accepted",
-                    serde_json::json!({
-                        "statement": statement,
-                        "kind": id.kind().name(),
-                        "fingerprint": id.fingerprint(),
-                        "system": engine.label(),
-                        "evidence": true,
-                        "security_bits": crate::auth::keys::LOGIN_SECURITY_BITS,
-                        "proof_bytes": bytes.len(),
-                        "context": context,
-                        "verify_ms": report::ms(t0.elapsed()),
-                    }),
-                ),
-            );
+            let system = crate::auth::keys::login_system(engine);
+            report::Verified {
+                verdict: "accepted",
+                statement,
+                system: engine.label(),
+                evidence: true,
+                rounds: None,
+                security_bits: Some(system.security_bits()),
+                proof_bytes: bytes.len(),
+                and_gates: None,
+                context: context.clone(),
+                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                about: Default::default(),
+                detail: format!("{system}, {} bytes", bytes.len()),
+                note: String::new(),
+            }
+            .about("kind", id.kind().name())
+            .about("fingerprint", id.fingerprint())
+            .emit(json);
             Ok(())
         }
         VerifierCmd::Serve {

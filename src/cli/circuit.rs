@@ -67,19 +67,14 @@ pub enum ProverCmd {
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Soundness in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof is bound to (must be given again to verify).
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
         #[command(flatten)]
         limit: LimitArg,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -92,12 +87,8 @@ pub enum ProverCmd {
         inputs: ProverValues,
         /// Verifier address HOST:PORT, or `-` for stdin/stdout.
         addr: String,
-        /// Soundness in bits (the verifier's parameters must be the same).
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the session is bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
         #[command(flatten)]
@@ -162,12 +153,8 @@ pub enum VerifierCmd {
         proof: String,
         #[command(flatten)]
         values: StatementValues,
-        /// Security required, in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof must be bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         limit: LimitArg,
         #[command(flatten)]
@@ -180,12 +167,8 @@ pub enum VerifierCmd {
         circuit: String,
         #[command(flatten)]
         values: StatementValues,
-        /// Security required, in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the session must be bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
         #[command(flatten)]
@@ -394,11 +377,10 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             circuit,
             inputs,
             output,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
             limit,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             out,
         } => {
             let json = out.enable();
@@ -463,8 +445,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             circuit,
             inputs,
             addr,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
             limit,
             deadlines,
@@ -555,8 +536,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             circuit,
             proof,
             values,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             limit,
             out,
         } => {
@@ -575,7 +555,6 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 &Required::bits(security),
                 context.as_bytes(),
             )?;
-            let system = proof::PROTOCOLS.engine(&f)?.label();
             let digest = hex::encode(circ.digest());
             let statement = format!(
                 "knowledge of secret inputs of circuit {}… giving outputs {}",
@@ -589,32 +568,15 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     .collect::<Vec<_>>()
                     .join(" ")
             );
-            emit(
-                json,
-                format!("ACCEPTED: {statement}: {rep}"),
-                report::verdict(
-                    "accepted",
-                    serde_json::json!({
-                        "statement": statement,
-                        "circuit_digest": digest,
-                        "system": system,
-                        "evidence": true,
-                        "rounds": rep.rounds,
-                        "security_bits": report::bits(rep.security_bits),
-                        "proof_bytes": rep.proof_bytes,
-                        "and_gates": rep.and_gates,
-                        "context": context,
-                        "verify_ms": report::ms(t0.elapsed()),
-                    }),
-                ),
-            );
+            report::Verified::accepted(statement, &rep, &context, t0.elapsed())
+                .about("circuit_digest", digest)
+                .emit(json);
             Ok(())
         }
         VerifierCmd::Serve {
             circuit,
             values,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
             limit,
             serve,

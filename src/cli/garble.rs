@@ -53,17 +53,12 @@ pub enum ProverCmd {
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Soundness in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof is bound to (must be given again to verify).
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -109,12 +104,8 @@ pub enum VerifierCmd {
         result: String,
         #[command(flatten)]
         compile: CompileArgs,
-        /// Security required, in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof must be bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -233,10 +224,9 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             public,
             compile,
             output,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             out,
         } => {
             let json = out.enable();
@@ -320,8 +310,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             public,
             result,
             compile,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             out,
         } => {
             let json = out.enable();
@@ -343,7 +332,6 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 context.as_bytes(),
             )?;
             let rep = v.report;
-            let system = proof::PROTOCOLS.engine(&f)?.label();
             let secrets: Vec<String> = prog
                 .params()
                 .iter()
@@ -366,30 +354,15 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             } else {
                 String::new()
             };
-            emit(
-                json,
-                format!("ACCEPTED: {statement}: {rep}{note}"),
-                report::verdict(
-                    "accepted",
-                    serde_json::json!({
-                        "statement": statement,
-                        "result": result.trim(),
-                        "function": prog.function(),
-                        "program_digest": hex::encode(prog.digest()),
-                        "circuit_digest": hex::encode(prog.circuit().digest()),
-                        "compiler": COMPILER,
-                        "made_with": v.made_with,
-                        "system": system,
-                        "evidence": true,
-                        "rounds": rep.rounds,
-                        "security_bits": report::bits(rep.security_bits),
-                        "proof_bytes": rep.proof_bytes,
-                        "and_gates": rep.and_gates,
-                        "context": context,
-                        "verify_ms": report::ms(t0.elapsed()),
-                    }),
-                ),
-            );
+            let mut v = report::Verified::accepted(statement, &rep, &context, t0.elapsed())
+                .about("result", result.trim())
+                .about("function", prog.function())
+                .about("program_digest", hex::encode(prog.digest()))
+                .about("circuit_digest", hex::encode(prog.circuit().digest()))
+                .about("compiler", COMPILER)
+                .about("made_with", v.made_with.as_str());
+            v.note = note;
+            v.emit(json);
             Ok(())
         }
         VerifierCmd::Inspect { file, compile, out } => {

@@ -436,6 +436,37 @@ pub fn warn_seed(seed: Option<u64>) {
     }
 }
 
+/// `--security` and `--context`: what every proving and verifying command takes.
+#[derive(Args, Debug, Clone)]
+pub struct SecurityArgs {
+    /// Security in bits: the knowledge error is at most 2^-BITS (the verifier's side fixes the
+    /// engine's parameters for it: VOLE and KKW sets from PROTOCOLS, ZKB++ ceil(BITS /
+    /// log2(3/2)) rounds).
+    #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub security: u32,
+    /// Context string the proof is bound to (a message, a game id, a login nonce): the
+    /// verifier must give the same.
+    #[arg(long, default_value = "")]
+    pub context: String,
+}
+
+/// `--security` alone, for commands bound to no context.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct SecurityArg {
+    /// Security in bits: the knowledge error is at most 2^-BITS.
+    #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub security: u32,
+}
+
+/// `--seed`: reproducible runs for tests only ([`warn_seed`] says so on stderr).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct SeedArg {
+    /// Fixed randomness seed: reproducible, NOT secret (whoever knows it can recover the
+    /// secret). Tests only.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
 /// Deadlines of a live session (`connect` and `serve`).
 #[derive(Args, Debug, Clone, Copy)]
 pub struct DeadlineArgs {

@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Subcommand, ValueEnum};
 
 use crate::cli::engine::{EngineArg, EngineParams};
 use crate::cli::report::{self, emit, JsonArg};
@@ -67,15 +67,7 @@ impl std::fmt::Display for System {
     }
 }
 
-#[derive(Args, Debug)]
-pub struct SecurityArgs {
-    /// Required security in bits: the knowledge error is at most 2^-BITS.
-    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub security: u32,
-    /// Context string the proof is bound to (a message, a login nonce...).
-    #[arg(long, default_value = "")]
-    pub context: String,
-}
+pub use crate::cli::SecurityArgs;
 
 #[derive(Subcommand, Debug)]
 pub enum ProverCmd {
@@ -120,9 +112,8 @@ pub enum ProverCmd {
         system: System,
         #[command(flatten)]
         params: EngineParams,
-        /// Fixed RNG seed: reproducible runs and tests only (leaks the solution to whoever knows it).
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
     },
     /// Take part in a live interactive session with `verifier peg serve`. Fresh randomness
     /// every time: there is no --seed for live sessions (two sessions on the same
@@ -159,9 +150,8 @@ pub enum ProverCmd {
         /// Output transcript file, `-` for stdout.
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Fixed RNG seed: reproducible runs only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         /// No progress bar (it shows only on a terminal, after a second).
         #[arg(long, short = 'q')]
         quiet: bool,
@@ -294,7 +284,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             system,
             params,
-            seed,
+            seed: crate::cli::SeedArg { seed },
         } => {
             crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
             crate::cli::warn_seed(seed);
@@ -378,7 +368,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             puzzle,
             sec,
             output,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             quiet,
             system,
             params,
@@ -564,55 +554,64 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let ctx = sec.context.as_bytes();
             let t0 = std::time::Instant::now();
             let statement = format!("knowledge of a solution of '{}'", p.name());
-            let (verdict, system, rounds, bits, human) = match (f.protocol, f.mode) {
+            let v = match (f.protocol, f.mode) {
                 (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
                     let pr = fs::decode_proof(&f)?;
                     let rep = fs::verify(inst, &pr, sec.security, ctx)?;
-                    let human = format!(
-                        "ACCEPTED: {statement} (isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes, verified in {:.1} ms)",
-                        rep.rounds,
-                        rep.s,
-                        rep.bits,
-                        bytes.len(),
-                        t0.elapsed().as_secs_f64() * 1e3
-                    );
-                    (
-                        "accepted",
-                        "isomorphism protocol",
-                        rep.rounds,
-                        Some(rep.bits),
-                        human,
-                    )
+                    report::Verified {
+                        verdict: "accepted",
+                        statement,
+                        system: "isomorphism protocol",
+                        evidence: true,
+                        rounds: Some(rep.rounds),
+                        security_bits: Some(rep.bits),
+                        proof_bytes: bytes.len(),
+                        and_gates: None,
+                        context: sec.context.clone(),
+                        verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                        about: Default::default(),
+                        detail: format!(
+                            "isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes",
+                            rep.rounds,
+                            rep.s,
+                            rep.bits,
+                            bytes.len()
+                        ),
+                        note: String::new(),
+                    }
                 }
                 (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
                     let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
                     let rounds = verify_record(inst, &rec, sec.security, ctx)?;
-                    let human = format!(
-                        "CONSISTENT (interactive session transcript, {rounds} rounds): the recorded session checks, but such a transcript can be made without a solution and is NOT evidence"
-                    );
-                    ("consistent", "isomorphism protocol", rounds, None, human)
+                    report::Verified {
+                        verdict: "consistent",
+                        statement,
+                        system: "isomorphism protocol",
+                        evidence: false,
+                        rounds: Some(rounds),
+                        security_bits: None,
+                        proof_bytes: bytes.len(),
+                        and_gates: None,
+                        context: sec.context.clone(),
+                        verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                        about: Default::default(),
+                        detail: format!("isomorphism protocol, {rounds} rounds"),
+                        note: String::new(),
+                    }
                 }
                 (protocol, mode) if crate::peg::mpc::PROTOCOLS.engine_of(protocol).is_some() => {
-                    let engine = crate::peg::mpc::PROTOCOLS.engine(&f)?;
                     let rep =
                         crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?;
-                    let (v, human) = if mode == Mode::Interactive {
-                        (
-                            "consistent",
-                            format!(
-                                "CONSISTENT (interactive session transcript, {engine}): {rep}; NOT evidence: such a transcript can be made without a solution"
-                            ),
-                        )
+                    let v = report::Verified::accepted(statement, &rep, &sec.context, t0.elapsed());
+                    if mode == Mode::Interactive {
+                        report::Verified {
+                            verdict: "consistent",
+                            evidence: false,
+                            ..v
+                        }
                     } else {
-                        ("accepted", format!("ACCEPTED: {statement} ({rep})"))
-                    };
-                    (
-                        v,
-                        engine.label(),
-                        rep.rounds,
-                        Some(rep.security_bits),
-                        human,
-                    )
+                        v
+                    }
                 }
                 (other, _) => {
                     return Err(Error::bad(format!(
@@ -621,21 +620,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                     )))
                 }
             };
-            let obj = report::verdict(
-                verdict,
-                serde_json::json!({
-                    "statement": statement,
-                    "puzzle": p.name(),
-                    "system": system,
-                    "evidence": verdict == "accepted",
-                    "rounds": rounds,
-                    "security_bits": bits.map(report::bits),
-                    "proof_bytes": bytes.len(),
-                    "context": sec.context,
-                    "verify_ms": report::ms(t0.elapsed()),
-                }),
-            );
-            emit(json, human, obj);
+            v.about("puzzle", p.name()).emit(json);
             Ok(())
         }
         VerifierCmd::Inspect { proof, all, out } => {

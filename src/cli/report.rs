@@ -77,6 +77,107 @@ pub fn verdict(verdict: &str, fields: Value) -> Value {
     Value::Object(m)
 }
 
+/// What every verifier command reports on an accepted proof (or a consistent recorded
+/// session): one type, rendered as the `ACCEPTED:` line or as the JSON object. The keys every
+/// kind shares come first; `about` holds the kind's own (`digest`, `puzzle`, `game_id`, …).
+#[derive(serde::Serialize, Debug, Clone)]
+pub struct Verified {
+    /// `accepted` (transferable evidence) or `consistent` (a recorded session).
+    pub verdict: &'static str,
+    /// What the verifier now knows, in words.
+    pub statement: String,
+    /// The proof system's label (`VOLE`, `KKW`, `ZKB++`, `isomorphism protocol`).
+    pub system: &'static str,
+    /// Whether the file is evidence for anyone (a recorded session is not).
+    pub evidence: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<usize>,
+    #[serde(serialize_with = "one_decimal_opt")]
+    pub security_bits: Option<f64>,
+    pub proof_bytes: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub and_gates: Option<usize>,
+    pub context: String,
+    #[serde(serialize_with = "one_decimal")]
+    pub verify_ms: f64,
+    #[serde(flatten)]
+    pub about: Map<String, Value>,
+    /// The system and sizes as the text line shows them (a [`crate::mpc::Report`]).
+    #[serde(skip)]
+    pub detail: String,
+    /// Said after the line (`(made with …)`).
+    #[serde(skip)]
+    pub note: String,
+}
+
+fn one_decimal<S: serde::Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64((x * 10.0).round() / 10.0)
+}
+
+fn one_decimal_opt<S: serde::Serializer>(
+    x: &Option<f64>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match x {
+        Some(x) => one_decimal(x, s),
+        None => s.serialize_none(),
+    }
+}
+
+impl Verified {
+    /// An accepted non-interactive proof with `report`, verified in `elapsed`.
+    pub fn accepted(
+        statement: String,
+        report: &crate::mpc::Report,
+        context: &str,
+        elapsed: std::time::Duration,
+    ) -> Self {
+        Verified {
+            verdict: "accepted",
+            statement,
+            system: report.system.engine().label(),
+            evidence: true,
+            rounds: Some(report.rounds),
+            security_bits: Some(report.security_bits),
+            proof_bytes: report.proof_bytes,
+            and_gates: Some(report.and_gates),
+            context: context.to_string(),
+            verify_ms: elapsed.as_secs_f64() * 1e3,
+            about: Map::new(),
+            detail: report.to_string(),
+            note: String::new(),
+        }
+    }
+
+    /// Adds a key of the kind's own.
+    pub fn about(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.about.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// The text line: `ACCEPTED: STATEMENT (DETAIL)NOTE`, or for a recorded session
+    /// `CONSISTENT (interactive session transcript, DETAIL): …NOT evidence`.
+    pub fn line(&self) -> String {
+        if self.evidence {
+            format!(
+                "ACCEPTED: {} ({}){}",
+                self.statement, self.detail, self.note
+            )
+        } else {
+            format!(
+                "CONSISTENT (interactive session transcript, {}): the recorded session checks, but such a transcript can be made without a witness and is NOT evidence{}",
+                self.detail, self.note
+            )
+        }
+    }
+
+    /// Prints the verdict: the object in JSON mode, the line otherwise.
+    pub fn emit(&self, json: bool) {
+        let obj = serde_json::to_value(self).expect("a verdict serializes");
+        emit(json, self.line(), obj);
+    }
+}
+
 /// The object printed for a failed run: `rejected` (exit 1), `retry` (exit 75, with
 /// `retry_after_s`: whole seconds, or null) or `error` (exit 2).
 pub fn error_object(e: &Error, message: &str) -> Value {

@@ -31,17 +31,12 @@ pub enum ProverCmd {
         /// Where to write the proof (`-` for stdout).
         #[arg(short = 'o', long = "output", default_value = "-")]
         output: String,
-        /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: rounds = ceil(bits / log2(3/2))).
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof is bound to (must be given again to verify).
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
     },
     /// Seal a preimage of a published digest: a proof now, the preimage revealed later.
     Seal(super::sha256_seal::SealArgs),
@@ -56,12 +51,8 @@ pub enum VerifierCmd {
         digest: String,
         /// The proof file (`-` for stdin).
         proof: String,
-        /// Security required, in bits (knowledge error at most 2^-BITS).
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof must be bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -105,10 +96,9 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             preimage_hex,
             preimage_file,
             output,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
-            seed,
+            seed: crate::cli::SeedArg { seed },
         } => {
             check_security(security)?;
             let (pre, from) = match (preimage_hex, preimage_file) {
@@ -155,8 +145,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Verify {
             digest,
             proof,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             out,
         } => {
             let json = out.enable();
@@ -165,27 +154,10 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let f = read_proof(&proof)?;
             let t0 = std::time::Instant::now();
             let rep = sha256::verify(&d, &f, &Required::bits(security), context.as_bytes())?;
-            let system = sha256::PROTOCOLS.engine(&f)?.label();
             let statement = format!("knowledge of a SHA-256 preimage of {}", hex::encode(d));
-            emit(
-                json,
-                format!("ACCEPTED: {statement}: {rep}"),
-                report::verdict(
-                    "accepted",
-                    serde_json::json!({
-                        "statement": statement,
-                        "digest": hex::encode(d),
-                        "system": system,
-                        "evidence": true,
-                        "rounds": rep.rounds,
-                        "security_bits": report::bits(rep.security_bits),
-                        "proof_bytes": rep.proof_bytes,
-                        "and_gates": rep.and_gates,
-                        "context": context,
-                        "verify_ms": report::ms(t0.elapsed()),
-                    }),
-                ),
-            );
+            report::Verified::accepted(statement, &rep, &context, t0.elapsed())
+                .about("digest", hex::encode(d))
+                .emit(json);
             Ok(())
         }
         VerifierCmd::Inspect { proof, out } => {

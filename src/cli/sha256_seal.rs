@@ -24,15 +24,10 @@ pub struct SealArgs {
     /// preimage.
     #[arg(long)]
     opening: String,
-    /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: rounds = ceil(bits / log2(3/2))).
-    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-    security: u32,
-    /// Context string the seal is bound to (must be given again to verify and to open).
-    #[arg(long, default_value = "")]
-    context: String,
-    /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    sec: crate::cli::SecurityArgs,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
     #[command(flatten)]
     sys: crate::cli::engine::SystemArgs,
 }
@@ -76,7 +71,7 @@ fn write_secret(path: &str, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run_seal(a: SealArgs) -> Result<()> {
-    check_security(a.security)?;
+    check_security(a.sec.security)?;
     if a.opening == "-" {
         return Err(Error::bad(
             "--opening -: the opening is secret; give a file name (it is created with mode 0600)",
@@ -101,10 +96,10 @@ pub fn run_seal(a: SealArgs) -> Result<()> {
             pre.len()
         )));
     }
-    super::warn_seed(a.seed);
-    let mut rng = crate::rng::rng_from(a.seed);
-    let system = a.sys.system(a.security)?;
-    let sealed = crate::mpc::sha256::seal(&pre, &system, a.context.as_bytes(), &mut rng);
+    super::warn_seed(a.seed.seed);
+    let mut rng = crate::rng::rng_from(a.seed.seed);
+    let system = a.sys.system(a.sec.security)?;
+    let sealed = crate::mpc::sha256::seal(&pre, &system, a.sec.context.as_bytes(), &mut rng);
     let n = pre.len();
     crate::mpc::zkbpp::wipe(&mut pre);
     let (seal, opening) = sealed?;

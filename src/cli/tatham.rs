@@ -24,17 +24,12 @@ pub enum ProverCmd {
         /// Let zkgames find the solution (games it solves: Pegs) instead of the saved moves.
         #[arg(long)]
         solve: bool,
-        /// Soundness in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof is bound to (must be given again to verify).
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         system: SystemArgs,
-        /// Fixed randomness seed: reproducible, NOT secret. Tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -61,12 +56,8 @@ pub enum VerifierCmd {
         puzzle: String,
         /// The proof file (`-` for stdin).
         proof: String,
-        /// Security required, in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
-        /// Context string the proof must be bound to.
-        #[arg(long, default_value = "")]
-        context: String,
+        #[command(flatten)]
+        sec: crate::cli::SecurityArgs,
         #[command(flatten)]
         out: JsonArg,
     },
@@ -157,10 +148,9 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             savefile,
             output,
             solve,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             system,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             out,
         } => {
             let json = out.enable();
@@ -251,8 +241,7 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Verify {
             puzzle,
             proof: proof_path,
-            security,
-            context,
+            sec: crate::cli::SecurityArgs { security, context },
             out,
         } => {
             let json = out.enable();
@@ -266,29 +255,12 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
                 &Required::bits(security),
                 context.as_bytes(),
             )?;
-            let system = proof::PROTOCOLS.engine(&f)?.label();
             let id = tatham::game_id(p.as_ref());
             let statement = format!("the prover solved {}", crate::files::excerpt_up_to(&id, 60));
-            emit(
-                json,
-                format!("ACCEPTED: {statement}: {rep}"),
-                report::verdict(
-                    "accepted",
-                    serde_json::json!({
-                        "statement": statement,
-                        "game": p.game().name,
-                        "game_id": id,
-                        "system": system,
-                        "evidence": true,
-                        "rounds": rep.rounds,
-                        "security_bits": report::bits(rep.security_bits),
-                        "proof_bytes": rep.proof_bytes,
-                        "and_gates": rep.and_gates,
-                        "context": context,
-                        "verify_ms": report::ms(t0.elapsed()),
-                    }),
-                ),
-            );
+            report::Verified::accepted(statement, &rep, &context, t0.elapsed())
+                .about("game", p.game().name)
+                .about("game_id", id)
+                .emit(json);
             Ok(())
         }
         VerifierCmd::Inspect { proof: path, out } => {

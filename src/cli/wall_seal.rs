@@ -97,9 +97,8 @@ pub enum ProverCmd {
         /// Where to write the opening (a file: it is secret until you open the seal).
         #[arg(long, value_name = "OPENING")]
         opening: String,
-        /// Fixed RNG seed: reproducible runs and tests only (the seal then hides nothing).
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         sys: SystemArgs,
     },
@@ -126,9 +125,8 @@ pub enum ProverCmd {
         /// Most moves to play.
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=200))]
         moves: u32,
-        /// Soundness in bits.
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-        security: u32,
+        #[command(flatten)]
+        security: crate::cli::SecurityArg,
         #[command(flatten)]
         sys: SystemArgs,
     },
@@ -191,7 +189,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             mv,
             output,
             opening,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             sys,
         } => {
             crate::cli::warn_seed(seed);
@@ -244,7 +242,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
         ProverCmd::Demo {
             size,
             moves,
-            security,
+            security: crate::cli::SecurityArg { security },
             sys,
         } => demo(size, moves, &sys.system(security)?),
     }
@@ -259,22 +257,28 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
             let t0 = std::time::Instant::now();
             let d = seal::verify_seal(&ms, &bytes, &Required::bits(st.security))?;
-            let ms_t = t0.elapsed().as_secs_f64() * 1e3;
-            if json {
-                println!(
-                    "{{\"verdict\":\"accepted\",\"accepted\":true,\"player\":{},\"seal\":\"{}\",\"bytes\":{},\"verify_ms\":{ms_t:.2}}}",
-                    ms.player() + 1,
-                    digest_hex(&d),
-                    bytes.len()
-                );
-            } else {
-                println!(
-                    "ACCEPTED: player {} has sealed a legal move ({} bytes, verified in {ms_t:.1} ms); seal digest {} (position, player, context and seal)",
-                    ms.player() + 1,
-                    bytes.len(),
+            let system = seal::read_seal(&bytes)?.system();
+            crate::cli::report::Verified {
+                verdict: "accepted",
+                statement: format!("player {} has sealed a legal move", ms.player() + 1),
+                system: system.engine().label(),
+                evidence: true,
+                rounds: Some(system.repetitions()),
+                security_bits: Some(system.security_bits()),
+                proof_bytes: bytes.len(),
+                and_gates: Some(ms.circuit().n_and()),
+                context: st.context.clone(),
+                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                about: Default::default(),
+                detail: format!("{system}, {} bytes", bytes.len()),
+                note: format!(
+                    "; seal digest {} (position, player, context and seal)",
                     digest_hex(&d)
-                );
+                ),
             }
+            .about("player", ms.player() + 1)
+            .about("seal", digest_hex(&d))
+            .emit(json);
             Ok(())
         }
         VerifierCmd::Open {

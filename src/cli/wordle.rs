@@ -76,9 +76,8 @@ pub enum ProverCmd {
         opening: String,
         #[command(flatten)]
         game: GameArgs,
-        /// Fixed RNG seed: reproducible runs and tests only (the seal then hides nothing).
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         sys: SystemArgs,
         #[command(flatten)]
@@ -96,9 +95,8 @@ pub enum ProverCmd {
         output: String,
         #[command(flatten)]
         game: GameArgs,
-        /// Fixed RNG seed: reproducible runs and tests only.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        seed: crate::cli::SeedArg,
         #[command(flatten)]
         sys: SystemArgs,
         #[command(flatten)]
@@ -212,7 +210,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             output,
             opening,
             game,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             sys,
             out,
         } => {
@@ -266,7 +264,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             guess,
             output,
             game,
-            seed,
+            seed: crate::cli::SeedArg { seed },
             sys,
             out,
         } => {
@@ -520,22 +518,36 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             let ctx = game.context.as_bytes();
             let (head, digest) = wordle::verify_seal(&lists.answers, &sb, &game.required(), ctx)?;
             wordle::verify_answer(&digest, &head, &g, &f, &ab, &game.required(), ctx)?;
-            let ms = t0.elapsed().as_secs_f64() * 1e3;
             let text = wordle::feedback_text(&f);
-            report::emit(
-                json,
-                format!(
-                    "ACCEPTED: {} scores {text} against the sealed word (seal {}, answer {} bytes, verified in {ms:.1} ms)",
-                    dict::word_of(&g),
+            let answer = crate::proof_file::ProofFile::from_bytes(&ab)?;
+            let system = wordle::ANSWER_PROTOCOLS.engine(&answer)?;
+            let req = game.required();
+            report::Verified {
+                verdict: "accepted",
+                statement: format!(
+                    "{} scores {text} against the sealed word",
+                    dict::word_of(&g)
+                ),
+                system: system.label(),
+                evidence: true,
+                rounds: None,
+                security_bits: Some(req.bits),
+                proof_bytes: ab.len(),
+                and_gates: None,
+                context: game.context.clone(),
+                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                about: Default::default(),
+                detail: format!(
+                    "seal {}, answer {} bytes, {system}",
                     hexd(&digest),
                     ab.len()
                 ),
-                report::verdict(
-                    "accepted",
-                    json!({"accepted": true, "guess": dict::word_of(&g), "feedback": text,
-                           "seal": hexd(&digest), "bytes": ab.len(), "verify_ms": ms}),
-                ),
-            );
+                note: String::new(),
+            }
+            .about("guess", dict::word_of(&g))
+            .about("feedback", text)
+            .about("seal", hexd(&digest))
+            .emit(json);
             Ok(())
         }
         VerifierCmd::Play {

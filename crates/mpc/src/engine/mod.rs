@@ -393,21 +393,21 @@ impl System {
     }
 
     /// How success lines name the system: the engine, the level and the set
-    /// (`VOLE-in-the-head, 128-bit, size set`); the parameters when they are no offered set.
+    /// (`VOLE-in-the-head, 128-bit, size set`); for an engine without named sets, its
+    /// parameters (`ZKB++ with 219 rounds, 128.1 bits of security`); for parameters that are
+    /// no offered set, or invalid ones read from a file, [`System::details`].
     pub fn summary(&self) -> String {
-        let bits = self.security_bits();
-        let level = bits.floor() as u32;
-        match self.set_name(level) {
-            Some(set) => format!("{}, {level}-bit, {set} set", self.engine()),
-            None if self.engine().param_sets().is_empty() => {
-                format!(
-                    "{} with {}, {bits:.1} bits of security",
-                    self.engine(),
-                    self.params_text()
-                )
-            }
-            None => format!("{self}"),
+        if self.check().is_err() || self.engine().param_sets().is_empty() {
+            return self.details();
         }
+        let bits = self.security_bits();
+        (1..=bits.floor().clamp(1.0, 512.0) as u32)
+            .rev()
+            .find_map(|level| self.set_name(level).map(|set| (level, set)))
+            .map_or_else(
+                || self.details(),
+                |(level, set)| format!("{}, {level}-bit, {set} set", self.engine()),
+            )
     }
 }
 
