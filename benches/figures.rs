@@ -35,6 +35,8 @@ const DIGEST_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff
 const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const AES_PT: &str = "00112233445566778899aabbccddeeff";
 const KEPT: &str = "## Kept rows";
+/// The start of the headline row the README leaves to the guide (README.md stays under 20 KB).
+const README_SKIPS: &str = "| reading a circuit file";
 
 /// One proof whose size is a figure: its id (what the documents tag sizes with), what it
 /// proves, the commands that make it (`prover`/`verifier` as on a `PATH`; the proof is the
@@ -785,21 +787,22 @@ fn main() {
     }
     std::fs::write(&path, doc).unwrap();
     println!("figures: wrote {}", path.display());
+    let headline = rows.len();
     let kept_rows = kept.lines().filter(|l| is_row(l)).map(str::to_string);
     rows.extend(kept_rows);
-    sync_docs(&rows, &size);
+    sync_docs(&rows, headline, &size);
 }
 
 fn is_row(l: &str) -> bool {
     l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| job |")
 }
 
-/// The documents that copy FIGURES.md follow it: the README's figures table and the guide's
-/// headline table become its rows, and every size tagged with a row's id (`31,208 B
+/// The documents that copy FIGURES.md follow it: the README's figures table becomes its
+/// headline rows (all but [`README_SKIPS`]), the guide's headline table all its rows, and every size tagged with a row's id (`31,208 B
 /// [F:sha256-vole]`, `9.4 KB [F:peg-vole]`) in README.md, docs/GUIDE.md and docs/FAQ.md is
 /// rewritten from that row, at the precision it was written with. tests/integration/figures_quoted.rs
 /// checks the result.
-fn sync_docs(rows: &[String], size: &std::collections::BTreeMap<&str, u64>) {
+fn sync_docs(rows: &[String], headline: usize, size: &std::collections::BTreeMap<&str, u64>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (doc, heading) in [
         ("README.md", Some("## Figures")),
@@ -825,7 +828,18 @@ fn sync_docs(rows: &[String], size: &std::collections::BTreeMap<&str, u64>) {
                     .iter()
                     .position(|l| !l.starts_with('|'))
                     .unwrap_or(lines.len() - sep - 1);
-            lines.splice(sep + 1..end, rows.iter().cloned());
+            // the README (at most 20 KB) has the headline rows but the circuit reader's;
+            // the guide has them all
+            let copied: Vec<String> = if doc == "README.md" {
+                rows[..headline]
+                    .iter()
+                    .filter(|r| !r.starts_with(README_SKIPS))
+                    .cloned()
+                    .collect()
+            } else {
+                rows.to_vec()
+            };
+            lines.splice(sep + 1..end, copied);
         }
         let mut new = lines.join("\n");
         if text.ends_with('\n') {
