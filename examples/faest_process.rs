@@ -2,7 +2,6 @@
 //! `faest_process s` (FAEST-128s) or `f` (FAEST-128f) makes a key, signs "login" and
 //! verifies the signature (benches/common/whole.rs, which the figures bench also runs as a
 //! child of itself).
-#[allow(dead_code)]
 #[path = "../benches/common/whole.rs"]
 mod whole;
 

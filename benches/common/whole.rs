@@ -5,6 +5,11 @@
 //! `getrusage(RUSAGE_CHILDREN)`). Start-up, reading and writing files and the proof's
 //! header are counted on our side; nothing but the crate's three calls on FAEST's.
 //!
+//! Both sides run as copies of their binaries in the scratch folder, as an installed binary
+//! is (`cargo install` copies it): a file the linker has just written sits in the page cache
+//! in small pages, a copied one in large ones, and mapping it at start-up then takes fewer
+//! faults (measured: 0.1 to 0.3 ms less per process, on either side).
+//!
 //! Shared by the figures bench through `#[path]`.
 #![allow(dead_code)]
 
@@ -105,6 +110,16 @@ pub fn compare(
     env_var: &str,
     runs: usize,
 ) -> Whole {
+    let installed = |from: &Path, name: &str| {
+        let to = dir.join(name);
+        if !to.exists() {
+            std::fs::copy(from, &to).unwrap();
+        }
+        to
+    };
+    let prover = &installed(prover, "prover");
+    let verifier = &installed(verifier, "verifier");
+    let peer = installed(&std::env::current_exe().unwrap(), "faest-peer");
     let key = dir.join("w.key");
     if !key.exists() {
         let st = Command::new(prover)
@@ -132,7 +147,7 @@ pub fn compare(
         [p, v]
     };
     let theirs = || {
-        let mut c = Command::new(std::env::current_exe().unwrap());
+        let mut c = Command::new(&peer);
         c.env(env_var, if set == "size" { "s" } else { "f" });
         [c]
     };

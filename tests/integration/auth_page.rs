@@ -3,7 +3,7 @@
 //! one-time code and the exact `prover auth login … --code CODE URL` command; a run with the
 //! wrong key is shown as refused, a run with the right key turns the page into a logged-in
 //! session showing who, the proof system, the proof size and the verification time; logout
-//! ends it. CI installs Debian's `chromium`; without it the test says it skipped.
+//! ends it. In a 1200×900 window the code and the command are above the fold. CI installs Debian's `chromium`; without it the test says it skipped.
 //!
 //! The page is a copy with two scripts added (the API's URL and a driver that types and
 //! clicks like a person and writes what the page shows into the DOM), served from a second
@@ -47,8 +47,17 @@ window.addEventListener("load", function () { setTimeout(async function () {
   // every status the login shows, as it shows it (a timer could miss one: the page's long
   // poll holds virtual time while it waits)
   res.history = [];
-  new MutationObserver(() => res.history.push($("login-status").textContent))
-    .observe($("login-status"), { childList: true, characterData: true, subtree: true });
+  // and, when it first waits for the proof (the code just shown), where the code and the
+  // command are drawn in the window: above the fold or not
+  new MutationObserver(() => {
+    const t = $("login-status").textContent;
+    res.history.push(t);
+    if (t.startsWith("Waiting") && res.codeBottom === undefined) {
+      res.viewport = [window.innerWidth, window.scrollY];
+      res.codeBottom = $("code").getBoundingClientRect().bottom;
+      res.commandBottom = $("command").getBoundingClientRect().bottom;
+    }
+  }).observe($("login-status"), { childList: true, characterData: true, subtree: true });
   try {
     res.title = document.title;
     $("reg-name").value = "alice";
@@ -195,6 +204,7 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
                 "--disable-component-update",
                 "--disable-sync",
                 "--virtual-time-budget=120000",
+                "--window-size=1200,900",
                 "--dump-dom",
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
@@ -219,6 +229,15 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     assert!(res["again"].as_str().unwrap().contains("is taken"), "{res}");
     let code = res["code"].as_str().unwrap();
     assert_eq!(code.len(), 9, "{res}");
+    // the code and the command to run are above the fold of a 1200×900 window: drawn 1200
+    // pixels wide, not scrolled, their bottoms within 900 pixels of the top (headless
+    // Chromium's window is shorter inside than asked; the page's layout does not depend on
+    // the height)
+    assert_eq!(res["viewport"], serde_json::json!([1200, 0]), "{res}");
+    let bottom = |k: &str| res[k].as_f64().unwrap_or_else(|| panic!("{k}: {res}"));
+    assert!(bottom("codeBottom") > 0.0, "{res}");
+    assert!(bottom("codeBottom") <= 900.0, "the code is below the fold: {res}");
+    assert!(bottom("commandBottom") <= 900.0, "the command is below the fold: {res}");
     assert_eq!(
         res["command"].as_str().unwrap(),
         format!("prover auth login alice --key alice.key --code {code} {url}")

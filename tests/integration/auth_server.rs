@@ -238,7 +238,7 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
         "{log}"
     );
     assert!(
-        log.contains("5242880-byte message, over the 4194304-byte limit"),
+        log.contains("5242880-byte first message, over the 4194304-byte limit"),
         "{log}"
     );
 }

@@ -299,3 +299,78 @@ fn full_servers_and_busy_addresses_say_when_to_retry() {
     assert_eq!(code, Some(0));
     assert!(log.contains("turned away"), "{log}");
 }
+
+/// The server's peak resident memory (`VmHWM`), in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let l = s.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    l.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A first frame over 64 KiB is refused on its length prefix, before its body is read:
+/// twelve clients from twelve addresses each announce 32 MiB and keep sending; each is cut
+/// off long before it has sent it all (the server never buffers it), the server's peak
+/// memory stays within a few megabytes of where it started, and an honest prover is served
+/// meanwhile.
+#[test]
+fn huge_first_frames_are_refused_before_their_bodies() {
+    let srv = Server::spawn(&[
+        "peg",
+        "serve",
+        "tee",
+        "--listen",
+        "127.0.0.1:0",
+        "--security",
+        "32",
+        "--max-sessions",
+        "16",
+        "--timeout",
+        "30",
+    ]);
+    let a = srv.addr.clone();
+    let before = peak_kib(srv.child.id());
+    const ANNOUNCED: usize = 32 << 20;
+    let t = Instant::now();
+    let hostile: Vec<_> = (0..12u8)
+        .map(|i| {
+            let a = a.clone();
+            std::thread::spawn(move || {
+                let mut s = connect_from(lo(20 + i), &a).unwrap();
+                s.set_write_timeout(Some(Duration::from_secs(20))).unwrap();
+                s.write_all(&(ANNOUNCED as u32).to_le_bytes()).unwrap();
+                let chunk = vec![0u8; 64 << 10];
+                let mut sent = 0;
+                while sent < ANNOUNCED {
+                    match s.write(&chunk) {
+                        Ok(n) => sent += n,
+                        Err(_) => break,
+                    }
+                }
+                sent
+            })
+        })
+        .collect();
+    let sol = p("puzzles/raw/tee.solution");
+    let (c, _, e) = prover_peg("connect", "tee", &sol, &[&a, "--security", "32"]);
+    assert_eq!(c, 0, "the honest prover was not served: {e}");
+    let sent: Vec<usize> = hostile.into_iter().map(|h| h.join().unwrap()).collect();
+    let took = t.elapsed();
+    let after = peak_kib(srv.child.id());
+    let pid = srv.child.id();
+    let (_, log) = srv.stop();
+    for s in &sent {
+        assert!(
+            *s < ANNOUNCED / 2,
+            "a hostile client sent {s} bytes: {sent:?}\n{log}"
+        );
+    }
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    assert!(
+        after < before + (16 << 10),
+        "server {pid}'s peak memory grew from {before} to {after} KiB\n{log}"
+    );
+    assert!(
+        log.contains("33554432-byte first message, over the 65536-byte limit of a first message"),
+        "{log}"
+    );
+}

@@ -111,6 +111,9 @@ pub struct ServerConfig {
 /// error (a refused login is [`Error::Rejected`]).
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
     ch.set_max_frame(MAX_REQUEST);
+    // a first request may register an identity, whose text grows with a peg identity's
+    // puzzle (files up to MAX_FILE_BYTES are read): the first frame keeps the request limit
+    ch.set_max_first_frame(MAX_REQUEST);
     let store = cfg.db.open(Clock::System, cfg.policy.clone(), false)?;
     let auth = Authenticator::new(store.as_ref(), &cfg.name)?.accepting(cfg.only);
     // limits are charged to the address (an IPv6 client: its /64), never to the port

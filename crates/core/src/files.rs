@@ -8,10 +8,14 @@
 //! **Outputs** ([`Output::write`]): `-` is stdout. Otherwise the target decides:
 //!
 //! * a regular file, or a path that does not exist yet: the bytes go to a temporary file in
-//!   the target's directory (`.NAME.tmp-PID-K`), which is synced and renamed over the target,
-//!   so a reader sees the old file or the whole new one, never a partial one; if anything
-//!   fails the temporary file is removed. A symlink is followed: the file it points to is
-//!   replaced, the link stays a link;
+//!   the target's directory (`.NAME.tmp-PID-K`), which is renamed over the target, so a
+//!   reader sees the old file or the whole new one, never a partial one; if anything fails
+//!   the temporary file is removed. A secret is synced to the disk before the rename and the
+//!   folder after it, so that a crash cannot lose an opening or a solution. A public output
+//!   (a proof, a transcript, a report) is not synced: it can be made again, a proof cut by a
+//!   crash is refused (its header names its length), and the sync was most of a small
+//!   proof's time as a whole process (tens of milliseconds on a busy disk). A symlink is
+//!   followed: the file it points to is replaced, the link stays a link;
 //! * an existing device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe): written in
 //!   place, never replaced;
 //! * a directory: refused with a one-line error.
@@ -453,13 +457,17 @@ fn write_atomic(
     if let Some(p) = keep {
         f.set_permissions(p).map_err(io_err)?;
     }
-    f.sync_all().map_err(io_err)?;
+    if secret {
+        f.sync_all().map_err(io_err)?;
+    }
     drop(f);
     fs::rename(&tmp, target).map_err(io_err)?;
     guard.0 = None;
     // make the rename itself durable (best effort: not every platform can sync a directory)
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
+    if secret {
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
     }
     Ok(())
 }

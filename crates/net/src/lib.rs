@@ -3,7 +3,8 @@
 //! Layers, bottom up:
 //! - [`transport`]: byte streams (TCP, pipes) whose every call finishes by a deadline.
 //! - [`Channel`] (this file): framed messages, `u32-le(len) ‖ body`, `body` bincode-encoded,
-//!   `len ≤ MAX_FRAME`, each message by a per-message deadline and the whole session by a
+//!   `len ≤ MAX_FRAME` (and a server's first frame `≤ MAX_FIRST_FRAME`, refused on its length
+//!   prefix), each message by a per-message deadline and the whole session by a
 //!   per-session deadline ([`Deadlines`]). The body buffer grows as bytes arrive, so a frame
 //!   that announces 64 MiB costs nothing until the bytes are really sent.
 //! - [`session`]: one run of a sigma protocol in parallel repetition, with the verifier's
@@ -35,6 +36,12 @@ use transport::{PipeTransport, TcpTransport, Transport};
 
 /// The largest frame accepted (64 MiB).
 pub const MAX_FRAME: usize = 64 << 20;
+
+/// The largest first frame a server accepts (64 KiB), unless it says otherwise
+/// ([`Channel::set_max_first_frame`]): every protocol's first message (a session's Hello, a
+/// Wordle guess) is a few hundred bytes, and a peer that has not yet sent one cannot make a
+/// server hold more than this.
+pub const MAX_FIRST_FRAME: usize = 64 << 10;
 
 /// Bytes read at a time while a frame's body arrives: the buffer grows by at most this much
 /// beyond what the peer really sent.
@@ -68,6 +75,8 @@ pub struct Channel {
     limits: Deadlines,
     session_end: Instant,
     max_frame: usize,
+    /// The largest first frame, while [`Channel::first`] is set.
+    max_first_frame: usize,
     /// Until the first frame has arrived: its own deadline and the flag raised then.
     first: Option<FirstMessage>,
 }
@@ -106,6 +115,7 @@ impl Channel {
             limits: d,
             session_end: Instant::now() + d.session,
             max_frame: MAX_FRAME,
+            max_first_frame: MAX_FIRST_FRAME,
             first: None,
         }
     }
@@ -131,6 +141,13 @@ impl Channel {
     /// should not let each connection hold [`MAX_FRAME`] bytes).
     pub fn set_max_frame(&mut self, bytes: usize) {
         self.max_frame = bytes.min(MAX_FRAME);
+    }
+
+    /// Sets the largest first frame accepted on a channel with a first-message deadline
+    /// ([`MAX_FIRST_FRAME`] by default; never more than [`Channel::set_max_frame`]'s): for a
+    /// protocol whose honest first message can be larger.
+    pub fn set_max_first_frame(&mut self, bytes: usize) {
+        self.max_first_frame = bytes.min(MAX_FRAME);
     }
 
     /// The deadline for the message starting now, and whether it is the session's.
@@ -231,7 +248,15 @@ impl Channel {
             return Err(Error::bad(why));
         }
         let len = u32::from_le_bytes(len) as usize;
-        if len > self.max_frame {
+        // until the peer has sent one whole message, it is held to the first one's bound
+        let first_cap = self.max_first_frame.min(self.max_frame);
+        if self.first.is_some() {
+            if len > first_cap {
+                return Err(Error::bad(format!(
+                    "the peer announced a {len}-byte first message, over the {first_cap}-byte limit of a first message"
+                )));
+            }
+        } else if len > self.max_frame {
             return Err(Error::bad(format!(
                 "the peer announced a {len}-byte message, over the {}-byte limit",
                 self.max_frame
@@ -439,6 +464,63 @@ mod tests {
         assert!(e.to_string().contains("session deadline"), "{e}");
         assert!(t.elapsed() < Duration::from_millis(1500));
         drop(ch);
+        w.join().unwrap();
+    }
+
+    /// Until a first message has arrived, a frame over [`MAX_FIRST_FRAME`] is refused on its
+    /// length prefix alone (nothing of its body is read); one within it is taken, and the
+    /// frames after it are held to the usual limit only.
+    #[test]
+    fn a_first_frame_is_capped_before_its_body_is_read() {
+        let d = Deadlines {
+            message: Duration::from_secs(5),
+            session: Duration::from_secs(10),
+        };
+        let (mut ch, mut c) = tcp_pair(d);
+        ch.set_first_message_deadline(Duration::from_secs(5));
+        c.write_all(&(MAX_FIRST_FRAME as u32 + 1).to_le_bytes())
+            .unwrap();
+        let t = Instant::now();
+        let e = ch.recv_frame().unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("65537-byte first message, over the 65536-byte limit"),
+            "{e}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "it waited for the body"
+        );
+        // at the bound, then a larger second frame
+        let (mut ch, mut c) = tcp_pair(d);
+        ch.set_first_message_deadline(Duration::from_secs(5));
+        let w = std::thread::spawn(move || {
+            for n in [MAX_FIRST_FRAME, 4 * MAX_FIRST_FRAME] {
+                c.write_all(&(n as u32).to_le_bytes()).unwrap();
+                c.write_all(&vec![7u8; n]).unwrap();
+            }
+            c
+        });
+        assert_eq!(ch.recv_frame().unwrap().len(), MAX_FIRST_FRAME);
+        assert_eq!(ch.recv_frame().unwrap().len(), 4 * MAX_FIRST_FRAME);
+        w.join().unwrap();
+        // a protocol may raise the first bound, never past the frame limit
+        let (mut ch, mut c) = tcp_pair(d);
+        ch.set_first_message_deadline(Duration::from_secs(5));
+        ch.set_max_frame(1 << 20);
+        ch.set_max_first_frame(2 << 20);
+        c.write_all(&(1u32 << 20 | 1).to_le_bytes()).unwrap();
+        let e = ch.recv_frame().unwrap_err();
+        assert!(e.to_string().contains("over the 1048576-byte limit"), "{e}");
+        // a channel without a first-message deadline (a client's) is not capped
+        let (mut ch, mut c) = tcp_pair(d);
+        let w = std::thread::spawn(move || {
+            let n = 2 * MAX_FIRST_FRAME;
+            c.write_all(&(n as u32).to_le_bytes()).unwrap();
+            c.write_all(&vec![1u8; n]).unwrap();
+            c
+        });
+        assert_eq!(ch.recv_frame().unwrap().len(), 2 * MAX_FIRST_FRAME);
         w.join().unwrap();
     }
 

@@ -479,15 +479,15 @@ fn chall3(t: &Transcript, counter: u32) -> [u8; 32] {
 /// `SHA-256(VHASH_TAG ‖ H_0(col_0) + adj_0 ‖ H_1(col_0) + adj′_0 ‖ …)`: per column the full
 /// hash's 16 bytes, then the short hash's 2 (little-endian each).
 fn v_hash(uh: &UHash, cols: &[Bits], adjust: impl Fn(usize) -> [u128; HASHES] + Sync) -> Digest {
-    let hs: Vec<[u128; HASHES]> = cols
-        .par_iter()
-        .with_min_len(par::min_len(1))
-        .enumerate()
-        .map(|(c, col)| {
-            let (h, a) = (uh.hash(col), adjust(c));
-            [h[0] ^ a[0], h[1] ^ a[1]]
-        })
-        .collect();
+    let one = |(c, col): (usize, &Bits)| {
+        let (h, a) = (uh.hash(col), adjust(c));
+        [h[0] ^ a[0], h[1] ^ a[1]]
+    };
+    let hs: Vec<[u128; HASHES]> = if par::serial() {
+        cols.iter().enumerate().map(one).collect()
+    } else {
+        cols.par_iter().enumerate().map(one).collect()
+    };
     let mut h = Sha256::new();
     h.update(VHASH_TAG);
     for [h0, h1] in hs {
@@ -657,18 +657,19 @@ fn commit_inner(
     super::zkbpp::wipe(&mut root);
     // every repetition: leaf commitments, u_i and its k_i columns
     type Rep = (Vec<Digest>, Bits, Vec<Bits>);
-    let reps: Vec<Rep> = (0..p.tau())
-        .into_par_iter()
-        .with_min_len(par::min_len(1))
-        .map(|i| {
-            let mut leaves = tree.rep_leaves(i);
-            let (u, v, coms) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
-            for s in &mut leaves {
-                super::zkbpp::wipe(s);
-            }
-            (coms, u, v)
-        })
-        .collect();
+    let rep = |i: usize| -> Rep {
+        let mut leaves = tree.rep_leaves(i);
+        let (u, v, coms) = convert::prover_rep(&dom, i as u32, &leaves, p.k(i), sh.lhat);
+        for s in &mut leaves {
+            super::zkbpp::wipe(s);
+        }
+        (coms, u, v)
+    };
+    let reps: Vec<Rep> = if par::serial() {
+        (0..p.tau()).map(rep).collect()
+    } else {
+        (0..p.tau()).into_par_iter().map(rep).collect()
+    };
     let h_com = vc::h_com(reps.iter().map(|r| &r.0[..]));
     let u0 = reps[0].1.clone();
     let mut corrections: Vec<Vec<u8>> = reps[1..]
@@ -857,10 +858,14 @@ impl ProverState {
         let mut lo = 0usize;
         while lo < 1 << 32 {
             let hi = (lo + len).min(1 << 32);
-            let found = (lo..hi)
-                .into_par_iter()
-                .with_min_len(par::min_len(16))
-                .find_map_first(|c| try_one(c as u32));
+            let found = if par::serial() {
+                (lo..hi).find_map(|c| try_one(c as u32))
+            } else {
+                (lo..hi)
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .find_map_first(|c| try_one(c as u32))
+            };
             if found.is_some() {
                 return found.ok_or_else(|| Error::bad("no grinding counter found"));
             }
@@ -964,17 +969,17 @@ fn verifier_vole(
 ) -> (Digest, Vec<Vec<Bits>>) {
     let dom = vc::Domains::new(salt);
     let leaves = vc::reconstruct(&dom, &vc::Layout::new(p), opened, seeds);
-    let reps: Vec<(Vec<Digest>, Vec<Bits>)> = leaves
-        .into_par_iter()
-        .with_min_len(par::min_len(1))
-        .enumerate()
-        .map(|(i, seeds)| {
-            let h = ch.hidden[i] as usize;
-            let (q, coms) =
-                convert::verifier_rep(&dom, i as u32, &seeds, (h, hidden_coms[i]), p.k(i), lhat);
-            (coms, q)
-        })
-        .collect();
+    let rep = |(i, seeds): (usize, Vec<Option<NodeSeed>>)| {
+        let h = ch.hidden[i] as usize;
+        let (q, coms) =
+            convert::verifier_rep(&dom, i as u32, &seeds, (h, hidden_coms[i]), p.k(i), lhat);
+        (coms, q)
+    };
+    let reps: Vec<(Vec<Digest>, Vec<Bits>)> = if par::serial() {
+        leaves.into_iter().enumerate().map(rep).collect()
+    } else {
+        leaves.into_par_iter().enumerate().map(rep).collect()
+    };
     let h = vc::h_com(reps.iter().map(|r| &r.0[..]));
     (h, reps.into_iter().map(|r| r.1).collect())
 }

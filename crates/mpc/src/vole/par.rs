@@ -8,9 +8,15 @@
 //! uses its cores better with one thread per proof. So [`run`] decides from the work's size:
 //! on a worker of the pool, or on the calling thread with every loop of the engine serial.
 //!
+//! A serial run touches no part of rayon: a parallel iterator asks the pool for its thread
+//! count even when it will not split, and the first such question starts the pool (its
+//! threads, which then spin before they sleep). So every loop of the engine is written twice
+//! over one body, `if par::serial() { sequential } else { parallel }`, and a process that
+//! proves or verifies one small statement never starts a thread.
+//!
 //! Misuse: the switch is per thread and only [`run`] sets it; a loop of the engine that does
-//! not take its task size from [`min_len`] splits anyway (the bytes stay the same, the
-//! saving is lost).
+//! not ask [`serial`] starts the pool anyway (the bytes stay the same, the saving is lost;
+//! `vole::tests::a_small_proof_starts_no_thread` holds the engine to it).
 
 use std::cell::Cell;
 
@@ -46,15 +52,9 @@ pub fn run<R: Send>(work: u64, f: impl FnOnce() -> R + Send) -> R {
     f()
 }
 
-/// The least number of items a loop of the engine hands to one task: `min`, or all of them
-/// when this thread runs a proof serially (a parallel loop that never splits runs on the
-/// calling thread and wakes no other).
-pub fn min_len(min: usize) -> usize {
-    if SERIAL.with(|s| s.get()) {
-        usize::MAX
-    } else {
-        min
-    }
+/// Whether this thread runs a proof serially: its loops must then not enter rayon at all.
+pub fn serial() -> bool {
+    SERIAL.with(|s| s.get())
 }
 
 #[cfg(test)]
@@ -62,35 +62,35 @@ mod tests {
     use super::*;
     use rayon::prelude::*;
 
-    /// A serial run's loops stay on the calling thread; a large run's may leave it; the
-    /// switch is restored after either, and after a panic.
+    /// A small run is serial on the calling thread, a large one runs on a worker of the
+    /// pool and splits; the switch is restored after either, and after a panic.
     #[test]
     fn small_runs_stay_on_the_calling_thread() {
         let me = std::thread::current().id();
-        let threads = |n: usize| -> Vec<std::thread::ThreadId> {
-            (0..n)
-                .into_par_iter()
-                .with_min_len(min_len(1))
-                .map(|_| {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                    std::thread::current().id()
-                })
-                .collect()
-        };
-        let small = run(0, || threads(64));
-        assert!(
-            small.iter().all(|&t| t == me),
-            "a serial run left its thread"
+        let small = run(0, || (serial(), std::thread::current().id()));
+        assert_eq!(
+            small,
+            (true, me),
+            "a small run was not serial on its thread"
         );
-        assert_eq!(min_len(3), 3, "the switch outlived its run");
+        assert!(!serial(), "the switch outlived its run");
         if rayon::current_num_threads() > 1 {
-            let large = run(SERIAL_BELOW, || threads(64));
+            let large = run(SERIAL_BELOW, || {
+                assert!(!serial(), "a large run is serial");
+                (0..64)
+                    .into_par_iter()
+                    .map(|_| {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        std::thread::current().id()
+                    })
+                    .collect::<Vec<_>>()
+            });
             assert!(
                 large.iter().any(|&t| t != me),
                 "a large run stayed on one thread"
             );
         }
         let _ = std::panic::catch_unwind(|| run(0, || panic!("inside")));
-        assert_eq!(min_len(3), 3, "a panic left the switch on");
+        assert!(!serial(), "a panic left the switch on");
     }
 }

@@ -240,22 +240,38 @@ const CHUNK: usize = 4096;
 
 /// `Σ_t χ_t·(a_t·b_t)`: in parallel chunks, the outer products accumulated unreduced.
 fn sum_chi_products(chi: &[u128], pairs: &[(u128, u128)]) -> u128 {
-    chi.par_chunks(CHUNK)
-        .zip(pairs.par_chunks(CHUNK))
-        .with_min_len(super::par::min_len(1))
-        .map(|(c, p)| dot_of_products(c, p))
-        .reduce(Acc::default, Acc::merge)
-        .value()
+    let one = |(c, p): (&[u128], &[(u128, u128)])| dot_of_products(c, p);
+    if super::par::serial() {
+        chi.chunks(CHUNK)
+            .zip(pairs.chunks(CHUNK))
+            .map(one)
+            .fold(Acc::default(), Acc::merge)
+            .value()
+    } else {
+        chi.par_chunks(CHUNK)
+            .zip(pairs.par_chunks(CHUNK))
+            .map(one)
+            .reduce(Acc::default, Acc::merge)
+            .value()
+    }
 }
 
 /// `Σ_t χ_t·x_t`: in parallel chunks, accumulated unreduced.
 fn sum_chi(chi: &[u128], xs: &[u128]) -> u128 {
-    chi.par_chunks(CHUNK)
-        .zip(xs.par_chunks(CHUNK))
-        .with_min_len(super::par::min_len(1))
-        .map(|(c, x)| dot(c, x))
-        .reduce(Acc::default, Acc::merge)
-        .value()
+    let one = |(c, x): (&[u128], &[u128])| dot(c, x);
+    if super::par::serial() {
+        chi.chunks(CHUNK)
+            .zip(xs.chunks(CHUNK))
+            .map(one)
+            .fold(Acc::default(), Acc::merge)
+            .value()
+    } else {
+        chi.par_chunks(CHUNK)
+            .zip(xs.par_chunks(CHUNK))
+            .map(one)
+            .reduce(Acc::default, Acc::merge)
+            .value()
+    }
 }
 
 /// Gates ahead of the walk whose operands' tags (or keys) are fetched early.

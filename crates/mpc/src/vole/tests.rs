@@ -295,3 +295,46 @@ fn chall3_is_the_documented_hash() {
         }
     }
 }
+
+/// A small proof and its verification run on the calling thread and never start rayon's
+/// pool (a parallel iterator that does not split starts it all the same: `par`'s module
+/// docs). Threads are counted in a child process running this test alone, since other tests
+/// of this binary use the pool; the count is shown to see a pool by starting one after.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_small_proof_starts_no_thread() {
+    fn threads() -> usize {
+        let s = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = s.lines().find(|l| l.starts_with("Threads:")).unwrap();
+        line[8..].trim().parse().unwrap()
+    }
+    const CHILD: &str = "ZKG_TEST_POOL_CHILD";
+    if std::env::var_os(CHILD).is_none() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "vole::tests::a_small_proof_starts_no_thread"])
+            .args(["--test-threads", "1", "--nocapture"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "the child ran no test: {text}");
+        assert!(text.contains("pool started"), "{text}");
+        return;
+    }
+    let c = small_circuit();
+    let wit = [true, false, true];
+    let out = c.eval(&wit);
+    let st = statement(&c, &out);
+    let p = params_for(128, Profile::Speed).unwrap();
+    assert!(work(&st, &p) < par::SERIAL_BELOW);
+    let before = threads();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    let pr = prove(&st, &wit, p, &mut rng).unwrap();
+    verify(&st, &pr, 0.0).unwrap();
+    assert_eq!(threads(), before, "a small proof started threads");
+    par::run(par::SERIAL_BELOW, || ());
+    assert!(threads() > before, "the count does not see the pool");
+    println!("pool started: {before} -> {} threads", threads());
+}

@@ -285,37 +285,44 @@ fn expand<T: Send + Sync>(
         let (head, tail) = nodes.split_at_mut(2 * a);
         let parents = &head[a..b];
         let kids = &mut tail[..2 * (b - a)];
-        kids.par_chunks_mut(2 * LEVEL_CHUNK)
-            .zip(parents.par_chunks(LEVEL_CHUNK))
-            .with_min_len(super::par::min_len(1))
-            .enumerate()
-            .for_each(|(ci, (kid, par))| {
-                // the known parents of the chunk, their ciphers expanded together in
-                // batches small enough for the schedules to stay in the first-level cache
-                let first = a + ci * LEVEL_CHUNK;
-                let mut seeds = [[0u8; 16]; BATCH];
-                let mut at = [0usize; BATCH];
-                let mut pairs = [[[0u8; 16]; 2]; BATCH];
-                let mut n = 0;
-                for t in 0..=par.len() {
-                    if n == BATCH || (t == par.len() && n > 0) {
-                        Ciphers::new(&seeds[..n]).encrypt_pairs(&mut pairs[..n]);
-                        for (&t, [x, y]) in at.iter().zip(&pairs[..n]) {
-                            kid[2 * t] = put(*x);
-                            kid[2 * t + 1] = put(*y);
-                        }
-                        n = 0;
+        let chunk = |(ci, (kid, par)): (usize, (&mut [T], &[T]))| {
+            // the known parents of the chunk, their ciphers expanded together in
+            // batches small enough for the schedules to stay in the first-level cache
+            let first = a + ci * LEVEL_CHUNK;
+            let mut seeds = [[0u8; 16]; BATCH];
+            let mut at = [0usize; BATCH];
+            let mut pairs = [[[0u8; 16]; 2]; BATCH];
+            let mut n = 0;
+            for t in 0..=par.len() {
+                if n == BATCH || (t == par.len() && n > 0) {
+                    Ciphers::new(&seeds[..n]).encrypt_pairs(&mut pairs[..n]);
+                    for (&t, [x, y]) in at.iter().zip(&pairs[..n]) {
+                        kid[2 * t] = put(*x);
+                        kid[2 * t + 1] = put(*y);
                     }
-                    if let Some(s) = par.get(t).and_then(&get) {
-                        let c = 2 * (first + t) as u32;
-                        (seeds[n], at[n]) = (s, t);
-                        pairs[n] = [d.blk(0, c, NODE), d.blk(0, c + 1, NODE)];
-                        n += 1;
-                    }
+                    n = 0;
                 }
-                wipe_all(&mut seeds);
-                wipe_all(pairs.as_flattened_mut());
-            });
+                if let Some(s) = par.get(t).and_then(&get) {
+                    let c = 2 * (first + t) as u32;
+                    (seeds[n], at[n]) = (s, t);
+                    pairs[n] = [d.blk(0, c, NODE), d.blk(0, c + 1, NODE)];
+                    n += 1;
+                }
+            }
+            wipe_all(&mut seeds);
+            wipe_all(pairs.as_flattened_mut());
+        };
+        if super::par::serial() {
+            kids.chunks_mut(2 * LEVEL_CHUNK)
+                .zip(parents.chunks(LEVEL_CHUNK))
+                .enumerate()
+                .for_each(chunk);
+        } else {
+            kids.par_chunks_mut(2 * LEVEL_CHUNK)
+                .zip(parents.par_chunks(LEVEL_CHUNK))
+                .enumerate()
+                .for_each(chunk);
+        }
         a *= 2;
     }
 }
