@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ZKGAMES\0` |
 //! | 8 | 2 | format version (currently 1) |
-//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 490–492 Wordle seal ZKB++/KKW/VOLE, 493–495 Wordle answer ZKB++/KKW/VOLE |
+//! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 490–492 Wordle seal ZKB++/KKW/VOLE, 493–495 Wordle answer ZKB++/KKW/VOLE, 496–498 Boggle find ZKB++/KKW/VOLE |
 //! | 10 | 2 | protocol id ([`ProtocolId`]): 1 peg iso, 2 peg ZKB++, 3 SHA-256 ZKB++, 4 Wall sealed move ZKB++, 5 peg KKW, 6 SHA-256 KKW, 7 Wall sealed move KKW, 8 LowMC key ZKB++, 9 LowMC key KKW, 10 peg VOLE, 11 SHA-256 VOLE, 12 Wall sealed move VOLE, 13 LowMC key VOLE, 14 AES-128 key ZKB++, 15 AES-128 key KKW, 16 AES-128 key VOLE, 20–22 Bristol circuit ZKB++/KKW/VOLE, 23–25 Tatham puzzle ZKB++/KKW/VOLE |
 //! | 12 | 1 | mode: 0 = non-interactive (Fiat–Shamir), 1 = interactive session transcript |
 //! | 13 | 8 | body length `L` |
@@ -88,6 +88,10 @@ pub enum ProtocolId {
     WordleAnswerMpc = 493,
     WordleAnswerKkw = 494,
     WordleAnswerVole = 495,
+    /// A sealed Boggle find (a dictionary word on a grid, committed), ZKB++ / KKW / VOLE.
+    BoggleFindMpc = 496,
+    BoggleFindKkw = 497,
+    BoggleFindVole = 498,
     /// A solution of one of Simon Tatham's puzzles through the ZKB++ engine.
     TathamMpc = 23,
     /// A solution of one of Simon Tatham's puzzles through the KKW engine.
@@ -128,6 +132,9 @@ impl ProtocolId {
             493 => Some(ProtocolId::WordleAnswerMpc),
             494 => Some(ProtocolId::WordleAnswerKkw),
             495 => Some(ProtocolId::WordleAnswerVole),
+            496 => Some(ProtocolId::BoggleFindMpc),
+            497 => Some(ProtocolId::BoggleFindKkw),
+            498 => Some(ProtocolId::BoggleFindVole),
             23 => Some(ProtocolId::TathamMpc),
             24 => Some(ProtocolId::TathamKkw),
             25 => Some(ProtocolId::TathamVole),
@@ -171,6 +178,9 @@ impl ProtocolId {
                 "Wordle answer, KKW (MPC-in-the-head with preprocessing)"
             }
             ProtocolId::WordleAnswerVole => "Wordle answer, VOLE-in-the-head",
+            ProtocolId::BoggleFindMpc => "Boggle find, ZKB++ (MPC-in-the-head)",
+            ProtocolId::BoggleFindKkw => "Boggle find, KKW (MPC-in-the-head with preprocessing)",
+            ProtocolId::BoggleFindVole => "Boggle find, VOLE-in-the-head",
             ProtocolId::TathamMpc => "Tatham puzzle solution, ZKB++ (MPC-in-the-head)",
             ProtocolId::TathamKkw => {
                 "Tatham puzzle solution, KKW (MPC-in-the-head with preprocessing)"

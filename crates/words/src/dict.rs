@@ -3,8 +3,9 @@
 //!
 //! **Files.** One word a line, letters `a`–`z` (upper case is folded to lower case), `\n` or
 //! `\r\n` line ends, a UTF-8 byte-order mark dropped; blank lines are skipped. A line with any
-//! other character, a word of another length than the game's, a repeated word, or an empty
-//! list is refused with one line naming the line number.
+//! other character, a word of another length than the game's (one length for Wordle, a range
+//! for Boggle: [`WordList::parse_lengths`]), a repeated word, or an empty list is refused with
+//! one line naming the line number.
 //!
 //! **Digest.** `SHA-256("zkg:words:list:v1" ‖ u64-le n ‖ per word in sorted order:
 //! u8 length ‖ letters as bytes 0..=25)`: the same set of words gives the same digest
@@ -67,6 +68,12 @@ pub struct WordList {
 impl WordList {
     /// Reads a list of words of `len` letters from `text` (`what` names it in refusals).
     pub fn parse(text: &str, len: usize, what: &str) -> Result<Self> {
+        Self::parse_lengths(text, len, len, what)
+    }
+
+    /// Reads a list of words of `min..=max` letters (the same rules as [`WordList::parse`];
+    /// a list of several lengths has [`WordList::word_len`] 0).
+    pub fn parse_lengths(text: &str, min: usize, max: usize, what: &str) -> Result<Self> {
         let text = zkgames_core::files::strip_bom(text);
         let mut words = Vec::new();
         for (n, line) in text.split('\n').enumerate() {
@@ -81,9 +88,14 @@ impl WordList {
                     zkgames_core::files::quote(&zkgames_core::files::excerpt(line))
                 )));
             };
-            if l.len() != len {
+            if l.len() < min || l.len() > max {
+                let want = if min == max {
+                    format!("{min}")
+                } else {
+                    format!("{min} to {max}")
+                };
                 return Err(Error::bad(format!(
-                    "{what}, line {}: {} has {} letters, the game's words have {len}",
+                    "{what}, line {}: {} has {} letters, the game's words have {want}",
                     n + 1,
                     zkgames_core::files::quote(&zkgames_core::files::excerpt(line)),
                     l.len()
@@ -109,7 +121,7 @@ impl WordList {
             }
         }
         Ok(WordList {
-            len,
+            len: if min == max { min } else { 0 },
             words: words.into_iter().map(|(l, _)| l).collect(),
         })
     }
@@ -124,7 +136,7 @@ impl WordList {
         WordList { len, words }
     }
 
-    /// Letters per word.
+    /// Letters per word (0 for a list of several lengths).
     pub fn word_len(&self) -> usize {
         self.len
     }
