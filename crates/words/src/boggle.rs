@@ -27,7 +27,8 @@
 //! has both costs.
 //!
 //! **The find** ([`FindStatement`]): witness `K` (128 bits), the path (per die its index,
-//! [`index_bits`] bits), then per level `dir ‖ sibling (120) ‖ tweak (8)`; outputs the
+//! [`index_bits`] bits), then per level `dir ‖ sibling ‖ tweak (8)`, the sibling 120 bits (at
+//! the bottom `5m`: a leaf's bits past its `m` dice are zero); outputs the
 //! commitment `C = AES_K(P_1) ‖ AES_K(P_2)` (`P_j` = the leaf's 15 bytes ‖ `0xb0 + j`), the
 //! tree's root, and the path's checks (each index a die, each step adjacent, no die twice).
 
@@ -448,13 +449,60 @@ fn node_key_pt(level: usize, l: &Node, r: &Node, t: u8) -> ([u8; 16], [u8; 16]) 
     (k, p)
 }
 
+/// AES-128 of `pt` under `key` by a table, or `None` as soon as an S-box input is zero (the
+/// tree's builds: tested against [`aes128::encrypt`] and [`aes128::sbox_inputs_nonzero`]).
+pub fn aes_nonzero(key: &[u8; 16], pt: &[u8; 16]) -> Option<[u8; 16]> {
+    static SBOX: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+    let sb = SBOX.get_or_init(|| std::array::from_fn(|x| aes128::sbox(x as u8)));
+    let sub = |x: u8| (x != 0).then(|| sb[x as usize]);
+    const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+    let mut w = [[0u8; 4]; 44];
+    for i in 0..4 {
+        w[i].copy_from_slice(&key[4 * i..4 * i + 4]);
+    }
+    for i in 4..44 {
+        let mut t = w[i - 1];
+        if i % 4 == 0 {
+            t = [
+                sub(t[1])? ^ RCON[i / 4 - 1],
+                sub(t[2])?,
+                sub(t[3])?,
+                sub(t[0])?,
+            ];
+        }
+        w[i] = std::array::from_fn(|k| w[i - 4][k] ^ t[k]);
+    }
+    let xt = |b: u8| (b << 1) ^ if b & 0x80 != 0 { 0x1b } else { 0 };
+    let mut s: [u8; 16] = std::array::from_fn(|i| pt[i] ^ w[i / 4][i % 4]);
+    for r in 1..=10 {
+        let mut sub_b = [0u8; 16];
+        for i in 0..16 {
+            sub_b[i] = sub(s[i])?;
+        }
+        let shifted: [u8; 16] = std::array::from_fn(|i| {
+            let (row, col) = (i % 4, i / 4);
+            sub_b[row + 4 * ((col + row) % 4)]
+        });
+        s = if r < 10 {
+            std::array::from_fn(|i| {
+                let (c, row) = (i / 4, i % 4);
+                let a = |k: usize| shifted[4 * c + (row + k) % 4];
+                xt(a(0)) ^ xt(a(1)) ^ a(1) ^ a(2) ^ a(3)
+            })
+        } else {
+            shifted
+        };
+        for (i, x) in s.iter_mut().enumerate() {
+            *x ^= w[4 * r + i / 4][i % 4];
+        }
+    }
+    Some(s)
+}
+
 /// `F_level(L, R, t)` (module docs), or `None` if an S-box input of the encryption is zero.
 pub fn compress_with(level: usize, l: &Node, r: &Node, t: u8) -> Option<Node> {
     let (k, p) = node_key_pt(level, l, r, t);
-    if !aes128::sbox_inputs_nonzero(&k, &p) {
-        return None;
-    }
-    let c = aes128::encrypt(&k, &p);
+    let c = aes_nonzero(&k, &p)?;
     Some(std::array::from_fn(|i| c[i] ^ p[i]))
 }
 
@@ -787,6 +835,7 @@ pub fn fresh_key(leaf: &Node, rng: &mut impl RngCore) -> Key {
 /// The shape of a find: the grid, the length in dice, the tree's depth.
 fn witness_len(grid: &Grid, m: usize, depth: usize) -> usize {
     128 + m * index_bits(grid.cells()) + depth * (1 + 8 * NODE_BYTES + 8)
+        - depth.min(1) * (8 * NODE_BYTES - 5 * m)
 }
 
 /// The find circuit: outputs `C` (256) ‖ root (120) ‖ the path's checks.
@@ -800,13 +849,21 @@ pub fn find_circuit(grid: &Grid, m: usize, depth: usize) -> (Circuit, Vec<bool>)
         .collect();
     let mut at = 128 + ib * m;
     let levels: Vec<(Bit, Vec<Bit>, Vec<Bit>)> = (0..depth)
-        .map(|_| {
+        .map(|j| {
+            // the bottom sibling is a leaf of m dice: its bits from 5m on are zero
+            let n = if j == 0 { 5 * m } else { 8 * NODE_BYTES };
             let dir = b.input(at);
-            let sib = (0..8 * NODE_BYTES).map(|i| b.input(at + 1 + i)).collect();
-            let t = (0..8)
-                .map(|i| b.input(at + 1 + 8 * NODE_BYTES + i))
+            let sib = (0..8 * NODE_BYTES)
+                .map(|i| {
+                    if i < n {
+                        b.input(at + 1 + i)
+                    } else {
+                        Bit::Const(false)
+                    }
+                })
                 .collect();
-            at += 1 + 8 * NODE_BYTES + 8;
+            let t = (0..8).map(|i| b.input(at + 1 + n + i)).collect();
+            at += 1 + n + 8;
             (dir, sib, t)
         })
         .collect();
@@ -845,9 +902,11 @@ pub fn witness(grid: &Grid, key: &Key, path: &[usize], steps: &[Step]) -> Vec<bo
     for &c in path {
         w.extend((0..ib).map(|k| c >> k & 1 == 1));
     }
-    for (dir, sib, t) in steps {
+    for (j, (dir, sib, t)) in steps.iter().enumerate() {
         w.push(*dir);
-        w.extend(commit::bits_of(sib));
+        let sb = commit::bits_of(sib);
+        // the bottom sibling: a leaf of as many dice as the path
+        w.extend(&sb[..if j == 0 { 5 * path.len() } else { sb.len() }]);
         w.extend((0..8).map(|k| t >> k & 1 == 1));
     }
     w
@@ -1318,6 +1377,33 @@ mod tests {
                 assert!(accepted > 0 || m > g.cells());
             }
         }
+    }
+
+    #[test]
+    fn the_table_cipher_is_aes() {
+        let mut rng = seeded_rng(46);
+        let (mut some, mut none) = (0, 0);
+        for i in 0..3000 {
+            let mut k: [u8; 16] = rng.gen();
+            let mut p: [u8; 16] = rng.gen();
+            if i % 3 == 0 {
+                // zero bytes at the start: zero S-box inputs in the first round or schedule
+                k[rng.gen_range(0..16)] = 0;
+                p[rng.gen_range(0..16)] = k[rng.gen_range(0..16)];
+            }
+            match aes_nonzero(&k, &p) {
+                Some(c) => {
+                    assert!(aes128::sbox_inputs_nonzero(&k, &p));
+                    assert_eq!(c, aes128::encrypt(&k, &p));
+                    some += 1;
+                }
+                None => {
+                    assert!(!aes128::sbox_inputs_nonzero(&k, &p));
+                    none += 1;
+                }
+            }
+        }
+        assert!(some > 1000 && none > 1000, "{some} {none}");
     }
 
     #[test]
