@@ -125,6 +125,23 @@ fn sizes() -> Vec<Size> {
             check: "verifier wordle check f.seal trace .ggyg f.proof".into(),
         });
     }
+    out.push(Size {
+        id: "boggle-find-vole",
+        what: "sealed Boggle find `manes` (5 dice), shipped dictionary (63,737 words; 4,700 of 5 dice: tree depth 13), VOLE size set (the default)".into(),
+        make: "prover boggle seal seal/ifer/mans/tope --word manes --seed 1 -o f.seal --opening f.open".into(),
+        check: "verifier boggle open seal/ifer/mans/tope f.seal f.open".into(),
+    });
+    for (id, words, class, depth, dict) in [
+        ("boggle-find-vole-104k", "104,130", "62,500", 16, "{a..z}{a..z}{a..z} {a..d}{a..z}{a..z}{a..z} {a..z}{a..e}{a..e}{a..e}{a..e}"),
+        ("boggle-find-vole-123k", "123,032", "109,375", 17, "{a..g}{a..z}{a..z}{a..z}"),
+    ] {
+        out.push(Size {
+            id,
+            what: format!("sealed Boggle find `abcd` (4 dice), generated dictionary of {words} words ({class} of 4 dice: tree depth {depth}), VOLE size set (the default)"),
+            make: format!("printf '%s\\n' {dict} > d.txt && prover boggle seal abcd/efgh/ijkl/mnop --word abcd --dict d.txt --seed 1 -o f.seal --opening f.open"),
+            check: "verifier boggle verify abcd/efgh/ijkl/mnop f.seal --dict d.txt".into(),
+        });
+    }
     for kind in ["lowmc", "aes128"] {
         for (key, name, flags) in &engines[1..] {
             out.push(Size {
