@@ -132,8 +132,20 @@ fn sizes() -> Vec<Size> {
         check: "verifier boggle open seal/ifer/mans/tope f.seal f.open".into(),
     });
     for (id, words, class, depth, dict) in [
-        ("boggle-find-vole-104k", "104,130", "62,500", 16, "{a..z}{a..z}{a..z} {a..d}{a..z}{a..z}{a..z} {a..z}{a..e}{a..e}{a..e}{a..e}"),
-        ("boggle-find-vole-123k", "123,032", "109,375", 17, "{a..g}{a..z}{a..z}{a..z}"),
+        (
+            "boggle-find-vole-104k",
+            "104,130",
+            "62,500",
+            16,
+            "{a..z}{a..z}{a..z} {a..d}{a..z}{a..z}{a..z} {a..z}{a..e}{a..e}{a..e}{a..e}",
+        ),
+        (
+            "boggle-find-vole-123k",
+            "123,032",
+            "109,375",
+            17,
+            "{a..g}{a..z}{a..z}{a..z}",
+        ),
     ] {
         out.push(Size {
             id,

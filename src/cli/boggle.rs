@@ -201,7 +201,7 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
             crate::files::Output::SECRET_BINARY.write(&opening, &s.opening.to_bytes())?;
             write_proof(&output, &s.file)?;
             let digest = hex::encode(s.opening.find);
-            let (c, _) = boggle::find_circuit(&grid, s.dice, s.tree.depth());
+            let (c, _) = boggle::find_circuit(&grid, s.dice, &s.membership);
             let (ands, sboxes) = (c.n_and(), c.n_inv());
             if json {
                 report::emit(
@@ -210,18 +210,18 @@ pub fn run_prover(c: ProverCmd) -> Result<()> {
                     report::verdict(
                         "sealed",
                         json!({"find": digest, "bytes": s.file.len(), "prove_ms": ms,
-                               "dice": s.dice, "class_words": s.tree.words(),
-                               "depth": s.tree.depth(), "dictionary": d.list().len(),
+                               "dice": s.dice, "class_words": s.membership.words(),
+                               "membership": s.membership.describe(), "dictionary": d.list().len(),
                                "and_gates": ands, "sboxes": sboxes}),
                     ),
                 );
             } else {
                 eprintln!(
-                    "sealed a find of {} dice ({} dictionary words, {} of that length: tree depth {}; circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms; find {digest}",
+                    "sealed a find of {} dice ({} dictionary words, {} of that length: {}; circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms; find {digest}",
                     s.dice,
                     d.list().len(),
-                    s.tree.words(),
-                    s.tree.depth(),
+                    s.membership.words(),
+                    s.membership.describe(),
                     s.file.len()
                 );
             }

@@ -8,11 +8,26 @@ use zkgames::words::dict;
 
 const GRID: &str = "seal/ifer/mans/tope";
 
-fn seal(grid: &str, word: &str, name: &str, extra: &[&str]) -> (i32, String, String, String, String) {
+fn seal(
+    grid: &str,
+    word: &str,
+    name: &str,
+    extra: &[&str],
+) -> (i32, String, String, String, String) {
     let s = tmp(&format!("boggle-{name}.seal"));
     let o = tmp(&format!("boggle-{name}.open"));
     let mut args = vec![
-        "boggle", "seal", grid, "--word", word, "-o", &s, "--opening", &o, "--seed", "1",
+        "boggle",
+        "seal",
+        grid,
+        "--word",
+        word,
+        "-o",
+        &s,
+        "--opening",
+        &o,
+        "--seed",
+        "1",
     ];
     args.extend_from_slice(extra);
     let (code, out, err) = run(PROVER, &args);
@@ -41,7 +56,10 @@ fn boggle_solve_lists_what_the_reference_finds() {
     // --min-length, a grid file, Qu, --json
     let (code, out, _) = run(PROVER, &["boggle", "solve", GRID, "--min-length", "7"]);
     assert_eq!(code, 0);
-    assert!(out.lines().all(|w| w.len() >= 7) && out.contains("openers"), "{out}");
+    assert!(
+        out.lines().all(|w| w.len() >= 7) && out.contains("openers"),
+        "{out}"
+    );
     let f = write("boggle-grid.txt", "qixx\ntxxx\nxxxx\nxxxx\n");
     let (code, out, err) = run(PROVER, &["boggle", "solve", &f]);
     assert_eq!(code, 0, "{err}");
@@ -60,7 +78,10 @@ fn boggle_find_seals_verifies_and_opens() {
     let (code, out, err) = run(VERIFIER, &["boggle", "verify", GRID, &s]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ACCEPTED") && out.contains("5 dice"), "{out}");
-    assert!(!out.contains("manes") && !err.contains("manes"), "the word leaks: {out}{err}");
+    assert!(
+        !out.contains("manes") && !err.contains("manes"),
+        "the word leaks: {out}{err}"
+    );
     let seal_bytes = std::fs::read(&s).unwrap();
     assert!(!seal_bytes.windows(5).any(|w| w == b"manes"));
     let (code, out, err) = run(VERIFIER, &["boggle", "open", GRID, &s, &o]);
@@ -131,13 +152,22 @@ fn boggle_prover_refuses_what_it_cannot_prove() {
         let (code, out, err, _, _) = seal(GRID, word, &format!("refused-{word}"), &[]);
         assert_eq!(code, 2, "{word}: {out}{err}");
         assert!(err.contains(needle), "{word}: {err}");
-        assert_eq!(err.lines().filter(|l| l.contains("error")).count(), 1, "{err}");
+        assert_eq!(
+            err.lines().filter(|l| l.contains("error")).count(),
+            1,
+            "{err}"
+        );
     }
     let d = write("boggle-qat.txt", "qat\nsea\n");
     let (code, _, err, _, _) = seal("qats/xxxx/xxxx/xxxx", "qat", "qat", &["--dict", &d]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("q without u"), "{err}");
-    for bad in ["abc/def/ghi", "abcd/efgh/ijkl/mno", "ab1d/efgh/ijkl/mnop", "missing-grid-file"] {
+    for bad in [
+        "abc/def/ghi",
+        "abcd/efgh/ijkl/mno",
+        "ab1d/efgh/ijkl/mnop",
+        "missing-grid-file",
+    ] {
         let (code, _, err) = run(PROVER, &["boggle", "solve", bad]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -169,7 +199,11 @@ fn boggle_with_the_real_word_list() {
         .filter(|l| l.len() >= 3 && l.bytes().all(|c| c.is_ascii_lowercase()))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_eq!(lower, boggle::DEFAULT_DICT, "the shipped list is wamerican's");
+    assert_eq!(
+        lower,
+        boggle::DEFAULT_DICT,
+        "the shipped list is wamerican's"
+    );
     let (code, _, err) = run(PROVER, &["boggle", "solve", GRID, "--dict", path]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -179,7 +213,10 @@ fn boggle_with_the_real_word_list() {
         .map(|l| format!("{l}\n"))
         .collect();
     let d = write("boggle-wamerican.txt", &all);
-    let (code, out, _) = run(PROVER, &["boggle", "solve", GRID, "--dict", &d, "--min-length", "1"]);
+    let (code, out, _) = run(
+        PROVER,
+        &["boggle", "solve", GRID, "--dict", &d, "--min-length", "1"],
+    );
     assert_eq!(code, 0);
     assert!(out.lines().any(|w| w.len() < 3), "{out}");
     let (code, _, err, s, _) = seal(GRID, "learns", "wamerican", &["--dict", &d]);

@@ -606,6 +606,7 @@ pub fn root_of(leaf: &Node, path: &[Step]) -> Option<Node> {
 pub struct Dictionary {
     list: WordList,
     classes: BTreeMap<usize, Vec<Vec<u8>>>,
+    force: Option<Design>,
 }
 
 impl Dictionary {
@@ -633,7 +634,11 @@ impl Dictionary {
         for c in classes.values_mut() {
             c.sort_unstable();
         }
-        Dictionary { list, classes }
+        Dictionary {
+            list,
+            classes,
+            force: None,
+        }
     }
 
     pub fn list(&self) -> &WordList {
@@ -654,6 +659,40 @@ impl Dictionary {
         self.classes.iter().map(|(&m, c)| (m, c.len())).collect()
     }
 
+    /// The same dictionary with one design for every class (tests and measurements; both
+    /// sides of a find must force the same).
+    pub fn forcing(mut self, d: Design) -> Self {
+        self.force = Some(d);
+        self
+    }
+
+    /// The membership of the words of `m` dice: the compiled automaton if it commits fewer
+    /// bits than the Merkle path (AND gates against [`merkle_bits`]), else the tree (rejected
+    /// if there is no word of `m` dice).
+    pub fn membership(&self, m: usize) -> Result<Membership> {
+        let c = self.class(m);
+        if c.is_empty() {
+            return Err(Error::rejected(format!(
+                "the dictionary has no word of {m} dice"
+            )));
+        }
+        let depth = c.len().next_power_of_two().trailing_zeros() as usize;
+        let design = match self.force {
+            Some(d) => d,
+            None if automaton_ands(c, m) < merkle_bits(m, depth) => Design::Automaton,
+            None => Design::Merkle,
+        };
+        match design {
+            Design::Merkle => Ok(Membership::Merkle(self.tree(m)?)),
+            Design::Automaton => {
+                let list = WordList::from_letters(m, c.to_vec());
+                let backward = dict::automaton_and_gates(&list, true)
+                    < dict::automaton_and_gates(&list, false);
+                Ok(Membership::Automaton { list, backward })
+            }
+        }
+    }
+
     /// The tree of the words of `m` dice (rejected if there is none: a find names a length
     /// the dictionary does not have).
     pub fn tree(&self, m: usize) -> Result<Tree> {
@@ -664,6 +703,80 @@ impl Dictionary {
             )));
         }
         Tree::build(c.iter().map(|d| leaf(d)).collect())
+    }
+}
+
+/// Committed bits of one node ([`node_gadget`]): 120 inverted bytes and 80 norms.
+pub const NODE_COMMITTED_BITS: usize = 8 * 120 + 4 * 80;
+
+/// Committed bits of a Merkle path of `depth` levels for a word of `m` dice: per level the
+/// direction, the sibling, the tweak, the swap's AND gates and the node (at the bottom the
+/// sibling and the swap take `5m` bits).
+pub fn merkle_bits(m: usize, depth: usize) -> usize {
+    let level = |sib: usize| 1 + sib + 8 + sib + NODE_COMMITTED_BITS;
+    match depth {
+        0 => 0,
+        d => level(5 * m) + (d - 1) * level(8 * NODE_BYTES),
+    }
+}
+
+/// A membership design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// A Merkle path in the class's tree ([`Tree`]).
+    Merkle,
+    /// The class's minimal automaton compiled into the circuit ([`dict`]).
+    Automaton,
+}
+
+/// How a find proves that its word is in its length class: the design with fewer committed
+/// bits, a function of the class (both sides compute it).
+pub enum Membership {
+    Merkle(Tree),
+    Automaton { list: WordList, backward: bool },
+}
+
+impl Membership {
+    /// The design's byte in the public bytes: 0 Merkle, 1 automaton read forward, 2 backward.
+    pub fn code(&self) -> u8 {
+        match self {
+            Membership::Merkle(_) => 0,
+            Membership::Automaton { backward, .. } => 1 + *backward as u8,
+        }
+    }
+
+    /// Words in the class.
+    pub fn words(&self) -> usize {
+        match self {
+            Membership::Merkle(t) => t.words(),
+            Membership::Automaton { list, .. } => list.len(),
+        }
+    }
+
+    /// The tree's depth (0 for the automaton).
+    pub fn depth(&self) -> usize {
+        match self {
+            Membership::Merkle(t) => t.depth(),
+            Membership::Automaton { .. } => 0,
+        }
+    }
+
+    pub fn design(&self) -> Design {
+        match self {
+            Membership::Merkle(_) => Design::Merkle,
+            Membership::Automaton { .. } => Design::Automaton,
+        }
+    }
+
+    /// A short description for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Membership::Merkle(t) => format!("Merkle tree of depth {}", t.depth()),
+            Membership::Automaton { backward, .. } => format!(
+                "compiled automaton (read {})",
+                if *backward { "backward" } else { "forward" }
+            ),
+        }
     }
 }
 
@@ -688,6 +801,18 @@ pub fn path_gadget(
     grid: &Grid,
     steps: &[Vec<Bit>],
 ) -> (Vec<[Bit; 5]>, Vec<(Bit, bool)>) {
+    let (codes, checks, _) = path_gadget_onehot(b, grid, steps);
+    (codes, checks)
+}
+
+/// [`path_gadget`], and per die the one-hot bits of its symbol (26, `⊕` of the dice showing
+/// it: the faces are public).
+pub fn path_gadget_onehot(
+    b: &mut Builder,
+    grid: &Grid,
+    steps: &[Vec<Bit>],
+) -> (Vec<[Bit; 5]>, Vec<(Bit, bool)>, Vec<Vec<Bit>>) {
+    let mut symbols = Vec::with_capacity(steps.len());
     let cells = grid.cells();
     let mut codes = Vec::with_capacity(steps.len());
     let mut checks = Vec::new();
@@ -706,6 +831,12 @@ pub fn path_gadget(
                 .fold(Bit::Const(false), |a, c| b.xor(a, oh[c]))
         });
         codes.push(code);
+        let mut sym = vec![Bit::Const(false); 26];
+        for c in 0..cells {
+            let f = grid.faces[c] as usize;
+            sym[f] = b.xor(sym[f], oh[c]);
+        }
+        symbols.push(sym);
         if let Some(p) = &prev {
             let mut adj = Bit::Const(false);
             let mut again = Bit::Const(false);
@@ -727,7 +858,7 @@ pub fn path_gadget(
         prev = Some(oh[..cells].to_vec());
     }
     checks.extend(later);
-    (codes, checks)
+    (codes, checks, symbols)
 }
 
 /// The leaf's 120 bits from the codes of its first slots (the rest zero).
@@ -838,9 +969,11 @@ fn witness_len(grid: &Grid, m: usize, depth: usize) -> usize {
         - depth.min(1) * (8 * NODE_BYTES - 5 * m)
 }
 
-/// The find circuit: outputs `C` (256) ‖ root (120) ‖ the path's checks.
-pub fn find_circuit(grid: &Grid, m: usize, depth: usize) -> (Circuit, Vec<bool>) {
+/// The find circuit: outputs `C` (256) ‖ the root (120, Merkle design) ‖ the membership bit
+/// (automaton design) ‖ the path's checks; with the values of the outputs after the root.
+pub fn find_circuit(grid: &Grid, m: usize, mem: &Membership) -> (Circuit, Vec<bool>) {
     assert!((1..=MAX_DICE.min(grid.cells())).contains(&m));
+    let depth = mem.depth();
     let ib = index_bits(grid.cells());
     let mut b = Builder::new(witness_len(grid, m, depth));
     let key: Vec<Bit> = (0..128).map(|i| b.input(i)).collect();
@@ -867,7 +1000,7 @@ pub fn find_circuit(grid: &Grid, m: usize, depth: usize) -> (Circuit, Vec<bool>)
             (dir, sib, t)
         })
         .collect();
-    let (codes, checks) = path_gadget(&mut b, grid, &steps);
+    let (codes, checks, symbols) = path_gadget_onehot(&mut b, grid, &steps);
     let lb = leaf_bits(&codes);
     let lbytes = bytes_of(&lb);
     let pts: Vec<[Byte; 16]> = (0..2)
@@ -886,13 +1019,24 @@ pub fn find_circuit(grid: &Grid, m: usize, depth: usize) -> (Circuit, Vec<bool>)
         .iter()
         .flat_map(|blk| blk.iter().flat_map(|x| x.iter().copied()))
         .collect();
-    let root = merkle_gadget(&mut b, &lb, &levels);
     b.output_word(&c);
-    b.output_word(&root);
-    for (bit, _) in &checks {
-        b.output(*bit);
+    let mut tail = Vec::new();
+    match mem {
+        Membership::Merkle(_) => {
+            let root = merkle_gadget(&mut b, &lb, &levels);
+            b.output_word(&root);
+        }
+        Membership::Automaton { list, backward } => {
+            let member = dict::automaton_onehot_gadget(&mut b, list, &symbols, *backward);
+            b.output(member);
+            tail.push(true);
+        }
     }
-    (b.finish(), checks.iter().map(|c| c.1).collect())
+    for (bit, want) in &checks {
+        b.output(*bit);
+        tail.push(*want);
+    }
+    (b.finish(), tail)
 }
 
 /// The witness of a find.
@@ -913,15 +1057,19 @@ pub fn witness(grid: &Grid, key: &Key, path: &[usize], steps: &[Step]) -> Vec<bo
 }
 
 /// Public bytes of a find: `"zkg:boggle:find:v1" ‖ grid digest ‖ dictionary digest ‖ u8 m ‖
-/// u8 depth ‖ u64-le words of m dice ‖ root (15 bytes)`.
-pub fn find_public(grid: &Grid, dict: &Digest, m: usize, tree: &Tree) -> Vec<u8> {
+/// u8 design (0 Merkle, 1 automaton forward, 2 backward) ‖ u64-le words of m dice`, then for the
+/// Merkle design `u8 depth ‖ root (15 bytes)`.
+pub fn find_public(grid: &Grid, dict: &Digest, m: usize, mem: &Membership) -> Vec<u8> {
     let mut p = b"zkg:boggle:find:v1".to_vec();
     p.extend_from_slice(&grid.digest());
     p.extend_from_slice(dict);
     p.push(m as u8);
-    p.push(tree.depth() as u8);
-    p.extend_from_slice(&(tree.words() as u64).to_le_bytes());
-    p.extend_from_slice(&tree.root());
+    p.push(mem.code());
+    p.extend_from_slice(&(mem.words() as u64).to_le_bytes());
+    if let Membership::Merkle(t) = mem {
+        p.push(t.depth() as u8);
+        p.extend_from_slice(&t.root());
+    }
     p
 }
 
@@ -938,15 +1086,17 @@ impl FindStatement {
         grid: &Grid,
         dict: &Digest,
         m: usize,
-        tree: &Tree,
+        mem: &Membership,
         c: &commit::Commitment,
         engine: Engine,
         context: &[u8],
     ) -> Self {
-        let (circuit, checks) = find_circuit(grid, m, tree.depth());
+        let (circuit, tail) = find_circuit(grid, m, mem);
         let mut y = commit::bits_of(c);
-        y.extend(commit::bits_of(&tree.root()));
-        y.extend(checks);
+        if let Membership::Merkle(t) = mem {
+            y.extend(commit::bits_of(&t.root()));
+        }
+        y.extend(tail);
         let (circuit, output) = match engine {
             Engine::Vole => (circuit, y),
             Engine::Zkbpp | Engine::Kkw => {
@@ -957,7 +1107,7 @@ impl FindStatement {
         FindStatement {
             circuit,
             output,
-            public: find_public(grid, dict, m, tree),
+            public: find_public(grid, dict, m, mem),
             context: context.to_vec(),
         }
     }
@@ -1076,7 +1226,7 @@ pub struct Sealed {
     pub file: Vec<u8>,
     pub opening: Opening,
     pub dice: usize,
-    pub tree: Tree,
+    pub membership: Membership,
 }
 
 /// Seals a find of `word` (bad input unless it is in the dictionary and on the grid).
@@ -1112,16 +1262,21 @@ pub fn seal(
         )));
     };
     let m = dice.len();
-    let tree = dict.tree(m)?;
+    let mem = dict.membership(m)?;
     let lf = leaf(&dice);
-    let i = tree
-        .leaves()
-        .binary_search(&lf)
-        .expect("a listed word is a leaf");
-    let steps = tree.path(i);
+    let steps = match &mem {
+        Membership::Merkle(tree) => {
+            let i = tree
+                .leaves()
+                .binary_search(&lf)
+                .expect("a listed word is a leaf");
+            tree.path(i)
+        }
+        Membership::Automaton { .. } => Vec::new(),
+    };
     let key = fresh_key(&lf, rng);
     let c = commit_leaf(&key, &lf);
-    let st = FindStatement::new(grid, &dict.digest(), m, &tree, &c, system.engine(), context);
+    let st = FindStatement::new(grid, &dict.digest(), m, &mem, &c, system.engine(), context);
     let mut wit = witness(grid, &key, &path, &steps);
     let proof = system.prove(&st.statement(), &wit, rng);
     wit.fill(false);
@@ -1140,7 +1295,7 @@ pub fn seal(
         },
         file,
         dice: m,
-        tree,
+        membership: mem,
     })
 }
 
@@ -1176,12 +1331,12 @@ pub fn verify(
             "this find names a word of {m} dice, which the grid cannot hold"
         )));
     }
-    let tree = dict.tree(m)?;
+    let mem = dict.membership(m)?;
     let st = FindStatement::new(
         grid,
         &dict.digest(),
         m,
-        &tree,
+        &mem,
         &head.commitment,
         proof.engine(),
         context,
@@ -1517,6 +1672,20 @@ mod tests {
     }
 
     fn tiny() -> (Grid, Dictionary) {
+        tiny_as(None)
+    }
+
+    fn tiny_as(force: Option<Design>) -> (Grid, Dictionary) {
+        let (g, d) = tiny_list();
+        (
+            g,
+            force.map_or(d, |f| {
+                Dictionary::from_list(WordList::clone(Dictionary::list(&tiny_list().1))).forcing(f)
+            }),
+        )
+    }
+
+    fn tiny_list() -> (Grid, Dictionary) {
         let g = Grid::parse("cats/oqen/does/xyzw", "g").unwrap();
         let d = Dictionary::parse("cat\ncats\ndoe\ndoes\nqueen\nact\nzzz\nnot\n", "d").unwrap();
         (g, d)
@@ -1524,9 +1693,22 @@ mod tests {
 
     /// The whole find on the VOLE engine at a low security level: proven, verified, opened;
     /// and refused on another grid, another dictionary, another context, a flipped byte.
+    /// The whole find, with the design the dictionary picks and with each design forced.
     #[test]
     fn a_find_seals_verifies_and_opens() {
-        let (g, d) = tiny();
+        for force in [None, Some(Design::Merkle), Some(Design::Automaton)] {
+            find_round_trip(force);
+        }
+    }
+
+    fn find_round_trip(force: Option<Design>) {
+        let (g, d) = tiny_as(force);
+        if let Some(f) = force {
+            assert_eq!(d.membership(4).unwrap().design(), f);
+        } else {
+            // eight words: the automaton is far cheaper than a tree
+            assert_eq!(d.membership(4).unwrap().design(), Design::Automaton);
+        }
         let mut rng = seeded_rng(44);
         let sys = System::vole(16, zkgames_mpc::vole::Profile::Speed).unwrap();
         let req = Required::bits(16);
@@ -1545,7 +1727,10 @@ mod tests {
             verify(&g2, &d, &s.file, &req, b"ctx"),
             Err(Error::Rejected(_))
         ));
-        let d2 = Dictionary::parse("cat\ncats\ndoe\ndoes\nqueen\nact\n", "d").unwrap();
+        let mut d2 = Dictionary::parse("cat\ncats\ndoe\ndoes\nqueen\nact\n", "d").unwrap();
+        if let Some(f) = force {
+            d2 = d2.forcing(f);
+        }
         assert!(matches!(
             verify(&g, &d2, &s.file, &req, b"ctx"),
             Err(Error::Rejected(_))
@@ -1577,7 +1762,7 @@ mod tests {
         let i = tree.leaves().binary_search(&leaf(&dice)).unwrap();
         let path = trace(&g, &dice).unwrap();
         let key = fresh_key(&leaf(&dice), &mut rng);
-        let (c, checks) = find_circuit(&g, 4, tree.depth());
+        let (c, checks) = find_circuit(&g, 4, &Membership::Merkle(tree.clone()));
         let mut want = commit::bits_of(&commit_leaf(&key, &leaf(&dice)));
         want.extend(commit::bits_of(&tree.root()));
         want.extend(&checks);
@@ -1594,6 +1779,81 @@ mod tests {
             c.eval_checked(&witness(&g, &key, &jump, &tree.path(i)))
                 .ok(),
             Some(want)
+        );
+    }
+
+    /// The find circuit with the automaton design on a 2×2 grid against every path witness
+    /// of 1 to 4 dice: the path's checks and the membership bit hold exactly for a path of
+    /// distinct adjacent dice spelling a word of the class.
+    #[test]
+    fn the_automaton_find_accepts_exactly_the_words_on_the_grid() {
+        let g = Grid::new(2, vec![0, 1, 0, 2]);
+        let words: Vec<Vec<u8>> = vec![
+            vec![0],
+            vec![0, 1],
+            vec![1, 0],
+            vec![2, 2],
+            vec![0, 1, 2],
+            vec![0, 0, 1],
+            vec![1, 2, 0, 0],
+            vec![2, 0, 1, 0],
+        ];
+        let key = [3u8; 16];
+        for m in 1..=4 {
+            let class: Vec<Vec<u8>> = words.iter().filter(|w| w.len() == m).cloned().collect();
+            let list = WordList::from_letters(m, class.clone());
+            for backward in [false, true] {
+                let mem = Membership::Automaton {
+                    list: list.clone(),
+                    backward,
+                };
+                let (c, tail) = find_circuit(&g, m, &mem);
+                let mut accepted = 0;
+                for x in 0u32..1 << (2 * m) {
+                    let path: Vec<usize> = (0..m).map(|i| (x >> (2 * i) & 3) as usize).collect();
+                    let out = c.eval(&witness(&g, &key, &path, &[]));
+                    let got = out[256..] == tail[..];
+                    let spelled: Vec<u8> = path.iter().map(|&c| g.faces()[c]).collect();
+                    let valid = path.windows(2).all(|p| g.adjacent(p[0], p[1]))
+                        && path.iter().collect::<HashSet<_>>().len() == m;
+                    assert_eq!(got, valid && class.contains(&spelled), "{path:?}");
+                    accepted += got as usize;
+                }
+                assert!(accepted > 0, "{m}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_cheaper_design_is_chosen() {
+        // a class of two words: the automaton; the Merkle bits grow by a level per doubling
+        let d = Dictionary::parse("abcd\nabce\n", "d").unwrap();
+        assert_eq!(d.membership(4).unwrap().design(), Design::Automaton);
+        assert_eq!(merkle_bits(4, 0), 0);
+        assert_eq!(
+            merkle_bits(4, 2) - merkle_bits(4, 1),
+            1 + 120 + 8 + 120 + 1280
+        );
+        assert_eq!(merkle_bits(4, 1), 1 + 20 + 8 + 20 + 1280);
+        // 20,000 random words of 6 letters: little shared structure, the tree
+        let mut rng = seeded_rng(47);
+        let words: String = (0..20_000)
+            .map(|_| {
+                let w: String = (0..6)
+                    .map(|_| (b'a' + rng.gen_range(0..26u8)) as char)
+                    .collect();
+                format!("{w}\n")
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let d = Dictionary::parse(&words, "d").unwrap();
+        let m = d.membership(6).unwrap();
+        assert_eq!(m.design(), Design::Merkle, "{}", m.describe());
+        let n = d.class(6).len();
+        assert!(
+            automaton_ands(d.class(6), 6) >= merkle_bits(6, m.depth()),
+            "{n}"
         );
     }
 

@@ -424,9 +424,21 @@ pub fn automaton_gadget(
     letters: &[[Bit; 5]],
     backward: bool,
 ) -> Bit {
-    let len = list.word_len();
-    assert_eq!(letters.len(), len);
+    assert_eq!(letters.len(), list.word_len());
     let onehot: Vec<Vec<Bit>> = letters.iter().map(|l| decode(b, l)).collect();
+    automaton_onehot_gadget(b, list, &onehot, backward)
+}
+
+/// [`automaton_gadget`] on letters already one-hot (at least 26 bits each, exactly one set
+/// among the first 26: Boggle derives them from the dice).
+pub fn automaton_onehot_gadget(
+    b: &mut Builder,
+    list: &WordList,
+    onehot: &[Vec<Bit>],
+    backward: bool,
+) -> Bit {
+    let len = list.word_len();
+    assert_eq!(onehot.len(), len);
     let (states, root) = automaton(list, backward);
     let mut val = vec![Bit::Const(false), Bit::Const(true)];
     for (depth, groups) in &states {
