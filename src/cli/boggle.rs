@@ -24,7 +24,7 @@ const MAX_GRID_FILE: u64 = 1 << 10;
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
     /// The grid: rows separated by / (abcd/efgh/ijkl/mnop, q is the Qu face; 4×4 or 5×5), or
-    /// a file with one row a line.
+    /// a file with one row a line (a file of that name is read first).
     pub grid: String,
     /// The dictionary (one word a line, letters a-z; default: the shipped list, SCOWL's
     /// American English words of 3 letters or more).
@@ -34,7 +34,8 @@ pub struct BoardArgs {
 
 impl BoardArgs {
     fn grid(&self) -> Result<Grid> {
-        if self.grid.contains('/') {
+        // a file if there is one of that name, else rows separated by `/`
+        if self.grid.contains('/') && !std::path::Path::new(&self.grid).is_file() {
             return Grid::parse(&self.grid, "the grid");
         }
         let text = crate::files::read_text(&self.grid, MAX_GRID_FILE, "grid file")?;

@@ -13,7 +13,11 @@
 //! tested against: one search per dictionary word ([`solve_by_words`]) and, on small grids,
 //! every simple path ([`solve_by_paths`]).
 //!
-//! **Membership.** The words of `m` dice, as 120-bit leaves ([`leaf`]: symbol `s` as the code
+//! **Membership.** Per length `m`, the cheaper in committed bits of two designs
+//! ([`Dictionary::membership`], a function of the words of `m` dice, so both sides agree):
+//! the class's minimal automaton compiled into the circuit ([`dict::automaton_onehot_gadget`],
+//! cheaper while real words share prefixes and suffixes), or a Merkle path. The Merkle design:
+//! the words of `m` dice, as 120-bit leaves ([`leaf`]: symbol `s` as the code
 //! `s + 1` in 5 bits, slot `i` at bits `5i … 5i+4`, slots from `m` on zero), sorted by their
 //! bytes and padded
 //! to a power of two by repeating the last, are the leaves of a Merkle tree the verifier builds
@@ -21,16 +25,16 @@
 //! `F_j(L, R, t) = first 15 bytes of (AES-128_K(P) ⊕ P)`, `K = (L ‖ 0) ⊕ A(t)`,
 //! `P = (R ‖ j) ⊕ B(t)`, `j` the level, `A`, `B` public masks linear in the tweak byte `t`
 //! ([`node_masks`]; `K`'s byte 15 is `t`), `t` the smallest for which no S-box input of that
-//! encryption is zero (the VOLE engine proves an S-box as `x·y = 1`). The circuit checks one path: per level a direction bit, the
-//! sibling and the tweak. The alternative measured against it is the compiled automaton of
-//! [`super::dict`] over the same words ([`automaton_ands`]); docs/PROTOCOLS.md, "Word games",
-//! has both costs.
+//! encryption is zero (the VOLE engine proves an S-box as `x·y = 1`). The circuit checks one
+//! path: per level a direction bit, the
+//! sibling and the tweak. docs/PROTOCOLS.md 10.6 has both designs' costs.
 //!
 //! **The find** ([`FindStatement`]): witness `K` (128 bits), the path (per die its index,
 //! [`index_bits`] bits), then per level `dir ‖ sibling ‖ tweak (8)`, the sibling 120 bits (at
 //! the bottom `5m`: a leaf's bits past its `m` dice are zero); outputs the
 //! commitment `C = AES_K(P_1) ‖ AES_K(P_2)` (`P_j` = the leaf's 15 bytes ‖ `0xb0 + j`), the
-//! tree's root, and the path's checks (each index a die, each step adjacent, no die twice).
+//! tree's root or the automaton's bit, and the path's checks (each index a die, each step
+//! adjacent, no die twice).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -805,13 +809,13 @@ pub fn path_gadget(
     (codes, checks)
 }
 
+/// What [`path_gadget_onehot`] gives: per die its symbol's code (5 bits), the checks with
+/// their values, per die its symbol's one-hot bits (26).
+pub type PathBits = (Vec<[Bit; 5]>, Vec<(Bit, bool)>, Vec<Vec<Bit>>);
+
 /// [`path_gadget`], and per die the one-hot bits of its symbol (26, `⊕` of the dice showing
 /// it: the faces are public).
-pub fn path_gadget_onehot(
-    b: &mut Builder,
-    grid: &Grid,
-    steps: &[Vec<Bit>],
-) -> (Vec<[Bit; 5]>, Vec<(Bit, bool)>, Vec<Vec<Bit>>) {
+pub fn path_gadget_onehot(b: &mut Builder, grid: &Grid, steps: &[Vec<Bit>]) -> PathBits {
     let mut symbols = Vec::with_capacity(steps.len());
     let cells = grid.cells();
     let mut codes = Vec::with_capacity(steps.len());
@@ -832,9 +836,8 @@ pub fn path_gadget_onehot(
         });
         codes.push(code);
         let mut sym = vec![Bit::Const(false); 26];
-        for c in 0..cells {
-            let f = grid.faces[c] as usize;
-            sym[f] = b.xor(sym[f], oh[c]);
+        for (&f, &x) in grid.faces.iter().zip(&oh) {
+            sym[f as usize] = b.xor(sym[f as usize], x);
         }
         symbols.push(sym);
         if let Some(p) = &prev {

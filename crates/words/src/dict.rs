@@ -326,8 +326,8 @@ pub fn decode(b: &mut Builder, bits: &[Bit]) -> Vec<Bit> {
     }
     for (i, row) in m.iter_mut().enumerate() {
         let mut acc = lo[i];
-        for j in 0..nh - 1 {
-            acc = b.xor(acc, row[j]);
+        for &x in row.iter().take(nh - 1) {
+            acc = b.xor(acc, x);
         }
         row[nh - 1] = acc;
     }
@@ -344,7 +344,11 @@ pub fn decode(b: &mut Builder, bits: &[Bit]) -> Vec<Bit> {
 /// The states of the minimal automaton of `list` read in one direction: per state, its
 /// depth and its successors grouped by target (`0` dead, `1` accepting end, `2 + i` state
 /// `i`), children first; and the root.
-type Automaton = (Vec<(usize, Vec<(u32, Vec<u8>)>)>, u32);
+type Automaton = (States, u32);
+/// Per state its depth and successors grouped by target.
+type States = Vec<(usize, Vec<(u32, Vec<u8>)>)>;
+/// States by (depth, edges), while the automaton is built.
+type StateIds = HashMap<(usize, Vec<(u8, u32)>), u32>;
 
 fn automaton(list: &WordList, backward: bool) -> Automaton {
     let len = list.word_len();
@@ -361,13 +365,13 @@ fn automaton(list: &WordList, backward: bool) -> Automaton {
         .collect();
     words.sort();
     let mut states = Vec::new();
-    let mut ids: HashMap<(usize, Vec<(u8, u32)>), u32> = HashMap::new();
+    let mut ids: StateIds = HashMap::new();
     fn rec(
         words: &[Letters],
         depth: usize,
         len: usize,
-        states: &mut Vec<(usize, Vec<(u32, Vec<u8>)>)>,
-        ids: &mut HashMap<(usize, Vec<(u8, u32)>), u32>,
+        states: &mut States,
+        ids: &mut StateIds,
     ) -> u32 {
         if words.is_empty() {
             return 0;
