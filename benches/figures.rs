@@ -127,6 +127,25 @@ fn sizes() -> Vec<Size> {
             check: "verifier wordle check f.seal trace .ggyg f.proof".into(),
         });
     }
+    out.push(Size {
+        id: "boggle-find-vole",
+        what: "sealed Boggle find `manes` (5 dice), shipped dictionary (63,737 words, 4,700 of 5 dice: the compiled automaton), VOLE size set (the default)".into(),
+        make: "prover boggle seal seal/ifer/mans/tope --word manes --seed 1 -o f.seal --opening f.open".into(),
+        check: "verifier boggle open seal/ifer/mans/tope f.seal f.open".into(),
+    });
+    // random words (no q): no structure for an automaton to share, so the Merkle tree; the
+    // size depends only on the class's depth, whatever awk's generator
+    for (id, words, class, depth, long) in [
+        ("boggle-find-vole-105k", "105,001", "60,001", 16, 60_000),
+        ("boggle-find-vole-120k", "120,001", "120,001", 17, 120_000),
+    ] {
+        out.push(Size {
+            id,
+            what: format!("sealed Boggle find `abcdhgfe` (8 dice), {words} random words ({class} of 8 dice: a Merkle tree of depth {depth}), VOLE size set (the default)"),
+            make: format!("awk 'BEGIN{{srand(1);a=\"abcdefghijklmnoprstuvwxyz\";for(i=0;i<{w};i++){{n=i<{long}?8:7;s=\"\";for(j=0;j<n;j++)s=s substr(a,int(rand()*25)+1,1);print s}}print \"abcdhgfe\"}}' > d0.txt && sort -u -o d.txt d0.txt && prover boggle seal abcd/efgh/ijkl/mnop --word abcdhgfe --dict d.txt --seed 1 -o f.seal --opening f.open", w = words.replace(',', "").parse::<usize>().unwrap() - 1),
+            check: "verifier boggle verify abcd/efgh/ijkl/mnop f.seal --dict d.txt".into(),
+        });
+    }
     for kind in ["lowmc", "aes128"] {
         for (key, name, flags) in &engines[1..] {
             out.push(Size {

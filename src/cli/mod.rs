@@ -15,6 +15,7 @@ use crate::Error;
 use crate::Result;
 
 pub mod auth;
+pub mod boggle;
 pub mod circuit;
 pub mod engine;
 pub mod garble;
@@ -87,6 +88,9 @@ pub enum ProverCmd {
     /// Wordle with a host who cannot cheat: seal the word, answer guesses with proofs.
     #[command(subcommand)]
     Wordle(wordle::ProverCmd),
+    /// Boggle: list the words on a grid; seal a word you found (shown later).
+    #[command(subcommand)]
+    Boggle(boggle::ProverCmd),
     /// Authentication: create a key and its identity, register with a login server, log in
     /// (a zero-knowledge proof of the key), whoami, and a demo of the whole exchange.
     #[command(subcommand)]
@@ -246,6 +250,9 @@ pub enum VerifierCmd {
     /// Wordle: check a host's proven answers against its sealed word, open a game.
     #[command(subcommand)]
     Wordle(wordle::VerifierCmd),
+    /// Boggle: verify a sealed find against its grid and dictionary, open it.
+    #[command(subcommand)]
+    Boggle(boggle::VerifierCmd),
     /// SHA-256: verify and inspect preimage proofs (VOLE-in-the-head, ZKB++ or KKW), open sealed
     /// preimages.
     #[command(subcommand)]
@@ -397,6 +404,7 @@ pub fn prover_main() -> i32 {
         ProverCmd::Tatham(c) => tatham::run_prover(c),
         ProverCmd::Wall(c) => wall_seal::run_prover(c),
         ProverCmd::Wordle(c) => wordle::run_prover(c),
+        ProverCmd::Boggle(c) => boggle::run_prover(c),
         ProverCmd::Auth(c) => auth::run_prover(c),
         ProverCmd::Completions(a) => completions(ProverCli::command(), a),
         ProverCmd::Manpage(a) => manpages(ProverCli::command(), a),
@@ -416,6 +424,7 @@ pub fn verifier_main() -> i32 {
         VerifierCmd::Peg(c) => peg::run_verifier(c),
         VerifierCmd::Wall(c) => wall::run_verifier(c),
         VerifierCmd::Wordle(c) => wordle::run_verifier(c),
+        VerifierCmd::Boggle(c) => boggle::run_verifier(c),
         VerifierCmd::Sha256(c) => sha256::run_verifier(c),
         VerifierCmd::Circuit(c) => circuit::run_verifier(c),
         VerifierCmd::Garble(c) => garble::run_verifier(c),

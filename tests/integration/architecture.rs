@@ -193,6 +193,7 @@ fn every_protocol_id_is_registered_once_by_its_kind_and_documented() {
         &zkgames::garble::proof::PROTOCOLS,
         &zkgames::words::wordle::SEAL_PROTOCOLS,
         &zkgames::words::wordle::ANSWER_PROTOCOLS,
+        &zkgames::words::boggle::FIND_PROTOCOLS,
     ];
     let mut listed = vec![zkgames::peg::fs::PEG_ISO.0];
     for k in kinds {

@@ -236,8 +236,14 @@ fn the_page_registers_and_logs_in_device_style_in_chromium() {
     assert_eq!(res["viewport"], serde_json::json!([1200, 0]), "{res}");
     let bottom = |k: &str| res[k].as_f64().unwrap_or_else(|| panic!("{k}: {res}"));
     assert!(bottom("codeBottom") > 0.0, "{res}");
-    assert!(bottom("codeBottom") <= 900.0, "the code is below the fold: {res}");
-    assert!(bottom("commandBottom") <= 900.0, "the command is below the fold: {res}");
+    assert!(
+        bottom("codeBottom") <= 900.0,
+        "the code is below the fold: {res}"
+    );
+    assert!(
+        bottom("commandBottom") <= 900.0,
+        "the command is below the fold: {res}"
+    );
     assert_eq!(
         res["command"].as_str().unwrap(),
         format!("prover auth login alice --key alice.key --code {code} {url}")

@@ -14,6 +14,7 @@ mod auth_page;
 mod auth_postgres;
 mod auth_server;
 mod auth_store;
+mod boggle;
 mod circuit_cli;
 mod doc_links;
 mod dos;

@@ -83,13 +83,13 @@ pub fn fresh_key(letters: &[u8], rng: &mut impl RngCore) -> Key {
     }
 }
 
-type Byte = [Bit; 8];
+pub(crate) type Byte = [Bit; 8];
 
 fn xor_b(b: &mut Builder, x: &Byte, y: &Byte) -> Byte {
     std::array::from_fn(|j| b.xor(x[j], y[j]))
 }
 
-fn const_byte(v: u8) -> Byte {
+pub(crate) fn const_byte(v: u8) -> Byte {
     std::array::from_fn(|j| Bit::Const((v >> j) & 1 == 1))
 }
 
@@ -123,7 +123,11 @@ const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x
 
 /// AES-128 encryptions of several plaintexts (bits, possibly secret) under one key (bits),
 /// the key schedule computed once.
-fn encrypt_many(b: &mut Builder, key: &[Byte; 16], pts: &[[Byte; 16]]) -> Vec<[Byte; 16]> {
+pub(crate) fn encrypt_many(
+    b: &mut Builder,
+    key: &[Byte; 16],
+    pts: &[[Byte; 16]],
+) -> Vec<[Byte; 16]> {
     let mut w: Vec<[Byte; 4]> = (0..4)
         .map(|i| std::array::from_fn(|k| key[4 * i + k]))
         .collect();

@@ -3,8 +3,9 @@
 //!
 //! **Files.** One word a line, letters `a`–`z` (upper case is folded to lower case), `\n` or
 //! `\r\n` line ends, a UTF-8 byte-order mark dropped; blank lines are skipped. A line with any
-//! other character, a word of another length than the game's, a repeated word, or an empty
-//! list is refused with one line naming the line number.
+//! other character, a word of another length than the game's (one length for Wordle, a range
+//! for Boggle: [`WordList::parse_lengths`]), a repeated word, or an empty list is refused with
+//! one line naming the line number.
 //!
 //! **Digest.** `SHA-256("zkg:words:list:v1" ‖ u64-le n ‖ per word in sorted order:
 //! u8 length ‖ letters as bytes 0..=25)`: the same set of words gives the same digest
@@ -67,6 +68,12 @@ pub struct WordList {
 impl WordList {
     /// Reads a list of words of `len` letters from `text` (`what` names it in refusals).
     pub fn parse(text: &str, len: usize, what: &str) -> Result<Self> {
+        Self::parse_lengths(text, len, len, what)
+    }
+
+    /// Reads a list of words of `min..=max` letters (the same rules as [`WordList::parse`];
+    /// a list of several lengths has [`WordList::word_len`] 0).
+    pub fn parse_lengths(text: &str, min: usize, max: usize, what: &str) -> Result<Self> {
         let text = zkgames_core::files::strip_bom(text);
         let mut words = Vec::new();
         for (n, line) in text.split('\n').enumerate() {
@@ -81,9 +88,14 @@ impl WordList {
                     zkgames_core::files::quote(&zkgames_core::files::excerpt(line))
                 )));
             };
-            if l.len() != len {
+            if l.len() < min || l.len() > max {
+                let want = if min == max {
+                    format!("{min}")
+                } else {
+                    format!("{min} to {max}")
+                };
                 return Err(Error::bad(format!(
-                    "{what}, line {}: {} has {} letters, the game's words have {len}",
+                    "{what}, line {}: {} has {} letters, the game's words have {want}",
                     n + 1,
                     zkgames_core::files::quote(&zkgames_core::files::excerpt(line)),
                     l.len()
@@ -109,7 +121,7 @@ impl WordList {
             }
         }
         Ok(WordList {
-            len,
+            len: if min == max { min } else { 0 },
             words: words.into_iter().map(|(l, _)| l).collect(),
         })
     }
@@ -124,7 +136,7 @@ impl WordList {
         WordList { len, words }
     }
 
-    /// Letters per word.
+    /// Letters per word (0 for a list of several lengths).
     pub fn word_len(&self) -> usize {
         self.len
     }
@@ -314,8 +326,8 @@ pub fn decode(b: &mut Builder, bits: &[Bit]) -> Vec<Bit> {
     }
     for (i, row) in m.iter_mut().enumerate() {
         let mut acc = lo[i];
-        for j in 0..nh - 1 {
-            acc = b.xor(acc, row[j]);
+        for &x in row.iter().take(nh - 1) {
+            acc = b.xor(acc, x);
         }
         row[nh - 1] = acc;
     }
@@ -332,7 +344,11 @@ pub fn decode(b: &mut Builder, bits: &[Bit]) -> Vec<Bit> {
 /// The states of the minimal automaton of `list` read in one direction: per state, its
 /// depth and its successors grouped by target (`0` dead, `1` accepting end, `2 + i` state
 /// `i`), children first; and the root.
-type Automaton = (Vec<(usize, Vec<(u32, Vec<u8>)>)>, u32);
+type Automaton = (States, u32);
+/// Per state its depth and successors grouped by target.
+type States = Vec<(usize, Vec<(u32, Vec<u8>)>)>;
+/// States by (depth, edges), while the automaton is built.
+type StateIds = HashMap<(usize, Vec<(u8, u32)>), u32>;
 
 fn automaton(list: &WordList, backward: bool) -> Automaton {
     let len = list.word_len();
@@ -349,13 +365,13 @@ fn automaton(list: &WordList, backward: bool) -> Automaton {
         .collect();
     words.sort();
     let mut states = Vec::new();
-    let mut ids: HashMap<(usize, Vec<(u8, u32)>), u32> = HashMap::new();
+    let mut ids: StateIds = HashMap::new();
     fn rec(
         words: &[Letters],
         depth: usize,
         len: usize,
-        states: &mut Vec<(usize, Vec<(u32, Vec<u8>)>)>,
-        ids: &mut HashMap<(usize, Vec<(u8, u32)>), u32>,
+        states: &mut States,
+        ids: &mut StateIds,
     ) -> u32 {
         if words.is_empty() {
             return 0;
@@ -412,9 +428,21 @@ pub fn automaton_gadget(
     letters: &[[Bit; 5]],
     backward: bool,
 ) -> Bit {
-    let len = list.word_len();
-    assert_eq!(letters.len(), len);
+    assert_eq!(letters.len(), list.word_len());
     let onehot: Vec<Vec<Bit>> = letters.iter().map(|l| decode(b, l)).collect();
+    automaton_onehot_gadget(b, list, &onehot, backward)
+}
+
+/// [`automaton_gadget`] on letters already one-hot (at least 26 bits each, exactly one set
+/// among the first 26: Boggle derives them from the dice).
+pub fn automaton_onehot_gadget(
+    b: &mut Builder,
+    list: &WordList,
+    onehot: &[Vec<Bit>],
+    backward: bool,
+) -> Bit {
+    let len = list.word_len();
+    assert_eq!(onehot.len(), len);
     let (states, root) = automaton(list, backward);
     let mut val = vec![Bit::Const(false), Bit::Const(true)];
     for (depth, groups) in &states {
