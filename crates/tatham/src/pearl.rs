@@ -296,6 +296,11 @@ fn decode_boxed(params: &str, desc: &str) -> Result<Box<dyn super::Puzzle>> {
 }
 
 impl Puzzle {
+    /// The square every solution's loop visits: the first pearl's, if any.
+    fn root(&self) -> Option<usize> {
+        self.clues.iter().position(|c| c.is_some())
+    }
+
     /// The candidate edges: `(square, square to its right or below)`, horizontal first.
     fn links(&self) -> Vec<(usize, usize)> {
         let (w, h) = (self.w, self.h);
@@ -339,7 +344,8 @@ impl super::Puzzle for Puzzle {
         let (w, h) = (self.w, self.h);
         let links = self.links();
         let g = Graph::new(w * h, links.clone());
-        let mut b = Builder::new(links.len() + graph::one_loop_bits(&g));
+        let root = self.root();
+        let mut b = Builder::new(links.len() + graph::one_loop_bits(&g, root));
         let present: Vec<Bit> = (0..links.len()).map(|e| b.input(e)).collect();
         // seg[c][k]: the segment of square c in direction DIRS[k]
         let mut seg = vec![[Bit::Const(false); 4]; w * h];
@@ -353,7 +359,7 @@ impl super::Puzzle for Puzzle {
             }
         }
         let mut at = links.len();
-        for x in graph::one_loop(&mut b, &g, &present, &mut at) {
+        for x in graph::one_loop(&mut b, &g, &present, root, &mut at) {
             b.output(x);
         }
         let get = |x: isize, y: isize, k: usize| -> Bit {
@@ -442,7 +448,7 @@ impl Position for PearlPosition<'_> {
             .map(|&(a, c)| self.state.lines[a] & if c == a + 1 { R } else { D } != 0)
             .collect();
         let g = Graph::new(w * self.puzzle.h, links);
-        let labels = graph::one_loop_witness(&g, &bits)
+        let labels = graph::one_loop_witness(&g, &bits, self.puzzle.root())
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
         bits.extend(labels);
         Ok(bits)
@@ -499,7 +505,7 @@ mod tests {
                 let state = state_of(&p, a);
                 let present: Vec<bool> = (0..links.len()).map(|e| (a >> e) & 1 == 1).collect();
                 let ok = p.check(&state).is_ok();
-                match graph::one_loop_witness(&g, &present) {
+                match graph::one_loop_witness(&g, &present, p.root()) {
                     Some(labels) => {
                         let mut input = present.clone();
                         input.extend(labels);
