@@ -310,7 +310,7 @@ impl super::Puzzle for Puzzle {
         }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(LoopyPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -342,30 +342,23 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Loopy puzzle.
-pub struct LoopyPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for LoopyPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let mut w: Vec<bool> = self.state.lines.iter().map(|&l| l == Line::Yes).collect();
-        let labels = graph::one_loop_witness(&self.puzzle.graph(), &w, self.puzzle.root())
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let mut w: Vec<bool> = state.lines.iter().map(|&l| l == Line::Yes).collect();
+        let labels = graph::one_loop_witness(&self.graph(), &w, self.root())
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
         w.extend(labels);
         Ok(w)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.lines.iter().map(|&l| l as u8).collect()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.lines.iter().map(|&l| l as u8).collect()
     }
 }
 
@@ -408,13 +401,7 @@ mod tests {
             let c = p.circuit().unwrap();
             let n = c.n_inputs();
             assert!(n <= 22, "{n}");
-            let mut accepted = std::collections::BTreeSet::new();
-            for a in 0u64..(1 << n) {
-                let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                if c.eval(&input).iter().all(|&x| !x) {
-                    accepted.insert(a & 15);
-                }
-            }
+            let accepted = crate::accepted_prefixes(&c, 4);
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..16 {
                 let state = State {
@@ -430,8 +417,8 @@ mod tests {
                 };
                 if p.check(&state).is_ok() {
                     truth.insert(a);
-                    let pos = LoopyPosition { puzzle: &p, state };
-                    assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }
             assert_eq!(accepted, truth, "{desc}");
@@ -489,15 +476,15 @@ mod tests {
                     Some(labels) => {
                         let mut input = present.clone();
                         input.extend(labels);
-                        let accepted = c.eval(&input).iter().all(|&x| !x);
+                        let accepted = crate::accepts(&c, &input);
                         assert_eq!(accepted, ok, "{a:b}");
                     }
                     None => assert!(!ok, "{a:b}"),
                 }
                 if ok {
                     solutions += 1;
-                    let pos = LoopyPosition { puzzle: &p, state };
-                    assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }
             // the left square, the right square, the outline; with the clue 3 on the left

@@ -335,7 +335,7 @@ impl super::Puzzle for Puzzle {
         }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(PearlPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -425,36 +425,29 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Pearl puzzle.
-pub struct PearlPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for PearlPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let links = self.puzzle.links();
-        let w = self.puzzle.w;
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let links = self.links();
+        let w = self.w;
         let mut bits: Vec<bool> = links
             .iter()
-            .map(|&(a, c)| self.state.lines[a] & if c == a + 1 { R } else { D } != 0)
+            .map(|&(a, c)| state.lines[a] & if c == a + 1 { R } else { D } != 0)
             .collect();
-        let g = Graph::new(w * self.puzzle.h, links);
-        let labels = graph::one_loop_witness(&g, &bits, self.puzzle.root())
+        let g = Graph::new(w * self.h, links);
+        let labels = graph::one_loop_witness(&g, &bits, self.root())
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
         bits.extend(labels);
         Ok(bits)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.lines.clone()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.lines.clone()
     }
 }
 
@@ -509,7 +502,7 @@ mod tests {
                     Some(labels) => {
                         let mut input = present.clone();
                         input.extend(labels);
-                        let accepted = c.eval(&input).iter().all(|&x| !x);
+                        let accepted = crate::accepts(&c, &input);
                         assert_eq!(accepted, ok, "{clues:?} {a:b}");
                     }
                     None => assert!(!ok),

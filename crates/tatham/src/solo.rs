@@ -429,7 +429,7 @@ mod tests {
             let mut accepted = 0u64;
             for a in 0u64..(1 << n) {
                 let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                let ok = c.eval(&input).iter().all(|&x| !x);
+                let ok = crate::accepts(&c, &input);
                 let mut p = SoloPosition {
                     solo: &s,
                     grid: s.clues.clone(),
