@@ -191,6 +191,7 @@ fn sizes() -> Vec<Size> {
         ("loopy", "Loopy 10x10 squares", ""),
         ("pearl", "Pearl 8x8", ""),
         ("bridges", "Bridges 7x7", ""),
+        ("unruly", "Unruly 8x8", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

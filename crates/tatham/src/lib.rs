@@ -25,6 +25,7 @@ pub mod proof;
 pub mod save;
 pub mod slant;
 pub mod solo;
+pub mod unruly;
 
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -62,6 +63,7 @@ pub const GAMES: &[Game] = &[
     loopy::GAME,
     pearl::GAME,
     bridges::GAME,
+    unruly::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
