@@ -203,9 +203,9 @@ impl Puzzle {
         let mk = |c: usize| {
             let mut vertex = vec![usize::MAX; n_points];
             let mut n = 0;
-            for p in 0..n_points {
+            for (p, v) in vertex.iter_mut().enumerate() {
                 if (p % wp + p / wp) % 2 == c {
-                    vertex[p] = n;
+                    *v = n;
                     n += 1;
                 }
             }

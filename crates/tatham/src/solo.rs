@@ -118,7 +118,7 @@ impl Solo {
                     if clues.len() + run > area {
                         return Err(bad("the description has too much data for the grid".into()));
                     }
-                    clues.extend(std::iter::repeat(0).take(run));
+                    clues.extend(std::iter::repeat_n(0, run));
                     at += 1;
                 }
                 b'_' => at += 1,
@@ -266,6 +266,7 @@ impl Puzzle for Solo {
             onehot[i] = decode_index(&mut b, &idx, cr);
         }
         for (_, cells) in self.units() {
+            #[allow(clippy::needless_range_loop)] // d indexes every cell's one-hot word
             for d in 0..cr {
                 let clued = cells
                     .iter()

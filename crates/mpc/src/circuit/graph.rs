@@ -401,7 +401,7 @@ pub fn loop_counter_bits(n: usize) -> usize {
 /// candidate edges gives each vertex a neighbour found before it as predecessor and that
 /// position plus 1 (modulo `2^b`), which needs the graph connected.
 ///
-/// Cost per vertex of degree 4 with `b` = 7: 4 ANDs for the degree, 24 for the
+/// Cost per vertex of degree 4 with `b` = 7: 5 ANDs for the degree, 24 for the
 /// multiplexers (edge bit and position), 1 for the edge check, `b − 2` for the increment;
 /// without a root 1 more for the running OR and `b` to exempt the first vertex.
 pub fn one_loop(
