@@ -872,6 +872,42 @@ mod tests {
         }
     }
 
+    /// The position width is what excludes a second loop: two squares joined by an edge,
+    /// rooted on the first, `b = 3` (a square's 4 pointers are not 0 modulo 8; with 2 bits
+    /// they would be). Both squares drawn: refused under every labelling; the root's square
+    /// alone: accepted. (Every label assignment, edges fixed.)
+    #[test]
+    fn one_loop_width_refuses_a_second_square() {
+        let g = Graph::new(
+            8,
+            vec![(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4)],
+        );
+        assert_eq!(loop_counter_bits(g.n()), 3);
+        let labels = one_loop_bits(&g, Some(0));
+        assert_eq!(labels, 29);
+        let c = build(&g, labels, |b, g, p, at| one_loop(b, g, p, Some(0), at));
+        for drawn in [0b0_1111_1111u64, 0b0_0000_1111] {
+            let mut any = false;
+            let mut lanes = vec![0u64; c.n_inputs()];
+            for (e, lane) in lanes.iter_mut().enumerate().take(9) {
+                *lane = if (drawn >> e) & 1 == 1 { u64::MAX } else { 0 };
+            }
+            for (i, lane) in lanes[9..15].iter_mut().enumerate() {
+                *lane = (0..64u64).filter(|k| (k >> i) & 1 == 1).fold(0, |m, k| m | 1 << k);
+            }
+            for high in 0u64..1 << (labels - 6) {
+                for (i, lane) in lanes[15..].iter_mut().enumerate() {
+                    *lane = if (high >> i) & 1 == 1 { u64::MAX } else { 0 };
+                }
+                if accepts64(&c, &lanes) != 0 {
+                    any = true;
+                    break;
+                }
+            }
+            assert_eq!(any, drawn == 0b0_0000_1111, "{drawn:b}");
+        }
+    }
+
     /// Two triangles, all six edges drawn: two loops, refused under every labelling; one
     /// triangle drawn: accepted. (Every label assignment, edges fixed.)
     #[test]
