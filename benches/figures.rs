@@ -7,8 +7,9 @@
 //!   and checks the size. Every proof is verified by `verifier` before its size is recorded.
 //! - Times are ratios only, never absolute: ours against a baseline or peer measured in the
 //!   same run, alternating (`FIGURES_RUNS=N` runs each, default 21), as whole processes or,
-//!   for the cut oracle, the sealed-move size model and FAEST, by the benches `wall`,
-//!   `wall_seal` and `faest` run here in a child process (their summaries are parsed).
+//!   for the cut oracle, the sealed-move size model, FAEST and Tatham's puzzles, by the
+//!   benches `wall`, `wall_seal`, `faest` and `tatham` run here in a child process (their
+//!   summaries are parsed).
 //! - Every row says the machine, its CPU features (AVX2 / AVX-512, from /proc/cpuinfo), the
 //!   date and the load average when the run started.
 //! - Rows this command cannot measure (peers built outside the project: ZKBoo, MarkusThill,
@@ -24,6 +25,9 @@ mod wall_bench;
 #[allow(dead_code, unused_imports, clippy::all)]
 #[path = "wall_seal.rs"]
 mod wall_seal_bench;
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "tatham.rs"]
+mod tatham_bench;
 #[path = "common/whole.rs"]
 mod whole;
 
@@ -208,6 +212,7 @@ fn sizes() -> Vec<Size> {
         ("loopy", "Loopy 10x10 squares", ""),
         ("pearl", "Pearl 8x8", ""),
         ("bridges", "Bridges 7x7", ""),
+        ("unruly", "Unruly 8x8", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),
@@ -427,6 +432,7 @@ fn main() {
             "wall" => wall_bench::main(),
             "wall_seal" => wall_seal_bench::main(),
             "faest" => faest_bench::main(),
+            "tatham" => tatham_bench::main(),
             _ => panic!("figures: no part {p}"),
         }
         return;
@@ -648,6 +654,31 @@ fn main() {
     let build = number_before(grid, "build / BFS =", "x");
     let query = number_before(grid, "per query: oracle", "x");
     let at_once = number_before(grid, "all pairs answered at once", "x");
+    println!("figures: Tatham's puzzles against the peg proof (the tatham bench)");
+    let quick_runs = [("TATHAM_RUNS", "1")];
+    let tatham = part("tatham", if quick { &quick_runs[..] } else { &[] });
+    let tatham = tatham
+        .lines()
+        .find_map(|l| l.strip_prefix("TATHAM_SUMMARY runs="))
+        .expect("figures: no TATHAM_SUMMARY in the tatham bench's output");
+    let (tatham_runs, tatham_games) = tatham.split_once("; ").unwrap();
+    let tatham_games: Vec<String> = tatham_games
+        .split("; ")
+        .map(|g| {
+            let f: Vec<&str> = g.split_whitespace().collect();
+            let num = |i: usize| f[i].parse::<u64>().unwrap();
+            let ratio = |i: usize| f[i].trim_end_matches('x').parse::<f64>().unwrap();
+            format!(
+                "{} {} AND, {} bits, {} B, {} / {}",
+                f[0],
+                thousands(num(1)),
+                thousands(num(3)),
+                thousands(num(5)),
+                x(ratio(7)),
+                x(ratio(8))
+            )
+        })
+        .collect();
     println!("figures: the sealed-move size model (the wall_seal bench)");
     let seal = part("wall_seal", &[]);
     let commit = number_before(&seal, "SHA-256 commitment in the circuit", "x larger");
@@ -759,6 +790,10 @@ fn main() {
     rows.push(format!(
         "| sealed Wall Game move, 8×8, 128 bits | {} with ZKB++, {} with KKW, {} with VOLE; a ZKB++ seal committing to the move with SHA-256 inside the circuit would be {commit:.1}× larger (the `wall_seal` bench's size formula, standard 8×8 start) | {bench}: rows `seal-*` | {when} |",
         b("seal-zkbpp"), b("seal-kkw"), b("seal-vole")
+    ));
+    rows.push(format!(
+        "| Tatham's puzzles at their defaults (the committed samples), VOLE size set, 128 bits, against the English peg proof (VOLE size set), one process, alternating, {tatham_runs} runs: AND gates, witness bits, bytes, median prove / verify CPU time (all threads) over the peg proof's | {} | `cargo bench --bench tatham` (which {bench} runs for this row) | {when} |",
+        tatham_games.join("; ")
     ));
     rows.push(format!(
         "| cut oracle, 30×30 grids | building it takes {} one BFS's time; a query is {} faster than the brute force, {} when all pairs are answered at once | {bench} (the `wall` bench's summary) | {when} |",

@@ -51,6 +51,7 @@ mod tatham_loopy;
 mod tatham_pearl;
 mod tatham_sgt;
 mod tatham_slant;
+mod tatham_unruly;
 mod untrusted_input;
 mod vole_cli;
 mod vole_engine;

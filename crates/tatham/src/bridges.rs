@@ -347,7 +347,7 @@ impl super::Puzzle for Puzzle {
         super::parse::encode_runs(cells)
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(BridgesPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -404,35 +404,28 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Bridges puzzle.
-pub struct BridgesPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for BridgesPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let k = self.puzzle.count_bits();
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let k = self.count_bits();
         let mut w = Vec::new();
-        for &n in &self.state.bridges {
+        for &n in &state.bridges {
             super::push_bits(&mut w, n as usize, k);
         }
-        let present: Vec<bool> = self.state.bridges.iter().map(|&n| n > 0).collect();
-        let labels = graph::spanning_tree_witness(&self.puzzle.graph(), &present, 0)
+        let present: Vec<bool> = state.bridges.iter().map(|&n| n > 0).collect();
+        let labels = graph::spanning_tree_witness(&self.graph(), &present, 0)
             .ok_or_else(|| Error::bad("not solved: the islands are not all connected"))?;
         w.extend(labels);
         Ok(w)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.bridges.clone()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.bridges.clone()
     }
 }
 
@@ -459,13 +452,7 @@ mod tests {
             assert!(n <= 24, "{n}");
             let k = p.count_bits();
             let np = p.pairs.len();
-            let mut accepted = std::collections::BTreeSet::new();
-            for a in 0u64..(1 << n) {
-                let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                if c.eval(&input).iter().all(|&x| !x) {
-                    accepted.insert(a & ((1 << (np * k)) - 1));
-                }
-            }
+            let accepted = crate::accepted_prefixes(&c, np * k);
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..(1 << (np * k)) {
                 let bridges: Vec<u8> = (0..np)
@@ -477,8 +464,8 @@ mod tests {
                 let state = State { bridges };
                 if p.check(&state).is_ok() {
                     truth.insert(a);
-                    let pos = BridgesPosition { puzzle: &p, state };
-                    assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }
             assert_eq!(accepted, truth, "{params}:{desc}");

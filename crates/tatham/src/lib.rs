@@ -25,6 +25,7 @@ pub mod proof;
 pub mod save;
 pub mod slant;
 pub mod solo;
+pub mod unruly;
 
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -62,6 +63,7 @@ pub const GAMES: &[Game] = &[
     loopy::GAME,
     pearl::GAME,
     bridges::GAME,
+    unruly::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
@@ -114,6 +116,64 @@ pub trait Position {
     fn witness(&self) -> Result<Vec<bool>>;
     /// The position's content in a canonical form (what replays compare).
     fn state_bytes(&self) -> Vec<u8>;
+}
+
+/// A game whose position is a value of its own (`State`) beside the puzzle, with the rules
+/// as functions of both: its positions are [`Play`]s, one [`Position`] adapter for all.
+pub trait Rules {
+    /// The game's state (what its `game_state` holds that the completion rule reads).
+    type State;
+    /// [`Position::execute_move`] on `state`.
+    fn execute_move(&self, state: &mut Self::State, mv: &str) -> Result<()>;
+    /// [`Position::check`] of `state`.
+    fn check(&self, state: &Self::State) -> std::result::Result<(), String>;
+    /// The witness of a `state` that [`Rules::check`] accepts ([`Play`] checks first).
+    fn witness(&self, state: &Self::State) -> Result<Vec<bool>>;
+    /// [`Position::state_bytes`] of `state`.
+    fn state_bytes(&self, state: &Self::State) -> Vec<u8>;
+}
+
+/// A position of a game with [`Rules`]: the puzzle and the state reached.
+pub struct Play<'a, R: Rules> {
+    pub puzzle: &'a R,
+    pub state: R::State,
+}
+
+impl<R: Rules> Position for Play<'_, R> {
+    fn execute_move(&mut self, mv: &str) -> Result<()> {
+        self.puzzle.execute_move(&mut self.state, mv)
+    }
+    fn check(&self) -> std::result::Result<(), String> {
+        self.puzzle.check(&self.state)
+    }
+    fn witness(&self) -> Result<Vec<bool>> {
+        self.check()
+            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
+        self.puzzle.witness(&self.state)
+    }
+    fn state_bytes(&self) -> Vec<u8> {
+        self.puzzle.state_bytes(&self.state)
+    }
+}
+
+/// Whether `c` accepts `input`: every output (a violation bit) is 0.
+pub fn accepts(c: &Circuit, input: &[bool]) -> bool {
+    c.eval(input).iter().all(|&x| !x)
+}
+
+/// The exhaustive tests' enumeration: every input of `c` (at most 2^26), and the set of the
+/// low `bits` bits (the solution's part of the witness) of those it accepts.
+#[cfg(test)]
+pub(crate) fn accepted_prefixes(c: &Circuit, bits: usize) -> std::collections::BTreeSet<u64> {
+    let n = c.n_inputs();
+    assert!(n <= 26 && bits <= n, "{n} inputs: too many to enumerate");
+    (0u64..1 << n)
+        .filter(|a| {
+            let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
+            accepts(c, &input)
+        })
+        .map(|a| a & ((1 << bits) - 1))
+        .collect()
 }
 
 /// The game ID of a puzzle: `Game:PARAMS:DESC`.

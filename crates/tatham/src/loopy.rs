@@ -255,6 +255,8 @@ impl Puzzle {
 // `graph::one_loop` over the dots (vertices) and edges of the grid. Clues: the drawn edges
 // of a clued face are counted (a 3-bit popcount) and XORed with the clue. "No" and
 // "unknown" are alike for the completion rule, so a witness bit says only "line or not".
+// The loop's root: the top-left dot of the first face with clue 3, when there is one (three
+// sides drawn touch all four corners, so every solution's loop visits it); otherwise none.
 
 use super::{Game, Position};
 use zkgames_mpc::circuit::graph::{self, Graph};
@@ -280,6 +282,13 @@ impl Puzzle {
             self.edges.iter().map(|e| (e.dots[0], e.dots[1])).collect(),
         )
     }
+
+    /// The dot every solution's loop visits: the top-left corner of the first face with
+    /// clue 3 (its three drawn sides touch its four corners), if any.
+    fn root(&self) -> Option<usize> {
+        let f = self.clues.iter().position(|&c| c == Some(3))?;
+        Some((f / self.w) * (self.w + 1) + f % self.w)
+    }
 }
 
 impl super::Puzzle for Puzzle {
@@ -301,7 +310,7 @@ impl super::Puzzle for Puzzle {
         }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(LoopyPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -309,10 +318,11 @@ impl super::Puzzle for Puzzle {
     fn circuit(&self) -> Result<Circuit> {
         let g = self.graph();
         let ne = self.edges.len();
-        let mut b = Builder::new(ne + graph::one_loop_bits(&g));
+        let root = self.root();
+        let mut b = Builder::new(ne + graph::one_loop_bits(&g, root));
         let present: Vec<Bit> = (0..ne).map(|e| b.input(e)).collect();
         let mut at = ne;
-        for x in graph::one_loop(&mut b, &g, &present, &mut at) {
+        for x in graph::one_loop(&mut b, &g, &present, root, &mut at) {
             b.output(x);
         }
         for (f, clue) in self.clues.iter().enumerate() {
@@ -332,30 +342,23 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Loopy puzzle.
-pub struct LoopyPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for LoopyPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let mut w: Vec<bool> = self.state.lines.iter().map(|&l| l == Line::Yes).collect();
-        let labels = graph::one_loop_witness(&self.puzzle.graph(), &w)
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let mut w: Vec<bool> = state.lines.iter().map(|&l| l == Line::Yes).collect();
+        let labels = graph::one_loop_witness(&self.graph(), &w, self.root())
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
         w.extend(labels);
         Ok(w)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.lines.iter().map(|&l| l as u8).collect()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.lines.iter().map(|&l| l as u8).collect()
     }
 }
 
@@ -368,7 +371,7 @@ mod tests {
     /// sets the game's own rule accepts (with some labels).
     #[test]
     fn tiny_loopy_exhaustive() {
-        for desc in ["a", "0", "2", "4"] {
+        for desc in ["a", "0", "2", "3", "4"] {
             let mut p = Puzzle::decode("3x3t0", "i").unwrap();
             // a 1x1 grid, built directly (the game's smallest is 3x3)
             p.w = 1;
@@ -398,13 +401,7 @@ mod tests {
             let c = p.circuit().unwrap();
             let n = c.n_inputs();
             assert!(n <= 22, "{n}");
-            let mut accepted = std::collections::BTreeSet::new();
-            for a in 0u64..(1 << n) {
-                let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                if c.eval(&input).iter().all(|&x| !x) {
-                    accepted.insert(a & 15);
-                }
-            }
+            let accepted = crate::accepted_prefixes(&c, 4);
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..16 {
                 let state = State {
@@ -420,8 +417,8 @@ mod tests {
                 };
                 if p.check(&state).is_ok() {
                     truth.insert(a);
-                    let pos = LoopyPosition { puzzle: &p, state };
-                    assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }
             assert_eq!(accepted, truth, "{desc}");
@@ -458,27 +455,42 @@ mod tests {
             }
         }
         p.edges = edges;
-        let c = p.circuit().unwrap();
-        let g = p.graph();
-        let mut solutions = 0;
-        for a in 0u64..(1 << p.edges.len()) {
-            let present: Vec<bool> = (0..p.edges.len()).map(|i| (a >> i) & 1 == 1).collect();
-            let state = State {
-                lines: present
-                    .iter()
-                    .map(|&y| if y { Line::Yes } else { Line::No })
-                    .collect(),
-            };
-            let ok = p.check(&state).is_ok();
-            assert_eq!(graph::one_loop_witness(&g, &present).is_some(), ok, "{a:b}");
-            if ok {
-                solutions += 1;
-                let pos = LoopyPosition { puzzle: &p, state };
-                assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+        // without a clue 3 the loop has no root; with one, its top-left dot is the root
+        for (clues, want) in [(vec![None, None], 3), (vec![Some(3), None], 1)] {
+            p.clues = clues;
+            assert_eq!(p.root().is_some(), p.clues[0].is_some());
+            let c = p.circuit().unwrap();
+            let g = p.graph();
+            let mut solutions = 0;
+            for a in 0u64..(1 << p.edges.len()) {
+                let present: Vec<bool> =
+                    (0..p.edges.len()).map(|i| (a >> i) & 1 == 1).collect();
+                let state = State {
+                    lines: present
+                        .iter()
+                        .map(|&y| if y { Line::Yes } else { Line::No })
+                        .collect(),
+                };
+                let ok = p.check(&state).is_ok();
+                match graph::one_loop_witness(&g, &present, p.root()) {
+                    Some(labels) => {
+                        let mut input = present.clone();
+                        input.extend(labels);
+                        let accepted = crate::accepts(&c, &input);
+                        assert_eq!(accepted, ok, "{a:b}");
+                    }
+                    None => assert!(!ok, "{a:b}"),
+                }
+                if ok {
+                    solutions += 1;
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
+                }
             }
+            // the left square, the right square, the outline; with the clue 3 on the left
+            // face, the outline only
+            assert_eq!(solutions, want, "{:?}", p.clues);
         }
-        // the left square, the right square, the outline
-        assert_eq!(solutions, 3);
     }
 
     #[test]

@@ -416,7 +416,7 @@ mod tests {
             let free = p.free_cells();
             for a in 0u64..(1 << n) {
                 let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                let ok = c.eval(&input).iter().all(|&x| !x);
+                let ok = crate::accepts(&c, &input);
                 let mut pos = PatternPosition {
                     p: &p,
                     grid: p.given.iter().map(|g| g.map_or(0, |f| f as u8)).collect(),

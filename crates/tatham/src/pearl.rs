@@ -296,6 +296,11 @@ fn decode_boxed(params: &str, desc: &str) -> Result<Box<dyn super::Puzzle>> {
 }
 
 impl Puzzle {
+    /// The square every solution's loop visits: the first pearl's, if any.
+    fn root(&self) -> Option<usize> {
+        self.clues.iter().position(|c| c.is_some())
+    }
+
     /// The candidate edges: `(square, square to its right or below)`, horizontal first.
     fn links(&self) -> Vec<(usize, usize)> {
         let (w, h) = (self.w, self.h);
@@ -330,7 +335,7 @@ impl super::Puzzle for Puzzle {
         }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(PearlPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -339,7 +344,8 @@ impl super::Puzzle for Puzzle {
         let (w, h) = (self.w, self.h);
         let links = self.links();
         let g = Graph::new(w * h, links.clone());
-        let mut b = Builder::new(links.len() + graph::one_loop_bits(&g));
+        let root = self.root();
+        let mut b = Builder::new(links.len() + graph::one_loop_bits(&g, root));
         let present: Vec<Bit> = (0..links.len()).map(|e| b.input(e)).collect();
         // seg[c][k]: the segment of square c in direction DIRS[k]
         let mut seg = vec![[Bit::Const(false); 4]; w * h];
@@ -353,7 +359,7 @@ impl super::Puzzle for Puzzle {
             }
         }
         let mut at = links.len();
-        for x in graph::one_loop(&mut b, &g, &present, &mut at) {
+        for x in graph::one_loop(&mut b, &g, &present, root, &mut at) {
             b.output(x);
         }
         let get = |x: isize, y: isize, k: usize| -> Bit {
@@ -419,36 +425,29 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Pearl puzzle.
-pub struct PearlPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for PearlPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let links = self.puzzle.links();
-        let w = self.puzzle.w;
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let links = self.links();
+        let w = self.w;
         let mut bits: Vec<bool> = links
             .iter()
-            .map(|&(a, c)| self.state.lines[a] & if c == a + 1 { R } else { D } != 0)
+            .map(|&(a, c)| state.lines[a] & if c == a + 1 { R } else { D } != 0)
             .collect();
-        let g = Graph::new(w * self.puzzle.h, links);
-        let labels = graph::one_loop_witness(&g, &bits)
+        let g = Graph::new(w * self.h, links);
+        let labels = graph::one_loop_witness(&g, &bits, self.root())
             .ok_or_else(|| Error::bad("not solved: the lines are not one loop"))?;
         bits.extend(labels);
         Ok(bits)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.lines.clone()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.lines.clone()
     }
 }
 
@@ -499,11 +498,11 @@ mod tests {
                 let state = state_of(&p, a);
                 let present: Vec<bool> = (0..links.len()).map(|e| (a >> e) & 1 == 1).collect();
                 let ok = p.check(&state).is_ok();
-                match graph::one_loop_witness(&g, &present) {
+                match graph::one_loop_witness(&g, &present, p.root()) {
                     Some(labels) => {
                         let mut input = present.clone();
                         input.extend(labels);
-                        let accepted = c.eval(&input).iter().all(|&x| !x);
+                        let accepted = crate::accepts(&c, &input);
                         assert_eq!(accepted, ok, "{clues:?} {a:b}");
                     }
                     None => assert!(!ok),

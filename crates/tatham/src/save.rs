@@ -198,8 +198,11 @@ fn number(key: &str, v: &[u8]) -> Result<usize> {
     Ok(s.parse().expect("digits"))
 }
 
+/// The move records and STATEPOS of a save file read whole.
+type Moves = Option<(Vec<Record>, usize)>;
+
 /// Reads the header up to DESC (or the whole file with `whole`).
-fn read(bytes: &[u8], whole: bool) -> Result<(Header, Option<(Vec<Record>, usize)>)> {
+fn read(bytes: &[u8], whole: bool) -> Result<(Header, Moves)> {
     if bytes.len() as u64 > MAX_FILE {
         return Err(bad(format!(
             "{} bytes, more than the {MAX_FILE} read",

@@ -203,9 +203,9 @@ impl Puzzle {
         let mk = |c: usize| {
             let mut vertex = vec![usize::MAX; n_points];
             let mut n = 0;
-            for p in 0..n_points {
+            for (p, v) in vertex.iter_mut().enumerate() {
                 if (p % wp + p / wp) % 2 == c {
-                    vertex[p] = n;
+                    *v = n;
                     n += 1;
                 }
             }
@@ -243,7 +243,7 @@ impl super::Puzzle for Puzzle {
         super::parse::encode_runs(self.clues.iter().map(|c| c.map(|c| (b'0' + c) as char)))
     }
     fn start(&self) -> Box<dyn Position + '_> {
-        Box::new(SlantPosition {
+        Box::new(super::Play {
             puzzle: self,
             state: self.initial(),
         })
@@ -292,28 +292,21 @@ impl super::Puzzle for Puzzle {
     }
 }
 
-/// A position of a Slant puzzle.
-pub struct SlantPosition<'a> {
-    puzzle: &'a Puzzle,
-    pub state: State,
-}
-
-impl Position for SlantPosition<'_> {
-    fn execute_move(&mut self, mv: &str) -> Result<()> {
-        self.puzzle.execute_move(&mut self.state, mv)
+impl super::Rules for Puzzle {
+    type State = State;
+    fn execute_move(&self, state: &mut State, mv: &str) -> Result<()> {
+        Puzzle::execute_move(self, state, mv)
     }
-    fn check(&self) -> std::result::Result<(), String> {
-        self.puzzle.check(&self.state)
+    fn check(&self, state: &State) -> std::result::Result<(), String> {
+        Puzzle::check(self, state)
     }
-    fn witness(&self) -> Result<Vec<bool>> {
-        self.check()
-            .map_err(|m| Error::bad(format!("not solved: {m}")))?;
-        let mut w: Vec<bool> = self.state.cells.iter().map(|&c| c < 0).collect();
-        for col in self.puzzle.colours() {
+    fn witness(&self, state: &State) -> Result<Vec<bool>> {
+        let mut w: Vec<bool> = state.cells.iter().map(|&c| c < 0).collect();
+        for col in self.colours() {
             let present: Vec<bool> = col
                 .edges
                 .iter()
-                .map(|&(cell, back)| (self.state.cells[cell] < 0) == back)
+                .map(|&(cell, back)| (state.cells[cell] < 0) == back)
                 .collect();
             let labels = graph::forest_witness(&col.graph, &present)
                 .ok_or_else(|| Error::bad("not solved: the diagonals form a loop"))?;
@@ -321,8 +314,8 @@ impl Position for SlantPosition<'_> {
         }
         Ok(w)
     }
-    fn state_bytes(&self) -> Vec<u8> {
-        self.state.cells.iter().map(|&c| c as u8).collect()
+    fn state_bytes(&self, state: &State) -> Vec<u8> {
+        state.cells.iter().map(|&c| c as u8).collect()
     }
 }
 
@@ -341,13 +334,7 @@ mod tests {
             let n = c.n_inputs();
             assert!(n <= 24, "{n}");
             let cells = p.w * p.h;
-            let mut accepted = std::collections::BTreeSet::new();
-            for a in 0u64..(1 << n) {
-                let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                if c.eval(&input).iter().all(|&x| !x) {
-                    accepted.insert(a & ((1 << cells) - 1));
-                }
-            }
+            let accepted = crate::accepted_prefixes(&c, cells);
             let mut truth = std::collections::BTreeSet::new();
             for a in 0u64..(1 << cells) {
                 let state = State {
@@ -357,8 +344,8 @@ mod tests {
                 };
                 if p.check(&state).is_ok() {
                     truth.insert(a);
-                    let pos = SlantPosition { puzzle: &p, state };
-                    assert!(c.eval(&pos.witness().unwrap()).iter().all(|&x| !x));
+                    let pos = crate::Play { puzzle: &p, state };
+                    assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }
             assert_eq!(accepted, truth, "{params}:{desc}");

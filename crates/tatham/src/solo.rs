@@ -118,7 +118,7 @@ impl Solo {
                     if clues.len() + run > area {
                         return Err(bad("the description has too much data for the grid".into()));
                     }
-                    clues.extend(std::iter::repeat(0).take(run));
+                    clues.extend(std::iter::repeat_n(0, run));
                     at += 1;
                 }
                 b'_' => at += 1,
@@ -266,6 +266,7 @@ impl Puzzle for Solo {
             onehot[i] = decode_index(&mut b, &idx, cr);
         }
         for (_, cells) in self.units() {
+            #[allow(clippy::needless_range_loop)] // d indexes every cell's one-hot word
             for d in 0..cr {
                 let clued = cells
                     .iter()
@@ -429,7 +430,7 @@ mod tests {
             let mut accepted = 0u64;
             for a in 0u64..(1 << n) {
                 let input: Vec<bool> = (0..n).map(|i| (a >> i) & 1 == 1).collect();
-                let ok = c.eval(&input).iter().all(|&x| !x);
+                let ok = crate::accepts(&c, &input);
                 let mut p = SoloPosition {
                     solo: &s,
                     grid: s.clues.clone(),

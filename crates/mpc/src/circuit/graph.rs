@@ -9,8 +9,9 @@
 //! zeros) and has a witness function that computes the labels from the present edges.
 //!
 //! Label widths are minimal: a vertex names one of its `d` incident candidate edges by an
-//! index of `⌈log2 d⌉` bits ([`index_bits`], decoded by [`decode_index`], `2^w − w − 1`
-//! ANDs for `w` bits), and counters (depths, positions) have `b` bits with `2^b` larger than
+//! index of `⌈log2 d⌉` bits ([`index_bits`]; decoded one-hot by [`decode_index`],
+//! `2^w − w − 1` ANDs for `w` bits, or, in [`one_loop`], read through a tree of
+//! multiplexers, one AND per selected bit and multiplexer), and counters (depths, positions) have `b` bits with `2^b` larger than
 //! the longest cycle of pointers the certificate must exclude. Arithmetic is modulo `2^b`;
 //! the soundness arguments below only use that a cycle of `L` pointers, each adding 1,
 //! needs `L ≡ 0 (mod 2^b)`, impossible for `0 < L < 2^b`.
@@ -304,89 +305,209 @@ pub fn forest_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
     Some(w)
 }
 
+/// `idx` selects one of `items` (equal-width words) by a binary tree of multiplexers, index
+/// bit 0 at the leaves: `(⌈items⌉₂ − 1) · width` ANDs at most. Every index value selects a
+/// real item: past the last one (`idx ≥ items.len()`) the tree repeats the last item, whose
+/// multiplexers are free.
+fn tree_select(b: &mut Builder, idx: &[Bit], items: &[Vec<Bit>]) -> Vec<Bit> {
+    assert!(!items.is_empty() && items.len() <= 1 << idx.len());
+    let mut level: Vec<Vec<Bit>> = items.to_vec();
+    for &s in idx {
+        let last = level.last().unwrap().clone();
+        if level.len() % 2 == 1 {
+            level.push(last);
+        }
+        level = level
+            .chunks(2)
+            .map(|p| {
+                p[0].iter()
+                    .zip(&p[1])
+                    .map(|(&x, &y)| b.mux(s, y, x))
+                    .collect()
+            })
+            .collect();
+    }
+    level.swap_remove(0)
+}
+
+/// The degree rule of [`one_loop`]: violation bits that are all 0 iff 0 or 2 of `bits` are
+/// set, and `on`, which is then 1 iff 2 are. The parity is linear; with an even count, "2"
+/// means that one of the first `d − 1` bits is set, and for `d ≥ 4` the count 4 is refused
+/// (for `d ≥ 5`, a population count).
+fn degree_0_or_2(b: &mut Builder, bits: &[Bit]) -> (Bit, Vec<Bit>) {
+    let d = bits.len();
+    if d == 0 {
+        return (Bit::Const(false), Vec::new());
+    }
+    let mut parity = Bit::Const(false);
+    for &x in bits {
+        parity = b.xor(parity, x);
+    }
+    let mut bad = vec![parity];
+    if d >= 5 {
+        let count = b.popcount(bits, index_bits(d + 1));
+        bad.extend_from_slice(&count[2..]);
+        return (count[1], bad);
+    }
+    let mut on = Bit::Const(false);
+    for &x in &bits[..d - 1] {
+        on = b.or(on, x);
+    }
+    if d == 4 {
+        let a = b.and(bits[0], bits[1]);
+        let c = b.and(bits[2], bits[3]);
+        bad.push(b.and(a, c));
+    }
+    (on, bad)
+}
+
+/// The position width of [`one_loop`]: a cycle the certificate must exclude misses at least
+/// one vertex, so it has at most `n − 1` pointers, and `2^b > n − 1`; at least 2 bits, so
+/// that two vertices naming each other (2 pointers) are excluded too.
+pub fn loop_counter_bits(n: usize) -> usize {
+    counter_bits(n.saturating_sub(1)).max(2)
+}
+
 /// **Exactly one loop: the present edges form one cycle (and isolated vertices).**
 ///
-/// Checks without labels: every vertex has 0 or 2 present edges (a vertex with 2 is *on
-/// the loop*). Labels of every vertex: a position of `b = counter_bits(n)` bits and a
-/// predecessor, the index of one of its incident candidate edges. Checks: every loop vertex
-/// whose position is not 0 has its predecessor edge present with
-/// `position(v) = position(pred) + 1 (mod 2^b)`; exactly one loop vertex has position 0.
+/// Without `root`, the loop is anywhere; with `Some(root)`, the loop must pass through
+/// `root`, a public vertex (cheaper: a game that knows a vertex every solution's loop visits
+/// uses it), and the candidate graph must be connected.
 ///
-/// *Sound*: with degrees 0 and 2 the present edges are disjoint cycles. In a cycle without
-/// a position-0 vertex every vertex's predecessor is a neighbour along a present edge, so
-/// on the same cycle; following predecessors must close a cycle of `L ≤ n` pointers each
-/// adding 1, impossible below `2^b`. So every cycle has a loop vertex of position 0, and
-/// exactly one such vertex means exactly one cycle (at least one, so not none). *Complete*:
-/// number the loop's vertices `0, 1, …` along it, each one's predecessor the one before.
-pub fn one_loop(b: &mut Builder, g: &Graph, present: &[Bit], at: &mut usize) -> Vec<Bit> {
+/// Checks without labels: every vertex has 0 or 2 present edges (a vertex with 2 is *on
+/// the loop*). Labels of every vertex but `root`, in vertex order: a position of
+/// `b = `[`loop_counter_bits`]`(n)` bits then a predecessor, the index of one of its
+/// incident candidate edges ([`index_bits`] of its degree; an index past the last edge names
+/// the last). The predecessor's edge bit and position are selected by a tree of
+/// multiplexers. Checks:
+/// - on a vertex on the loop, its predecessor edge is present;
+/// - `position(v) = position(pred) + 1 (mod 2^b)`: with a root, for every vertex but the
+///   root (whose position is the constant 0); without, for every vertex on the loop but the
+///   *first* (the lowest-numbered vertex on the loop, found by a running OR of `on` in
+///   vertex order: one AND per vertex, no label);
+/// - with a root, the root is on the loop; without, some vertex is.
+///
+/// *Sound*: with degrees 0 and 2 the present edges are disjoint cycles. Take a cycle `C`
+/// that avoids the exempt vertex (the root, or the first vertex on the loop). Every vertex
+/// of `C` is on the loop and checked, and its predecessor edge is present, so the
+/// predecessor is on `C` too: following predecessors from a vertex of `C` stays in `C` and
+/// closes a cycle of `L` pointers (going round, `L = |C|`, or back and forth over one edge,
+/// `L = 2`), each adding 1, so `L ≡ 0 (mod 2^b)`; but `2 ≤ L ≤ n − 1 < 2^b`. So every
+/// cycle contains the exempt vertex, which lies on one cycle only (degree 2), and there is
+/// one (the exempt vertex is on the loop). Vertices off the loop add checks, never
+/// acceptance. *Complete*: number the loop's vertices `0, 1, …` from the exempt one along
+/// the loop, each one's predecessor the one before. Off the loop, without a root, labels
+/// are unchecked (zeros); with a root, a breadth-first search from the loop over the
+/// candidate edges gives each vertex a neighbour found before it as predecessor and that
+/// position plus 1 (modulo `2^b`), which needs the graph connected.
+///
+/// Cost per vertex of degree 4 with `b` = 7: 5 ANDs for the degree, 24 for the
+/// multiplexers (edge bit and position), 1 for the edge check, `b − 2` for the increment;
+/// without a root 1 more for the running OR and `b` to exempt the first vertex.
+pub fn one_loop(
+    b: &mut Builder,
+    g: &Graph,
+    present: &[Bit],
+    root: Option<usize>,
+    at: &mut usize,
+) -> Vec<Bit> {
     assert_eq!(present.len(), g.edges.len());
-    let width = counter_bits(g.n);
-    let mut idx = Vec::with_capacity(g.n);
-    let mut pos = Vec::with_capacity(g.n);
-    for v in 0..g.n {
-        pos.push(inputs(b, at, width));
-        idx.push(inputs(b, at, index_bits(g.inc[v].len())));
+    if let Some(r) = root {
+        assert!(r < g.n && is_connected(g), "one_loop through a root needs a connected graph");
+    }
+    let width = loop_counter_bits(g.n);
+    let mut idx = vec![Vec::new(); g.n];
+    let mut pos = vec![vec![Bit::Const(false); width]; g.n];
+    for v in (0..g.n).filter(|&v| Some(v) != root) {
+        pos[v] = inputs(b, at, width);
+        idx[v] = inputs(b, at, index_bits(g.inc[v].len()));
     }
     let mut bad = Vec::new();
     let mut seen = Bit::Const(false);
     for v in 0..g.n {
         let inc = &g.inc[v];
         let bits: Vec<Bit> = inc.iter().map(|&(e, _)| present[e]).collect();
-        let cw = index_bits(bits.len() + 1).max(2);
-        let count = b.popcount(&bits, cw);
-        // degree 0 or 2: bit 0 and every bit above 1 are zero
-        bad.push(count[0]);
-        bad.extend_from_slice(&count[2..]);
-        let on = count[1];
-        let zero = b.is_zero(&pos[v]);
-        let z = b.and(on, zero);
-        bad.push(b.and(seen, z));
-        seen = b.xor(seen, z);
-        let nz = b.not(zero);
-        let need = b.and(on, nz);
-        let sel = decode_index(b, &idx[v], inc.len());
-        let mut edge = Bit::Const(false);
-        for (s, &(e, _)) in sel.iter().zip(inc) {
-            let t = b.and(*s, present[e]);
-            edge = b.xor(edge, t);
+        let (on, deg_bad) = degree_0_or_2(b, &bits);
+        bad.extend(deg_bad);
+        if Some(v) == root {
+            bad.push(b.not(on));
+            continue;
         }
-        let missing = b.not(edge);
-        bad.push(b.and(need, missing));
-        let words: Vec<Vec<Bit>> = inc.iter().map(|&(_, u)| pos[u].clone()).collect();
-        let p = select(b, &sel, &words, width);
-        let p1 = b.increment(&p, Bit::Const(true));
-        let diff = b.xor_w(&p1, &pos[v]);
-        for x in diff {
+        // without a root: checked when on the loop and a vertex before is on it
+        let need = match root {
+            Some(_) => Bit::Const(true),
+            None => {
+                let need = b.and(on, seen);
+                let x = b.xor(seen, on);
+                seen = b.xor(x, need);
+                need
+            }
+        };
+        if inc.is_empty() {
+            // an isolated vertex is never on the loop; with a root the graph is connected
+            continue;
+        }
+        let items: Vec<Vec<Bit>> = inc
+            .iter()
+            .map(|&(e, u)| {
+                let mut it = vec![present[e]];
+                it.extend_from_slice(&pos[u]);
+                it
+            })
+            .collect();
+        let sel = tree_select(b, &idx[v], &items);
+        let missing = b.not(sel[0]);
+        bad.push(b.and(on, missing));
+        let p1 = b.increment(&sel[1..], Bit::Const(true));
+        for x in b.xor_w(&p1, &pos[v]) {
             bad.push(b.and(need, x));
         }
     }
-    bad.push(b.not(seen));
+    if root.is_none() {
+        bad.push(b.not(seen));
+    }
     bad
 }
 
+fn is_connected(g: &Graph) -> bool {
+    if g.n == 0 {
+        return true;
+    }
+    let (_, depth) = bfs(g, &vec![true; g.edges.len()], &[0]);
+    depth.iter().all(|&d| d != usize::MAX)
+}
+
 /// The number of label bits [`one_loop`] reads.
-pub fn one_loop_bits(g: &Graph) -> usize {
-    let width = counter_bits(g.n);
-    (0..g.n).map(|v| width + index_bits(g.inc[v].len())).sum()
+pub fn one_loop_bits(g: &Graph, root: Option<usize>) -> usize {
+    let width = loop_counter_bits(g.n);
+    (0..g.n)
+        .filter(|&v| Some(v) != root)
+        .map(|v| width + index_bits(g.inc[v].len()))
+        .sum()
 }
 
 /// [`one_loop`]'s labels for the present edges, or `None` unless they form exactly one
-/// cycle.
-pub fn one_loop_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
-    let width = counter_bits(g.n);
+/// cycle (through `root`, if given).
+pub fn one_loop_witness(g: &Graph, present: &[bool], root: Option<usize>) -> Option<Vec<bool>> {
+    let width = loop_counter_bits(g.n);
+    let modulus = 1usize << width;
     let deg: Vec<usize> = (0..g.n)
         .map(|v| g.inc[v].iter().filter(|&&(e, _)| present[e]).count())
         .collect();
     if deg.iter().any(|&d| d != 0 && d != 2) {
         return None;
     }
-    let start = (0..g.n).find(|&v| deg[v] == 2)?;
-    let mut position = vec![0usize; g.n];
+    let start = match root {
+        Some(r) if deg[r] == 2 => r,
+        Some(_) => return None,
+        None => (0..g.n).find(|&v| deg[v] == 2)?,
+    };
+    let mut position = vec![usize::MAX; g.n];
     let mut pred = vec![0usize; g.n];
     let (mut prev, mut cur, mut k) = (usize::MAX, start, 0usize);
     loop {
-        position[cur] = k;
-        let &(e, next) = g.inc[cur]
+        position[cur] = k % modulus;
+        let &(_, next) = g.inc[cur]
             .iter()
             .find(|&&(e, u)| present[e] && u != prev)
             .or_else(|| g.inc[cur].iter().find(|&&(e, _)| present[e]))
@@ -397,9 +518,13 @@ pub fn one_loop_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
                 .position(|&(f, u)| u == prev && present[f])
                 .unwrap();
         }
-        let _ = e;
         k += 1;
         if next == start {
+            // the first vertex's predecessor is the last (its position is not checked)
+            pred[start] = g.inc[start]
+                .iter()
+                .rposition(|&(f, u)| u == cur && present[f])
+                .unwrap();
             break;
         }
         prev = cur;
@@ -409,9 +534,24 @@ pub fn one_loop_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
     if deg.iter().filter(|&&d| d == 2).count() != k {
         return None;
     }
+    if root.is_some() {
+        // off the loop: breadth-first from the loop over every candidate edge
+        let mut queue: std::collections::VecDeque<usize> =
+            (0..g.n).filter(|&v| position[v] != usize::MAX).collect();
+        while let Some(v) = queue.pop_front() {
+            for &(_, u) in &g.inc[v] {
+                if position[u] == usize::MAX {
+                    position[u] = (position[v] + 1) % modulus;
+                    pred[u] = g.inc[u].iter().position(|&(_, x)| x == v).unwrap();
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
     let mut w = Vec::new();
-    for v in 0..g.n {
-        push(&mut w, position[v], width);
+    for v in (0..g.n).filter(|&v| Some(v) != root) {
+        let p = if position[v] == usize::MAX { 0 } else { position[v] };
+        push(&mut w, p, width);
         push(&mut w, pred[v], index_bits(g.inc[v].len()));
     }
     Some(w)
@@ -481,14 +621,18 @@ mod tests {
         let mut lanes = vec![0u64; n];
         let mut base = 0u64;
         while base < total {
+            // lane k is assignment base + k (base is a multiple of 64): input bits 0–5
+            // follow k, the higher ones are base's
             for (i, l) in lanes.iter_mut().enumerate() {
-                *l = 0;
-                for k in 0..64u64 {
-                    let a = base + k;
-                    if a < total && (a >> i) & 1 == 1 {
-                        *l |= 1 << k;
-                    }
-                }
+                *l = if i < 6 {
+                    (0..64u64)
+                        .filter(|k| (k >> i) & 1 == 1)
+                        .fold(0, |m, k| m | 1 << k)
+                } else if (base >> i) & 1 == 1 {
+                    u64::MAX
+                } else {
+                    0
+                };
             }
             let ok = accepts64(c, &lanes);
             for k in 0..64u64 {
@@ -619,18 +763,149 @@ mod tests {
         }
     }
 
+    fn one_cycle_through(g: &Graph, p: &[bool], root: usize) -> bool {
+        one_cycle(g, p) && g.incident(root).iter().any(|&(e, _)| p[e])
+    }
+
+    /// The loop gadget's graphs: those above, a bowtie (a vertex of degree 4 whose two
+    /// triangles are two loops, or one figure eight) and K4 (every vertex of degree 3).
+    fn loop_graphs() -> Vec<Graph> {
+        let mut gs = graphs();
+        gs.push(Graph::new(
+            5,
+            vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2)],
+        ));
+        gs.push(Graph::new(
+            4,
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
+        ));
+        gs
+    }
+
     #[test]
     fn one_loop_exhaustive() {
         let mut tried = 0;
-        for g in graphs() {
-            if one_loop_bits(&g) + g.edges().len() > 26 {
+        for g in loop_graphs() {
+            if one_loop_bits(&g, None) + g.edges().len() > 27 {
                 continue;
             }
             tried += 1;
-            let c = build(&g, one_loop_bits(&g), one_loop);
-            exhaust(&g, &c, |p| one_cycle(&g, p), |p| one_loop_witness(&g, p));
+            let c = build(&g, one_loop_bits(&g, None), |b, g, p, at| {
+                one_loop(b, g, p, None, at)
+            });
+            exhaust(
+                &g,
+                &c,
+                |p| one_cycle(&g, p),
+                |p| one_loop_witness(&g, p, None),
+            );
         }
-        assert!(tried >= 4);
+        assert_eq!(tried, 9);
+    }
+
+    #[test]
+    fn one_loop_through_a_root_exhaustive() {
+        let mut tried = 0;
+        for g in loop_graphs() {
+            if !is_connected(&g) {
+                continue;
+            }
+            for root in 0..g.n() {
+                let labels = one_loop_bits(&g, Some(root));
+                assert!(labels + g.edges().len() <= 27);
+                tried += 1;
+                let c = build(&g, labels, |b, g, p, at| one_loop(b, g, p, Some(root), at));
+                exhaust(
+                    &g,
+                    &c,
+                    |p| one_cycle_through(&g, p, root),
+                    |p| one_loop_witness(&g, p, Some(root)),
+                );
+            }
+        }
+        assert_eq!(tried, 2 + 3 + 3 + 4 + 4 + 4 + 5 + 4);
+    }
+
+    #[test]
+    fn tree_selection_names_a_real_item() {
+        for d in 1..=5usize {
+            let w = index_bits(d);
+            let mut b = Builder::new(w);
+            let idx = b.input_word(0, w);
+            let items: Vec<Vec<Bit>> = (0..d)
+                .map(|k| b.const_word(k as u64 + 1, 3))
+                .collect();
+            for x in tree_select(&mut b, &idx, &items) {
+                b.output(x);
+            }
+            let c = b.finish();
+            for v in 0..(1usize << w) {
+                let input: Vec<bool> = (0..w).map(|i| (v >> i) & 1 == 1).collect();
+                let out = c.eval(&input);
+                let got = (0..3).filter(|&i| out[i]).map(|i| 1 << i).sum::<usize>();
+                assert_eq!(got, v.min(d - 1) + 1, "{d} items, index {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn degree_rule() {
+        for d in 0..=6usize {
+            let mut b = Builder::new(d);
+            let bits = b.input_word(0, d);
+            let (on, bad) = degree_0_or_2(&mut b, &bits);
+            b.output(on);
+            for x in bad {
+                b.output(x);
+            }
+            let c = b.finish();
+            for v in 0..(1usize << d) {
+                let input: Vec<bool> = (0..d).map(|i| (v >> i) & 1 == 1).collect();
+                let out = c.eval(&input);
+                let ones = v.count_ones();
+                let ok = out[1..].iter().all(|&x| !x);
+                assert_eq!(ok, ones == 0 || ones == 2, "{d} bits {v:b}");
+                if ok {
+                    assert_eq!(out[0], ones == 2);
+                }
+            }
+        }
+    }
+
+    /// The position width is what excludes a second loop: two squares joined by an edge,
+    /// rooted on the first, `b = 3` (a square's 4 pointers are not 0 modulo 8; with 2 bits
+    /// they would be). Both squares drawn: refused under every labelling; the root's square
+    /// alone: accepted. (Every label assignment, edges fixed.)
+    #[test]
+    fn one_loop_width_refuses_a_second_square() {
+        let g = Graph::new(
+            8,
+            vec![(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4)],
+        );
+        assert_eq!(loop_counter_bits(g.n()), 3);
+        let labels = one_loop_bits(&g, Some(0));
+        assert_eq!(labels, 29);
+        let c = build(&g, labels, |b, g, p, at| one_loop(b, g, p, Some(0), at));
+        for drawn in [0b0_1111_1111u64, 0b0_0000_1111] {
+            let mut any = false;
+            let mut lanes = vec![0u64; c.n_inputs()];
+            for (e, lane) in lanes.iter_mut().enumerate().take(9) {
+                *lane = if (drawn >> e) & 1 == 1 { u64::MAX } else { 0 };
+            }
+            for (i, lane) in lanes[9..15].iter_mut().enumerate() {
+                *lane = (0..64u64).filter(|k| (k >> i) & 1 == 1).fold(0, |m, k| m | 1 << k);
+            }
+            for high in 0u64..1 << (labels - 6) {
+                for (i, lane) in lanes[15..].iter_mut().enumerate() {
+                    *lane = if (high >> i) & 1 == 1 { u64::MAX } else { 0 };
+                }
+                if accepts64(&c, &lanes) != 0 {
+                    any = true;
+                    break;
+                }
+            }
+            assert_eq!(any, drawn == 0b0_0000_1111, "{drawn:b}");
+        }
     }
 
     /// Two triangles, all six edges drawn: two loops, refused under every labelling; one
@@ -638,8 +913,10 @@ mod tests {
     #[test]
     fn one_loop_refuses_two_loops() {
         let g = Graph::new(6, vec![(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]);
-        let c = build(&g, one_loop_bits(&g), one_loop);
-        let labels = one_loop_bits(&g);
+        let c = build(&g, one_loop_bits(&g, None), |b, g, p, at| {
+            one_loop(b, g, p, None, at)
+        });
+        let labels = one_loop_bits(&g, None);
         assert!(labels <= 24);
         for drawn in [0b111111u64, 0b000111] {
             let mut any = false;
