@@ -20,14 +20,14 @@
 #[path = "faest.rs"]
 mod faest_bench;
 #[allow(dead_code, unused_imports, clippy::all)]
+#[path = "tatham.rs"]
+mod tatham_bench;
+#[allow(dead_code, unused_imports, clippy::all)]
 #[path = "wall.rs"]
 mod wall_bench;
 #[allow(dead_code, unused_imports, clippy::all)]
 #[path = "wall_seal.rs"]
 mod wall_seal_bench;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "tatham.rs"]
-mod tatham_bench;
 #[path = "common/whole.rs"]
 mod whole;
 

@@ -222,3 +222,13 @@ fn the_link_check_can_fail() {
     assert_eq!(names, ["C.md", "B.md#part-three"], "{bad:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The documents stay readable in one sitting: the README at most 20 KB, the guide at most
+/// 70 KB (history goes to CHANGELOG.md, measurements to docs/PERFORMANCE.md).
+#[test]
+fn the_readme_and_the_guide_stay_short() {
+    for (doc, limit) in [("README.md", 20_000), ("docs/GUIDE.md", 70_000)] {
+        let n = std::fs::metadata(crate::common::p(doc)).unwrap().len();
+        assert!(n <= limit, "{doc} is {n} bytes, over its {limit}");
+    }
+}

@@ -328,47 +328,6 @@ fn every_guide_block_runs_when_pasted_in_order() {
     run_blocks("docs/GUIDE.md", 80);
 }
 
-/// The rows of the table under `## Figures` that hold a figure.
-fn figure_rows(readme: &str) -> Vec<&str> {
-    readme
-        .lines()
-        .skip_while(|l| !l.starts_with("## Figures"))
-        .skip(1)
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| {
-            l.starts_with('|') && !l.starts_with("|---") && l.chars().any(|c| c.is_ascii_digit())
-        })
-        .collect()
-}
-
-#[test]
-fn the_readme_figures_are_the_guides() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let guide = std::fs::read_to_string(root.join("docs/GUIDE.md")).unwrap();
-    let rows = figure_rows(&readme);
-    assert!(
-        rows.len() >= 5,
-        "the README's figures table has {} rows",
-        rows.len()
-    );
-    let missing: Vec<&str> = rows
-        .iter()
-        .copied()
-        .filter(|r| !guide.contains(r))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "README figures that docs/GUIDE.md does not have, verbatim:\n{}",
-        missing.join("\n")
-    );
-    // the check itself can fail
-    assert_eq!(
-        figure_rows("## Figures\n\n| a | b |\n|---|---|\n| x | 1 ms |\n## Next\n| y | 2 |\n"),
-        ["| x | 1 ms |"]
-    );
-}
-
 #[test]
 fn the_script_tags_commands_and_skips_cargo() {
     let s = script("x\n```sh\ncargo build\n$P a \\\n  b\n# c\n```\n```text\nnot run\n```\n");

@@ -23,7 +23,10 @@ fn replays_match_solve_and_check_is_exact() {
     files.extend(tatham_sgt::generate("unruly", "10x12udn", 2, &dir.join("big")).unwrap());
     for f in &files {
         let save = tatham_sgt::read(f);
-        assert_eq!(Puzzle::decode(&save.params, &save.desc).unwrap().desc(), save.desc);
+        assert_eq!(
+            Puzzle::decode(&save.params, &save.desc).unwrap().desc(),
+            save.desc
+        );
         let (p, s) = solved(&save);
         assert_eq!(p.check(&s), Ok(()), "{}", f.display());
         // the same grid by a player's moves, one square at a time (the given ones kept)
@@ -72,7 +75,13 @@ fn bad_descriptions_and_moves_are_refused() {
     let mut v = u.initial();
     u.execute_move(&mut v, &format!("S{grid}")).unwrap();
     assert!(u.check(&v).unwrap_err().contains("the same"));
-    for (params, desc) in [("6x6", "zk"), ("6x6", "zm"), ("5x6", "zl"), ("6x6x", "zl"), ("6x6", "z1l")] {
+    for (params, desc) in [
+        ("6x6", "zk"),
+        ("6x6", "zm"),
+        ("5x6", "zl"),
+        ("6x6x", "zl"),
+        ("6x6", "z1l"),
+    ] {
         assert!(Puzzle::decode(params, desc).is_err(), "{params}:{desc}");
     }
 }

@@ -463,8 +463,7 @@ mod tests {
             let g = p.graph();
             let mut solutions = 0;
             for a in 0u64..(1 << p.edges.len()) {
-                let present: Vec<bool> =
-                    (0..p.edges.len()).map(|i| (a >> i) & 1 == 1).collect();
+                let present: Vec<bool> = (0..p.edges.len()).map(|i| (a >> i) & 1 == 1).collect();
                 let state = State {
                     lines: present
                         .iter()

@@ -44,8 +44,8 @@ pub struct State {
 /// OEIS A177790: the number of distinct Unruly rows of length `2n`; in unique mode the
 /// game refuses a grid taller (or wider) than the rows (columns) it can hold.
 const A177790: [u64; 24] = [
-    1, 2, 6, 14, 34, 84, 208, 518, 1296, 3254, 8196, 20700, 52404, 132942, 337878, 860142,
-    2192902, 5598144, 14308378, 36610970, 93770358, 240390602, 616787116, 1583765724,
+    1, 2, 6, 14, 34, 84, 208, 518, 1296, 3254, 8196, 20700, 52404, 132942, 337878, 860142, 2192902,
+    5598144, 14308378, 36610970, 93770358, 240390602, 616787116, 1583765724,
 ];
 
 impl Puzzle {
@@ -114,12 +114,22 @@ impl Puzzle {
         if pos < s + 1 {
             return Err(Error::bad("Unruly description is too short for its size"));
         }
-        Ok(Puzzle { w, h, unique, given })
+        Ok(Puzzle {
+            w,
+            h,
+            unique,
+            given,
+        })
     }
 
     /// The canonical parameters (`WxH`, `u` if unique), what the game ID names.
     pub fn params(&self) -> String {
-        format!("{}x{}{}", self.w, self.h, if self.unique { "u" } else { "" })
+        format!(
+            "{}x{}{}",
+            self.w,
+            self.h,
+            if self.unique { "u" } else { "" }
+        )
     }
 
     /// The canonical description, as `new_game_desc` encodes it.
@@ -178,7 +188,9 @@ impl Puzzle {
             .strip_prefix('P')
             .ok_or_else(|| bad("not a P or S move"))?;
         let mut chars = rest.chars();
-        let c = chars.next().ok_or_else(|| bad("expected P, 0, 1 or -, and x,y"))?;
+        let c = chars
+            .next()
+            .ok_or_else(|| bad("expected P, 0, 1 or -, and x,y"))?;
         let coords = chars.as_str().strip_prefix(',');
         let parsed = coords.and_then(|r| {
             let (x, r) = parse_num(r)?;
@@ -208,7 +220,12 @@ impl Puzzle {
     fn lines(&self) -> Vec<(String, Vec<usize>)> {
         let (w, h) = (self.w, self.h);
         let mut out: Vec<(String, Vec<usize>)> = (0..h)
-            .map(|y| (format!("row {}", y + 1), (0..w).map(|x| y * w + x).collect()))
+            .map(|y| {
+                (
+                    format!("row {}", y + 1),
+                    (0..w).map(|x| y * w + x).collect(),
+                )
+            })
             .collect();
         out.extend((0..w).map(|x| {
             (
@@ -238,15 +255,15 @@ impl Puzzle {
         for (line, cells) in &lines {
             for t in cells.windows(3) {
                 if state.grid[t[0]] == state.grid[t[1]] && state.grid[t[1]] == state.grid[t[2]] {
-                    return Err(format!(
-                        "three squares alike in {line} from {}",
-                        name(t[0])
-                    ));
+                    return Err(format!("three squares alike in {line} from {}", name(t[0])));
                 }
             }
         }
         for (line, cells) in &lines {
-            let ones = cells.iter().filter(|&&i| state.grid[i] == Square::One).count();
+            let ones = cells
+                .iter()
+                .filter(|&&i| state.grid[i] == Square::One)
+                .count();
             if 2 * ones != cells.len() {
                 return Err(format!(
                     "{line} has {ones} black squares of {}",
@@ -256,7 +273,9 @@ impl Puzzle {
         }
         if self.unique {
             let same = |a: &[usize], b: &[usize]| {
-                a.iter().zip(b).all(|(&i, &j)| state.grid[i] == state.grid[j])
+                a.iter()
+                    .zip(b)
+                    .all(|(&i, &j)| state.grid[i] == state.grid[j])
             };
             for (k, (l1, c1)) in lines.iter().enumerate() {
                 for (l2, c2) in &lines[k + 1..] {
@@ -316,7 +335,11 @@ impl super::Puzzle for Puzzle {
     fn circuit(&self) -> Result<Circuit> {
         let free = self.free();
         let mut b = Builder::new(free.len());
-        let mut sq: Vec<Bit> = self.given.iter().map(|g| Bit::Const(g == &Some(true))).collect();
+        let mut sq: Vec<Bit> = self
+            .given
+            .iter()
+            .map(|g| Bit::Const(g == &Some(true)))
+            .collect();
         for (k, &i) in free.iter().enumerate() {
             sq[i] = b.input(k);
         }
@@ -426,7 +449,10 @@ mod tests {
                 }
                 if p.check(&s).is_ok() {
                     truth.insert(a);
-                    let pos = crate::Play { puzzle: &p, state: s };
+                    let pos = crate::Play {
+                        puzzle: &p,
+                        state: s,
+                    };
                     assert!(crate::accepts(&c, &pos.witness().unwrap()));
                 }
             }

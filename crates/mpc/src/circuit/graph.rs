@@ -413,7 +413,10 @@ pub fn one_loop(
 ) -> Vec<Bit> {
     assert_eq!(present.len(), g.edges.len());
     if let Some(r) = root {
-        assert!(r < g.n && is_connected(g), "one_loop through a root needs a connected graph");
+        assert!(
+            r < g.n && is_connected(g),
+            "one_loop through a root needs a connected graph"
+        );
     }
     let width = loop_counter_bits(g.n);
     let mut idx = vec![Vec::new(); g.n];
@@ -550,7 +553,11 @@ pub fn one_loop_witness(g: &Graph, present: &[bool], root: Option<usize>) -> Opt
     }
     let mut w = Vec::new();
     for v in (0..g.n).filter(|&v| Some(v) != root) {
-        let p = if position[v] == usize::MAX { 0 } else { position[v] };
+        let p = if position[v] == usize::MAX {
+            0
+        } else {
+            position[v]
+        };
         push(&mut w, p, width);
         push(&mut w, pred[v], index_bits(g.inc[v].len()));
     }
@@ -832,9 +839,7 @@ mod tests {
             let w = index_bits(d);
             let mut b = Builder::new(w);
             let idx = b.input_word(0, w);
-            let items: Vec<Vec<Bit>> = (0..d)
-                .map(|k| b.const_word(k as u64 + 1, 3))
-                .collect();
+            let items: Vec<Vec<Bit>> = (0..d).map(|k| b.const_word(k as u64 + 1, 3)).collect();
             for x in tree_select(&mut b, &idx, &items) {
                 b.output(x);
             }
@@ -880,7 +885,17 @@ mod tests {
     fn one_loop_width_refuses_a_second_square() {
         let g = Graph::new(
             8,
-            vec![(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4)],
+            vec![
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (3, 0),
+                (4, 5),
+                (5, 6),
+                (6, 7),
+                (7, 4),
+                (0, 4),
+            ],
         );
         assert_eq!(loop_counter_bits(g.n()), 3);
         let labels = one_loop_bits(&g, Some(0));
@@ -893,7 +908,9 @@ mod tests {
                 *lane = if (drawn >> e) & 1 == 1 { u64::MAX } else { 0 };
             }
             for (i, lane) in lanes[9..15].iter_mut().enumerate() {
-                *lane = (0..64u64).filter(|k| (k >> i) & 1 == 1).fold(0, |m, k| m | 1 << k);
+                *lane = (0..64u64)
+                    .filter(|k| (k >> i) & 1 == 1)
+                    .fold(0, |m, k| m | 1 << k);
             }
             for high in 0u64..1 << (labels - 6) {
                 for (i, lane) in lanes[15..].iter_mut().enumerate() {
