@@ -69,24 +69,26 @@ fn index(e: Engine) -> usize {
 /// each flag applies when `--system` picks its engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineParams {
-    sets: [&'static str; MAX_ENGINES],
+    /// Per engine (in [`Engine::ALL`]'s order), the index of its chosen set.
+    sets: [u8; MAX_ENGINES],
 }
 
 impl Default for EngineParams {
     /// Every engine's first (default) set.
     fn default() -> Self {
-        let mut sets = [""; MAX_ENGINES];
-        for &e in Engine::ALL {
-            sets[index(e)] = e.param_sets().first().map_or("", |s| s.name);
+        EngineParams {
+            sets: [0; MAX_ENGINES],
         }
-        EngineParams { sets }
     }
 }
 
 impl EngineParams {
     /// The set chosen for `engine` (`""` for an engine without named sets).
     pub fn set(&self, engine: Engine) -> &'static str {
-        self.sets[index(engine)]
+        engine
+            .param_sets()
+            .get(self.sets[index(engine)] as usize)
+            .map_or("", |s| s.name)
     }
 
     /// `engine` with its chosen set at `bits` bits.
@@ -100,8 +102,8 @@ impl clap::FromArgMatches for EngineParams {
         let mut p = EngineParams::default();
         for &(e, id, _) in param_flags() {
             if let Some(v) = m.get_one::<String>(id) {
-                if let Some(s) = e.param_sets().iter().find(|s| s.name == v.as_str()) {
-                    p.sets[index(e)] = s.name;
+                if let Some(k) = e.param_sets().iter().position(|s| s.name == v.as_str()) {
+                    p.sets[index(e)] = k as u8;
                 }
             }
         }

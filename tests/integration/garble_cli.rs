@@ -391,7 +391,7 @@ fn the_exported_bristol_file_proves_the_same_statement_in_the_same_size() {
     let g: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     let (_, json, _) = run(VERIFIER, &["circuit", "inspect", &circ, "--json"]);
     let b: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
-    assert_eq!(b["digest"].as_str().is_some(), true);
+    assert!(b["digest"].as_str().is_some());
     assert_eq!(b["and_gates"], g["and_gates"]);
     assert_eq!(b["inputs"], serde_json::json!([40, 40]));
     assert_eq!(b["outputs"], serde_json::json!([1, 40]));

@@ -57,7 +57,7 @@ fn only_the_login_set_is_accepted_for_every_kind_and_engine() {
         let id: Identity = key.identity();
         for &engine in Engine::ALL {
             let honest_sys = keys::login_system(engine);
-            assert_eq!(keys::login_systems(engine), vec![honest_sys.clone()]);
+            assert_eq!(keys::login_systems(engine), vec![honest_sys]);
             let honest =
                 keys::prove_login_with(&key, "zkgames", "alice", &nonce, engine, &mut rng).unwrap();
             keys::verify_login(&id, "zkgames", "alice", &nonce, &honest).unwrap();

@@ -208,18 +208,20 @@ fn bad_input_exits_2_with_one_line() {
         ("apple\napple\n", "twice"),
     ] {
         std::fs::write(&d, text).unwrap();
-        for args in [vec![
-            "wordle",
-            "seal",
-            "--word",
-            "apple",
-            "-o",
-            &tmp("d.seal"),
-            "--opening",
-            &tmp("d.open"),
-            "--dict",
-            &d,
-        ]] {
+        {
+            let (seal_out, open_out) = (tmp("d.seal"), tmp("d.open"));
+            let args = vec![
+                "wordle",
+                "seal",
+                "--word",
+                "apple",
+                "-o",
+                &seal_out,
+                "--opening",
+                &open_out,
+                "--dict",
+                &d,
+            ];
             let (code, out, err) = run(PROVER, &args);
             assert_eq!(code, 2, "{out}{err}");
             assert_eq!(err.lines().count(), 1, "{err}");

@@ -452,6 +452,7 @@ impl Program {
 
     /// Runs the function on every parameter's value (our order): its result as a Garble
     /// literal and the circuit's output, or a refusal naming the panic and where it happened.
+    #[allow(clippy::result_large_err)] // garble_lang's own error type, returned by its parser
     pub fn run(&self, args: &[Vec<bool>]) -> Result<(String, Vec<bool>)> {
         assert_eq!(args.len(), self.params.len(), "one value per parameter");
         let out = self.full.eval(&args.concat());

@@ -59,7 +59,7 @@ fn integers_are_reversed_in_place_and_nothing_else_moves() {
     assert_eq!(got[1], vec![true]);
     assert_eq!(bristol::group_to_hex(&got[2]), "0102");
     assert_eq!(bristol::group_to_hex(&got[3]), "030504");
-    assert_eq!(got[4][0], false);
+    assert!(!got[4][0]);
     assert_eq!(from_le(&got[4][1..]), 0xfe);
     for (x, g) in p.params().iter().zip(&got) {
         assert_eq!(x.order.to_ours(&x.order.to_garble(g)), *g);

@@ -83,7 +83,7 @@ impl<W: Word> Endgame<W> {
             }
             // an empty level means that no position with more pegs reaches the goal: it is
             // kept, and prunes everything at its level
-            self.complete = next.len() == 0;
+            self.complete = next.is_empty();
             total += next.len();
             self.levels.push(next);
             cur = next_imgs;

@@ -46,6 +46,11 @@ impl<W: Word, V: Copy + Default> Table<W, V> {
         }
     }
 
+    /// Whether no position is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Number of positions stored.
     pub fn len(&self) -> usize {
         self.len + self.has_zero as usize

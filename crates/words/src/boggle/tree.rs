@@ -135,9 +135,9 @@ pub type Step = (bool, Node, u8);
 #[derive(Clone, Debug)]
 pub struct Tree {
     /// `levels[0]` the leaves (padded), the last level the root alone.
-    levels: Vec<Vec<Node>>,
+    pub(crate) levels: Vec<Vec<Node>>,
     /// `tweaks[j][i]`: the tweak of node `i` of `levels[j + 1]`.
-    tweaks: Vec<Vec<u8>>,
+    pub(crate) tweaks: Vec<Vec<u8>>,
     /// Leaves before padding.
     words: usize,
 }
