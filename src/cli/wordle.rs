@@ -179,6 +179,10 @@ pub enum VerifierCmd {
         /// A guess (repeat for several); without any, guesses are read from stdin.
         #[arg(long = "guess", value_name = "WORD")]
         guesses: Vec<String>,
+        /// The published seal (the word of the day): refuse a host that plays another one,
+        /// so a host cannot give different players different words.
+        #[arg(long, value_name = "GAME.seal")]
+        seal: Option<String>,
         #[command(flatten)]
         deadlines: DeadlineArgs,
         #[command(flatten)]
@@ -414,11 +418,26 @@ fn board_row(g: &wordle::Word, f: &wordle::Feedback, colour: bool) -> String {
 }
 
 /// A live game, player side.
-fn play(addr: &str, guesses: Vec<String>, deadlines: &DeadlineArgs, game: &GameArgs) -> Result<()> {
+fn play(
+    addr: &str,
+    guesses: Vec<String>,
+    published: Option<&str>,
+    deadlines: &DeadlineArgs,
+    game: &GameArgs,
+) -> Result<()> {
     use std::io::{BufRead, IsTerminal, Write};
     let lists = game.lists()?;
     let ctx = game.context.as_bytes();
     let req = game.required();
+    // the published seal is checked before any connection: a bad file is the player's error
+    let published = match published {
+        Some(path) => {
+            let bytes = read_input(path, MAX_FILE)?;
+            let (_, digest) = wordle::verify_seal(&lists.answers, &bytes, &req, ctx)?;
+            Some(digest)
+        }
+        None => None,
+    };
     let mut ch = crate::cli::connect(addr, deadlines, "prover wordle serve")?;
     ch.send(&PlayerMsg::Hello { version: 1 })?;
     let seal = match ch.recv_reply::<HostMsg>("host's seal")? {
@@ -429,10 +448,23 @@ fn play(addr: &str, guesses: Vec<String>, deadlines: &DeadlineArgs, game: &GameA
         HostMsg::Answer { .. } => return Err(Error::bad("the host answered before any guess")),
     };
     let (head, digest) = wordle::verify_seal(&lists.answers, &seal, &req, ctx)?;
+    if let Some(p) = published.filter(|p| *p != digest) {
+        let _ = ch.send(&PlayerMsg::Bye);
+        return Err(Error::rejected(format!(
+            "the host plays seal {}, not the published seal {}: it may be giving you another word than everyone else",
+            hexd(&digest),
+            hexd(&p)
+        )));
+    }
     eprintln!(
-        "the host sealed a word of the answer list ({} words); seal {}",
+        "the host sealed a word of the answer list ({} words); seal {}{}",
         lists.answers.len(),
-        hexd(&digest)
+        hexd(&digest),
+        if published.is_some() {
+            ", the published one"
+        } else {
+            ""
+        }
     );
     let colour = std::io::stdout().is_terminal();
     let scripted = !guesses.is_empty();
@@ -553,9 +585,10 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
         VerifierCmd::Play {
             addr,
             guesses,
+            seal,
             deadlines,
             game,
-        } => play(&addr, guesses, &deadlines, &game),
+        } => play(&addr, guesses, seal.as_deref(), &deadlines, &game),
         VerifierCmd::Open {
             seal,
             opening,

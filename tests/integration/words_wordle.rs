@@ -315,6 +315,26 @@ fn a_live_game_is_played_end_to_end() {
         &["wordle", "play", &addr, "--dict", &d, "--guess", "trace"],
     );
     assert_eq!(code, 1, "{err}");
+    // the word of the day: players holding the published seal accept this host, and refuse
+    // one that plays another seal
+    for _ in 0..2 {
+        let (code, out, err) = run(
+            VERIFIER,
+            &["wordle", "play", &addr, "--seal", &s, "--guess", "crane"],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(err.contains("the published one"), "{err}");
+    }
+    let (other, _) = seal("react", "live-other", &[]);
+    let (code, _, err) = run(
+        VERIFIER,
+        &[
+            "wordle", "play", &addr, "--seal", &other, "--guess", "crane",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not the published seal"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     let _ = Command::new("kill").arg(host.id().to_string()).status();
     let _ = host.wait();
 }

@@ -355,15 +355,6 @@ impl Engine {
             .find(|e| e.wire() == name || e.aliases().contains(&name))
     }
 
-    /// The wire names of every engine, `a, b or c`, for messages.
-    pub fn wire_names() -> String {
-        let names: Vec<&str> = Engine::ALL.iter().map(|e| e.wire()).collect();
-        match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => names.join(""),
-        }
-    }
-
     /// The engine's default parameter set at `bits` bits (its first set).
     pub fn default_system(self, bits: u32) -> Result<System> {
         self.system(bits, self.param_sets().first().map_or("", |s| s.name))
