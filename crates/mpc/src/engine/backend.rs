@@ -169,3 +169,76 @@ pub trait ProofEngine: 'static {
         rng: &mut dyn RngCore,
     ) -> Result<SessionRecord>;
 }
+
+/// The seal and session methods of a [`ProofEngine`] built on the shared interfaces
+/// ([`crate::seal::Reproducible`] seals, [`crate::session::Interactive`] sessions), the same
+/// for every such engine: invoked inside its `impl ProofEngine` with the engine's type.
+macro_rules! shared_seal_and_session {
+    ($E:ty) => {
+        fn seal(
+            st: &$crate::statement::Statement,
+            witness: &[bool],
+            p: Self::Params,
+            mut rng: &mut dyn rand_core::RngCore,
+        ) -> zkgames_core::Result<(Self::Proof, $crate::seal::SealOpening)> {
+            $crate::seal::seal_with::<$E>(st, witness, p, &mut rng)
+        }
+
+        fn seal_digest(
+            st: &$crate::statement::Statement,
+            proof: &Self::Proof,
+        ) -> zkgames_core::commit::Digest {
+            $crate::seal::seal_digest_with::<$E>(st, proof)
+        }
+
+        fn open(
+            st: &$crate::statement::Statement,
+            proof: &Self::Proof,
+            opening: &$crate::seal::SealOpening,
+        ) -> zkgames_core::Result<Vec<bool>> {
+            $crate::seal::open_with::<$E>(st, proof, opening)
+        }
+
+        fn session_prover(
+            st: $crate::statement::OwnedStatement,
+            protocol: zkgames_core::proof_file::ProtocolId,
+            witness: Vec<bool>,
+            p: Self::Params,
+            rng: zkgames_core::rng::Rng,
+        ) -> zkgames_core::Result<Box<dyn zkgames_net::SessionProver<'static>>> {
+            Ok(Box::new($crate::session::EngineProver::<$E>::new(
+                st, protocol, witness, p, rng,
+            )?))
+        }
+
+        fn session_verifier(
+            st: $crate::statement::OwnedStatement,
+            protocol: zkgames_core::proof_file::ProtocolId,
+            p: Self::Params,
+            rng: zkgames_core::rng::Rng,
+        ) -> Box<dyn zkgames_net::SessionVerifier> {
+            Box::new($crate::session::EngineVerifier::<$E>::new(
+                st, protocol, p, rng,
+            ))
+        }
+
+        fn replay(
+            st: $crate::statement::OwnedStatement,
+            protocol: zkgames_core::proof_file::ProtocolId,
+            req: &$crate::engine::Required,
+            rec: &zkgames_net::SessionRecord,
+        ) -> zkgames_core::Result<Self::Params> {
+            $crate::session::replay_offered::<$E>(st, protocol, req.bits, rec)
+        }
+
+        fn simulate(
+            st: &$crate::statement::Statement,
+            protocol: zkgames_core::proof_file::ProtocolId,
+            p: Self::Params,
+            mut rng: &mut dyn rand_core::RngCore,
+        ) -> zkgames_core::Result<zkgames_net::SessionRecord> {
+            $crate::session::simulate_random::<$E>(st, protocol, p, &mut rng)
+        }
+    };
+}
+pub(crate) use shared_seal_and_session;

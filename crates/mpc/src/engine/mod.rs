@@ -29,6 +29,7 @@ mod tests;
 use rand_core::RngCore;
 use serde::{de::DeserializeOwned, Serialize};
 
+pub(crate) use backend::shared_seal_and_session;
 pub use backend::{ParamSet, ProofEngine};
 
 use super::seal::SealOpening;

@@ -213,53 +213,5 @@ impl ProofEngine for Plain {
     fn describe_session(rounds: u32) -> String {
         format!("messages:   {rounds} (the witness in the clear)")
     }
-    fn seal(
-        st: &Statement,
-        witness: &[bool],
-        p: Params,
-        mut rng: &mut dyn RngCore,
-    ) -> Result<(Proof, SealOpening)> {
-        seal::seal_with::<Plain>(st, witness, p, &mut rng)
-    }
-    fn seal_digest(st: &Statement, proof: &Proof) -> Digest {
-        seal::seal_digest_with::<Plain>(st, proof)
-    }
-    fn open(st: &Statement, proof: &Proof, opening: &SealOpening) -> Result<Vec<bool>> {
-        seal::open_with::<Plain>(st, proof, opening)
-    }
-    fn session_prover(
-        st: OwnedStatement,
-        protocol: ProtocolId,
-        witness: Vec<bool>,
-        p: Params,
-        rng: Rng,
-    ) -> Result<Box<dyn SessionProver<'static>>> {
-        Ok(Box::new(session::EngineProver::<Plain>::new(
-            st, protocol, witness, p, rng,
-        )?))
-    }
-    fn session_verifier(
-        st: OwnedStatement,
-        protocol: ProtocolId,
-        p: Params,
-        rng: Rng,
-    ) -> Box<dyn SessionVerifier> {
-        Box::new(session::EngineVerifier::<Plain>::new(st, protocol, p, rng))
-    }
-    fn replay(
-        st: OwnedStatement,
-        protocol: ProtocolId,
-        req: &Required,
-        rec: &SessionRecord,
-    ) -> Result<Params> {
-        session::replay_offered::<Plain>(st, protocol, req.bits, rec)
-    }
-    fn simulate(
-        st: &Statement,
-        protocol: ProtocolId,
-        p: Params,
-        mut rng: &mut dyn RngCore,
-    ) -> Result<SessionRecord> {
-        session::simulate_random::<Plain>(st, protocol, p, &mut rng)
-    }
+    crate::engine::shared_seal_and_session!(Plain);
 }
