@@ -12,15 +12,12 @@ use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{ProofEngine, Required};
-use crate::seal::{self, Reproducible, SealOpening};
-use crate::session::{self, Interactive};
-use crate::statement::{check_witness, pack_bools, OwnedStatement, Statement};
-use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::ProtocolId;
+use crate::seal::Reproducible;
+use crate::session::Interactive;
+use crate::statement::{check_witness, pack_bools, Statement};
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
-use zkgames_net::{SessionProver, SessionRecord, SessionVerifier};
 
 /// The plain engine.
 pub struct Plain;
