@@ -392,8 +392,10 @@ impl System {
         if self.check().is_err() || self.engine().param_sets().is_empty() {
             return self.details();
         }
-        let bits = self.security_bits();
-        (1..=bits.floor().clamp(1.0, 512.0) as u32)
+        // an offered set at level L reaches L to a few bits more: look a few levels down only
+        // (the parameters may come from a file, and each look runs the sets' searches)
+        let top = self.security_bits().floor().clamp(1.0, 512.0) as u32;
+        (top.saturating_sub(8).max(1)..=top)
             .rev()
             .find_map(|level| self.set_name(level).map(|set| (level, set)))
             .map_or_else(
