@@ -10,7 +10,7 @@ use clap::Subcommand;
 use crate::cli::engine::SystemArgs;
 use crate::cli::report::{self, emit, JsonArg};
 use crate::cli::sha256::{check_security, read_proof};
-use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
+use crate::cli::{Accepted, DeadlineArgs};
 use crate::mpc::bristol::{self, proof, Bristol, Limits};
 use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_output, write_proof, ProofFile, MAGIC};
@@ -59,77 +59,93 @@ impl LimitArg {
 pub enum ProverCmd {
     /// Prove that you know values of the secret input groups that, with the public ones,
     /// make the circuit output what it outputs (printed, and needed to verify).
-    Prove {
-        /// The Bristol Fashion circuit file (`-` for stdin).
-        circuit: String,
-        #[command(flatten)]
-        inputs: ProverValues,
-        /// Where to write the proof (`-` for stdout).
-        #[arg(short = 'o', long = "output", default_value = "-")]
-        output: String,
-        #[command(flatten)]
-        sec: crate::cli::SecurityArgs,
-        #[command(flatten)]
-        system: SystemArgs,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Prove(ProveArgs),
     /// Prove the same statement as `prove` in a live session with `verifier circuit serve`
     /// (the verifier chooses the challenge; nothing transferable is left behind).
-    Connect {
-        /// The Bristol Fashion circuit file.
-        circuit: String,
-        #[command(flatten)]
-        inputs: ProverValues,
-        /// Verifier address HOST:PORT, or `-` for stdin/stdout.
-        addr: String,
-        #[command(flatten)]
-        sec: crate::cli::SecurityArgs,
-        #[command(flatten)]
-        system: SystemArgs,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        deadlines: DeadlineArgs,
-    },
+    Connect(ConnectArgs),
     /// Evaluate the circuit (no proof): print each output group as `G=HEX`, one a line.
-    Eval {
-        /// The Bristol Fashion circuit file (`-` for stdin).
-        circuit: String,
-        /// An input group: G=HEX or G=@FILE (every group once).
-        #[arg(long, value_name = "G=HEX")]
-        input: Vec<String>,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Eval(EvalArgs),
     /// Write one of our own statements' circuits as Bristol Fashion.
-    Export {
-        /// sha256 (a preimage of --length bytes: input group 0 the message, output the
-        /// digest) or sha256-compress (the compression function: inputs the block and the
-        /// chaining value, output the new chaining value, emp-toolkit's wire order), lowmc
-        /// (LowMC-129 for --plaintext: input the key, output the ciphertext) or aes128
-        /// (AES-128 for --plaintext: input the key; output group 0 the ciphertext, group 1
-        /// one bit per S-box, 1 where its input was zero, which our AES statement refuses).
-        what: ExportKind,
-        /// sha256: the message length in bytes.
-        #[arg(long, default_value_t = 32)]
-        length: usize,
-        /// lowmc: the public plaintext block as identity files write it: 17 bytes of hex, bit
-        /// 0 the most significant of the first byte (the circuit's wire 8i + j is then bit
-        /// 7 − j of byte i). aes128: the 16-byte plaintext in hex (wire 8i + j is bit j of
-        /// byte i, as everywhere in `circuit`).
-        #[arg(long, value_name = "HEX")]
-        plaintext: Option<String>,
-        /// Where to write the circuit (`-` for stdout).
-        #[arg(short = 'o', long = "output", default_value = "-")]
-        output: String,
-    },
+    Export(ExportArgs),
+}
+
+/// The arguments of `prover circuit prove`.
+#[derive(clap::Args, Debug)]
+pub struct ProveArgs {
+    /// The Bristol Fashion circuit file (`-` for stdin).
+    circuit: String,
+    #[command(flatten)]
+    inputs: ProverValues,
+    /// Where to write the proof (`-` for stdout).
+    #[arg(short = 'o', long = "output", default_value = "-")]
+    output: String,
+    #[command(flatten)]
+    sec: crate::cli::SecurityArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `prover circuit connect`.
+#[derive(clap::Args, Debug)]
+pub struct ConnectArgs {
+    /// The Bristol Fashion circuit file.
+    circuit: String,
+    #[command(flatten)]
+    inputs: ProverValues,
+    /// Verifier address HOST:PORT, or `-` for stdin/stdout.
+    addr: String,
+    #[command(flatten)]
+    sec: crate::cli::SecurityArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    deadlines: DeadlineArgs,
+}
+
+/// The arguments of `prover circuit eval`.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// The Bristol Fashion circuit file (`-` for stdin).
+    circuit: String,
+    /// An input group: G=HEX or G=@FILE (every group once).
+    #[arg(long, value_name = "G=HEX")]
+    input: Vec<String>,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `prover circuit export`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// sha256 (a preimage of --length bytes: input group 0 the message, output the
+    /// digest) or sha256-compress (the compression function: inputs the block and the
+    /// chaining value, output the new chaining value, emp-toolkit's wire order), lowmc
+    /// (LowMC-129 for --plaintext: input the key, output the ciphertext) or aes128
+    /// (AES-128 for --plaintext: input the key; output group 0 the ciphertext, group 1
+    /// one bit per S-box, 1 where its input was zero, which our AES statement refuses).
+    what: ExportKind,
+    /// sha256: the message length in bytes.
+    #[arg(long, default_value_t = 32)]
+    length: usize,
+    /// lowmc: the public plaintext block as identity files write it: 17 bytes of hex, bit
+    /// 0 the most significant of the first byte (the circuit's wire 8i + j is then bit
+    /// 7 − j of byte i). aes128: the 16-byte plaintext in hex (wire 8i + j is bit j of
+    /// byte i, as everywhere in `circuit`).
+    #[arg(long, value_name = "HEX")]
+    plaintext: Option<String>,
+    /// Where to write the circuit (`-` for stdout).
+    #[arg(short = 'o', long = "output", default_value = "-")]
+    output: String,
 }
 
 /// The circuits `prover circuit export` writes.
@@ -146,46 +162,58 @@ pub enum ExportKind {
 pub enum VerifierCmd {
     /// Verify a circuit proof against the circuit, its public input groups and every
     /// output group.
-    Verify {
-        /// The Bristol Fashion circuit file.
-        circuit: String,
-        /// The proof file (`-` for stdin).
-        proof: String,
-        #[command(flatten)]
-        values: StatementValues,
-        #[command(flatten)]
-        sec: crate::cli::SecurityArgs,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Verify(VerifyArgs),
     /// Serve live sessions in which a prover shows it knows secret inputs of the circuit
     /// giving these outputs with these public groups.
-    Serve {
-        /// The Bristol Fashion circuit file.
-        circuit: String,
-        #[command(flatten)]
-        values: StatementValues,
-        #[command(flatten)]
-        sec: crate::cli::SecurityArgs,
-        #[command(flatten)]
-        system: SystemArgs,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        serve: ServeArgs,
-    },
+    Serve(ServeArgs),
     /// Describe a circuit file (gates by type, ANDs, widths, depth, digest) or a circuit
     /// proof file (its circuit's digest, public groups, engine and parameters).
-    Inspect {
-        /// A Bristol Fashion circuit file or a circuit proof file (`-` for stdin).
-        file: String,
-        #[command(flatten)]
-        limit: LimitArg,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Inspect(InspectArgs),
+}
+
+/// The arguments of `verifier circuit verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The Bristol Fashion circuit file.
+    circuit: String,
+    /// The proof file (`-` for stdin).
+    proof: String,
+    #[command(flatten)]
+    values: StatementValues,
+    #[command(flatten)]
+    sec: crate::cli::SecurityArgs,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `verifier circuit serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The Bristol Fashion circuit file.
+    circuit: String,
+    #[command(flatten)]
+    values: StatementValues,
+    #[command(flatten)]
+    sec: crate::cli::SecurityArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    serve: crate::cli::ServeArgs,
+}
+
+/// The arguments of `verifier circuit inspect`.
+#[derive(clap::Args, Debug)]
+pub struct InspectArgs {
+    /// A Bristol Fashion circuit file or a circuit proof file (`-` for stdin).
+    file: String,
+    #[command(flatten)]
+    limit: LimitArg,
+    #[command(flatten)]
+    out: JsonArg,
 }
 
 /// The prover's values from `--secret` and `--public`: every input group once, and the
@@ -373,121 +401,133 @@ fn refuse_value_as_path(path: &str) -> Result<()> {
 
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
-        ProverCmd::Prove {
-            circuit,
-            inputs,
-            output,
-            sec: crate::cli::SecurityArgs { security, context },
-            system,
-            limit,
-            seed: crate::cli::SeedArg { seed },
-            out,
-        } => {
-            let json = out.enable();
-            refuse_value_as_path(&output)?;
-            check_security(security)?;
-            let circ = read_circuit(&circuit, limit)?;
-            let limits = limit.limits();
-            let (a, public_set) = assignment(&circ, &inputs, &limits)?;
-            crate::cli::warn_seed(seed);
-            let mut rng = crate::rng::rng_from(seed);
-            let system = system.system(security)?;
-            let (bytes, outputs) = proof::prove(&circ, &a, &system, context.as_bytes(), &mut rng)?;
-            write_proof(&output, &bytes)?;
-            let ands = circ.counts().ands();
-            if json {
-                emit(
-                    true,
-                    "",
-                    serde_json::json!({
-                        "verdict": "proved",
-                        "circuit_digest": hex::encode(circ.digest()),
-                        "system": system.engine().label(),
-                        "proof_bytes": bytes.len(),
-                        "outputs": outputs_json(&outputs),
-                        "public_groups": public_set,
-                    }),
-                );
-            } else {
-                eprintln!(
-                    "prover: proof about circuit {}… ({ands} AND gates): {system}, {} bytes; its outputs (give them to the verifier with --output):",
-                    &hex::encode(circ.digest())[..16],
-                    bytes.len()
-                );
-                // the outputs go to stdout unless the proof does
-                if output == "-" {
-                    eprintln!("{}", outputs_text(&outputs));
-                } else {
-                    println!("{}", outputs_text(&outputs));
-                }
-            }
-            Ok(())
-        }
-        ProverCmd::Eval {
-            circuit,
-            input,
-            limit,
-            out,
-        } => {
-            let json = out.enable();
-            let circ = read_circuit(&circuit, limit)?;
-            let given = group_values(&input, circ.inputs(), "--input", &limit.limits(), "input")?;
-            let values = all_groups(given, circ.inputs().len(), "give each with --input G=HEX")?;
-            let outputs = circ.eval(&values)?;
-            emit(
-                json,
-                outputs_text(&outputs),
-                serde_json::json!({"outputs": outputs_json(&outputs)}),
-            );
-            Ok(())
-        }
-        ProverCmd::Connect {
-            circuit,
-            inputs,
-            addr,
-            sec: crate::cli::SecurityArgs { security, context },
-            system,
-            limit,
-            deadlines,
-        } => {
-            check_security(security)?;
-            let circ = read_circuit(&circuit, limit)?;
-            let (a, _) = assignment(&circ, &inputs, &limit.limits())?;
-            let system = system.system(security)?;
-            let (p, outputs) = proof::session_prover(
-                &circ,
-                &a,
-                &system,
-                context.as_bytes(),
-                crate::rng::os_rng(),
-            )?;
-            drop(a);
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier circuit serve")?;
-            crate::net::run_prover(&mut ch, p)?;
-            eprintln!(
-                "session accepted ({system}): the verifier knows you hold secret inputs giving {}",
-                outputs
-                    .iter()
-                    .enumerate()
-                    .map(|(g, o)| format!(
-                        "{g}={}",
-                        crate::files::excerpt(&bristol::group_to_hex(o))
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            Ok(())
-        }
-        ProverCmd::Export {
-            what,
-            length,
-            plaintext,
-            output,
-        } => {
-            let text = export(what, length, plaintext.as_deref())?;
-            write_output(&output, text.as_bytes())
+        ProverCmd::Prove(a) => prove(a),
+        ProverCmd::Eval(a) => eval(a),
+        ProverCmd::Connect(a) => connect(a),
+        ProverCmd::Export(a) => export_cmd(a),
+    }
+}
+
+/// `prover circuit prove`.
+fn prove(
+    ProveArgs {
+        circuit,
+        inputs,
+        output,
+        sec: crate::cli::SecurityArgs { security, context },
+        system,
+        limit,
+        seed: crate::cli::SeedArg { seed },
+        out,
+    }: ProveArgs,
+) -> Result<()> {
+    let json = out.enable();
+    refuse_value_as_path(&output)?;
+    check_security(security)?;
+    let circ = read_circuit(&circuit, limit)?;
+    let limits = limit.limits();
+    let (a, public_set) = assignment(&circ, &inputs, &limits)?;
+    crate::cli::warn_seed(seed);
+    let mut rng = crate::rng::rng_from(seed);
+    let system = system.system(security)?;
+    let (bytes, outputs) = proof::prove(&circ, &a, &system, context.as_bytes(), &mut rng)?;
+    write_proof(&output, &bytes)?;
+    let ands = circ.counts().ands();
+    if json {
+        emit(
+            true,
+            "",
+            serde_json::json!({
+                "verdict": "proved",
+                "circuit_digest": hex::encode(circ.digest()),
+                "system": system.engine().label(),
+                "proof_bytes": bytes.len(),
+                "outputs": outputs_json(&outputs),
+                "public_groups": public_set,
+            }),
+        );
+    } else {
+        eprintln!(
+            "prover: proof about circuit {}… ({ands} AND gates): {system}, {} bytes; its outputs (give them to the verifier with --output):",
+            &hex::encode(circ.digest())[..16],
+            bytes.len()
+        );
+        // the outputs go to stdout unless the proof does
+        if output == "-" {
+            eprintln!("{}", outputs_text(&outputs));
+        } else {
+            println!("{}", outputs_text(&outputs));
         }
     }
+    Ok(())
+}
+
+/// `prover circuit eval`.
+fn eval(
+    EvalArgs {
+        circuit,
+        input,
+        limit,
+        out,
+    }: EvalArgs,
+) -> Result<()> {
+    let json = out.enable();
+    let circ = read_circuit(&circuit, limit)?;
+    let given = group_values(&input, circ.inputs(), "--input", &limit.limits(), "input")?;
+    let values = all_groups(given, circ.inputs().len(), "give each with --input G=HEX")?;
+    let outputs = circ.eval(&values)?;
+    emit(
+        json,
+        outputs_text(&outputs),
+        serde_json::json!({"outputs": outputs_json(&outputs)}),
+    );
+    Ok(())
+}
+
+/// `prover circuit connect`.
+fn connect(
+    ConnectArgs {
+        circuit,
+        inputs,
+        addr,
+        sec: crate::cli::SecurityArgs { security, context },
+        system,
+        limit,
+        deadlines,
+    }: ConnectArgs,
+) -> Result<()> {
+    check_security(security)?;
+    let circ = read_circuit(&circuit, limit)?;
+    let (a, _) = assignment(&circ, &inputs, &limit.limits())?;
+    let system = system.system(security)?;
+    let (p, outputs) =
+        proof::session_prover(&circ, &a, &system, context.as_bytes(), crate::rng::os_rng())?;
+    drop(a);
+    let mut ch = crate::cli::connect(&addr, &deadlines, "verifier circuit serve")?;
+    crate::net::run_prover(&mut ch, p)?;
+    eprintln!(
+        "session accepted ({system}): the verifier knows you hold secret inputs giving {}",
+        outputs
+            .iter()
+            .enumerate()
+            .map(|(g, o)| format!("{g}={}", crate::files::excerpt(&bristol::group_to_hex(o))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(())
+}
+
+/// `prover circuit export`.
+fn export_cmd(
+    ExportArgs {
+        what,
+        length,
+        plaintext,
+        output,
+    }: ExportArgs,
+) -> Result<()> {
+    let text = export(what, length, plaintext.as_deref())?;
+    write_output(&output, text.as_bytes())
 }
 
 /// The Bristol Fashion text of one of our statements' circuits.
@@ -532,149 +572,159 @@ fn export(what: ExportKind, length: usize, plaintext: Option<&str>) -> Result<St
 
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Verify {
-            circuit,
-            proof,
-            values,
-            sec: crate::cli::SecurityArgs { security, context },
-            limit,
-            out,
-        } => {
-            let json = out.enable();
-            check_security(security)?;
-            let circ = read_circuit(&circuit, limit)?;
-            let limits = limit.limits();
-            let (pubs, outs) = verifier_values(&circ, &values, &limits)?;
-            let f = read_proof(&proof)?;
-            let t0 = std::time::Instant::now();
-            let rep = proof::verify(
-                &circ,
-                &f,
-                &pubs,
-                &outs,
-                &Required::bits(security),
-                context.as_bytes(),
-            )?;
-            let digest = hex::encode(circ.digest());
-            let statement = format!(
-                "knowledge of secret inputs of circuit {}… giving outputs {}",
-                &digest[..16],
-                outs.iter()
-                    .enumerate()
-                    .map(|(g, o)| format!(
-                        "{g}={}",
-                        crate::files::excerpt(&bristol::group_to_hex(o))
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            report::Verified::accepted(statement, &rep, &context, t0.elapsed())
-                .about("circuit_digest", digest)
-                .emit(json);
-            Ok(())
-        }
-        VerifierCmd::Serve {
-            circuit,
-            values,
-            sec: crate::cli::SecurityArgs { security, context },
-            system,
-            limit,
-            serve,
-        } => {
-            check_security(security)?;
-            let circ = read_circuit(&circuit, limit)?;
-            let (pubs, outs) = verifier_values(&circ, &values, &limit.limits())?;
-            let system = system.system(security)?;
-            let protocol = proof::PROTOCOLS.id(system.engine())?;
-            let digest = hex::encode(circ.digest());
-            let what = format!("circuit {}… ({system})", &digest[..16]);
-            // the statement is built (and checked) once, before the first connection
-            let st = proof::verifier_statement(&circ, &pubs, &outs, context.as_bytes())?;
-            crate::cli::serve_sessions(&serve, &what, |ch| {
-                let mut v = crate::mpc::engine::session_verifier(
-                    &system,
-                    st.clone(),
-                    protocol,
-                    crate::rng::os_rng(),
-                );
-                let rec = crate::net::run_verifier(ch, v.as_mut())?;
-                Ok(Accepted {
-                    summary: format!(
-                        "the prover holds secret inputs of circuit {}… giving the outputs ({})",
-                        &digest[..16],
-                        system.as_ran(rec.hello.rounds)
-                    ),
-                    transcript: crate::mpc::session::record_file(protocol, &rec),
-                })
-            })
-        }
-        VerifierCmd::Inspect { file, limit, out } => {
-            let json = out.enable();
-            let limits = limit.limits();
-            let bytes = read_input(
-                &file,
-                limits
-                    .bytes
-                    .max(crate::proof_file::HEADER_LEN as u64 + crate::proof_file::MAX_BODY as u64),
-            )?;
-            if bytes.starts_with(MAGIC) {
-                let f = ProofFile::from_bytes(&bytes)?;
-                let details = proof::inspect(&f)?;
-                let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
-                emit(
-                    json,
-                    text.trim_end(),
-                    report::inspect_object(&f, &bytes, &text),
-                );
-                return Ok(());
-            }
-            let circ = bristol::parse(&bytes, &limits)?;
-            let k = circ.counts();
-            let (depth, and_depth) = circ.depth();
-            // "2: group 0 of 512 bits, group 1 of 256 bits": the count, then each group by
-            // the number `--secret`/`--public`/`--output G=HEX` give it
-            let widths = |w: &[u32]| {
-                format!(
-                    "{}: {}",
-                    w.len(),
-                    w.iter()
-                        .enumerate()
-                        .map(|(g, x)| format!("group {g} of {x} bits"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            let text = format!(
-                "circuit:       Bristol Fashion, {} bytes\ndigest:        {}\ngates:         {} ({} XOR, {} AND, {} INV, {} EQ, {} EQW, {} MAND)\nAND gates:     {}\nwires:         {}\ninput groups:  {} ({} bits in all)\noutput groups: {} ({} bits in all)\ndepth:         {} ({} AND)",
-                bytes.len(),
-                hex::encode(circ.digest()),
-                k.lines(), k.xor, k.and, k.inv, k.eq, k.eqw, k.mand,
-                k.ands(),
-                circ.n_wires(),
-                widths(circ.inputs()),
-                circ.inputs().iter().map(|&w| w as u64).sum::<u64>(),
-                widths(circ.outputs()),
-                circ.outputs().iter().map(|&w| w as u64).sum::<u64>(),
-                depth,
-                and_depth,
-            );
-            emit(
-                json,
-                text,
-                serde_json::json!({
-                    "digest": hex::encode(circ.digest()),
-                    "bytes": bytes.len(),
-                    "gates": k.lines(),
-                    "xor": k.xor, "and": k.and, "inv": k.inv, "eq": k.eq, "eqw": k.eqw, "mand": k.mand,
-                    "and_gates": k.ands(),
-                    "wires": circ.n_wires(),
-                    "inputs": circ.inputs(),
-                    "outputs": circ.outputs(),
-                    "depth": depth,
-                    "and_depth": and_depth,
-                }),
-            );
-            Ok(())
-        }
+        VerifierCmd::Verify(a) => verify(a),
+        VerifierCmd::Serve(a) => serve(a),
+        VerifierCmd::Inspect(a) => inspect(a),
     }
+}
+
+/// `verifier circuit verify`.
+fn verify(
+    VerifyArgs {
+        circuit,
+        proof,
+        values,
+        sec: crate::cli::SecurityArgs { security, context },
+        limit,
+        out,
+    }: VerifyArgs,
+) -> Result<()> {
+    let json = out.enable();
+    check_security(security)?;
+    let circ = read_circuit(&circuit, limit)?;
+    let limits = limit.limits();
+    let (pubs, outs) = verifier_values(&circ, &values, &limits)?;
+    let f = read_proof(&proof)?;
+    let t0 = std::time::Instant::now();
+    let rep = proof::verify(
+        &circ,
+        &f,
+        &pubs,
+        &outs,
+        &Required::bits(security),
+        context.as_bytes(),
+    )?;
+    let digest = hex::encode(circ.digest());
+    let statement = format!(
+        "knowledge of secret inputs of circuit {}… giving outputs {}",
+        &digest[..16],
+        outs.iter()
+            .enumerate()
+            .map(|(g, o)| format!("{g}={}", crate::files::excerpt(&bristol::group_to_hex(o))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    report::Verified::accepted(statement, &rep, &context, t0.elapsed())
+        .about("circuit_digest", digest)
+        .emit(json);
+    Ok(())
+}
+
+/// `verifier circuit serve`.
+fn serve(
+    ServeArgs {
+        circuit,
+        values,
+        sec: crate::cli::SecurityArgs { security, context },
+        system,
+        limit,
+        serve,
+    }: ServeArgs,
+) -> Result<()> {
+    check_security(security)?;
+    let circ = read_circuit(&circuit, limit)?;
+    let (pubs, outs) = verifier_values(&circ, &values, &limit.limits())?;
+    let system = system.system(security)?;
+    let protocol = proof::PROTOCOLS.id(system.engine())?;
+    let digest = hex::encode(circ.digest());
+    let what = format!("circuit {}… ({system})", &digest[..16]);
+    // the statement is built (and checked) once, before the first connection
+    let st = proof::verifier_statement(&circ, &pubs, &outs, context.as_bytes())?;
+    crate::cli::serve_sessions(&serve, &what, |ch| {
+        let mut v = crate::mpc::engine::session_verifier(
+            &system,
+            st.clone(),
+            protocol,
+            crate::rng::os_rng(),
+        );
+        let rec = crate::net::run_verifier(ch, v.as_mut())?;
+        Ok(Accepted {
+            summary: format!(
+                "the prover holds secret inputs of circuit {}… giving the outputs ({})",
+                &digest[..16],
+                system.as_ran(rec.hello.rounds)
+            ),
+            transcript: crate::mpc::session::record_file(protocol, &rec),
+        })
+    })
+}
+
+/// `verifier circuit inspect`.
+fn inspect(InspectArgs { file, limit, out }: InspectArgs) -> Result<()> {
+    let json = out.enable();
+    let limits = limit.limits();
+    let bytes = read_input(
+        &file,
+        limits
+            .bytes
+            .max(crate::proof_file::HEADER_LEN as u64 + crate::proof_file::MAX_BODY as u64),
+    )?;
+    if bytes.starts_with(MAGIC) {
+        let f = ProofFile::from_bytes(&bytes)?;
+        let details = proof::inspect(&f)?;
+        let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+        emit(
+            json,
+            text.trim_end(),
+            report::inspect_object(&f, &bytes, &text),
+        );
+        return Ok(());
+    }
+    let circ = bristol::parse(&bytes, &limits)?;
+    let k = circ.counts();
+    let (depth, and_depth) = circ.depth();
+    // "2: group 0 of 512 bits, group 1 of 256 bits": the count, then each group by
+    // the number `--secret`/`--public`/`--output G=HEX` give it
+    let widths = |w: &[u32]| {
+        format!(
+            "{}: {}",
+            w.len(),
+            w.iter()
+                .enumerate()
+                .map(|(g, x)| format!("group {g} of {x} bits"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let text = format!(
+        "circuit:       Bristol Fashion, {} bytes\ndigest:        {}\ngates:         {} ({} XOR, {} AND, {} INV, {} EQ, {} EQW, {} MAND)\nAND gates:     {}\nwires:         {}\ninput groups:  {} ({} bits in all)\noutput groups: {} ({} bits in all)\ndepth:         {} ({} AND)",
+        bytes.len(),
+        hex::encode(circ.digest()),
+        k.lines(), k.xor, k.and, k.inv, k.eq, k.eqw, k.mand,
+        k.ands(),
+        circ.n_wires(),
+        widths(circ.inputs()),
+        circ.inputs().iter().map(|&w| w as u64).sum::<u64>(),
+        widths(circ.outputs()),
+        circ.outputs().iter().map(|&w| w as u64).sum::<u64>(),
+        depth,
+        and_depth,
+    );
+    emit(
+        json,
+        text,
+        serde_json::json!({
+            "digest": hex::encode(circ.digest()),
+            "bytes": bytes.len(),
+            "gates": k.lines(),
+            "xor": k.xor, "and": k.and, "inv": k.inv, "eq": k.eq, "eqw": k.eqw, "mand": k.mand,
+            "and_gates": k.ands(),
+            "wires": circ.n_wires(),
+            "inputs": circ.inputs(),
+            "outputs": circ.outputs(),
+            "depth": depth,
+            "and_depth": and_depth,
+        }),
+    );
+    Ok(())
 }

@@ -74,138 +74,166 @@ pub enum ProverCmd {
     /// Find a solution (DFS with transposition table, symmetries, position classes, pagodas).
     Solve(crate::cli::peg_solve::SolveArgs),
     /// The whole job on one puzzle: solve, prove at the asked security, verify, report.
-    Demo {
-        /// Puzzle file or catalog name; the English central game when omitted.
-        puzzle: Option<String>,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
-        /// paper's protocol, exactly).
-        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
-        system: System,
-        #[command(flatten)]
-        params: EngineParams,
-        /// Also write the proof file here.
-        #[arg(short = 'o', long = "output")]
-        output: Option<String>,
-        #[command(flatten)]
-        search: crate::cli::peg_solve::SearchArgs,
-    },
+    Demo(DemoArgs),
     /// Prove knowledge of a solution, writing a non-interactive (Fiat–Shamir) proof file.
-    Prove {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee, ...).
-        puzzle: String,
-        /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
-        #[arg(long)]
-        solution: String,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Override the round count computed from --security (for experiments).
-        #[arg(long)]
-        rounds: Option<usize>,
-        /// Output proof file, `-` for stdout.
-        #[arg(short = 'o', long = "output", default_value = "-")]
-        output: String,
-        /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
-        /// paper's protocol, exactly).
-        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
-        system: System,
-        #[command(flatten)]
-        params: EngineParams,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-    },
+    Prove(ProveArgs),
     /// Take part in a live interactive session with `verifier peg serve`. Fresh randomness
     /// every time: there is no --seed for live sessions (two sessions on the same
     /// commitments would reveal the solution).
-    Connect {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
-        puzzle: String,
-        /// Solution file.
-        #[arg(long)]
-        solution: String,
-        /// Verifier address HOST:PORT, or `-` to talk over stdin/stdout.
-        addr: String,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Save the session transcript (interactive: not transferable evidence).
-        #[arg(long)]
-        transcript: Option<String>,
-        /// Proof system (the verifier must serve the same one): vole (the default), kkw, zkbpp
-        /// or iso (the paper's protocol).
-        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
-        system: System,
-        #[command(flatten)]
-        params: EngineParams,
-        #[command(flatten)]
-        deadlines: crate::cli::DeadlineArgs,
-    },
+    Connect(ConnectArgs),
     /// Run the zero-knowledge simulator (Claim 19): make an accepting interactive session
     /// transcript WITHOUT a solution. It shows why session transcripts are not evidence.
-    Simulate {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
-        puzzle: String,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Output transcript file, `-` for stdout.
-        #[arg(short = 'o', long = "output", default_value = "-")]
-        output: String,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-        /// No progress bar (it shows only on a terminal, after a second).
-        #[arg(long, short = 'q')]
-        quiet: bool,
-        /// Which protocol's sessions to simulate (vole, the default, as for `connect`).
-        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
-        system: System,
-        #[command(flatten)]
-        params: EngineParams,
-    },
+    Simulate(SimulateArgs),
+}
+
+/// The arguments of `prover peg demo`.
+#[derive(clap::Args, Debug)]
+pub struct DemoArgs {
+    /// Puzzle file or catalog name; the English central game when omitted.
+    puzzle: Option<String>,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
+    /// paper's protocol, exactly).
+    #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+    system: System,
+    #[command(flatten)]
+    params: EngineParams,
+    /// Also write the proof file here.
+    #[arg(short = 'o', long = "output")]
+    output: Option<String>,
+    #[command(flatten)]
+    search: crate::cli::peg_solve::SearchArgs,
+}
+
+/// The arguments of `prover peg prove`.
+#[derive(clap::Args, Debug)]
+pub struct ProveArgs {
+    /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name (english, tee, ...).
+    puzzle: String,
+    /// Solution file: a move list (e.g. `d2-d4`) or a 0/1 matrix.
+    #[arg(long)]
+    solution: String,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Override the round count computed from --security (for experiments).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Output proof file, `-` for stdout.
+    #[arg(short = 'o', long = "output", default_value = "-")]
+    output: String,
+    /// Proof system: vole (the default: the smallest proofs), kkw, zkbpp, or iso (the
+    /// paper's protocol, exactly).
+    #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+    system: System,
+    #[command(flatten)]
+    params: EngineParams,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+}
+
+/// The arguments of `prover peg connect`.
+#[derive(clap::Args, Debug)]
+pub struct ConnectArgs {
+    /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
+    puzzle: String,
+    /// Solution file.
+    #[arg(long)]
+    solution: String,
+    /// Verifier address HOST:PORT, or `-` to talk over stdin/stdout.
+    addr: String,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Save the session transcript (interactive: not transferable evidence).
+    #[arg(long)]
+    transcript: Option<String>,
+    /// Proof system (the verifier must serve the same one): vole (the default), kkw, zkbpp
+    /// or iso (the paper's protocol).
+    #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+    system: System,
+    #[command(flatten)]
+    params: EngineParams,
+    #[command(flatten)]
+    deadlines: crate::cli::DeadlineArgs,
+}
+
+/// The arguments of `prover peg simulate`.
+#[derive(clap::Args, Debug)]
+pub struct SimulateArgs {
+    /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
+    puzzle: String,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Output transcript file, `-` for stdout.
+    #[arg(short = 'o', long = "output", default_value = "-")]
+    output: String,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+    /// No progress bar (it shows only on a terminal, after a second).
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Which protocol's sessions to simulate (vole, the default, as for `connect`).
+    #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+    system: System,
+    #[command(flatten)]
+    params: EngineParams,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum VerifierCmd {
     /// Verify a proof file offline. Exit 0 accepted, 1 rejected, 2 bad input.
-    Verify {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
-        puzzle: String,
-        /// Proof file, `-` for stdin.
-        proof: String,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Also check a recorded interactive session transcript for consistency (exit 0 if
-        /// consistent). Such a transcript is NOT evidence: it can be made without a solution.
-        #[arg(long)]
-        allow_session_transcript: bool,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Verify(VerifyArgs),
     /// Print a human summary of a proof file.
-    Inspect {
-        /// Proof file, `-` for stdin.
-        proof: String,
-        /// Show every round, not only the first five.
-        #[arg(long)]
-        all: bool,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Inspect(InspectArgs),
     /// Serve live interactive sessions as the verifier: challenges from fresh OS randomness,
     /// committed before the prover's commitments are seen. Serves until Ctrl-C unless --once.
-    Serve {
-        /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
-        puzzle: String,
-        #[command(flatten)]
-        sec: SecurityArgs,
-        /// Proof system expected from the prover: vole (the default), kkw, zkbpp or iso (the
-        /// paper's protocol).
-        #[arg(long, value_enum, default_value_t = System::DEFAULT)]
-        system: System,
-        #[command(flatten)]
-        params: EngineParams,
-        #[command(flatten)]
-        serve: crate::cli::ServeArgs,
-    },
+    Serve(ServeArgs),
+}
+
+/// The arguments of `verifier peg verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
+    puzzle: String,
+    /// Proof file, `-` for stdin.
+    proof: String,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Also check a recorded interactive session transcript for consistency (exit 0 if
+    /// consistent). Such a transcript is NOT evidence: it can be made without a solution.
+    #[arg(long)]
+    allow_session_transcript: bool,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `verifier peg inspect`.
+#[derive(clap::Args, Debug)]
+pub struct InspectArgs {
+    /// Proof file, `-` for stdin.
+    proof: String,
+    /// Show every round, not only the first five.
+    #[arg(long)]
+    all: bool,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `verifier peg serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Puzzle file (board or raw instance), `-` for stdin, or a catalog name.
+    puzzle: String,
+    #[command(flatten)]
+    sec: SecurityArgs,
+    /// Proof system expected from the prover: vole (the default), kkw, zkbpp or iso (the
+    /// paper's protocol).
+    #[arg(long, value_enum, default_value_t = System::DEFAULT)]
+    system: System,
+    #[command(flatten)]
+    params: EngineParams,
+    #[command(flatten)]
+    serve: crate::cli::ServeArgs,
 }
 
 pub use crate::cli::peg_solve::load_puzzle;
@@ -261,167 +289,162 @@ impl System {
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
         ProverCmd::Solve(a) => crate::cli::peg_solve::run(a),
-        ProverCmd::Demo {
-            puzzle,
-            sec,
-            system,
-            params,
-            output,
-            search,
-        } => demo(
-            puzzle.as_deref(),
-            &sec,
-            system,
-            params,
-            output.as_deref(),
-            &search,
-        ),
-        ProverCmd::Prove {
-            puzzle,
-            solution,
-            sec,
-            rounds,
-            output,
-            system,
-            params,
-            seed: crate::cli::SeedArg { seed },
-        } => {
-            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
-            crate::cli::warn_seed(seed);
-            if let (Some(_), Some(e)) = (rounds, system.engine()) {
-                if e != Engine::Zkbpp {
-                    return Err(Error::bad(format!(
-                        "--rounds applies to --system iso and --system zkbpp only ({} takes its parameters from --security and --{}-params)",
-                        e.wire(),
-                        e.wire()
-                    )));
-                }
-            }
-            let p = load_puzzle(&puzzle)?;
-            let z = load_solution(&p, &solution)?;
-            let inst = p.instance();
-            let mut rng = rng_from(seed);
-            let t0 = std::time::Instant::now();
-            let (bytes, what) = prove_file(inst, &z, &sec, system, params, rounds, &mut rng)?;
-            let el = t0.elapsed();
-            proof_file::write_proof(&output, &bytes)?;
-            eprintln!(
-                "proved '{}' (N={}, T={}, S={}) with {what}, {} bytes, {:.1} ms{}",
-                p.name(),
-                inst.n(),
-                inst.t(),
-                inst.s(),
-                bytes.len(),
-                el.as_secs_f64() * 1e3,
-                if output == "-" {
-                    String::new()
-                } else {
-                    format!(" -> {output}")
-                }
-            );
-            Ok(())
-        }
-        ProverCmd::Connect {
-            puzzle,
-            solution,
-            addr,
-            sec,
-            transcript,
-            system,
-            params,
-            deadlines,
-        } => {
-            let p = load_puzzle(&puzzle)?;
-            let z = load_solution(&p, &solution)?;
-            let inst = p.instance();
-            let rounds = rounds_for(system, sec.security, inst.s());
-            let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, params)?;
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
-            let rng = crate::rng::os_rng();
-            let (rec, what) = match &mpc {
-                None => {
-                    let prover = PegProver::new(inst, &z, rounds, ctx, rng)?;
-                    (
-                        net::run_prover(&mut ch, Box::new(prover))?,
-                        format!(
-                            "{rounds} rounds, {:.1} bits of security",
-                            achieved_bits(rounds, inst.s())
-                        ),
-                    )
-                }
-                Some(sys) => {
-                    let prover = crate::peg::mpc::session_prover(inst, &z, sys, ctx, rng)?;
-                    (net::run_prover(&mut ch, prover)?, sys.to_string())
-                }
-            };
-            eprintln!("session accepted by the verifier: {what}");
-            if let Some(path) = transcript.as_deref() {
-                proof_file::write_proof(path, &session_file(system, &rec)?)?;
-                eprintln!(
-                    "session transcript saved to {path} (interactive: not transferable evidence)"
-                );
-            }
-            Ok(())
-        }
-        ProverCmd::Simulate {
-            puzzle,
-            sec,
-            output,
-            seed: crate::cli::SeedArg { seed },
-            quiet,
-            system,
-            params,
-        } => {
-            crate::cli::warn_seed(seed);
-            let p = load_puzzle(&puzzle)?;
-            let inst = p.instance();
-            if let Some(sys) = mpc_system(system, sec.security, params)? {
-                let mut rng = rng_from(seed);
-                let bytes = crate::peg::mpc::simulate_session_file(
-                    inst,
-                    &sys,
-                    sec.context.as_bytes(),
-                    &mut rng,
-                )?;
-                proof_file::write_proof(&output, &bytes)?;
-                eprintln!(
-                    "simulated an accepting session transcript ({sys}) for '{}' without any solution",
-                    p.name()
-                );
-                return Ok(());
-            }
-            let rounds = rounds_for_bits(sec.security, inst.s());
-            let mut rng = rng_from(seed);
-            let s = inst.s() as u32;
-            let sigmas: Vec<u32> = (0..rounds)
-                .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
-                .collect();
-            let mut progress = crate::cli::Progress::new(rounds as u64, "simulating rounds");
-            if quiet {
-                progress.hide();
-            }
-            let rec = crate::peg::simulate::simulate_session_with_progress(
-                inst,
-                &sigmas,
-                sec.context.as_bytes(),
-                &mut rng,
-                &mut |k| progress.set(k as u64),
-            )?;
-            drop(progress);
-            let f = ProofFile::new(
-                crate::peg::fs::PEG_ISO,
-                Mode::Interactive,
-                proof_file::encode(&rec),
-            );
-            proof_file::write_proof(&output, &f.to_bytes())?;
-            eprintln!(
-                "simulated an accepting {rounds}-round session transcript for '{}' without any solution",
-                p.name()
-            );
-            Ok(())
+        ProverCmd::Demo(a) => demo(a),
+        ProverCmd::Prove(a) => prove(a),
+        ProverCmd::Connect(a) => connect(a),
+        ProverCmd::Simulate(a) => simulate(a),
+    }
+}
+
+/// `prover peg prove`.
+fn prove(
+    ProveArgs {
+        puzzle,
+        solution,
+        sec,
+        rounds,
+        output,
+        system,
+        params,
+        seed: crate::cli::SeedArg { seed },
+    }: ProveArgs,
+) -> Result<()> {
+    crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("--solution", &solution)])?;
+    crate::cli::warn_seed(seed);
+    if let (Some(_), Some(e)) = (rounds, system.engine()) {
+        if e != Engine::Zkbpp {
+            return Err(Error::bad(format!(
+                "--rounds applies to --system iso and --system zkbpp only ({} takes its parameters from --security and --{}-params)",
+                e.wire(),
+                e.wire()
+            )));
         }
     }
+    let p = load_puzzle(&puzzle)?;
+    let z = load_solution(&p, &solution)?;
+    let inst = p.instance();
+    let mut rng = rng_from(seed);
+    let t0 = std::time::Instant::now();
+    let (bytes, what) = prove_file(inst, &z, &sec, system, params, rounds, &mut rng)?;
+    let el = t0.elapsed();
+    proof_file::write_proof(&output, &bytes)?;
+    eprintln!(
+        "proved '{}' (N={}, T={}, S={}) with {what}, {} bytes, {:.1} ms{}",
+        p.name(),
+        inst.n(),
+        inst.t(),
+        inst.s(),
+        bytes.len(),
+        el.as_secs_f64() * 1e3,
+        if output == "-" {
+            String::new()
+        } else {
+            format!(" -> {output}")
+        }
+    );
+    Ok(())
+}
+
+/// `prover peg connect`.
+fn connect(
+    ConnectArgs {
+        puzzle,
+        solution,
+        addr,
+        sec,
+        transcript,
+        system,
+        params,
+        deadlines,
+    }: ConnectArgs,
+) -> Result<()> {
+    let p = load_puzzle(&puzzle)?;
+    let z = load_solution(&p, &solution)?;
+    let inst = p.instance();
+    let rounds = rounds_for(system, sec.security, inst.s());
+    let ctx = sec.context.as_bytes();
+    let mpc = mpc_system(system, sec.security, params)?;
+    let mut ch = crate::cli::connect(&addr, &deadlines, "verifier peg serve")?;
+    let rng = crate::rng::os_rng();
+    let (rec, what) = match &mpc {
+        None => {
+            let prover = PegProver::new(inst, &z, rounds, ctx, rng)?;
+            (
+                net::run_prover(&mut ch, Box::new(prover))?,
+                format!(
+                    "{rounds} rounds, {:.1} bits of security",
+                    achieved_bits(rounds, inst.s())
+                ),
+            )
+        }
+        Some(sys) => {
+            let prover = crate::peg::mpc::session_prover(inst, &z, sys, ctx, rng)?;
+            (net::run_prover(&mut ch, prover)?, sys.to_string())
+        }
+    };
+    eprintln!("session accepted by the verifier: {what}");
+    if let Some(path) = transcript.as_deref() {
+        proof_file::write_proof(path, &session_file(system, &rec)?)?;
+        eprintln!("session transcript saved to {path} (interactive: not transferable evidence)");
+    }
+    Ok(())
+}
+
+/// `prover peg simulate`.
+fn simulate(
+    SimulateArgs {
+        puzzle,
+        sec,
+        output,
+        seed: crate::cli::SeedArg { seed },
+        quiet,
+        system,
+        params,
+    }: SimulateArgs,
+) -> Result<()> {
+    crate::cli::warn_seed(seed);
+    let p = load_puzzle(&puzzle)?;
+    let inst = p.instance();
+    if let Some(sys) = mpc_system(system, sec.security, params)? {
+        let mut rng = rng_from(seed);
+        let bytes =
+            crate::peg::mpc::simulate_session_file(inst, &sys, sec.context.as_bytes(), &mut rng)?;
+        proof_file::write_proof(&output, &bytes)?;
+        eprintln!(
+            "simulated an accepting session transcript ({sys}) for '{}' without any solution",
+            p.name()
+        );
+        return Ok(());
+    }
+    let rounds = rounds_for_bits(sec.security, inst.s());
+    let mut rng = rng_from(seed);
+    let s = inst.s() as u32;
+    let sigmas: Vec<u32> = (0..rounds)
+        .map(|_| rand::Rng::gen_range(&mut rng, 1..=s))
+        .collect();
+    let mut progress = crate::cli::Progress::new(rounds as u64, "simulating rounds");
+    if quiet {
+        progress.hide();
+    }
+    let rec = crate::peg::simulate::simulate_session_with_progress(
+        inst,
+        &sigmas,
+        sec.context.as_bytes(),
+        &mut rng,
+        &mut |k| progress.set(k as u64),
+    )?;
+    drop(progress);
+    let f = ProofFile::new(
+        crate::peg::fs::PEG_ISO,
+        Mode::Interactive,
+        proof_file::encode(&rec),
+    );
+    proof_file::write_proof(&output, &f.to_bytes())?;
+    eprintln!(
+        "simulated an accepting {rounds}-round session transcript for '{}' without any solution",
+        p.name()
+    );
+    Ok(())
 }
 
 /// A proof file of `system` and a description of what was proven (rounds or parameters,
@@ -456,15 +479,18 @@ fn prove_file(
     })
 }
 
+/// `prover peg demo`: solve, prove and verify in one run.
 fn demo(
-    puzzle: Option<&str>,
-    sec: &SecurityArgs,
-    system: System,
-    params: EngineParams,
-    output: Option<&str>,
-    search: &crate::cli::peg_solve::SearchArgs,
+    DemoArgs {
+        puzzle,
+        sec,
+        system,
+        params,
+        output,
+        search,
+    }: DemoArgs,
 ) -> Result<()> {
-    let p = match puzzle {
+    let p = match puzzle.as_deref() {
         Some(path) => load_puzzle(path)?,
         None => crate::peg::catalog::get("english").expect("english is in the catalog"),
     };
@@ -492,7 +518,7 @@ fn demo(
     let mut rng = crate::rng::os_rng();
     let ctx = sec.context.as_bytes();
     let t0 = std::time::Instant::now();
-    let (bytes, what) = prove_file(inst, &z, sec, system, params, None, &mut rng)?;
+    let (bytes, what) = prove_file(inst, &z, &sec, system, params, None, &mut rng)?;
     let tp = t0.elapsed();
     eprintln!(
         "2. proved with {what}, {} bytes, {:.1} ms",
@@ -509,7 +535,7 @@ fn demo(
         "3. verified in {:.1} ms: ACCEPTED, {bits:.1} bits of security; the verifier saw only the proof",
         t1.elapsed().as_secs_f64() * 1e3
     );
-    if let Some(o) = output {
+    if let Some(o) = output.as_deref() {
         proof_file::write_proof(o, &bytes)?;
         eprintln!("   proof written to {o}");
     }
@@ -537,151 +563,160 @@ fn session_file(system: System, rec: &SessionRecord) -> Result<Vec<u8>> {
 /// Runs a `verifier peg` command.
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Verify {
-            puzzle,
-            proof,
-            sec,
-            allow_session_transcript,
-            out,
-        } => {
-            let json = out.enable();
-            crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("PROOF", &proof)])?;
-            let p = load_puzzle(&puzzle)?;
-            let inst = p.instance();
-            let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
-            let f = ProofFile::from_bytes(&bytes)?;
-            f.require_evidence(allow_session_transcript)?;
-            let ctx = sec.context.as_bytes();
-            let t0 = std::time::Instant::now();
-            let statement = format!("knowledge of a solution of '{}'", p.name());
-            let v = match (f.protocol, f.mode) {
-                (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
-                    let pr = fs::decode_proof(&f)?;
-                    let rep = fs::verify(inst, &pr, sec.security, ctx)?;
-                    report::Verified {
-                        verdict: "accepted",
-                        statement,
-                        system: "isomorphism protocol",
-                        evidence: true,
-                        rounds: Some(rep.rounds),
-                        security_bits: Some(rep.bits),
-                        proof_bytes: bytes.len(),
-                        and_gates: None,
-                        context: sec.context.clone(),
-                        verify_ms: t0.elapsed().as_secs_f64() * 1e3,
-                        about: Default::default(),
-                        detail: format!(
-                            "isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes",
-                            rep.rounds,
-                            rep.s,
-                            rep.bits,
-                            bytes.len()
-                        ),
-                        note: String::new(),
-                    }
-                }
-                (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
-                    let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
-                    let rounds = verify_record(inst, &rec, sec.security, ctx)?;
-                    report::Verified {
-                        verdict: "consistent",
-                        statement,
-                        system: "isomorphism protocol",
-                        evidence: false,
-                        rounds: Some(rounds),
-                        security_bits: None,
-                        proof_bytes: bytes.len(),
-                        and_gates: None,
-                        context: sec.context.clone(),
-                        verify_ms: t0.elapsed().as_secs_f64() * 1e3,
-                        about: Default::default(),
-                        detail: format!("isomorphism protocol, {rounds} rounds"),
-                        note: String::new(),
-                    }
-                }
-                (protocol, mode) if crate::peg::mpc::PROTOCOLS.engine_of(protocol).is_some() => {
-                    let rep =
-                        crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?;
-                    let v = report::Verified::accepted(statement, &rep, &sec.context, t0.elapsed());
-                    if mode == Mode::Interactive {
-                        report::Verified {
-                            verdict: "consistent",
-                            evidence: false,
-                            ..v
-                        }
-                    } else {
-                        v
-                    }
-                }
-                (other, _) => {
-                    return Err(Error::bad(format!(
-                        "this is a '{}' proof, not a peg solitaire proof",
-                        other.name()
-                    )))
-                }
-            };
-            v.about("puzzle", p.name()).emit(json);
-            Ok(())
-        }
-        VerifierCmd::Inspect { proof, all, out } => {
-            let json = out.enable();
-            let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
-            let f = ProofFile::from_bytes(&bytes)?;
-            let text = inspect(&f, bytes.len(), all)?;
-            emit(
-                json,
-                text.trim_end(),
-                report::inspect_object(&f, &bytes, &text),
-            );
-            Ok(())
-        }
-        VerifierCmd::Serve {
-            puzzle,
-            sec,
-            system,
-            params,
-            serve,
-        } => {
-            let p = load_puzzle(&puzzle)?;
-            let inst = p.instance();
-            let ctx = sec.context.as_bytes();
-            let mpc = mpc_system(system, sec.security, params)?;
-            let what = format!("peg ({}) on '{}'", system, p.name());
-            crate::cli::serve_sessions(&serve, &what, |ch| {
-                let rng = crate::rng::os_rng();
-                let (rec, ran) = match &mpc {
-                    None => {
-                        let mut v = PegVerifier::new(inst, sec.security, ctx, rng);
-                        let rec = net::run_verifier(ch, &mut v)?;
-                        (rec, None)
-                    }
-                    Some(sys) => {
-                        // ZKB++: the prover may offer more rounds than required
-                        let mut v = crate::peg::mpc::session_verifier(inst, sys, ctx, rng)?;
-                        let rec = net::run_verifier(ch, v.as_mut())?;
-                        let ran = sys.as_ran(rec.hello.rounds);
-                        (rec, Some(ran))
-                    }
-                };
-                Ok(crate::cli::Accepted {
-                    summary: match ran {
-                        Some(sys) => format!(
-                            "the prover knows a solution of '{}' ({sys})",
-                            p.name()
-                        ),
-                        None => format!(
-                            "the prover knows a solution of '{}' ({} rounds, {}, {:.1} bits of security)",
-                            p.name(),
-                            rec.hello.rounds,
-                            system,
-                            achieved_bits(rec.hello.rounds as usize, inst.s())
-                        ),
-                    },
-                    transcript: session_file(system, &rec)?,
-                })
-            })
-        }
+        VerifierCmd::Verify(a) => verify(a),
+        VerifierCmd::Inspect(a) => inspect_cmd(a),
+        VerifierCmd::Serve(a) => serve(a),
     }
+}
+
+/// `verifier peg verify`.
+fn verify(
+    VerifyArgs {
+        puzzle,
+        proof,
+        sec,
+        allow_session_transcript,
+        out,
+    }: VerifyArgs,
+) -> Result<()> {
+    let json = out.enable();
+    crate::files::stdin_at_most_once(&[("PUZZLE", &puzzle), ("PROOF", &proof)])?;
+    let p = load_puzzle(&puzzle)?;
+    let inst = p.instance();
+    let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
+    let f = ProofFile::from_bytes(&bytes)?;
+    f.require_evidence(allow_session_transcript)?;
+    let ctx = sec.context.as_bytes();
+    let t0 = std::time::Instant::now();
+    let statement = format!("knowledge of a solution of '{}'", p.name());
+    let v = match (f.protocol, f.mode) {
+        (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
+            let pr = fs::decode_proof(&f)?;
+            let rep = fs::verify(inst, &pr, sec.security, ctx)?;
+            report::Verified {
+                verdict: "accepted",
+                statement,
+                system: "isomorphism protocol",
+                evidence: true,
+                rounds: Some(rep.rounds),
+                security_bits: Some(rep.bits),
+                proof_bytes: bytes.len(),
+                and_gates: None,
+                context: sec.context.clone(),
+                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                about: Default::default(),
+                detail: format!(
+                    "isomorphism protocol, {} rounds, S = {}, {:.1} bits of security, {} bytes",
+                    rep.rounds,
+                    rep.s,
+                    rep.bits,
+                    bytes.len()
+                ),
+                note: String::new(),
+            }
+        }
+        (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
+            let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
+            let rounds = verify_record(inst, &rec, sec.security, ctx)?;
+            report::Verified {
+                verdict: "consistent",
+                statement,
+                system: "isomorphism protocol",
+                evidence: false,
+                rounds: Some(rounds),
+                security_bits: None,
+                proof_bytes: bytes.len(),
+                and_gates: None,
+                context: sec.context.clone(),
+                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+                about: Default::default(),
+                detail: format!("isomorphism protocol, {rounds} rounds"),
+                note: String::new(),
+            }
+        }
+        (protocol, mode) if crate::peg::mpc::PROTOCOLS.engine_of(protocol).is_some() => {
+            let rep = crate::peg::mpc::verify(inst, &f, &Required::bits(sec.security), ctx)?;
+            let v = report::Verified::accepted(statement, &rep, &sec.context, t0.elapsed());
+            if mode == Mode::Interactive {
+                report::Verified {
+                    verdict: "consistent",
+                    evidence: false,
+                    ..v
+                }
+            } else {
+                v
+            }
+        }
+        (other, _) => {
+            return Err(Error::bad(format!(
+                "this is a '{}' proof, not a peg solitaire proof",
+                other.name()
+            )))
+        }
+    };
+    v.about("puzzle", p.name()).emit(json);
+    Ok(())
+}
+
+/// `verifier peg inspect`.
+fn inspect_cmd(InspectArgs { proof, all, out }: InspectArgs) -> Result<()> {
+    let json = out.enable();
+    let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
+    let f = ProofFile::from_bytes(&bytes)?;
+    let text = inspect(&f, bytes.len(), all)?;
+    emit(
+        json,
+        text.trim_end(),
+        report::inspect_object(&f, &bytes, &text),
+    );
+    Ok(())
+}
+
+/// `verifier peg serve`.
+fn serve(
+    ServeArgs {
+        puzzle,
+        sec,
+        system,
+        params,
+        serve,
+    }: ServeArgs,
+) -> Result<()> {
+    let p = load_puzzle(&puzzle)?;
+    let inst = p.instance();
+    let ctx = sec.context.as_bytes();
+    let mpc = mpc_system(system, sec.security, params)?;
+    let what = format!("peg ({}) on '{}'", system, p.name());
+    crate::cli::serve_sessions(&serve, &what, |ch| {
+        let rng = crate::rng::os_rng();
+        let (rec, ran) = match &mpc {
+            None => {
+                let mut v = PegVerifier::new(inst, sec.security, ctx, rng);
+                let rec = net::run_verifier(ch, &mut v)?;
+                (rec, None)
+            }
+            Some(sys) => {
+                // ZKB++: the prover may offer more rounds than required
+                let mut v = crate::peg::mpc::session_verifier(inst, sys, ctx, rng)?;
+                let rec = net::run_verifier(ch, v.as_mut())?;
+                let ran = sys.as_ran(rec.hello.rounds);
+                (rec, Some(ran))
+            }
+        };
+        Ok(crate::cli::Accepted {
+            summary: match ran {
+                Some(sys) => format!("the prover knows a solution of '{}' ({sys})", p.name()),
+                None => format!(
+                    "the prover knows a solution of '{}' ({} rounds, {}, {:.1} bits of security)",
+                    p.name(),
+                    rec.hello.rounds,
+                    system,
+                    achieved_bits(rec.hello.rounds as usize, inst.s())
+                ),
+            },
+            transcript: session_file(system, &rec)?,
+        })
+    })
 }
 
 /// A human summary of a proof file: what the header says, then what the body holds.

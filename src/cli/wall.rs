@@ -38,33 +38,10 @@ pub enum VerifierCmd {
     /// Without --move: exit 0 if every attached pair is connected, 1 if some pair is cut. With
     /// --move: exit 0 if the move is legal, 1 if not (says which action breaks which rule).
     /// Exit 2 on bad input.
-    Check {
-        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
-        position: String,
-        /// A move in standard notation (`Ce4.>f3`, `---` for none), or in the project's JSON
-        /// spelling (`{"cat": [4, 4], "walls": [[5, 5, "R"]]}`).
-        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
-        mv: Option<String>,
-        /// The player making the move (1-based; in a ring, 1 to 3 or 4). Default: the player to
-        /// move (a record's next player, a position's `to-move`, else player 1).
-        #[arg(long, value_name = "K", requires = "mv")]
-        player: Option<u64>,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Check(CheckArgs),
     /// Check every move of a game record and print the final position (and the result when the
     /// game ended). Exit 1 at the first illegal move.
-    Replay {
-        /// Game record file, or `-` for stdin.
-        game: String,
-        /// Folder of sealed moves: K.seal (and K.open once opened) for ply K, checked
-        /// against the position before it. Default: the record's `Seals` tag, relative to
-        /// the record's folder.
-        #[arg(long, value_name = "DIR")]
-        seals: Option<String>,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Replay(ReplayArgs),
     /// Report the free slots, the illegal single walls and the illegal wall pairs.
     ///
     /// Exits 0 whenever the position parses, valid or not; an invalid position reports
@@ -73,58 +50,105 @@ pub enum VerifierCmd {
     ///
     /// Limits (exit 2 before any work): distinct attached pairs × cells at most 4,000,000
     /// (4 pairs on 1000x1000, 100 on 200x200); at most 5,000,000 illegal pairs listed.
-    Analyze {
-        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
-        position: String,
-        /// Print one JSON object {"valid", "free", "illegal_single", "illegal_pairs"}.
-        #[arg(long)]
-        json: bool,
-    },
+    Analyze(AnalyzeArgs),
     /// Draw the position on the terminal; optionally also as an SVG image or an interactive
     /// HTML page (a game record: every move).
-    Render {
-        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
-        position: String,
-        /// Write an SVG image to FILE (`-`: stdout, instead of the terminal drawing).
-        #[arg(long, value_name = "FILE")]
-        svg: Option<String>,
-        /// Highlight the free slots where a single wall would be illegal (× / red).
-        #[arg(long)]
-        illegal: bool,
-        /// Write an interactive HTML page to FILE (`-`: stdout): hovering a slot colours it by
-        /// the legality of that wall (or, after a click, of the pair); a game record steps
-        /// through its moves.
-        #[arg(long, value_name = "FILE")]
-        html: Option<String>,
-        /// With --html and a game record: the folder of its sealed moves (default: the
-        /// record's `Seals` tag, relative to the record's folder), verified as `replay` does
-        /// (exit 1 when a seal or an opening does not verify).
-        #[arg(long, value_name = "DIR", requires = "html")]
-        seals: Option<String>,
-        /// Also print the terminal drawing when --svg or --html writes a file (without them
-        /// it is what `render` prints).
-        #[arg(long)]
-        text: bool,
-    },
+    Render(RenderArgs),
     /// Print the position in another text format.
-    Convert {
-        /// Position file (ASCII or JSON) or game record, or `-` for stdin.
-        position: String,
-        /// Output format: ascii, json (same form as the input's kind), pairs-json (explicit
-        /// pairs), record (a game record: a record is rewritten, a position becomes a record
-        /// with no moves).
-        #[arg(long, value_enum, default_value_t = Form::Json)]
-        to: Form,
-    },
+    Convert(ConvertArgs),
     /// Translate cells, walls and moves between standard notation and the project's spelling,
     /// on POSITION's board: `e4` <-> `(4, 4)`, `>e4` <-> `[4, 4, "R"]`, `Ce4.^e4` <-> `{"cat": …}`.
-    Notation {
-        /// Position file or game record giving the board size, or `-` for stdin.
-        position: String,
-        /// Items to translate, each in either spelling.
-        #[arg(required = true, allow_hyphen_values = true)]
-        items: Vec<String>,
-    },
+    Notation(NotationArgs),
+}
+
+/// The arguments of `verifier wall check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Position file (ASCII or JSON) or game record, or `-` for stdin.
+    position: String,
+    /// A move in standard notation (`Ce4.>f3`, `---` for none), or in the project's JSON
+    /// spelling (`{"cat": [4, 4], "walls": [[5, 5, "R"]]}`).
+    #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+    mv: Option<String>,
+    /// The player making the move (1-based; in a ring, 1 to 3 or 4). Default: the player to
+    /// move (a record's next player, a position's `to-move`, else player 1).
+    #[arg(long, value_name = "K", requires = "mv")]
+    player: Option<u64>,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `verifier wall replay`.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// Game record file, or `-` for stdin.
+    game: String,
+    /// Folder of sealed moves: K.seal (and K.open once opened) for ply K, checked
+    /// against the position before it. Default: the record's `Seals` tag, relative to
+    /// the record's folder.
+    #[arg(long, value_name = "DIR")]
+    seals: Option<String>,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// The arguments of `verifier wall analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Position file (ASCII or JSON) or game record, or `-` for stdin.
+    position: String,
+    /// Print one JSON object {"valid", "free", "illegal_single", "illegal_pairs"}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The arguments of `verifier wall render`.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// Position file (ASCII or JSON) or game record, or `-` for stdin.
+    position: String,
+    /// Write an SVG image to FILE (`-`: stdout, instead of the terminal drawing).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// Highlight the free slots where a single wall would be illegal (× / red).
+    #[arg(long)]
+    illegal: bool,
+    /// Write an interactive HTML page to FILE (`-`: stdout): hovering a slot colours it by
+    /// the legality of that wall (or, after a click, of the pair); a game record steps
+    /// through its moves.
+    #[arg(long, value_name = "FILE")]
+    html: Option<String>,
+    /// With --html and a game record: the folder of its sealed moves (default: the
+    /// record's `Seals` tag, relative to the record's folder), verified as `replay` does
+    /// (exit 1 when a seal or an opening does not verify).
+    #[arg(long, value_name = "DIR", requires = "html")]
+    seals: Option<String>,
+    /// Also print the terminal drawing when --svg or --html writes a file (without them
+    /// it is what `render` prints).
+    #[arg(long)]
+    text: bool,
+}
+
+/// The arguments of `verifier wall convert`.
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// Position file (ASCII or JSON) or game record, or `-` for stdin.
+    position: String,
+    /// Output format: ascii, json (same form as the input's kind), pairs-json (explicit
+    /// pairs), record (a game record: a record is rewritten, a position becomes a record
+    /// with no moves).
+    #[arg(long, value_enum, default_value_t = Form::Json)]
+    to: Form,
+}
+
+/// The arguments of `verifier wall notation`.
+#[derive(clap::Args, Debug)]
+pub struct NotationArgs {
+    /// Position file or game record giving the board size, or `-` for stdin.
+    position: String,
+    /// Items to translate, each in either spelling.
+    #[arg(required = true, allow_hyphen_values = true)]
+    items: Vec<String>,
 }
 
 /// Output formats of `verifier wall convert`.
@@ -139,119 +163,136 @@ pub enum Form {
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
         VerifierCmd::Seal(c) => crate::cli::wall_seal::run_verifier(c),
-        VerifierCmd::Check {
-            position,
-            mv: None,
-            out,
-            ..
-        } => {
-            let json = out.enable();
-            check(read_source(&position)?.position(), json)
-        }
-        VerifierCmd::Check {
-            position,
-            mv: Some(mv),
-            player,
-            out,
-        } => {
-            let json = out.enable();
-            check_move(&read_source(&position)?, &mv, player, json)
-        }
-        VerifierCmd::Replay { game, seals, out } => {
-            let json = out.enable();
-            replay(&game, seals.as_deref(), json)
-        }
-        VerifierCmd::Analyze { position, json } => {
-            report::enable_json(json);
-            let src = read_source(&position)?;
-            let pos = src.position();
-            let a = pos.analyze()?;
-            let out = if json {
-                analysis_json(&a)
-            } else {
-                analysis_human(pos, &a)
-            };
-            write_output("-", out.as_bytes())
-        }
-        VerifierCmd::Render {
-            position,
-            svg,
-            illegal,
-            html,
-            seals,
-            text,
-        } => {
-            if svg.as_deref() == Some("-") && html.as_deref() == Some("-") {
-                return Err(Error::bad(
-                    "--svg - and --html - cannot both write to stdout",
-                ));
-            }
-            let src = read_source(&position)?;
-            let pos = src.position();
-            let hl = if illegal {
-                pos.illegal_single_walls()
-            } else {
-                Vec::new()
-            };
-            let page = match &html {
-                Some(_) => Some(crate::cli::wall_html::page(
-                    &src,
-                    &position,
-                    seals.as_deref(),
-                )?),
-                None => None,
-            };
-            let to_stdout = svg.as_deref() == Some("-") || html.as_deref() == Some("-");
-            if text && to_stdout {
-                return Err(Error::bad(
-                    "--text prints the drawing on stdout, where --svg - or --html - already writes",
-                ));
-            }
-            if text || (svg.is_none() && html.is_none()) {
-                write_output("-", render::terminal(pos, &hl).as_bytes())?;
-            }
-            if let Some(path) = svg {
-                write_output(&path, render::svg(pos, &hl).as_bytes())?;
-                if path != "-" {
-                    eprintln!("verifier: wrote {path} (an SVG drawing of the board)");
-                }
-            }
-            if let (Some(path), Some(page)) = (html, page) {
-                write_output(&path, page.as_bytes())?;
-                if path != "-" {
-                    eprintln!(
-                        "verifier: wrote {path} ({} KB): open it in a browser; hovering a wall \
-                         slot shows whether it is legal",
-                        page.len().div_ceil(1000)
-                    );
-                }
-            }
-            Ok(())
-        }
-        VerifierCmd::Convert { position, to } => {
-            let src = read_source(&position)?;
-            let pos = src.position();
-            let out = match to {
-                Form::Ascii => format::to_ascii_file(pos, src.to_move()),
-                Form::Json => format::to_json_file(pos, src.to_move()),
-                Form::PairsJson => format::to_pairs_json(pos),
-                Form::Record => match &src {
-                    Source::Record { record, .. } => record.to_text(),
-                    Source::File(_) => Record::from_game(&src.game()?, Vec::new())?.to_text(),
-                },
-            };
-            write_output("-", out.as_bytes())
-        }
-        VerifierCmd::Notation { position, items } => {
-            let src = read_source(&position)?;
-            let n = Notation::for_position(src.position())?;
-            let mut out = String::new();
-            for item in &items {
-                out.push_str(&format!("{} = {}\n", item.trim(), translate(&n, item)?));
-            }
-            write_output("-", out.as_bytes())
+        VerifierCmd::Check(a) => check_cmd(a),
+        VerifierCmd::Replay(a) => replay_cmd(a),
+        VerifierCmd::Analyze(a) => analyze(a),
+        VerifierCmd::Render(a) => render(a),
+        VerifierCmd::Convert(a) => convert(a),
+        VerifierCmd::Notation(a) => notation(a),
+    }
+}
+
+/// `verifier wall check`: a position, or a move from it.
+fn check_cmd(
+    CheckArgs {
+        position,
+        mv,
+        player,
+        out,
+    }: CheckArgs,
+) -> Result<()> {
+    let json = out.enable();
+    let src = read_source(&position)?;
+    match mv {
+        None => check(src.position(), json),
+        Some(mv) => check_move(&src, &mv, player, json),
+    }
+}
+
+/// `verifier wall replay`.
+fn replay_cmd(ReplayArgs { game, seals, out }: ReplayArgs) -> Result<()> {
+    let json = out.enable();
+    replay(&game, seals.as_deref(), json)
+}
+
+/// `verifier wall analyze`.
+fn analyze(AnalyzeArgs { position, json }: AnalyzeArgs) -> Result<()> {
+    report::enable_json(json);
+    let src = read_source(&position)?;
+    let pos = src.position();
+    let a = pos.analyze()?;
+    let out = if json {
+        analysis_json(&a)
+    } else {
+        analysis_human(pos, &a)
+    };
+    write_output("-", out.as_bytes())
+}
+
+/// `verifier wall render`.
+fn render(
+    RenderArgs {
+        position,
+        svg,
+        illegal,
+        html,
+        seals,
+        text,
+    }: RenderArgs,
+) -> Result<()> {
+    if svg.as_deref() == Some("-") && html.as_deref() == Some("-") {
+        return Err(Error::bad(
+            "--svg - and --html - cannot both write to stdout",
+        ));
+    }
+    let src = read_source(&position)?;
+    let pos = src.position();
+    let hl = if illegal {
+        pos.illegal_single_walls()
+    } else {
+        Vec::new()
+    };
+    let page = match &html {
+        Some(_) => Some(crate::cli::wall_html::page(
+            &src,
+            &position,
+            seals.as_deref(),
+        )?),
+        None => None,
+    };
+    let to_stdout = svg.as_deref() == Some("-") || html.as_deref() == Some("-");
+    if text && to_stdout {
+        return Err(Error::bad(
+            "--text prints the drawing on stdout, where --svg - or --html - already writes",
+        ));
+    }
+    if text || (svg.is_none() && html.is_none()) {
+        write_output("-", render::terminal(pos, &hl).as_bytes())?;
+    }
+    if let Some(path) = svg {
+        write_output(&path, render::svg(pos, &hl).as_bytes())?;
+        if path != "-" {
+            eprintln!("verifier: wrote {path} (an SVG drawing of the board)");
         }
     }
+    if let (Some(path), Some(page)) = (html, page) {
+        write_output(&path, page.as_bytes())?;
+        if path != "-" {
+            eprintln!(
+                "verifier: wrote {path} ({} KB): open it in a browser; hovering a wall \
+                 slot shows whether it is legal",
+                page.len().div_ceil(1000)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `verifier wall convert`.
+fn convert(ConvertArgs { position, to }: ConvertArgs) -> Result<()> {
+    let src = read_source(&position)?;
+    let pos = src.position();
+    let out = match to {
+        Form::Ascii => format::to_ascii_file(pos, src.to_move()),
+        Form::Json => format::to_json_file(pos, src.to_move()),
+        Form::PairsJson => format::to_pairs_json(pos),
+        Form::Record => match &src {
+            Source::Record { record, .. } => record.to_text(),
+            Source::File(_) => Record::from_game(&src.game()?, Vec::new())?.to_text(),
+        },
+    };
+    write_output("-", out.as_bytes())
+}
+
+/// `verifier wall notation`.
+fn notation(NotationArgs { position, items }: NotationArgs) -> Result<()> {
+    let src = read_source(&position)?;
+    let n = Notation::for_position(src.position())?;
+    let mut out = String::new();
+    for item in &items {
+        out.push_str(&format!("{} = {}\n", item.trim(), translate(&n, item)?));
+    }
+    write_output("-", out.as_bytes())
 }
 
 fn check(pos: &Position, json: bool) -> Result<()> {

@@ -9,7 +9,7 @@
 use clap::{Args, Subcommand};
 
 use crate::cli::engine::SystemArgs;
-use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
+use crate::cli::{Accepted, DeadlineArgs};
 use crate::mpc::engine::{self, Required, System};
 use crate::mpc::security_bits;
 use crate::mpc::session::record_file;
@@ -34,12 +34,8 @@ pub struct StatementArgs {
     /// The mover, 1-based (default: the player to move).
     #[arg(long, value_name = "K")]
     pub player: Option<u64>,
-    /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: ceil(bits / log2(3/2)) rounds, 219 at 128 bits).
-    #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub security: u32,
-    /// Context string the seal is bound to (a game id, a round number...).
-    #[arg(long, default_value = "")]
-    pub context: String,
+    #[command(flatten)]
+    pub sec: crate::cli::SecurityArgs,
 }
 
 impl StatementArgs {
@@ -60,13 +56,13 @@ impl StatementArgs {
         // record's SealContext tag unless --context says otherwise
         let context = match &src {
             Source::Record { record, .. } => {
-                let ctx = match (self.context.as_str(), record.tag("SealContext")) {
+                let ctx = match (self.sec.context.as_str(), record.tag("SealContext")) {
                     ("", Some(t)) => t,
                     (c, _) => c,
                 };
                 seal::record_context(record, record.moves().len() + 1, ctx.as_bytes())?
             }
-            Source::File(_) => self.context.as_bytes().to_vec(),
+            Source::File(_) => self.sec.context.as_bytes().to_vec(),
         };
         let st = MoveStatement::new(&game, player, &context)?;
         Ok((game, st))
@@ -85,96 +81,124 @@ fn parse_move(game: &Game, s: &str) -> Result<Move> {
 pub enum ProverCmd {
     /// Seal a move: write a proof that it is legal (SEALED, public) and what opens it
     /// (OPENING, secret, mode 0600). An illegal move is refused before any proving (exit 1).
-    Seal {
-        #[command(flatten)]
-        st: StatementArgs,
-        /// The move in standard notation (`Ce4.>f3`, `---` for none).
-        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
-        mv: String,
-        /// Where to write the seal (`-` for stdout).
-        #[arg(short = 'o', long = "output", value_name = "SEALED")]
-        output: String,
-        /// Where to write the opening (a file: it is secret until you open the seal).
-        #[arg(long, value_name = "OPENING")]
-        opening: String,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-        #[command(flatten)]
-        sys: SystemArgs,
-    },
+    Seal(SealArgs),
     /// Prove a hidden move legal in a live session with `verifier wall serve`.
-    Connect {
-        #[command(flatten)]
-        st: StatementArgs,
-        /// The move in standard notation.
-        #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
-        mv: String,
-        /// Verifier address HOST:PORT, or `-` for stdin/stdout.
-        addr: String,
-        #[command(flatten)]
-        deadlines: DeadlineArgs,
-        #[command(flatten)]
-        sys: SystemArgs,
-    },
+    Connect(ConnectArgs),
     /// Play a short game on the standard 8×8 board between a player who walls its opponent's
     /// shortest path and one who walks: every move sealed, verified, then opened.
-    Demo {
-        /// Board side (rows = columns).
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(3..=20))]
-        size: u32,
-        /// Most moves to play.
-        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=200))]
-        moves: u32,
-        #[command(flatten)]
-        security: crate::cli::SecurityArg,
-        #[command(flatten)]
-        sys: SystemArgs,
-    },
+    Demo(DemoArgs),
+}
+
+/// The arguments of `prover wall seal seal`.
+#[derive(clap::Args, Debug)]
+pub struct SealArgs {
+    #[command(flatten)]
+    st: StatementArgs,
+    /// The move in standard notation (`Ce4.>f3`, `---` for none).
+    #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+    mv: String,
+    /// Where to write the seal (`-` for stdout).
+    #[arg(short = 'o', long = "output", value_name = "SEALED")]
+    output: String,
+    /// Where to write the opening (a file: it is secret until you open the seal).
+    #[arg(long, value_name = "OPENING")]
+    opening: String,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+    #[command(flatten)]
+    sys: SystemArgs,
+}
+
+/// The arguments of `prover wall seal connect`.
+#[derive(clap::Args, Debug)]
+pub struct ConnectArgs {
+    #[command(flatten)]
+    st: StatementArgs,
+    /// The move in standard notation.
+    #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+    mv: String,
+    /// Verifier address HOST:PORT, or `-` for stdin/stdout.
+    addr: String,
+    #[command(flatten)]
+    deadlines: DeadlineArgs,
+    #[command(flatten)]
+    sys: SystemArgs,
+}
+
+/// The arguments of `prover wall seal demo`.
+#[derive(clap::Args, Debug)]
+pub struct DemoArgs {
+    /// Board side (rows = columns).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(3..=20))]
+    size: u32,
+    /// Most moves to play.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=200))]
+    moves: u32,
+    #[command(flatten)]
+    security: crate::cli::SecurityArg,
+    #[command(flatten)]
+    sys: SystemArgs,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum VerifierCmd {
     /// Verify a sealed move: exit 0 if the hidden move is legal in POSITION, 1 if not; prints
     /// the seal's digest. Learns nothing else about the move.
-    Verify {
-        #[command(flatten)]
-        st: StatementArgs,
-        /// The seal (`-` for stdin).
-        sealed: String,
-        /// One JSON object on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Verify(VerifyArgs),
     /// Open a sealed move: exit 0 if OPENING matches SEALED, printing the move and the new
     /// position; 1 if it does not match.
-    Open {
-        #[command(flatten)]
-        st: StatementArgs,
-        /// The seal.
-        sealed: String,
-        /// The opening.
-        opening: String,
-        /// One JSON object on stdout.
-        #[arg(long)]
-        json: bool,
-    },
+    Open(OpenArgs),
     /// Summarise a seal file (no position needed, nothing verified).
-    Inspect {
-        /// The seal (`-` for stdin).
-        sealed: String,
-        #[command(flatten)]
-        out: crate::cli::report::JsonArg,
-    },
+    Inspect(InspectArgs),
     /// Serve live sessions in which a prover shows a hidden move legal in POSITION.
-    Serve {
-        #[command(flatten)]
-        st: StatementArgs,
-        #[command(flatten)]
-        serve: ServeArgs,
-        /// The system (and KKW parameters) provers must use.
-        #[command(flatten)]
-        sys: SystemArgs,
-    },
+    Serve(ServeArgs),
+}
+
+/// The arguments of `verifier wall seal verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    st: StatementArgs,
+    /// The seal (`-` for stdin).
+    sealed: String,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The arguments of `verifier wall seal open`.
+#[derive(clap::Args, Debug)]
+pub struct OpenArgs {
+    #[command(flatten)]
+    st: StatementArgs,
+    /// The seal.
+    sealed: String,
+    /// The opening.
+    opening: String,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The arguments of `verifier wall seal inspect`.
+#[derive(clap::Args, Debug)]
+pub struct InspectArgs {
+    /// The seal (`-` for stdin).
+    sealed: String,
+    #[command(flatten)]
+    out: crate::cli::report::JsonArg,
+}
+
+/// The arguments of `verifier wall seal serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    st: StatementArgs,
+    #[command(flatten)]
+    serve: crate::cli::ServeArgs,
+    /// The system (and KKW parameters) provers must use.
+    #[command(flatten)]
+    sys: SystemArgs,
 }
 
 fn digest_hex(d: &[u8; 32]) -> String {
@@ -184,176 +208,204 @@ fn digest_hex(d: &[u8; 32]) -> String {
 /// Runs a `prover wall` command.
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
-        ProverCmd::Seal {
-            st,
-            mv,
-            output,
-            opening,
-            seed: crate::cli::SeedArg { seed },
-            sys,
-        } => {
-            crate::cli::warn_seed(seed);
-            let (game, ms) = st.load()?;
-            let mv = parse_move(&game, &mv)?;
-            let system = sys.system(st.security)?;
-            let t0 = std::time::Instant::now();
-            let s = seal::seal_move(&ms, &mv, &system, &mut crate::rng::rng_from(seed))?;
-            let el = t0.elapsed();
-            if opening == "-" {
-                return Err(Error::bad(
-                    "--opening -: the opening is secret; give a file path",
-                ));
-            }
-            crate::files::Output::SECRET_BINARY.write(&opening, &s.opening)?;
-            write_proof(&output, &s.file)?;
-            eprintln!(
-                "sealed a legal move of player {}: {system}, {} bytes, {:.1} ms; seal {}",
-                ms.player() + 1,
-                s.file.len(),
-                el.as_secs_f64() * 1e3,
-                digest_hex(&s.digest)
-            );
-            Ok(())
-        }
-        ProverCmd::Connect {
-            st,
-            mv,
-            addr,
-            deadlines,
-            sys,
-        } => {
-            let (game, ms) = st.load()?;
-            let mv = parse_move(&game, &mv)?;
-            let w = ms.witness(&mv)?;
-            let system = sys.system(st.security)?;
-            let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
-            let p = system.session_prover(
-                ms.owned(),
-                seal::PROTOCOLS.id(system.engine())?,
-                w,
-                crate::rng::os_rng(),
-            )?;
-            net::run_prover(&mut ch, p)?;
-            eprintln!(
-                "session accepted: the verifier knows the move is legal, not which it is ({system})"
-            );
-            Ok(())
-        }
-        ProverCmd::Demo {
-            size,
-            moves,
-            security: crate::cli::SecurityArg { security },
-            sys,
-        } => demo(size, moves, &sys.system(security)?),
+        ProverCmd::Seal(a) => seal(a),
+        ProverCmd::Connect(a) => connect(a),
+        ProverCmd::Demo(a) => demo_cmd(a),
     }
+}
+
+/// `prover wall seal seal`.
+fn seal(
+    SealArgs {
+        st,
+        mv,
+        output,
+        opening,
+        seed: crate::cli::SeedArg { seed },
+        sys,
+    }: SealArgs,
+) -> Result<()> {
+    crate::cli::warn_seed(seed);
+    let (game, ms) = st.load()?;
+    let mv = parse_move(&game, &mv)?;
+    let system = sys.system(st.sec.security)?;
+    let t0 = std::time::Instant::now();
+    let s = seal::seal_move(&ms, &mv, &system, &mut crate::rng::rng_from(seed))?;
+    let el = t0.elapsed();
+    if opening == "-" {
+        return Err(Error::bad(
+            "--opening -: the opening is secret; give a file path",
+        ));
+    }
+    crate::files::Output::SECRET_BINARY.write(&opening, &s.opening)?;
+    write_proof(&output, &s.file)?;
+    eprintln!(
+        "sealed a legal move of player {}: {system}, {} bytes, {:.1} ms; seal {}",
+        ms.player() + 1,
+        s.file.len(),
+        el.as_secs_f64() * 1e3,
+        digest_hex(&s.digest)
+    );
+    Ok(())
+}
+
+/// `prover wall seal connect`.
+fn connect(
+    ConnectArgs {
+        st,
+        mv,
+        addr,
+        deadlines,
+        sys,
+    }: ConnectArgs,
+) -> Result<()> {
+    let (game, ms) = st.load()?;
+    let mv = parse_move(&game, &mv)?;
+    let w = ms.witness(&mv)?;
+    let system = sys.system(st.sec.security)?;
+    let mut ch = crate::cli::connect(&addr, &deadlines, "verifier wall serve")?;
+    let p = system.session_prover(
+        ms.owned(),
+        seal::PROTOCOLS.id(system.engine())?,
+        w,
+        crate::rng::os_rng(),
+    )?;
+    net::run_prover(&mut ch, p)?;
+    eprintln!("session accepted: the verifier knows the move is legal, not which it is ({system})");
+    Ok(())
+}
+
+/// `prover wall seal demo`.
+fn demo_cmd(
+    DemoArgs {
+        size,
+        moves,
+        security: crate::cli::SecurityArg { security },
+        sys,
+    }: DemoArgs,
+) -> Result<()> {
+    demo(size, moves, &sys.system(security)?)
 }
 
 /// Runs a `verifier wall` seal command.
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Verify { st, sealed, json } => {
-            crate::cli::report::enable_json(json);
-            let (_, ms) = st.load()?;
-            let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
-            let t0 = std::time::Instant::now();
-            let d = seal::verify_seal(&ms, &bytes, &Required::bits(st.security))?;
-            let system = seal::read_seal(&bytes)?.system();
-            crate::cli::report::Verified {
-                verdict: "accepted",
-                statement: format!("player {} has sealed a legal move", ms.player() + 1),
-                system: system.engine().label(),
-                evidence: true,
-                rounds: Some(system.repetitions()),
-                security_bits: Some(system.security_bits()),
-                proof_bytes: bytes.len(),
-                and_gates: Some(ms.circuit().n_and()),
-                context: st.context.clone(),
-                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
-                about: Default::default(),
-                detail: format!("{system}, {} bytes", bytes.len()),
-                note: format!(
-                    "; seal digest {} (position, player, context and seal)",
-                    digest_hex(&d)
-                ),
-            }
-            .about("player", ms.player() + 1)
-            .about("seal", digest_hex(&d))
-            .emit(json);
-            Ok(())
-        }
-        VerifierCmd::Open {
-            st,
-            sealed,
-            opening,
-            json,
-        } => {
-            crate::cli::report::enable_json(json);
-            let (game, ms) = st.load()?;
-            let sb = read_input(&sealed, MAX_SEAL_FILE)?;
-            let ob = read_input(&opening, MAX_SEAL_FILE)?;
-            let mv = seal::open_seal_at(&ms, &sb, &ob, &Required::bits(st.security))?;
-            let next = game
-                .after(ms.player(), &mv)
-                .map_err(|e| Error::rejected(format!("the opened move is illegal: {e}")))?;
-            let pos = game.position();
-            let name = move_name(pos.rows(), pos.cols(), &mv);
-            if json {
-                let parse = |t: &str| {
-                    serde_json::from_str::<serde_json::Value>(t).unwrap_or(serde_json::Value::Null)
-                };
-                let obj = serde_json::json!({
-                    "verdict": "opened",
-                    "opened": true,
-                    "player": ms.player() + 1,
-                    "move": name,
-                    "move_json": parse(&move_to_json(&mv)),
-                    "position": parse(&format::to_json_file(next.position(), Some(next.to_move()))),
-                });
-                println!("{obj}");
-            } else {
-                println!("opened: player {} played {name}", ms.player() + 1);
-                if let Some(o) = next.describe_outcome() {
-                    println!("# result {}: {o}", next.result_text());
-                }
-                print!(
-                    "{}",
-                    format::to_ascii_file(next.position(), Some(next.to_move()))
-                );
-            }
-            Ok(())
-        }
-        VerifierCmd::Inspect { sealed, out } => {
-            let json = out.enable();
-            let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
-            let (f, text) = inspect_seal(&bytes)?;
-            crate::cli::report::emit(
-                json,
-                &text,
-                crate::cli::report::inspect_object(&f, &bytes, &text),
-            );
-            Ok(())
-        }
-        VerifierCmd::Serve { st, serve, sys } => {
-            let (_, ms) = st.load()?;
-            let system = sys.system(st.security)?;
-            let protocol = seal::PROTOCOLS.id(system.engine())?;
-            let what = format!("sealed-move (player {}, {system})", ms.player() + 1);
-            crate::cli::serve_sessions(&serve, &what, |ch| {
-                let mut v =
-                    engine::session_verifier(&system, ms.owned(), protocol, crate::rng::os_rng());
-                let rec = net::run_verifier(ch, v.as_mut())?;
-                // the engine that ran, with the rounds a ZKB++ prover chose (it may offer more)
-                let ran = system.as_ran(rec.hello.rounds);
-                Ok(Accepted {
-                    summary: format!(
-                        "player {} has a legal move ({ran}); which one stays hidden",
-                        ms.player() + 1,
-                    ),
-                    transcript: record_file(protocol, &rec),
-                })
-            })
-        }
+        VerifierCmd::Verify(a) => verify(a),
+        VerifierCmd::Open(a) => open(a),
+        VerifierCmd::Inspect(a) => inspect(a),
+        VerifierCmd::Serve(a) => serve(a),
     }
+}
+
+/// `verifier wall seal verify`.
+fn verify(VerifyArgs { st, sealed, json }: VerifyArgs) -> Result<()> {
+    crate::cli::report::enable_json(json);
+    let (_, ms) = st.load()?;
+    let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
+    let t0 = std::time::Instant::now();
+    let d = seal::verify_seal(&ms, &bytes, &Required::bits(st.sec.security))?;
+    let system = seal::read_seal(&bytes)?.system();
+    crate::cli::report::Verified {
+        verdict: "accepted",
+        statement: format!("player {} has sealed a legal move", ms.player() + 1),
+        system: system.engine().label(),
+        evidence: true,
+        rounds: Some(system.repetitions()),
+        security_bits: Some(system.security_bits()),
+        proof_bytes: bytes.len(),
+        and_gates: Some(ms.circuit().n_and()),
+        context: st.sec.context.clone(),
+        verify_ms: t0.elapsed().as_secs_f64() * 1e3,
+        about: Default::default(),
+        detail: format!("{system}, {} bytes", bytes.len()),
+        note: format!(
+            "; seal digest {} (position, player, context and seal)",
+            digest_hex(&d)
+        ),
+    }
+    .about("player", ms.player() + 1)
+    .about("seal", digest_hex(&d))
+    .emit(json);
+    Ok(())
+}
+
+/// `verifier wall seal open`.
+fn open(
+    OpenArgs {
+        st,
+        sealed,
+        opening,
+        json,
+    }: OpenArgs,
+) -> Result<()> {
+    crate::cli::report::enable_json(json);
+    let (game, ms) = st.load()?;
+    let sb = read_input(&sealed, MAX_SEAL_FILE)?;
+    let ob = read_input(&opening, MAX_SEAL_FILE)?;
+    let mv = seal::open_seal_at(&ms, &sb, &ob, &Required::bits(st.sec.security))?;
+    let next = game
+        .after(ms.player(), &mv)
+        .map_err(|e| Error::rejected(format!("the opened move is illegal: {e}")))?;
+    let pos = game.position();
+    let name = move_name(pos.rows(), pos.cols(), &mv);
+    if json {
+        let parse = |t: &str| {
+            serde_json::from_str::<serde_json::Value>(t).unwrap_or(serde_json::Value::Null)
+        };
+        let obj = serde_json::json!({
+            "verdict": "opened",
+            "opened": true,
+            "player": ms.player() + 1,
+            "move": name,
+            "move_json": parse(&move_to_json(&mv)),
+            "position": parse(&format::to_json_file(next.position(), Some(next.to_move()))),
+        });
+        println!("{obj}");
+    } else {
+        println!("opened: player {} played {name}", ms.player() + 1);
+        if let Some(o) = next.describe_outcome() {
+            println!("# result {}: {o}", next.result_text());
+        }
+        print!(
+            "{}",
+            format::to_ascii_file(next.position(), Some(next.to_move()))
+        );
+    }
+    Ok(())
+}
+
+/// `verifier wall seal inspect`.
+fn inspect(InspectArgs { sealed, out }: InspectArgs) -> Result<()> {
+    let json = out.enable();
+    let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
+    let (f, text) = inspect_seal(&bytes)?;
+    crate::cli::report::emit(
+        json,
+        &text,
+        crate::cli::report::inspect_object(&f, &bytes, &text),
+    );
+    Ok(())
+}
+
+/// `verifier wall seal serve`.
+fn serve(ServeArgs { st, serve, sys }: ServeArgs) -> Result<()> {
+    let (_, ms) = st.load()?;
+    let system = sys.system(st.sec.security)?;
+    let protocol = seal::PROTOCOLS.id(system.engine())?;
+    let what = format!("sealed-move (player {}, {system})", ms.player() + 1);
+    crate::cli::serve_sessions(&serve, &what, |ch| {
+        let mut v = engine::session_verifier(&system, ms.owned(), protocol, crate::rng::os_rng());
+        let rec = net::run_verifier(ch, v.as_mut())?;
+        // the engine that ran, with the rounds a ZKB++ prover chose (it may offer more)
+        let ran = system.as_ran(rec.hello.rounds);
+        Ok(Accepted {
+            summary: format!(
+                "player {} has a legal move ({ran}); which one stays hidden",
+                ms.player() + 1,
+            ),
+            transcript: record_file(protocol, &rec),
+        })
+    })
 }
 
 /// The text of `verifier wall inspect` for a seal file's bytes (nothing verified), and the
