@@ -9,7 +9,8 @@
 //!    seed. The baseline is the smallest size, measured in the same run. Then the keygen size ([`KEYGEN`]) with a
 //!    large budget. Environment: `AUTH_BENCH_SIZES` (default `8,16,24,32,40`),
 //!    `AUTH_BENCH_SEEDS` (3), `AUTH_BENCH_BUDGET` (2,000,000 nodes),
-//!    `AUTH_BENCH_KEYGEN_BUDGET` (20,000,000 nodes), `AUTH_BENCH_KEYGEN_SEEDS` (3).
+//!    `AUTH_BENCH_KEYGEN_BUDGET` (20,000,000 nodes), `AUTH_BENCH_KEYGEN_SEEDS` (3),
+//!    `AUTH_BENCH_LEVEL_CAP` (1,000,000 positions), `AUTH_BENCH_REPS` (10 timed runs).
 //! 2. **Reachable positions** of one keygen-size instance, level by level from `f` forwards
 //!    and from `l` backwards (up to a cap): what a meet-in-the-middle search would face.
 //! 3. **Login proofs** at 128 bits: size, prove and verify time for `sha256`, `peg` and
@@ -210,6 +211,8 @@ fn summary() {
     let budget = env_u64("AUTH_BENCH_BUDGET", 2_000_000);
     let kbudget = env_u64("AUTH_BENCH_KEYGEN_BUDGET", 20_000_000);
     let kseeds = env_u64("AUTH_BENCH_KEYGEN_SEEDS", 3);
+    let level_cap = env_u64("AUTH_BENCH_LEVEL_CAP", 1_000_000) as usize;
+    let reps = env_u64("AUTH_BENCH_REPS", 10) as usize;
 
     println!("== 1. peg solver against planted instances (node budget {budget}) ==");
     let mut base: Option<(u64, f64)> = None;
@@ -237,16 +240,16 @@ fn summary() {
         row(&KEYGEN, kseeds, kbudget);
     }
 
-    println!("== 2. reachable positions, keygen size, seed 0 (a level over 1,000,000 stops) ==");
+    println!("== 2. reachable positions, keygen size, seed 0 (a level over {level_cap} stops) ==");
     let pl = plant(&KEYGEN, &mut seeded_rng(0)).unwrap();
     if pl.instance.n() <= 128 {
         println!(
             "  forwards from f: {:?}",
-            levels(&pl.instance, 1_000_000, true)
+            levels(&pl.instance, level_cap, true)
         );
         println!(
             "  backwards from l: {:?}",
-            levels(&pl.instance, 1_000_000, false)
+            levels(&pl.instance, level_cap, false)
         );
     }
 
@@ -260,15 +263,15 @@ fn summary() {
         let proof = prove_login(&key, "srv", "alice", &n, &mut rng).unwrap();
         let tp = time(
             || prove_login(&key, "srv", "alice", &n, &mut seeded_rng(2)).unwrap(),
-            10,
+            reps,
         );
         let tv = time(
             || verify_login(&id, "srv", "alice", &n, &proof).unwrap(),
-            10,
+            reps,
         );
         let keygen = time(
             || SecretKey::generate(kind, &mut seeded_rng(3)).unwrap(),
-            10,
+            reps,
         );
         let idlen = id.to_text().len();
         let mut line = format!(
@@ -293,9 +296,12 @@ fn summary() {
         let kp = prove_login_with(&key, "srv", "alice", &n, Engine::Kkw, &mut rng).unwrap();
         let ktp = time(
             || prove_login_with(&key, "srv", "alice", &n, Engine::Kkw, &mut seeded_rng(2)).unwrap(),
-            5,
+            reps.div_ceil(2),
         );
-        let ktv = time(|| verify_login(&id, "srv", "alice", &n, &kp).unwrap(), 5);
+        let ktv = time(
+            || verify_login(&id, "srv", "alice", &n, &kp).unwrap(),
+            reps.div_ceil(2),
+        );
         println!(
             "  {kind:<6} KKW size set: proof {} B ({:.2}x ZKB++), prove {:.1} ms ({:.2}x), verify {:.1} ms ({:.2}x)",
             kp.len(),
@@ -305,7 +311,10 @@ fn summary() {
             ktv * 1e3,
             ktv / tv
         );
-        let stp = time(|| prove_login_speed(&key, &n, &mut seeded_rng(2)), 5);
+        let stp = time(
+            || prove_login_speed(&key, &n, &mut seeded_rng(2)),
+            reps.div_ceil(2),
+        );
         // login servers accept only the size set (tests/integration/login_cost.rs): the speed set's
         // statement is timed as an offline proof of the same key
         let sp = zkgames::auth::keys::prove_offline(
@@ -317,7 +326,7 @@ fn summary() {
         .unwrap();
         let stv = time(
             || zkgames::auth::keys::verify_offline(&id, b"alice", &sp).unwrap(),
-            5,
+            reps.div_ceil(2),
         );
         println!(
             "  {kind:<6} KKW speed set: proof {} B ({:.2}x ZKB++), prove {:.1} ms ({:.2}x), verify {:.1} ms ({:.2}x)",
@@ -435,7 +444,14 @@ fn bench(c: &mut Criterion) {
 }
 
 fn main() {
-    quick::quick(&[("AUTH_BENCH_SEEDS", "1"), ("AUTH_BENCH_KEYGEN_SEEDS", "1")]);
+    quick::quick(&[
+        ("AUTH_BENCH_SEEDS", "1"),
+        ("AUTH_BENCH_KEYGEN_SEEDS", "1"),
+        ("AUTH_BENCH_BUDGET", "20000"),
+        ("AUTH_BENCH_KEYGEN_BUDGET", "20000"),
+        ("AUTH_BENCH_LEVEL_CAP", "10000"),
+        ("AUTH_BENCH_REPS", "1"),
+    ]);
     summary();
     refusal_times();
     if std::env::var_os("AUTH_SUMMARY_ONLY").is_some() {

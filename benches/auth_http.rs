@@ -217,7 +217,11 @@ fn targets(s: &[&Srv]) -> Via {
 }
 
 fn main() {
-    quick::quick(&[("ZKG_BENCH_SECS", "1"), ("ZKG_BENCH_CLIENTS", "2")]);
+    quick::quick(&[
+        ("ZKG_BENCH_SECS", "1"),
+        ("ZKG_BENCH_CLIENTS", "2"),
+        ("ZKG_BENCH_HOLD", "1"),
+    ]);
     let secs = env_or("ZKG_BENCH_SECS", 8);
     let clients = env_or("ZKG_BENCH_CLIENTS", 16) as usize;
     let hold = env_or("ZKG_BENCH_HOLD", 60);

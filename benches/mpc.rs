@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, Criterion};
 use sha2::Digest as _;
 use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::kkw::{params_for, Params, Profile};
@@ -27,8 +27,16 @@ use zkgames::rng::seeded_rng;
 
 #[path = "common/peers.rs"]
 mod peers;
+#[path = "common/quick.rs"]
+mod quick;
 
+/// The median of `n` timed runs (`MPC_BENCH_RUNS` instead, when set: 1 in quick mode).
 fn median_ms(mut f: impl FnMut(), n: usize) -> f64 {
+    let n = std::env::var("MPC_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+        .max(1);
     let mut t: Vec<f64> = (0..n)
         .map(|_| {
             let s = Instant::now();
@@ -423,4 +431,9 @@ fn print_side_by_side(what: &str, rows: &[(String, usize, f64, f64)]) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    quick::quick(&[("MPC_BENCH_RUNS", "1"), ("PEER_RUNS", "1")]);
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

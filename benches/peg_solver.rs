@@ -10,7 +10,8 @@
 //!   plain count runs on the 25-hole diagonal board by default (a few seconds); set
 //!   `PEG_COUNT_BASELINE=english` to run it on the English board too (about a minute). Also
 //!   against the same count without sleep sets (`sleep_sets: false`): children listed
-//!   and time.
+//!   and time. `PEG_COUNT_BOARDS` lists the boards counted (default
+//!   `square5-diagonal,english`); `PEG_BENCH_RUNS` caps every best-of.
 //!
 //! - Against feschber/peg-solitaire (`PEER_FESCHBER=path/to/its/binary`, skipped when unset):
 //!   its `calculate-all` and our `prover peg solve english --count-all --solvable-only` and
@@ -59,8 +60,14 @@ fn old_tuning() -> Tuning {
     }
 }
 
-/// Best wall-clock time of `runs` calls (at least one), with the last result.
+/// Best wall-clock time of `runs` calls (at least one; at most `PEG_BENCH_RUNS` when set, 1
+/// in quick mode), with the last result.
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let cap = std::env::var("PEG_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let runs = runs.min(cap);
     let mut out = None;
     let mut best = Duration::MAX;
     for _ in 0..runs.max(1) {
@@ -111,8 +118,9 @@ fn solve_summary() {
 
 /// The plain count: a breadth-first search with one `std` hash set per level, canonical forms
 /// by applying each permutation bit by bit, solvable positions by checking each position's
-/// complement against the levels (the same pairing as ours, done plainly). Central games only
-/// (the finish is the complement of the start up to symmetry).
+/// complement against the levels (the same pairing as ours, done plainly) in a central game
+/// (the finish the complement of the start), by a plain backward search from the finish
+/// otherwise.
 fn plain_count(inst: &Instance, group: &[Vec<u32>]) -> (u64, u64) {
     let n = inst.n();
     let enc = |s: &[bool]| {
@@ -146,17 +154,39 @@ fn plain_count(inst: &Instance, group: &[Vec<u32>]) -> (u64, u64) {
         }
         levels.push(next);
     }
-    let pegs = |l: &HashSet<u64>| l.iter().next().map_or(0, |x| x.count_ones() as usize);
     let reachable = levels.iter().map(|l| l.len() as u64).sum();
-    let solvable = levels
-        .iter()
-        .map(|l| {
-            let partner = levels.iter().find(|m| pegs(m) == n - pegs(l));
-            partner.map_or(0, |m| {
-                l.iter().filter(|&&x| m.contains(&canon(full ^ x))).count()
-            }) as u64
-        })
-        .sum();
+    let last = enc(inst.last().expect("counting needs a finish position"));
+    let solvable = if last == full ^ enc(inst.first()) {
+        // a central game: x is solvable when its complement is reachable
+        let pegs = |l: &HashSet<u64>| l.iter().next().map_or(0, |x| x.count_ones() as usize);
+        levels
+            .iter()
+            .map(|l| {
+                let partner = levels.iter().find(|m| pegs(m) == n - pegs(l));
+                partner.map_or(0, |m| {
+                    l.iter().filter(|&&x| m.contains(&canon(full ^ x))).count()
+                }) as u64
+            })
+            .sum()
+    } else {
+        // otherwise: every position the finish is reached from, by unjumps from the finish
+        let mut back = HashSet::from([canon(last)]);
+        let mut frontier: Vec<u64> = back.iter().copied().collect();
+        while let Some(y) = frontier.pop() {
+            for &(need, span) in &moves {
+                if y & span == span ^ need {
+                    let x = canon(y ^ span);
+                    if back.insert(x) {
+                        frontier.push(x);
+                    }
+                }
+            }
+        }
+        levels
+            .iter()
+            .map(|l| l.iter().filter(|x| back.contains(x)).count() as u64)
+            .sum()
+    };
     (reachable, solvable)
 }
 
@@ -165,7 +195,9 @@ fn count_summary() {
     let baseline_on: Vec<String> = std::env::var("PEG_COUNT_BASELINE")
         .map(|s| s.split(',').map(str::to_string).collect())
         .unwrap_or_default();
-    for name in ["square5-diagonal", "english"] {
+    let boards =
+        std::env::var("PEG_COUNT_BOARDS").unwrap_or_else(|_| "square5-diagonal,english".into());
+    for name in boards.split(',') {
         let p = catalog::get(name).unwrap();
         let syms = p.symmetries();
         let run = |mode, sleep_sets| {
@@ -427,7 +459,11 @@ fn peer_markusthill() {
 }
 
 fn main() {
-    quick::quick(&[("PEER_RUNS", "1")]);
+    quick::quick(&[
+        ("PEER_RUNS", "1"),
+        ("PEG_BENCH_RUNS", "1"),
+        ("PEG_COUNT_BOARDS", "tee"),
+    ]);
     peer_markusthill();
     peer_summary();
     if std::env::var("PEG_SOLVER_PEER_ONLY").is_ok() {
