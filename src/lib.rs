@@ -2,7 +2,7 @@
 //!
 //! This crate is the `prover` and `verifier` programs ([`cli`]) and a facade over the
 //! workspace's library crates, bottom up (each imports only those before it):
-//! - `zkgames-core` ([`commit`], [`transcript`], [`merkle`], [`files`], [`proof_file`],
+//! - `zkgames-core` ([`commit`], [`details`], [`transcript`], [`merkle`], [`files`], [`proof_file`],
 //!   [`rng`], [`error`]): hashing, commitments, files, the proof container.
 //! - `zkgames-net` ([`net`]): framed messages for live sessions (TCP or pipes), limits.
 //! - `zkgames-mpc` ([`mpc`]): the engines over boolean circuits (VOLE-in-the-head, ZKB++,
@@ -12,7 +12,7 @@
 //! - `zkgames-auth` ([`auth`]): login by zero-knowledge proof, TCP and HTTP services.
 
 pub use zkgames_auth as auth;
-pub use zkgames_core::{commit, error, files, merkle, proof_file, rng, transcript};
+pub use zkgames_core::{commit, details, error, files, merkle, proof_file, rng, transcript};
 pub use zkgames_core::{Error, Result};
 pub use zkgames_garble as garble;
 pub use zkgames_mpc as mpc;

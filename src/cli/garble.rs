@@ -419,12 +419,11 @@ fn inspect(InspectArgs { file, compile, out }: InspectArgs) -> Result<()> {
     let bytes = read_input(&file, limit)?;
     if bytes.starts_with(MAGIC) {
         let f = ProofFile::from_bytes(&bytes)?;
-        let details = proof::inspect(&f)?;
-        let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+        let d = crate::cli::describe_header(&f, bytes.len()).then(proof::inspect(&f)?);
         emit(
             json,
-            text.trim_end(),
-            report::inspect_object(&f, &bytes, &text),
+            d.render().trim_end(),
+            report::inspect_object(&f, &bytes, &d),
         );
         return Ok(());
     }

@@ -740,19 +740,28 @@ impl Drop for Progress {
 }
 
 /// The first lines of every `inspect`: size, and the protocol and mode as the header says.
-pub fn describe_header(f: &crate::proof_file::ProofFile, total: usize) -> String {
+pub fn describe_header(f: &crate::proof_file::ProofFile, total: usize) -> crate::details::Details {
     use crate::proof_file::Mode;
-    format!(
-        "proof file: {total} bytes (header {}, body {})\nprotocol:   {}\nmode:       {}\n",
-        crate::proof_file::HEADER_LEN,
-        f.body.len(),
-        f.protocol.name(),
-        match f.mode {
-            Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable evidence",
-            Mode::Interactive =>
-                "interactive session transcript: NOT transferable evidence (a simulator can forge one)",
-        }
-    )
+    crate::details::Details::aligned(12)
+        .count(
+            "proof file",
+            total as u64,
+            format!(
+                "{total} bytes (header {}, body {})",
+                crate::proof_file::HEADER_LEN,
+                f.body.len()
+            ),
+        )
+        .text("protocol", f.protocol.name())
+        .text(
+            "mode",
+            match f.mode {
+                Mode::NonInteractive => "non-interactive (Fiat–Shamir): transferable evidence",
+                Mode::Interactive => {
+                    "interactive session transcript: NOT transferable evidence (a simulator can forge one)"
+                }
+            },
+        )
 }
 
 #[cfg(test)]

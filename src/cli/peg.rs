@@ -1,5 +1,6 @@
 //! `prover peg …` and `verifier peg …`.
 
+use crate::details::{Details, Value};
 use std::io::IsTerminal;
 
 use clap::{Subcommand, ValueEnum};
@@ -663,11 +664,11 @@ fn inspect_cmd(InspectArgs { proof, all, out }: InspectArgs) -> Result<()> {
     let json = out.enable();
     let bytes = proof_file::read_input(&proof, MAX_PROOF_FILE)?;
     let f = ProofFile::from_bytes(&bytes)?;
-    let text = inspect(&f, bytes.len(), all)?;
+    let d = inspect(&f, bytes.len(), all)?;
     emit(
         json,
-        text.trim_end(),
-        report::inspect_object(&f, &bytes, &text),
+        d.render().trim_end(),
+        report::inspect_object(&f, &bytes, &d),
     );
     Ok(())
 }
@@ -721,15 +722,17 @@ fn serve(
 
 /// A human summary of a proof file: what the header says, then what the body holds.
 /// Refuses a body inconsistent with its header.
-pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
-    use std::fmt::Write;
-    let mut o = crate::cli::describe_header(f, total);
-    match (f.protocol, f.mode) {
+pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<Details> {
+    let head = crate::cli::describe_header(f, total);
+    Ok(match (f.protocol, f.mode) {
         (crate::peg::fs::PEG_ISO, Mode::NonInteractive) => {
             let p: PegIsoProof = fs::decode_proof(f)?;
-            let _ = writeln!(o, "instance:   {}", hex::encode(p.instance_digest));
-            let _ = writeln!(o, "context:    {}", show_context(&p.context));
-            summarize_rounds(&mut o, &p.responses, all);
+            head.then(
+                Details::aligned(12)
+                    .text("instance", hex::encode(p.instance_digest))
+                    .text("context", show_context(&p.context)),
+            )
+            .then(summarize_rounds(&p.responses, all))
         }
         (crate::peg::fs::PEG_ISO, Mode::Interactive) => {
             let rec: SessionRecord = proof_file::decode(&f.body, "session transcript")?;
@@ -739,8 +742,6 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
                     rec.hello.protocol
                 )));
             }
-            let _ = writeln!(o, "instance:   {}", hex::encode(rec.hello.statement));
-            let _ = writeln!(o, "context:    {}", show_context(&rec.hello.context));
             let roots: Vec<crate::commit::Digest> =
                 proof_file::decode(&rec.commitments, "commitments")?;
             let resp: Vec<crate::peg::protocol::RoundResponse> =
@@ -753,25 +754,31 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
                     resp.len()
                 )));
             }
-            for (i, r) in roots
+            let commitments = roots
                 .iter()
                 .enumerate()
                 .take(if all { usize::MAX } else { 5 })
-            {
-                let _ = writeln!(
-                    o,
-                    "  round {:>5} commitment (Merkle root) {}",
-                    i + 1,
-                    hex::encode(r)
-                );
-            }
-            summarize_rounds(&mut o, &resp, all);
+                .map(|(i, r)| {
+                    format!(
+                        "  round {:>5} commitment (Merkle root) {}",
+                        i + 1,
+                        hex::encode(r)
+                    )
+                })
+                .collect();
+            head.then(
+                Details::aligned(12)
+                    .text("instance", hex::encode(rec.hello.statement))
+                    .text("context", show_context(&rec.hello.context))
+                    .listing("commitments", commitments),
+            )
+            .then(summarize_rounds(&resp, all))
         }
         (p, _) if crate::peg::mpc::PROTOCOLS.engine_of(p).is_some() => {
-            o += &crate::peg::mpc::inspect(f)?
+            head.then(crate::peg::mpc::inspect(f)?)
         }
         (p, _) if crate::mpc::sha256::PROTOCOLS.engine_of(p).is_some() => {
-            o += &crate::mpc::sha256::inspect(f)?
+            head.then(crate::mpc::sha256::inspect(f)?)
         }
         (p, _) if crate::wall::seal::PROTOCOLS.engine_of(p).is_some() => {
             return Err(Error::bad(
@@ -779,8 +786,7 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
             ))
         }
         (p, _) if crate::mpc::lowmc::PROTOCOLS.engine_of(p).is_some() => {
-            o += &crate::mpc::lowmc::inspect(f)?;
-            o.push('\n');
+            head.then(crate::mpc::lowmc::inspect(f)?)
         }
         (p, _) => {
             return Err(Error::bad(format!(
@@ -788,8 +794,7 @@ pub fn inspect(f: &ProofFile, total: usize, all: bool) -> Result<String> {
                 p.name()
             )))
         }
-    }
-    Ok(o)
+    })
 }
 
 /// A context string as inspect shows it: quoted, escaped, at most a short excerpt.
@@ -797,10 +802,11 @@ fn show_context(c: &[u8]) -> String {
     format!("\"{}\"", crate::files::excerpt(&String::from_utf8_lossy(c)))
 }
 
-fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse], all: bool) {
+/// The rounds of an isomorphism proof or transcript: counts, then the first rounds' openings
+/// (all of them with `all`).
+fn summarize_rounds(resp: &[crate::peg::protocol::RoundResponse], all: bool) -> Details {
     use crate::commit::commit;
     use crate::peg::protocol::{encode_triplet, TAG_ROW, TAG_TRIPLET};
-    use std::fmt::Write;
     let iso = resp
         .iter()
         .filter(|r| matches!(r.opening, Opening::Iso { .. }))
@@ -808,21 +814,31 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
     // every number below comes from the file: widened (u64) or saturating, never `+`/`*`
     // on the decoded width (a crafted γ = u32::MAX once printed "γ = 0", or panicked)
     let path: u64 = resp.iter().map(|r| r.path.len() as u64).sum();
-    let _ = writeln!(o, "rounds:     {}", resp.len());
+    let mut d = Details::aligned(12).count("rounds", resp.len() as u64, resp.len().to_string());
     if let Some(max_sigma) = resp.iter().map(|r| r.sigma).max() {
         let moves = resp.len() - iso;
-        let _ = writeln!(
-            o,
-            "openings:   {iso} isomorphism (σ = S), {moves} {} (σ < S); largest σ seen {max_sigma}",
-            if moves == 1 { "move" } else { "moves" }
-        );
+        d = d
+            .count(
+                "openings",
+                iso as u64,
+                format!(
+                    "{iso} isomorphism (σ = S), {moves} {} (σ < S); largest σ seen {max_sigma}",
+                    if moves == 1 { "move" } else { "moves" }
+                ),
+            )
+            .also("move openings", Value::Count(moves as u64))
+            .also("largest sigma", Value::Count(max_sigma.into()));
     }
-    let _ = writeln!(
-        o,
-        "merkle:     {path} sibling {} ({} bytes)",
-        if path == 1 { "hash" } else { "hashes" },
-        path.saturating_mul(32)
+    d = d.count(
+        "merkle",
+        path,
+        format!(
+            "{path} sibling {} ({} bytes)",
+            if path == 1 { "hash" } else { "hashes" },
+            path.saturating_mul(32)
+        ),
     );
+    let mut lines = Vec::new();
     for (i, r) in resp
         .iter()
         .enumerate()
@@ -841,13 +857,12 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
                     (Some(k), Some(t)) => hex::encode(commit(TAG_TRIPLET, k, &encode_triplet(t))),
                     _ => "(no triplet opened)".to_string(),
                 };
-                let _ = writeln!(
-                    o,
+                lines.push(format!(
                     "  round {:>5}: σ = {} (isomorphism), commit(t'_1) = {t0}, commit(Z'[1]) = {}",
                     i + 1,
                     r.sigma,
                     hex::encode(c)
-                );
+                ));
             }
             Opening::Move {
                 gamma,
@@ -858,19 +873,19 @@ fn summarize_rounds(o: &mut String, resp: &[crate::peg::protocol::RoundResponse]
             } => {
                 let ct = commit(TAG_TRIPLET, triplet_key, &encode_triplet(triplet));
                 let cb = commit(TAG_ROW, &before.key, &before.bits);
-                let _ = writeln!(
-                    o,
+                lines.push(format!(
                     "  round {:>5}: σ = {}, γ = {}, commit(t'_γ) = {}, commit(Z'[σ]) = {}",
                     i + 1,
                     r.sigma,
                     u64::from(*gamma) + 1,
                     hex::encode(ct),
                     hex::encode(cb)
-                );
+                ));
             }
         }
     }
     if !all && resp.len() > 5 {
-        let _ = writeln!(o, "  … {} more rounds (use --all)", resp.len() - 5);
+        lines.push(format!("  … {} more rounds (use --all)", resp.len() - 5));
     }
+    d.listing("openings shown", lines)
 }

@@ -211,37 +211,10 @@ pub fn bits(b: f64) -> Value {
     json!((b * 10.0).round() / 10.0)
 }
 
-/// Splits `key: value` lines of an inspect report into an object (other lines, and keys
-/// already present, go to `lines`), so `inspect --json` offers fields without a second
-/// formatter to keep in step with the text.
-pub fn lines_object(text: &str) -> Value {
-    let mut m = Map::new();
-    let mut rest = Vec::new();
-    for l in text.lines() {
-        match l.split_once(':') {
-            Some((k, v))
-                if !k.trim().is_empty()
-                    && !k.starts_with(' ')
-                    && k.len() <= 40
-                    && !v.trim().is_empty()
-                    && !m.contains_key(&key(k)) =>
-            {
-                m.insert(key(k), Value::from(v.trim()));
-            }
-            _ if !l.trim().is_empty() => rest.push(Value::from(l.trim_end())),
-            _ => {}
-        }
-    }
-    if !rest.is_empty() {
-        m.insert("lines".into(), Value::Array(rest));
-    }
-    Value::Object(m)
-}
-
 /// `inspect --json`: what the header says (protocol, mode, sizes, the file's SHA-256, which
-/// identifies the proof since every proof has one valid encoding), then the report's
-/// `key: value` lines under `details`.
-pub fn inspect_object(f: &ProofFile, bytes: &[u8], text: &str) -> Value {
+/// identifies the proof since every proof has one valid encoding), then the report's fields
+/// under `details`.
+pub fn inspect_object(f: &ProofFile, bytes: &[u8], details: &crate::details::Details) -> Value {
     use sha2::Digest as _;
     json!({
         "verdict": "inspected",
@@ -255,16 +228,8 @@ pub fn inspect_object(f: &ProofFile, bytes: &[u8], text: &str) -> Value {
         "file_bytes": bytes.len(),
         "body_bytes": f.body.len(),
         "file_sha256": hex::encode(sha2::Sha256::digest(bytes)),
-        "details": lines_object(text),
+        "details": details,
     })
-}
-
-fn key(k: &str) -> String {
-    k.trim()
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
-        .collect()
 }
 
 #[cfg(test)]
@@ -293,18 +258,5 @@ mod tests {
         assert_eq!(e.to_string(), "busy; try again in 3 s");
         let v = error_object(&Error::try_later("busy", None), "busy");
         assert!(v["retry_after_s"].is_null());
-    }
-
-    #[test]
-    fn inspect_lines_become_keys() {
-        let v = lines_object(
-            "protocol:   peg (ZKB++)\nmode: x\n  round 1: a\nplain line\nmode: again\n",
-        );
-        assert_eq!(v["protocol"], "peg (ZKB++)");
-        assert_eq!(v["mode"], "x");
-        assert_eq!(
-            v["lines"],
-            json!(["  round 1: a", "plain line", "mode: again"])
-        );
     }
 }

@@ -191,12 +191,11 @@ fn inspect(InspectArgs { proof, out }: InspectArgs) -> Result<()> {
     let json = out.enable();
     let bytes = read_input(&proof, (HEADER_LEN + MAX_BODY) as u64)?;
     let f = ProofFile::from_bytes(&bytes)?;
-    let details = sha256::inspect(&f)?;
-    let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+    let d = crate::cli::describe_header(&f, bytes.len()).then(sha256::inspect(&f)?);
     emit(
         json,
-        text.trim_end(),
-        report::inspect_object(&f, &bytes, &text),
+        d.render().trim_end(),
+        report::inspect_object(&f, &bytes, &d),
     );
     Ok(())
 }

@@ -271,11 +271,11 @@ pub fn run_verifier(c: VerifierCmd) -> Result<()> {
             )?;
             let f = crate::proof_file::ProofFile::from_bytes(&bytes)?;
             let (_, details) = proof::inspect(&f)?;
-            let text = format!("{}{details}", crate::cli::describe_header(&f, bytes.len()));
+            let d = crate::cli::describe_header(&f, bytes.len()).then(details);
             emit(
                 json,
-                text.trim_end(),
-                report::inspect_object(&f, &bytes, &text),
+                d.render().trim_end(),
+                report::inspect_object(&f, &bytes, &d),
             );
             Ok(())
         }

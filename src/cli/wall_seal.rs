@@ -378,11 +378,11 @@ fn open(
 fn inspect(InspectArgs { sealed, out }: InspectArgs) -> Result<()> {
     let json = out.enable();
     let bytes = read_input(&sealed, MAX_SEAL_FILE)?;
-    let (f, text) = inspect_seal(&bytes)?;
+    let (f, d) = inspect_seal(&bytes)?;
     crate::cli::report::emit(
         json,
-        &text,
-        crate::cli::report::inspect_object(&f, &bytes, &text),
+        d.render().trim_end(),
+        crate::cli::report::inspect_object(&f, &bytes, &d),
     );
     Ok(())
 }
@@ -411,7 +411,7 @@ fn serve(ServeArgs { st, serve, sys }: ServeArgs) -> Result<()> {
 /// The text of `verifier wall inspect` for a seal file's bytes (nothing verified), and the
 /// parsed container. Every number shown comes from the file: shown as read, never computed
 /// on (the fuzz target `proof_wall_move` runs this on arbitrary bytes).
-pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
+pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, crate::details::Details)> {
     let f = ProofFile::from_bytes(bytes)?;
     if seal::PROTOCOLS.engine_of(f.protocol).is_none() {
         f.expect_protocol(crate::wall::seal::WALL_MOVE)?;
@@ -424,46 +424,63 @@ pub fn inspect_seal(bytes: &[u8]) -> Result<(ProofFile, String)> {
                 .then_some(System::Zkbpp(r.hello.rounds as usize))
         }
     };
-    let params = match system {
-        Some(System::Zkbpp(rounds)) => format!(
-            "rounds:    {rounds} ({:.1} bits of security)",
-            security_bits(rounds)
+    use crate::details::Details;
+    let d = Details::aligned(11)
+        .text("protocol", f.protocol.name())
+        .text(
+            "mode",
+            match f.mode {
+                Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
+                Mode::Interactive => "interactive session transcript: NOT evidence",
+            },
+        );
+    let d = match system {
+        Some(System::Zkbpp(rounds)) => d.count(
+            "rounds",
+            rounds as u64,
+            format!("{rounds} ({:.1} bits of security)", security_bits(rounds)),
         ),
         // the parameters come from the file: checked before any arithmetic on them (the
         // cost formula allocates τ + 1 terms)
         Some(system) => match system.check() {
-            Ok(()) => format!(
-                "params:    {} with {} ({:.1} bits of security)",
-                system.engine(),
-                system.params_text(),
-                system.security_bits()
+            Ok(()) => d.text(
+                "params",
+                format!(
+                    "{} with {} ({:.1} bits of security)",
+                    system.engine(),
+                    system.params_text(),
+                    system.security_bits()
+                ),
             ),
-            Err(e) => format!(
-                "params:    {} with {}, invalid: {e}",
-                system.engine(),
-                system.params_text()
+            Err(e) => d.text(
+                "params",
+                format!(
+                    "{} with {}, invalid: {e}",
+                    system.engine(),
+                    system.params_text()
+                ),
             ),
         },
-        None => format!(
-            "params:    {} session (parameters fixed by the verifier)",
-            seal::PROTOCOLS
-                .engine_of(f.protocol)
-                .map_or("KKW", |e| e.name())
+        None => d.text(
+            "params",
+            format!(
+                "{} session (parameters fixed by the verifier)",
+                seal::PROTOCOLS
+                    .engine_of(f.protocol)
+                    .map_or("KKW", |e| e.name())
+            ),
         ),
     };
-    let text = format!(
-        "protocol:  {}\nmode:      {}\n{params}\n\
-         size:      {} bytes\n\
-         file sha256: {} (of the file's bytes: not the seal digest `verify` prints, which covers the position too)",
-        f.protocol.name(),
-        match f.mode {
-            Mode::NonInteractive => "seal (non-interactive, transferable; opens later)",
-            Mode::Interactive => "interactive session transcript: NOT evidence",
-        },
-        bytes.len(),
-        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes))
-    );
-    Ok((f, text))
+    let d = d
+        .count("size", bytes.len() as u64, format!("{} bytes", bytes.len()))
+        .then(Details::new().text(
+            "file sha256",
+            format!(
+                "{} (of the file's bytes: not the seal digest `verify` prints, which covers the position too)",
+                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(bytes))
+            ),
+        ));
+    Ok((f, d))
 }
 
 /// Checks the sealed moves of a record: for ply `k` (1-based), `dir/k.seal` must verify

@@ -569,7 +569,10 @@ fn sha256_and_peg_proof_files_of_both_sets() {
             b"ctx"
         )
         .is_err());
-        assert!(zkgames::mpc::sha256::inspect(&f).unwrap().contains("τ = "));
+        assert!(zkgames::mpc::sha256::inspect(&f)
+            .unwrap()
+            .render()
+            .contains("τ = "));
         let pbytes = zkgames::peg::mpc::prove(&inst, &z, &System::Kkw(p), b"", &mut rng).unwrap();
         let pf = ProofFile::from_bytes(&pbytes).unwrap();
         assert_eq!(pf.protocol, zkgames::peg::mpc::PEG_KKW);

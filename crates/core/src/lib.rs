@@ -8,6 +8,7 @@
 //! - [`proof_file`]: the versioned container every proof file uses.
 
 pub mod commit;
+pub mod details;
 pub mod error;
 pub mod files;
 pub mod merkle;

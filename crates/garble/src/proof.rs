@@ -12,6 +12,7 @@
 //! that compiles it to another.
 
 use serde::{Deserialize, Serialize};
+use zkgames_core::details::Details;
 
 use super::{Program, COMPILER};
 use zkgames_core::proof_file::{self, ProofFile};
@@ -241,24 +242,23 @@ pub fn verify(
 }
 
 /// The lines `verifier garble inspect` prints for a proof file (no verification).
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let (head, proof): (Head, EngineProof) =
         EngineProof::read_file(&PROTOCOLS, file, "Garble proof body")?;
-    Ok(format!(
-        "compiler:       {}\nprogram digest: {}\ncircuit digest: {}\nfunction:       {}\npublic params:  {}\n{}\n",
-        zkgames_core::files::excerpt(&head.compiler),
-        hex::encode(head.program),
-        hex::encode(head.circuit),
-        zkgames_core::files::excerpt(&head.function),
-        if head.public.is_empty() {
-            "none".to_string()
-        } else {
-            head.public
-                .iter()
-                .map(|g| g.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        },
-        proof.describe()
-    ))
+    let public = if head.public.is_empty() {
+        "none".to_string()
+    } else {
+        head.public
+            .iter()
+            .map(|g| g.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Ok(Details::aligned(16)
+        .text("compiler", zkgames_core::files::excerpt(&head.compiler))
+        .text("program digest", hex::encode(head.program))
+        .text("circuit digest", hex::encode(head.circuit))
+        .text("function", zkgames_core::files::excerpt(&head.function))
+        .text("public params", public)
+        .then(proof.describe()))
 }

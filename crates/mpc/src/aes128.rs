@@ -25,6 +25,7 @@
 //! input/output bits `8i … 8i + 7`, bit `j` of the byte (the coefficient of `x^j`) first.
 
 use std::sync::OnceLock;
+use zkgames_core::details::{Details, Value};
 
 use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit};
@@ -379,12 +380,15 @@ pub fn verify_key(
 }
 
 /// Summary lines of an AES-128 key proof file (no verification).
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "AES-128 key proof")?;
-    Ok(format!(
-        "circuit: AES-128 (FIPS 197), {SBOXES} S-boxes (VOLE: one GF(2^8) inverse each; ZKB++/KKW: 115 AND gates each)\nsystem: {}",
-        proof.system()
-    ))
+    Ok(Details::new()
+        .text(
+            "circuit",
+            format!("AES-128 (FIPS 197), {SBOXES} S-boxes (VOLE: one GF(2^8) inverse each; ZKB++/KKW: 115 AND gates each)"),
+        )
+        .also("S-boxes", Value::Count(SBOXES as u64))
+        .text("system", proof.system().to_string()))
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 //! `x = x ⊕ K_i·k`. A matrix times a vector: `y_j = ⊕_c M[j][c]·x_c`.
 
 use std::sync::OnceLock;
+use zkgames_core::details::{Details, Value};
 
 use super::circuit::template::Template;
 use super::circuit::{Bit, Builder, Circuit, Gate};
@@ -513,12 +514,15 @@ pub fn verify_key(
 }
 
 /// Summary lines of a LowMC key proof file (no verification).
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let ((), proof) = EngineProof::read_file(&PROTOCOLS, file, "LowMC key proof")?;
-    Ok(format!(
-        "circuit: LowMC-129-129-43-4 (Picnic's instance), {AND_GATES} AND gates\nsystem: {}",
-        proof.system()
-    ))
+    Ok(Details::new()
+        .text(
+            "circuit",
+            format!("LowMC-129-129-43-4 (Picnic's instance), {AND_GATES} AND gates"),
+        )
+        .also("AND gates", Value::Count(AND_GATES as u64))
+        .text("system", proof.system().to_string()))
 }
 
 #[cfg(test)]

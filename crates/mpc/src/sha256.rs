@@ -10,6 +10,7 @@
 //! proof hides the content of the preimage, not its length.
 
 use std::sync::Arc;
+use zkgames_core::details::{Details, Value};
 
 use super::circuit::{Bit, Builder, Circuit, Memo, Word};
 use super::engine::{Proof as EngineProof, Required, System};
@@ -344,18 +345,20 @@ pub fn open(
 /// The protocol-specific lines of `verifier sha256 inspect` (no verification); the caller
 /// prints the header's protocol and mode. Refuses a header that says interactive: SHA-256
 /// proofs exist only as non-interactive files.
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let (len, proof): (u32, _) = EngineProof::read_file(&PROTOCOLS, file, "SHA-256 proof body")?;
     let len = len as usize;
-    let ands = if len <= MAX_PREIMAGE {
-        sha256_circuit(len)?.n_and().to_string()
+    let d = Details::new()
+        .text("preimage", format!("{len} bytes"))
+        .also("preimage bytes", Value::Count(len as u64));
+    let d = if len <= MAX_PREIMAGE {
+        let ands = sha256_circuit(len)?.n_and();
+        d.text("circuit", format!("{ands} AND gates"))
+            .also("AND gates", Value::Count(ands as u64))
     } else {
-        "? (over the limit)".into()
+        d.text("circuit", "? (over the limit) AND gates")
     };
-    Ok(format!(
-        "preimage: {len} bytes\ncircuit: {ands} AND gates\n{}\n",
-        proof.describe()
-    ))
+    Ok(d.then(proof.describe()))
 }
 
 #[cfg(test)]

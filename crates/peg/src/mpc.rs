@@ -17,6 +17,7 @@
 
 use crate::instance::{Goal, Instance, Matrix};
 use zkgames_core::commit::Digest;
+use zkgames_core::details::Details;
 use zkgames_core::proof_file::{self, Mode, ProofFile};
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
@@ -249,7 +250,7 @@ pub fn session_file(engine: Engine, rec: &SessionRecord) -> Result<Vec<u8>> {
 /// The protocol-specific lines of `verifier peg inspect` for a peg file of any engine (no
 /// verification, no instance needed); the caller prints the header's protocol and mode.
 /// Refuses a body that does not match the header (a session transcript of another protocol).
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let engine = PROTOCOLS.engine(file)?;
     if file.mode == Mode::Interactive {
         let r: SessionRecord = proof_file::decode(&file.body, "peg session record")?;
@@ -260,24 +261,27 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
                 r.hello.protocol
             )));
         }
-        let repetitions = engine.describe_session(r.hello.rounds);
-        return Ok(format!(
-            "statement:  {}\ncontext:    {}\n{repetitions}\n",
-            hex::encode(r.hello.statement),
-            zkgames_core::files::excerpt(&String::from_utf8_lossy(&r.hello.context)),
-        ));
+        return Ok(Details::aligned(12)
+            .text("statement", hex::encode(r.hello.statement))
+            .text(
+                "context",
+                zkgames_core::files::excerpt(&String::from_utf8_lossy(&r.hello.context)),
+            )
+            .then(engine.describe_session(r.hello.rounds)));
     }
     let (digest, proof) = read(file)?;
     let instance = match digest {
-        Some(d) => format!("instance:   {}\n", hex::encode(d)),
+        Some(d) => hex::encode(d),
         // say so rather than print nothing: the digest is bound, not stored
         None => format!(
-            "instance:   not stored in the file: {} proofs bind the puzzle's digest through \
-             their challenge (`verifier peg verify PUZZLE FILE` checks it)\n",
+            "not stored in the file: {} proofs bind the puzzle's digest through \
+             their challenge (`verifier peg verify PUZZLE FILE` checks it)",
             engine.name()
         ),
     };
-    Ok(format!("{instance}{}\n", proof.describe()))
+    Ok(Details::aligned(12)
+        .text("instance", instance)
+        .then(proof.describe()))
 }
 
 /// A statement for tests that need the engine directly.
@@ -411,7 +415,7 @@ mod tests {
         assert_eq!(rep.rounds, 30);
         assert!(verify(&inst, &f, &Required::rounds(31), b"ctx").is_err());
         assert!(verify(&inst, &f, &Required::rounds(30), b"ctY").is_err());
-        assert!(inspect(&f).unwrap().contains("rounds:     30"));
+        assert!(inspect(&f).unwrap().render().contains("rounds:     30"));
         let mut bad = z.clone();
         bad[2][0] ^= true;
         assert!(prove(&inst, &bad, &System::Zkbpp(30), b"", &mut rng).is_err());

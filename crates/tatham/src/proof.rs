@@ -9,6 +9,7 @@
 //! head is public already (it is the puzzle); no move, AUXINFO or PRIVDESC is ever in it.
 
 use serde::{Deserialize, Serialize};
+use zkgames_core::details::Details;
 
 use super::Puzzle;
 use zkgames_core::proof_file::{self, ProofFile};
@@ -106,13 +107,11 @@ pub fn verify(p: &dyn Puzzle, file: &ProofFile, req: &Required, context: &[u8]) 
 }
 
 /// The lines `verifier tatham inspect` prints (no verification).
-pub fn inspect(file: &ProofFile) -> Result<(Head, String)> {
+pub fn inspect(file: &ProofFile) -> Result<(Head, Details)> {
     let (head, proof) = read(file)?;
-    let text = format!(
-        "game: {}\ngame ID: {}\n{}\n",
-        zkgames_core::files::excerpt(&head.game),
-        zkgames_core::files::excerpt_up_to(&head.id, 200),
-        proof.describe()
-    );
-    Ok((head, text))
+    let d = Details::new()
+        .text("game", zkgames_core::files::excerpt(&head.game))
+        .text("game ID", zkgames_core::files::excerpt_up_to(&head.id, 200))
+        .then(proof.describe());
+    Ok((head, d))
 }

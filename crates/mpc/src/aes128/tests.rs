@@ -143,7 +143,7 @@ fn key_proofs_with_every_engine() {
         verify_key(&p, &ct, &pf, &req, b"ctx").unwrap();
         assert!(verify_key(&p, &ct, &pf, &req, b"ctX").is_err());
         assert!(verify_key(&p, &other, &pf, &req, b"ctx").is_err());
-        assert!(inspect(&pf).unwrap().contains("AES-128"));
+        assert!(inspect(&pf).unwrap().render().contains("AES-128"));
     }
     let mut p0 = p;
     p0[0] = k[0];

@@ -11,6 +11,7 @@
 //! cryptography.
 
 use serde::{Deserialize, Serialize};
+use zkgames_core::details::Details;
 
 use super::Bristol;
 use crate::engine::{Proof as EngineProof, Required, System};
@@ -233,7 +234,7 @@ pub fn verify(
 }
 
 /// The lines `verifier circuit inspect-proof` prints (no verification).
-pub fn inspect(file: &ProofFile) -> Result<String> {
+pub fn inspect(file: &ProofFile) -> Result<Details> {
     let (head, proof): (Head, EngineProof) =
         EngineProof::read_file(&PROTOCOLS, file, "circuit proof body")?;
     let groups = if head.public.is_empty() {
@@ -245,9 +246,8 @@ pub fn inspect(file: &ProofFile) -> Result<String> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Ok(format!(
-        "circuit digest: {}\npublic input groups: {groups}\n{}\n",
-        hex::encode(head.circuit),
-        proof.describe()
-    ))
+    Ok(Details::new()
+        .text("circuit digest", hex::encode(head.circuit))
+        .text("public input groups", groups)
+        .then(proof.describe()))
 }

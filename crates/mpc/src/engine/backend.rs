@@ -13,6 +13,7 @@ use super::Required;
 use crate::seal::SealOpening;
 use crate::statement::{OwnedStatement, Statement};
 use zkgames_core::commit::Digest;
+use zkgames_core::details::Details;
 use zkgames_core::proof_file::ProtocolId;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
@@ -113,11 +114,11 @@ pub trait ProofEngine: 'static {
     ) -> Result<Self::Proof>;
     /// Verifies `proof` against `st` under `req` (its engine already accepted by `req`).
     fn verify(st: &Statement, proof: &Self::Proof, req: &Required) -> Result<()>;
-    /// Summary lines for `inspect` (no verification).
-    fn describe(proof: &Self::Proof) -> String;
-    /// The `inspect` line of a recorded session whose Hello names `rounds` (the session's
+    /// Summary fields for `inspect` (no verification).
+    fn describe(proof: &Self::Proof) -> Details;
+    /// The `inspect` field of a recorded session whose Hello names `rounds` (the session's
     /// parameters are the verifier's, not in the file).
-    fn describe_session(rounds: u32) -> String;
+    fn describe_session(rounds: u32) -> Details;
 
     /// Seals `witness` ([`crate::seal`]): a proof whose randomness all comes from one master
     /// seed, and the opening that reveals the witness later.

@@ -135,7 +135,7 @@ macro_rules! define_engines {
             }
 
             /// The `inspect` line of a recorded session whose Hello names `rounds`.
-            pub fn describe_session(self, rounds: u32) -> String {
+            pub fn describe_session(self, rounds: u32) -> zkgames_core::details::Details {
                 match self { $( $(#[cfg($cfg)])? Engine::$V => <$T>::describe_session(rounds), )* }
             }
 
@@ -324,7 +324,7 @@ macro_rules! define_engines {
 
             /// Summary lines of the proof for `inspect` (no verification): parameters, their
             /// security, and where the bytes go.
-            pub fn describe(&self) -> String {
+            pub fn describe(&self) -> zkgames_core::details::Details {
                 match self { $( $(#[cfg($cfg)])? Proof::$V(p) => <$T>::describe(p), )* }
             }
 

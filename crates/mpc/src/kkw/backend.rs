@@ -12,6 +12,7 @@ use super::{Challenge, CommitMsg, Params, Profile, ProverState, Response};
 use crate::seal::Reproducible;
 use crate::session::Interactive;
 use crate::statement::Statement;
+use zkgames_core::details::Details;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -199,12 +200,16 @@ impl crate::engine::ProofEngine for Kkw {
         super::verify(st, proof, req.bits)
     }
 
-    fn describe(proof: &super::Proof) -> String {
+    fn describe(proof: &super::Proof) -> Details {
         super::describe(proof)
     }
 
-    fn describe_session(rounds: u32) -> String {
-        format!("executions: {rounds} (the verifier fixed (M, τ, N))")
+    fn describe_session(rounds: u32) -> Details {
+        Details::new().count(
+            "executions",
+            rounds.into(),
+            format!("{rounds} (the verifier fixed (M, τ, N))"),
+        )
     }
 
     crate::engine::shared_seal_and_session!(Kkw);

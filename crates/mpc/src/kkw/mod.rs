@@ -56,6 +56,7 @@ use sha2::{Digest as _, Sha256};
 use super::seedtree::{self, Seed, SeedTree, TreeId};
 use super::statement::{pack_bools, Statement};
 use zkgames_core::commit::Digest;
+use zkgames_core::details::{Details, Value};
 use zkgames_core::transcript::{ChallengeStream, Transcript};
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -918,31 +919,48 @@ pub fn simulate(
 
 /// Summary lines of a KKW proof for `inspect` (no verification): parameters, their
 /// security, and where the bytes go.
-pub fn describe(proof: &Proof) -> String {
+pub fn describe(proof: &Proof) -> Details {
     let p = proof.params;
-    let security = match p.check() {
-        Ok(()) => format!(
-            "{:.1} bits (Fiat–Shamir grinding; with two separate challenge hashes it would be {:.1})",
-            attack_cost_bits(&p),
-            split_attack_cost_bits(&p)
-        ),
-        Err(e) => format!("invalid parameters: {e}"),
+    let d = Details::new().text("parameters", p.to_string());
+    let d = match p.check() {
+        Ok(()) => {
+            let bits = attack_cost_bits(&p);
+            d.number(
+                "security",
+                bits,
+                format!(
+                    "{bits:.1} bits (Fiat–Shamir grinding; with two separate challenge hashes it would be {:.1})",
+                    split_attack_cost_bits(&p)
+                ),
+            )
+        }
+        Err(e) => d.text("security", format!("invalid parameters: {e}")),
     };
     let r = &proof.response;
     let sum = |f: fn(&OnlineOpening) -> usize| r.online.iter().map(f).sum::<usize>();
-    format!(
-        "parameters: {p}\nsecurity: {security}\n\
-         execution seeds: {} ({} bytes)\nMerkle siblings: {} ({} bytes)\n\
-         online executions: {}: party seeds {} B, auxiliary bits {} B, masked inputs {} B, broadcasts {} B, commitments {} B",
-        r.exec_seeds.len(),
-        32 * r.exec_seeds.len(),
-        r.online_path.len(),
-        32 * r.online_path.len(),
-        r.online.len(),
-        32 * sum(|o| o.party_seeds.len()),
-        sum(|o| o.aux.len()),
-        sum(|o| o.masked_input.len()),
-        sum(|o| o.msgs.len()),
-        32 * r.online.len(),
-    )
+    let count = |d: Details, name: &str, n: usize, unit: usize| {
+        d.count(name, n as u64, format!("{n} ({} bytes)", unit * n))
+    };
+    let d = count(d, "execution seeds", r.exec_seeds.len(), 32);
+    let d = count(d, "Merkle siblings", r.online_path.len(), 32);
+    let parts = [
+        ("party seeds", 32 * sum(|o| o.party_seeds.len())),
+        ("auxiliary bits", sum(|o| o.aux.len())),
+        ("masked inputs", sum(|o| o.masked_input.len())),
+        ("broadcasts", sum(|o| o.msgs.len())),
+        ("commitments", 32 * r.online.len()),
+    ];
+    let text = parts
+        .iter()
+        .map(|(name, b)| format!("{name} {b} B"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let d = d.count(
+        "online executions",
+        r.online.len() as u64,
+        format!("{}: {text}", r.online.len()),
+    );
+    parts.iter().fold(d, |d, (name, b)| {
+        d.also(&format!("{name} bytes"), Value::Count(*b as u64))
+    })
 }

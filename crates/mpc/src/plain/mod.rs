@@ -15,6 +15,7 @@ use crate::engine::{ProofEngine, Required};
 use crate::seal::Reproducible;
 use crate::session::Interactive;
 use crate::statement::{check_witness, pack_bools, Statement};
+use zkgames_core::details::Details;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -204,11 +205,16 @@ impl ProofEngine for Plain {
         }
         check_plain(st, &proof.witness)
     }
-    fn describe(proof: &Proof) -> String {
-        format!("witness:    {} bytes, in the clear", proof.witness.len())
+    fn describe(proof: &Proof) -> Details {
+        let n = proof.witness.len();
+        Details::aligned(12).count("witness", n as u64, format!("{n} bytes, in the clear"))
     }
-    fn describe_session(rounds: u32) -> String {
-        format!("messages:   {rounds} (the witness in the clear)")
+    fn describe_session(rounds: u32) -> Details {
+        Details::aligned(12).count(
+            "messages",
+            rounds.into(),
+            format!("{rounds} (the witness in the clear)"),
+        )
     }
     crate::engine::shared_seal_and_session!(Plain);
 }

@@ -19,6 +19,7 @@ use super::{Challenge, CommitMsg, Params, Profile, ProverState, Response};
 use crate::seal::Reproducible;
 use crate::session::Interactive;
 use crate::statement::Statement;
+use zkgames_core::details::Details;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -206,12 +207,16 @@ impl crate::engine::ProofEngine for Vole {
         super::verify(st, proof, req.bits)
     }
 
-    fn describe(proof: &super::Proof) -> String {
+    fn describe(proof: &super::Proof) -> Details {
         super::describe(proof)
     }
 
-    fn describe_session(rounds: u32) -> String {
-        format!("repetitions: {rounds} (the verifier fixed the parameters)")
+    fn describe_session(rounds: u32) -> Details {
+        Details::new().count(
+            "repetitions",
+            rounds.into(),
+            format!("{rounds} (the verifier fixed the parameters)"),
+        )
     }
 
     crate::engine::shared_seal_and_session!(Vole);

@@ -54,6 +54,7 @@ use super::circuit::{Bit, Circuit};
 use super::gf128;
 use super::statement::{pack_bools, Statement};
 use zkgames_core::commit::Digest;
+use zkgames_core::details::{Details, Value};
 use zkgames_core::transcript::Transcript;
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -1306,14 +1307,19 @@ pub fn simulate(
 }
 
 /// Summary lines of a VOLE proof (no verification).
-pub fn describe(proof: &Proof) -> String {
+pub fn describe(proof: &Proof) -> Details {
     let p = proof.params;
-    let security = match p.check() {
-        Ok(()) => format!(
-            "{:.1} bits (its weakest Fiat–Shamir phase, docs/PROTOCOLS.md 7.9)",
-            attack_cost_bits(&p)
-        ),
-        Err(e) => format!("invalid parameters: {e}"),
+    let d = Details::new().text("parameters", p.to_string());
+    let d = match p.check() {
+        Ok(()) => {
+            let bits = attack_cost_bits(&p);
+            d.number(
+                "security",
+                bits,
+                format!("{bits:.1} bits (its weakest Fiat–Shamir phase, docs/PROTOCOLS.md 7.9)"),
+            )
+        }
+        Err(e) => d.text("security", format!("invalid parameters: {e}")),
     };
     let c = &proof.commit;
     let r = &proof.response;
@@ -1323,30 +1329,53 @@ pub fn describe(proof: &Proof) -> String {
     } else {
         0
     };
-    format!(
-        "parameters: {p}\nsecurity: {security}\n\
-         corrections: {} B\nmasked witness: {} B\nfield checks: a 128-bit and a {}-bit universal hash, {} QuickSilver combination{} ({} B)\nopened seeds: {} ({} B), hidden-leaf commitments: {} ({} B){}\nchallenge: Δ (16 B) and grinding counter {}",
-        c.corrections.len(),
-        c.masked_witness.len(),
-        8 * SHORT_BYTES,
-        COMBINATIONS,
-        if COMBINATIONS == 1 { "" } else { "s" },
-        c.u_hash.len() + c.u_hash_short.len() + 16 * (c.a1.len() + c.a2.len()),
-        r.seeds.len(),
-        16 * r.seeds.len(),
-        r.commitments.len(),
-        32 * r.commitments.len(),
-        // on a line of its own: it depends on Δ, the lines above only on the statement
-        if p.open > 0 {
+    let bytes = |d: Details, name: &str, n: usize| d.count(name, n as u64, format!("{n} B"));
+    let d = bytes(d, "corrections", c.corrections.len());
+    let d = bytes(d, "masked witness", c.masked_witness.len());
+    let checks = c.u_hash.len() + c.u_hash_short.len() + 16 * (c.a1.len() + c.a2.len());
+    let d = d
+        .count(
+            "field checks",
+            checks as u64,
             format!(
-                "\nof which padding: {padding} zero seeds after the {} opened ones, up to the bound",
+                "a 128-bit and a {}-bit universal hash, {COMBINATIONS} QuickSilver combination{} ({checks} B)",
+                8 * SHORT_BYTES,
+                if COMBINATIONS == 1 { "" } else { "s" },
+            ),
+        )
+        .count(
+            "opened seeds",
+            r.seeds.len() as u64,
+            format!(
+                "{} ({} B), hidden-leaf commitments: {} ({} B)",
+                r.seeds.len(),
+                16 * r.seeds.len(),
+                r.commitments.len(),
+                32 * r.commitments.len()
+            ),
+        )
+        .also(
+            "hidden-leaf commitments",
+            Value::Count(r.commitments.len() as u64),
+        );
+    // on a line of its own: it depends on Δ, the lines above only on the statement
+    let d = if p.open > 0 {
+        d.count(
+            "of which padding",
+            padding as u64,
+            format!(
+                "{padding} zero seeds after the {} opened ones, up to the bound",
                 r.seeds.len() - padding
-            )
-        } else {
-            String::new()
-        },
-        proof.counter,
+            ),
+        )
+    } else {
+        d
+    };
+    d.text(
+        "challenge",
+        format!("Δ (16 B) and grinding counter {}", proof.counter),
     )
+    .also("grinding counter", Value::Count(proof.counter.into()))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::offered;
 use crate::seal::{self, SealOpening};
 use crate::statement::{OwnedStatement, Statement};
 use zkgames_core::commit::Digest;
+use zkgames_core::details::{Details, Value};
 use zkgames_core::proof_file::ProtocolId;
 use zkgames_core::rng::Rng;
 use zkgames_core::Error;
@@ -98,21 +99,25 @@ impl ProofEngine for Zkbpp {
         super::verify(st, proof, min_rounds(req))
     }
 
-    fn describe(p: &super::Proof) -> String {
+    fn describe(p: &super::Proof) -> Details {
         let r = p.rounds.len();
         let view = p.rounds.first().map_or(0, |r| r.opening.view.len());
-        format!(
-            "rounds:     {r} ({:.1} bits of security)\nviews:      {view} bytes opened per round (≈ {} AND gates)",
-            super::security_bits(r),
-            8 * view
+        Self::describe_session(r as u32).count(
+            "views",
+            view as u64,
+            format!("{view} bytes opened per round (≈ {} AND gates)", 8 * view),
         )
     }
 
-    fn describe_session(rounds: u32) -> String {
-        format!(
-            "rounds:     {rounds} ({:.1} bits of security)",
-            super::security_bits(rounds as usize)
-        )
+    fn describe_session(rounds: u32) -> Details {
+        let bits = super::security_bits(rounds as usize);
+        Details::aligned(12)
+            .count(
+                "rounds",
+                rounds.into(),
+                format!("{rounds} ({bits:.1} bits of security)"),
+            )
+            .also("security_bits", Value::Number(bits))
     }
 
     fn seal(
