@@ -836,21 +836,22 @@ mod tests {
         assert_eq!(tried, 2 + 3 + 3 + 4 + 4 + 4 + 5 + 4);
     }
 
-    /// Dots of degree 5 and 6, as on kites, floret and Penrose grids: a hub joined to every
-    /// other vertex, some of whose neighbours are joined in pairs (triangles through the
-    /// hub) and some are leaves, every root. Degree 5: six vertices, two triangles and a
-    /// leaf; degree 6: seven vertices, two triangles and two leaves.
+    /// Dots of degree 5 and 6, as on kites and floret grids: a hub joined to every other
+    /// vertex, some of whose neighbours are joined in pairs (triangles through the hub) and
+    /// the others leaves; the roots whose labels keep the enumeration within 2^27 inputs.
+    /// Degree 5: six vertices, two triangles and a leaf; degree 6: seven vertices, one
+    /// triangle and four leaves.
     #[test]
     fn one_loop_through_a_hub_of_degree_5_and_6() {
         let mut tried = 0;
-        for (n, pairs) in [(6, vec![(1, 2), (3, 4)]), (7, vec![(1, 2), (3, 4)])] {
+        for (n, pairs) in [(6, vec![(1, 2), (3, 4)]), (7, vec![(1, 2)])] {
             let mut edges: Vec<(usize, usize)> = (1..n).map(|v| (0, v)).collect();
             edges.extend(pairs);
             let g = Graph::new(n, edges);
             assert_eq!(g.incident(0).len(), n - 1);
             for root in 0..n {
                 let labels = one_loop_bits(&g, Some(root));
-                if labels + g.edges().len() > 30 {
+                if labels + g.edges().len() > 27 {
                     continue;
                 }
                 tried += 1;
@@ -863,8 +864,9 @@ mod tests {
                 );
             }
         }
-        // the hub as the root in both graphs (fewest labels), more roots on six vertices
-        assert!(tried >= 2, "{tried}");
+        // the hub as the root in both graphs (its own labels are the widest, so rooting
+        // there keeps the enumeration small)
+        assert_eq!(tried, 2);
     }
 
     #[test]
