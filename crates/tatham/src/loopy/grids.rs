@@ -9,7 +9,7 @@
 //!   crate numbers them in reading order of their coordinates (by `y`, then `x`), which for
 //!   squares is row by row.
 
-use super::tilings::{self, Pt, Tiles};
+use super::tilings::{self, Pt, Tiles, Tiling};
 use std::collections::HashMap;
 
 /// One grid type of the installed program (Debian's sgt-puzzles 20230122).
@@ -20,15 +20,10 @@ pub struct GridType {
     pub both: usize,
     pub one: usize,
     /// The tiling, or `None` when this crate refuses the type.
-    pub tiling: Option<fn(usize, usize, &mut Tiles)>,
+    pub tiling: Option<Tiling>,
 }
 
-const fn ty(
-    name: &'static str,
-    both: usize,
-    one: usize,
-    t: fn(usize, usize, &mut Tiles),
-) -> GridType {
+const fn ty(name: &'static str, both: usize, one: usize, t: Tiling) -> GridType {
     GridType {
         name,
         both,

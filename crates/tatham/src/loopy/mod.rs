@@ -554,7 +554,7 @@ mod tests {
     /// game's rule on every edge set.
     #[test]
     fn patches_of_every_tiling_exhaustive() {
-        let mut kinds: Vec<(usize, fn(usize, usize, &mut Tiles))> = grids::TYPES
+        let mut kinds: Vec<(usize, tilings::Tiling)> = grids::TYPES
             .iter()
             .enumerate()
             .filter_map(|(i, t)| t.tiling.map(|f| (i, f)))

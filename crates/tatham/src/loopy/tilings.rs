@@ -10,6 +10,9 @@
 /// A point in the program's integer coordinates.
 pub type Pt = (i64, i64);
 
+/// A tiling: fills in the faces of a `w × h` grid.
+pub type Tiling = fn(usize, usize, &mut Tiles);
+
 /// The faces of a tiling in creation order, each a list of corners.
 #[derive(Default)]
 pub struct Tiles {
