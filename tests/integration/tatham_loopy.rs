@@ -80,11 +80,28 @@ fn bad_descriptions_and_moves_are_refused() {
         .unwrap_err()
         .to_string()
         .contains("impossible"));
-    let e = Puzzle::decode("3x3t1", "i").unwrap_err().to_string();
+    let e = Puzzle::decode("3x3t11", "G110,-102,252_b4")
+        .unwrap_err()
+        .to_string();
     assert!(
-        e.contains("triangular") && e.contains("only squares"),
+        e.contains("Penrose (kite/dart)") && e.contains("squares (t0), triangular (t1)"),
         "{e}"
     );
+    let e = Puzzle::decode("3x3t16", "i").unwrap_err().to_string();
+    assert!(e.contains("unknown") && e.contains("squares (t0)"), "{e}");
+    // the program's size limits per grid type
+    assert!(Puzzle::decode("3x3t4", "a")
+        .unwrap_err()
+        .to_string()
+        .contains("at least 4"));
+    assert!(Puzzle::decode("1x1t8", "a")
+        .unwrap_err()
+        .to_string()
+        .contains("at least 2"));
+    assert!(Puzzle::decode("1x2t9", "a")
+        .unwrap_err()
+        .to_string()
+        .contains("at least 2"));
     assert!(Puzzle::decode("3x3t99", "i").is_err());
     assert!(Puzzle::decode("2x2t0", "d").is_err());
     assert!(Puzzle::decode("3x3t0dee", "i").is_err());
@@ -154,21 +171,125 @@ fn loopy_proofs_through_the_binaries() {
     tatham_sgt::refusals(&files, alter);
     let big = tatham_sgt::generate("loopy", "15x15t0de", 1, &dir.join("big")).unwrap();
     tatham_sgt::prove_all(&big, None);
-    // other grid types are refused in one line naming what is supported
-    let tri = dir.join("tri.sav");
-    let mut recs = save.records.clone();
-    for (k, v) in recs.iter_mut() {
-        if k == "PARAMS" || k == "CPARAMS" {
-            *v = "10x10t1de".into();
+}
+
+/// The Penrose grids (their grid descriptions are built in floating point) are refused in
+/// one line naming the supported types, for save files the program wrote.
+#[test]
+fn penrose_grids_are_refused() {
+    let dir = tatham_sgt::dir("loopy-penrose");
+    for ty in [11, 12] {
+        let Some(files) = tatham_sgt::generate(
+            "loopy",
+            &format!("5x5t{ty}de"),
+            1,
+            &dir.join(ty.to_string()),
+        ) else {
+            return;
+        };
+        let save = tatham_sgt::read(&files[0]);
+        assert!(
+            save.desc.starts_with('G') && save.desc.contains('_'),
+            "{}",
+            save.desc
+        );
+        let (c, _, e) = tatham_sgt::prove(&files[0], &dir.join("p.proof"));
+        assert_eq!(c, 2, "{e}");
+        assert!(
+            e.contains("Penrose") && e.contains("squares (t0)") && e.contains("kagome (t14)"),
+            "{e}"
+        );
+        tatham_sgt::one_line(&e);
+    }
+}
+
+/// The replays of the Solve records the program wrote give solutions, and every single
+/// toggled edge of one does not (the edge numbering is the program's).
+fn replays_solve(files: &[std::path::PathBuf]) {
+    for f in files {
+        let save = tatham_sgt::read(f);
+        let (p, s) = solved(&save);
+        assert_eq!(p.check(&s), Ok(()), "{}", f.display());
+        for e in 0..s.lines.len() {
+            let mut u = s.clone();
+            u.lines[e] = if u.lines[e] == Line::Yes {
+                Line::No
+            } else {
+                Line::Yes
+            };
+            assert!(
+                p.check(&u).is_err(),
+                "{}: toggled edge {e} accepted",
+                f.display()
+            );
         }
     }
-    let text: String = recs
-        .iter()
-        .map(|(k, v)| format!("{k:<8}:{}:{v}\n", v.len()))
-        .collect();
-    std::fs::write(&tri, text).unwrap();
-    let (c, _, e) = tatham_sgt::prove(&tri, &dir.join("tri.proof"));
-    assert_eq!(c, 2);
-    assert!(e.contains("only squares"), "{e}");
-    tatham_sgt::one_line(&e);
+}
+
+/// One grid type end to end: two puzzles at the smallest size the program allows and one
+/// at its preset size, written by the real program; the Solve records replay to solutions;
+/// all prove and verify through the binaries; another puzzle of the same grid, a flipped
+/// byte, an unsolved save and an altered solution are refused.
+fn grid_end_to_end(small: &str, preset: &str) {
+    let dir = tatham_sgt::dir(&format!("loopy-{small}"));
+    let Some(files) = tatham_sgt::generate("loopy", small, 2, &dir) else {
+        return;
+    };
+    let big = tatham_sgt::generate("loopy", preset, 1, &dir.join("big")).unwrap();
+    replays_solve(&files);
+    replays_solve(&big);
+    let sizes = tatham_sgt::prove_all(&files, None);
+    let large = tatham_sgt::prove_all(&big, None);
+    eprintln!("Loopy {small}: {sizes:?}; {preset}: {large:?}");
+    let (_, s) = solved(&tatham_sgt::read(&files[0]));
+    let alter = if s.lines[0] == Line::Yes { "0n" } else { "0y" };
+    tatham_sgt::refusals(&files, alter);
+}
+
+macro_rules! grid_tests {
+    ($($name:ident: $small:expr, $preset:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            grid_end_to_end($small, $preset);
+        }
+    )*};
+}
+
+// the smallest sizes of loopy.c's limits; the presets of `sgt-loopy --list-presets`
+// (easy rather than hard: only the generator's effort differs)
+grid_tests! {
+    loopy_triangular: "3x3t1de", "12x10t1de";
+    loopy_honeycomb: "3x3t2de", "10x10t2de";
+    loopy_snub_square: "3x3t3de", "7x7t3de";
+    loopy_cairo: "3x4t4de", "9x9t4de";
+    loopy_great_hexagonal: "3x3t5de", "5x4t5de";
+    loopy_octagonal: "3x3t6de", "7x7t6de";
+    loopy_kites: "3x3t7de", "5x5t7de";
+    loopy_floret: "1x2t8de", "5x5t8de";
+    loopy_dodecagonal: "2x2t9de", "5x4t9de";
+    loopy_great_dodecagonal: "2x2t10de", "5x4t10de";
+    loopy_great_great_dodecagonal: "2x2t13de", "5x3t13de";
+    loopy_kagome: "3x3t14de", "5x4t14de";
+    loopy_compass_dodecagonal: "2x2t15de", "5x4t15de";
+}
+
+/// Triangular game IDs without the `0_` grid description use the older layout (ears at
+/// two corners); the program's own examples decode with the face count they describe.
+#[test]
+fn old_triangular_layout() {
+    for (params, desc) in [
+        ("5x5t1", "2c2a1a2a201a1a1a1112a1a2b1211f0b21a2a2a0a"),
+        ("5x6t1", "a022a212h1a1d1a12c2b11a012b1a20d1a0a12e"),
+    ] {
+        let p = Puzzle::decode(params, desc).unwrap();
+        assert!(p.old_layout);
+        assert_eq!(p.faces.len(), 2 * p.w * p.h);
+        assert_eq!(zkgames::tatham::Puzzle::desc(&p), desc);
+    }
+    // and the new one: 5x5 has 5 rows of 11 triangles less the last row's two ears
+    let p = Puzzle::decode("5x5t1", "0_21120b11a1a01a1a00c1a0b211021c1h1a2a1a0a").unwrap();
+    assert!(!p.old_layout);
+    assert_eq!(p.faces.len(), 5 * 11 - 2);
+    assert!(Puzzle::decode("5x5t1", "1_21120b11a1a01a1a00c1a0b211021c1h1a2a1a0a").is_err());
+    assert!(Puzzle::decode("5x5t2", "0_a").is_err());
 }

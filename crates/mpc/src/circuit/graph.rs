@@ -332,8 +332,11 @@ fn tree_select(b: &mut Builder, idx: &[Bit], items: &[Vec<Bit>]) -> Vec<Bit> {
 
 /// The degree rule of [`one_loop`]: violation bits that are all 0 iff 0 or 2 of `bits` are
 /// set, and `on`, which is then 1 iff 2 are. The parity is linear; with an even count, "2"
-/// means that one of the first `d − 1` bits is set, and for `d ≥ 4` the count 4 is refused
-/// (for `d ≥ 5`, a population count).
+/// means that one of the first `d − 1` bits is set, and for `d = 4` the count 4 is refused.
+/// For `d ≥ 5` (dots of degree 5 and more, on grids other than squares) the count is a
+/// population count of `⌈log2(d + 1)⌉` bits, exact for every count up to `d`: an even count
+/// with every bit above the lowest two 0 is 0 or 2, and `on` is its bit of weight 2. Any
+/// degree is handled; none is assumed.
 fn degree_0_or_2(b: &mut Builder, bits: &[Bit]) -> (Bit, Vec<Bit>) {
     let d = bits.len();
     if d == 0 {
@@ -833,6 +836,39 @@ mod tests {
         assert_eq!(tried, 2 + 3 + 3 + 4 + 4 + 4 + 5 + 4);
     }
 
+    /// Dots of degree 5 and 6, as on kites and floret grids: a hub joined to every other
+    /// vertex, some of whose neighbours are joined in pairs (triangles through the hub) and
+    /// the others leaves; the roots whose labels keep the enumeration within 2^27 inputs.
+    /// Degree 5: six vertices, two triangles and a leaf; degree 6: seven vertices, one
+    /// triangle and four leaves.
+    #[test]
+    fn one_loop_through_a_hub_of_degree_5_and_6() {
+        let mut tried = 0;
+        for (n, pairs) in [(6, vec![(1, 2), (3, 4)]), (7, vec![(1, 2)])] {
+            let mut edges: Vec<(usize, usize)> = (1..n).map(|v| (0, v)).collect();
+            edges.extend(pairs);
+            let g = Graph::new(n, edges);
+            assert_eq!(g.incident(0).len(), n - 1);
+            for root in 0..n {
+                let labels = one_loop_bits(&g, Some(root));
+                if labels + g.edges().len() > 27 {
+                    continue;
+                }
+                tried += 1;
+                let c = build(&g, labels, |b, g, p, at| one_loop(b, g, p, Some(root), at));
+                exhaust(
+                    &g,
+                    &c,
+                    |p| one_cycle_through(&g, p, root),
+                    |p| one_loop_witness(&g, p, Some(root)),
+                );
+            }
+        }
+        // the hub as the root in both graphs (its own labels are the widest, so rooting
+        // there keeps the enumeration small)
+        assert_eq!(tried, 2);
+    }
+
     #[test]
     fn tree_selection_names_a_real_item() {
         for d in 1..=5usize {
@@ -855,7 +891,8 @@ mod tests {
 
     #[test]
     fn degree_rule() {
-        for d in 0..=6usize {
+        // squares' dots have degree 2 to 4, other grids' up to 6 and more
+        for d in 0..=12usize {
             let mut b = Builder::new(d);
             let bits = b.input_word(0, d);
             let (on, bad) = degree_0_or_2(&mut b, &bits);
