@@ -53,13 +53,18 @@ fn time(f: impl FnOnce()) -> f64 {
     cpu_ns().saturating_sub(c) as f64
 }
 
+/// Makes a proof's bytes.
+type Prove = Box<dyn Fn(&mut zkgames::rng::Rng) -> Vec<u8>>;
+/// Verifies a proof's bytes (panics if they do not verify).
+type Verify = Box<dyn Fn(&[u8])>;
+
 /// One proof kind of the bench: prove (returns the bytes) and verify.
 struct Job {
     name: &'static str,
     ands: usize,
     sboxes: usize,
-    prove: Box<dyn Fn(&mut zkgames::rng::Rng) -> Vec<u8>>,
-    verify: Box<dyn Fn(&[u8])>,
+    prove: Prove,
+    verify: Verify,
 }
 
 pub fn main() {
@@ -94,7 +99,7 @@ pub fn main() {
     let answer_c = wordle::answer_circuit(&guess);
     let feedback = wordle::feedback(&guess, &word);
     let seal_kind = {
-        let (l1, l2, w, s) = (lists.clone(), lists.clone(), word, system.clone());
+        let (l1, l2, w, s) = (lists.clone(), lists.clone(), word, system);
         Job {
             name: "Wordle seal",
             ands: seal_c.n_and(),
@@ -106,7 +111,7 @@ pub fn main() {
         }
     };
     let answer_kind = {
-        let (op, s, h) = (opening.clone(), system.clone(), head.clone());
+        let (op, s, h) = (opening.clone(), system, head.clone());
         Job {
             name: "Wordle answer",
             ands: answer_c.n_and(),
@@ -124,13 +129,7 @@ pub fn main() {
     let probe = boggle::seal(&grid, &d, &find_word, &system, b"", &mut rng).unwrap();
     let (find_c, _) = boggle::find_circuit(&grid, probe.dice, &probe.membership);
     let find_kind = {
-        let (g1, g2, d1, d2, s) = (
-            grid.clone(),
-            grid.clone(),
-            d.clone(),
-            d.clone(),
-            system.clone(),
-        );
+        let (g1, g2, d1, d2, s) = (grid.clone(), grid.clone(), d.clone(), d.clone(), system);
         Job {
             name: "Boggle find",
             ands: find_c.n_and(),

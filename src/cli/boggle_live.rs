@@ -390,28 +390,29 @@ fn refuse(ch: &mut Channel, reason: String) -> Error {
 
 /// One player's connection, referee side.
 fn referee_session(referee: &Referee, ch: &mut Channel) -> Result<String> {
-    let name =
-        match ch.recv::<PlayerMsg>("player's hello")? {
-            PlayerMsg::Hello {
-                version: VERSION,
-                name,
-            } if boggle::valid_name(&name) => name,
-            PlayerMsg::Hello {
-                version: VERSION, ..
-            } => {
-                return Err(refuse(
-                    ch,
-                    "a player's name is 1 to 32 of A-Z a-z 0-9 _ . -".into(),
-                ))
-            }
-            PlayerMsg::Hello { version, .. } => return Err(refuse(
+    let name = match ch.recv::<PlayerMsg>("player's hello")? {
+        PlayerMsg::Hello {
+            version: VERSION,
+            name,
+        } if boggle::valid_name(&name) => name,
+        PlayerMsg::Hello {
+            version: VERSION, ..
+        } => {
+            return Err(refuse(
+                ch,
+                "a player's name is 1 to 32 of A-Z a-z 0-9 _ . -".into(),
+            ))
+        }
+        PlayerMsg::Hello { version, .. } => {
+            return Err(refuse(
                 ch,
                 format!(
                     "live round version {version} is not served (this referee speaks {VERSION})"
                 ),
-            )),
-            _ => return Err(refuse(ch, "the player did not start with a hello".into())),
-        };
+            ))
+        }
+        _ => return Err(refuse(ch, "the player did not start with a hello".into())),
+    };
     let i = {
         let mut r = referee.lock();
         if referee.over(&r) {
