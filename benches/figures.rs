@@ -8,7 +8,7 @@
 //! - Times are ratios only, never absolute: ours against a baseline or peer measured in the
 //!   same run, alternating (`FIGURES_RUNS=N` runs each, default 21), as whole processes or,
 //!   for the cut oracle, the sealed-move size model, FAEST and Tatham's puzzles, by the
-//!   benches `wall`, `wall_seal`, `faest` and `tatham` run here in a child process (their
+//!   benches `wall`, `wall_seal`, `faest`, `tatham` and `words` run here in a child process (their
 //!   summaries are parsed).
 //! - Every row says the machine, its CPU features (AVX2 / AVX-512, from /proc/cpuinfo), the
 //!   date and the load average when the run started.
@@ -30,6 +30,9 @@ mod wall_bench;
 mod wall_seal_bench;
 #[path = "common/whole.rs"]
 mod whole;
+#[allow(dead_code, unused_imports, clippy::all)]
+#[path = "words.rs"]
+mod words_bench;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,8 +42,8 @@ const DIGEST_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff
 const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const AES_PT: &str = "00112233445566778899aabbccddeeff";
 const KEPT: &str = "## Kept rows";
-/// The start of the headline row the README leaves to the guide (README.md stays under 20 KB).
-const README_SKIPS: &str = "| reading a circuit file";
+/// The starts of the headline rows the README leaves to FIGURES.md (README.md stays under 20 KB).
+const README_SKIPS: &[&str] = &["| reading a circuit file", "| word games:"];
 
 /// One proof whose size is a figure: its id (what the documents tag sizes with), what it
 /// proves, the commands that make it (`prover`/`verifier` as on a `PATH`; the proof is the
@@ -454,6 +457,7 @@ fn main() {
             "wall_seal" => wall_seal_bench::main(),
             "faest" => faest_bench::main(),
             "tatham" => tatham_bench::main(),
+            "words" => words_bench::main(),
             _ => panic!("figures: no part {p}"),
         }
         return;
@@ -700,6 +704,37 @@ fn main() {
             )
         })
         .collect();
+    println!("figures: the word games against the AES-128 login (the words bench)");
+    let quick_words = [("WORDS_RUNS", "1")];
+    let words = part("words", if quick { &quick_words[..] } else { &[] });
+    let words = words
+        .lines()
+        .find_map(|l| l.strip_prefix("WORDS_SUMMARY runs="))
+        .expect("figures: no WORDS_SUMMARY in the words bench's output");
+    let (words_runs, rest) = words.split_once("; ").unwrap();
+    let (login_bytes, words_kinds) = rest.split_once("; ").unwrap();
+    let login_bytes: u64 = login_bytes
+        .trim_start_matches("login ")
+        .trim_end_matches(" B")
+        .parse()
+        .unwrap();
+    let words_kinds: Vec<String> = words_kinds
+        .split("; ")
+        .map(|k| {
+            let (name, f) = k.split_once(": ").unwrap();
+            let f: Vec<&str> = f.split_whitespace().collect();
+            let num = |i: usize| f[i].parse::<u64>().unwrap();
+            let ratio = |i: usize| f[i].trim_end_matches('x').parse::<f64>().unwrap();
+            format!(
+                "{name} {} AND, {} S-boxes, {} B, {} / {}",
+                thousands(num(0)),
+                thousands(num(2)),
+                thousands(num(4)),
+                x(ratio(6)),
+                x(ratio(7))
+            )
+        })
+        .collect();
     println!("figures: the sealed-move size model (the wall_seal bench)");
     let seal = part("wall_seal", &[]);
     let commit = number_before(&seal, "SHA-256 commitment in the circuit", "x larger");
@@ -817,6 +852,11 @@ fn main() {
         tatham_games.join("; ")
     ));
     rows.push(format!(
+        "| word games: Wordle seal (`crane`, shipped answer list), Wordle answer (`trace`), Boggle find (`manes`, shipped dictionary), VOLE size set, 128 bits, against the AES-128 login proof ({} B, VOLE size set), one process, alternating, {words_runs} runs: AND gates, S-boxes, bytes, median prove / verify CPU time (all threads) over the login proof's | {} | `cargo bench --bench words` (which {bench} runs for this row) | {when} |",
+        thousands(login_bytes),
+        words_kinds.join("; ")
+    ));
+    rows.push(format!(
         "| cut oracle, 30×30 grids | building it takes {} one BFS's time; a query is {} faster than the brute force, {} when all pairs are answered at once | {bench} (the `wall` bench's summary) | {when} |",
         x(build), x(query), x(at_once)
     ));
@@ -908,7 +948,7 @@ fn sync_docs(rows: &[String], headline: usize, size: &std::collections::BTreeMap
             let copied: Vec<String> = if doc == "README.md" {
                 rows[..headline]
                     .iter()
-                    .filter(|r| !r.starts_with(README_SKIPS))
+                    .filter(|r| !README_SKIPS.iter().any(|p| r.starts_with(p)))
                     .cloned()
                     .collect()
             } else {

@@ -16,6 +16,7 @@ use crate::Result;
 
 pub mod auth;
 pub mod boggle;
+pub mod boggle_live;
 pub mod circuit;
 pub mod engine;
 pub mod garble;
@@ -29,6 +30,7 @@ pub mod wall;
 pub mod wall_html;
 pub mod wall_seal;
 pub mod wordle;
+pub mod words_seal;
 
 /// The end of both binaries' `--help`: exit codes, file conventions, catalog names.
 pub const AFTER_HELP: &str = "\

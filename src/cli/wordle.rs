@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::cli::engine::SystemArgs;
 use crate::cli::report::{self, JsonArg};
-use crate::cli::{Accepted, DeadlineArgs, ServeArgs};
+use crate::cli::{Accepted, DeadlineArgs, SecurityArgs, ServeArgs};
 use crate::mpc::engine::Required;
 use crate::proof_file::{read_input, write_proof};
 use crate::words::dict::{self, WordList};
@@ -30,13 +30,10 @@ pub struct GameArgs {
     /// always allowed.
     #[arg(long, value_name = "FILE")]
     pub allowed: Option<String>,
-    /// Soundness in bits (VOLE and KKW: parameter sets from PROTOCOLS; ZKB++: rounds).
-    #[arg(long, value_name = "BITS", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub security: u32,
-    /// Context string the game is bound to (a game id, a date...): the same for seal and
-    /// answers.
-    #[arg(long, default_value = "")]
-    pub context: String,
+    // `--security` and `--context` (the game's: a game id, a date...; the same for the seal
+    // and the answers)
+    #[command(flatten)]
+    pub sec: SecurityArgs,
 }
 
 fn read_list(path: &str, what: &str) -> Result<WordList> {
@@ -56,7 +53,11 @@ impl GameArgs {
         Ok(l)
     }
     fn required(&self) -> Required {
-        Required::bits(self.security)
+        Required::bits(self.sec.security)
+    }
+
+    fn context(&self) -> &[u8] {
+        self.sec.context.as_bytes()
     }
 }
 
@@ -64,58 +65,70 @@ impl GameArgs {
 pub enum ProverCmd {
     /// Seal the word of a game: write the public seal (a commitment to the word and a proof
     /// that it is in the answer list) and the secret opening (mode 0600).
-    Seal {
-        /// The secret word (five letters, in the answer list).
-        #[arg(long)]
-        word: String,
-        /// Where to write the seal (`-` for stdout).
-        #[arg(short = 'o', long = "output", value_name = "GAME.seal")]
-        output: String,
-        /// Where to write the opening (a file: secret until the game ends).
-        #[arg(long, value_name = "GAME.open")]
-        opening: String,
-        #[command(flatten)]
-        game: GameArgs,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-        #[command(flatten)]
-        sys: SystemArgs,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Seal(SealArgs),
     /// Answer a guess: print its feedback (g exact, y present, . absent) and write a proof
     /// that it is exactly the sealed word's.
-    Answer {
-        /// The game's opening (from `seal`).
-        opening: String,
-        /// The player's guess (in the allowed list).
-        guess: String,
-        /// Where to write the answer proof.
-        #[arg(short = 'o', long = "output", value_name = "ANSWER.proof")]
-        output: String,
-        #[command(flatten)]
-        game: GameArgs,
-        #[command(flatten)]
-        seed: crate::cli::SeedArg,
-        #[command(flatten)]
-        sys: SystemArgs,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Answer(AnswerArgs),
     /// Host a live game: send the seal to each player who connects, answer up to six guesses
     /// with proofs (`verifier wordle play` checks each as it arrives).
-    Serve {
-        /// The game's seal.
-        seal: String,
-        /// The game's opening.
-        opening: String,
-        #[command(flatten)]
-        serve: ServeArgs,
-        #[command(flatten)]
-        game: GameArgs,
-        #[command(flatten)]
-        sys: SystemArgs,
-    },
+    Serve(HostArgs),
+}
+
+/// `prover wordle seal`.
+#[derive(Args, Debug)]
+pub struct SealArgs {
+    /// The secret word (five letters, in the answer list).
+    #[arg(long)]
+    word: String,
+    /// Where to write the seal (`-` for stdout).
+    #[arg(short = 'o', long = "output", value_name = "GAME.seal")]
+    output: String,
+    /// Where to write the opening (a file: secret until the game ends).
+    #[arg(long, value_name = "GAME.open")]
+    opening: String,
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+    #[command(flatten)]
+    sys: SystemArgs,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// `prover wordle answer`.
+#[derive(Args, Debug)]
+pub struct AnswerArgs {
+    /// The game's opening (from `seal`).
+    opening: String,
+    /// The player's guess (in the allowed list).
+    guess: String,
+    /// Where to write the answer proof.
+    #[arg(short = 'o', long = "output", value_name = "ANSWER.proof")]
+    output: String,
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    seed: crate::cli::SeedArg,
+    #[command(flatten)]
+    sys: SystemArgs,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// `prover wordle serve`.
+#[derive(Args, Debug)]
+pub struct HostArgs {
+    /// The game's seal.
+    seal: String,
+    /// The game's opening.
+    opening: String,
+    #[command(flatten)]
+    serve: ServeArgs,
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    sys: SystemArgs,
 }
 
 /// Guesses a live game allows.
@@ -156,50 +169,62 @@ pub enum HostMsg {
 pub enum VerifierCmd {
     /// Check an answer: exit 0 if ANSWER.proof shows that FEEDBACK is what the word sealed
     /// in GAME.seal gives for GUESS, 1 if not. Verifies the seal too.
-    Check {
-        /// The game's seal.
-        seal: String,
-        /// The guess (in the allowed list).
-        guess: String,
-        /// The feedback claimed, five characters of g, y and . (e.g. g.y..).
-        feedback: String,
-        /// The answer proof.
-        answer: String,
-        #[command(flatten)]
-        game: GameArgs,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Check(CheckArgs),
     /// Play a live game hosted by `prover wordle serve`: every answer is checked as it
     /// arrives (exit 1 at the first that does not verify); the board is shown coloured on
     /// a terminal. Guesses from --guess, else read from stdin, one a line.
-    Play {
-        /// The host's address HOST:PORT.
-        addr: String,
-        /// A guess (repeat for several); without any, guesses are read from stdin.
-        #[arg(long = "guess", value_name = "WORD")]
-        guesses: Vec<String>,
-        /// The published seal (the word of the day): refuse a host that plays another one,
-        /// so a host cannot give different players different words.
-        #[arg(long, value_name = "GAME.seal")]
-        seal: Option<String>,
-        #[command(flatten)]
-        deadlines: DeadlineArgs,
-        #[command(flatten)]
-        game: GameArgs,
-    },
+    Play(PlayArgs),
     /// Open a game: check the opening against the seal (and the seal itself) and print the
     /// word.
-    Open {
-        /// The game's seal.
-        seal: String,
-        /// The opening.
-        opening: String,
-        #[command(flatten)]
-        game: GameArgs,
-        #[command(flatten)]
-        out: JsonArg,
-    },
+    Open(OpenArgs),
+}
+
+/// `verifier wordle check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The game's seal.
+    seal: String,
+    /// The guess (in the allowed list).
+    guess: String,
+    /// The feedback claimed, five characters of g, y and . (e.g. g.y..).
+    feedback: String,
+    /// The answer proof.
+    answer: String,
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    out: JsonArg,
+}
+
+/// `verifier wordle play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The host's address HOST:PORT.
+    addr: String,
+    /// A guess (repeat for several); without any, guesses are read from stdin.
+    #[arg(long = "guess", value_name = "WORD")]
+    guesses: Vec<String>,
+    /// The published seal (the word of the day): refuse a host that plays another one,
+    /// so a host cannot give different players different words.
+    #[arg(long, value_name = "GAME.seal")]
+    seal: Option<String>,
+    #[command(flatten)]
+    deadlines: DeadlineArgs,
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+/// `verifier wordle open`.
+#[derive(Args, Debug)]
+pub struct OpenArgs {
+    /// The game's seal.
+    seal: String,
+    /// The opening.
+    opening: String,
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    out: JsonArg,
 }
 
 fn hexd(d: &[u8]) -> String {
@@ -209,132 +234,104 @@ fn hexd(d: &[u8]) -> String {
 /// Runs a `prover wordle` command.
 pub fn run_prover(c: ProverCmd) -> Result<()> {
     match c {
-        ProverCmd::Seal {
-            word,
-            output,
-            opening,
-            game,
-            seed: crate::cli::SeedArg { seed },
-            sys,
-            out,
-        } => {
-            let json = out.enable();
-            crate::cli::warn_seed(seed);
-            if opening == "-" {
-                return Err(Error::bad(
-                    "--opening -: the opening is secret; give a file path",
-                ));
-            }
-            let lists = game.lists()?;
-            let w = wordle::parse_word(&word)?;
-            let system = game_system(&sys, game.security)?;
-            let t0 = std::time::Instant::now();
-            let s = wordle::seal(
-                &lists,
-                &w,
-                &system,
-                game.context.as_bytes(),
-                &mut crate::rng::rng_from(seed),
-            )?;
-            let ms = t0.elapsed().as_secs_f64() * 1e3;
-            crate::files::Output::SECRET_BINARY.write(&opening, &s.opening.to_bytes())?;
-            write_proof(&output, &s.file)?;
-            let digest = hexd(&s.opening.seal);
-            let c = wordle::seal_circuit(&lists.answers);
-            let (ands, sboxes) = (c.n_and(), c.n_inv());
-            let line = format!(
-                "sealed a word of the answer list ({} words; circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms; seal {digest}",
-                lists.answers.len(),
-                s.file.len()
-            );
-            if json {
-                report::emit(
-                    true,
-                    "",
-                    report::verdict(
-                        "sealed",
-                        json!({"seal": digest, "bytes": s.file.len(), "prove_ms": ms,
-                               "commitment": hexd(&s.commitment), "answers": lists.answers.len(),
-                               "and_gates": ands, "sboxes": sboxes}),
-                    ),
-                );
-            } else {
-                eprintln!("{line}");
-            }
-            Ok(())
-        }
-        ProverCmd::Answer {
-            opening,
-            guess,
-            output,
-            game,
-            seed: crate::cli::SeedArg { seed },
-            sys,
-            out,
-        } => {
-            let json = out.enable();
-            crate::cli::warn_seed(seed);
-            let lists = game.lists()?;
-            let op = Opening::from_bytes(&read_input(&opening, 1 << 10)?)?;
-            let g = wordle::parse_word(&guess)?;
-            lists.check_guess(&g)?;
-            let system = game_system(&sys, game.security)?;
-            let t0 = std::time::Instant::now();
-            let (f, file) = wordle::answer(
-                &op,
-                &g,
-                &system,
-                game.context.as_bytes(),
-                &mut crate::rng::rng_from(seed),
-            )?;
-            let ms = t0.elapsed().as_secs_f64() * 1e3;
-            write_proof(&output, &file)?;
-            let text = wordle::feedback_text(&f);
-            let c = wordle::answer_circuit(&g);
-            let (ands, sboxes) = (c.n_and(), c.n_inv());
-            report::emit(
-                json,
-                &text,
-                report::verdict(
-                    "answered",
-                    json!({"guess": dict::word_of(&g), "feedback": text, "bytes": file.len(),
-                           "prove_ms": ms, "and_gates": ands, "sboxes": sboxes}),
-                ),
-            );
-            if !json {
-                eprintln!(
-                    "answer proof (circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms",
-                    file.len()
-                );
-            }
-            Ok(())
-        }
-        ProverCmd::Serve {
-            seal,
-            opening,
-            serve,
-            game,
-            sys,
-        } => {
-            if serve.transcript.is_some() {
-                return Err(Error::bad(
-                    "--transcript: a live Wordle game keeps no transcript (every answer is a proof file)",
-                ));
-            }
-            crate::files::stdin_at_most_once(&[("GAME.seal", &seal), ("GAME.open", &opening)])?;
-            let lists = game.lists()?;
-            let sb = read_input(&seal, MAX_FILE)?;
-            let op = Opening::from_bytes(&read_input(&opening, 1 << 10)?)?;
-            let ctx = game.context.as_bytes().to_vec();
-            // the host checks its own files first: a seal it could not answer for is refused here
-            let (head, _) = wordle::verify_seal(&lists.answers, &sb, &game.required(), &ctx)?;
-            wordle::open(&sb, &head, &op)?;
-            let system = sys.system(game.security)?;
-            crate::cli::serve_sessions(&serve, "Wordle", |ch| {
-                host_game(ch, &lists, &sb, &op, &system, &ctx)
-            })
-        }
+        ProverCmd::Seal(a) => seal(a),
+        ProverCmd::Answer(a) => answer(a),
+        ProverCmd::Serve(a) => host(a),
     }
+}
+
+fn seal(a: SealArgs) -> Result<()> {
+    let json = a.out.enable();
+    let seed = a.seed.seed;
+    crate::cli::warn_seed(seed);
+    crate::cli::words_seal::secret_opening_path(&a.opening)?;
+    let lists = a.game.lists()?;
+    let w = wordle::parse_word(&a.word)?;
+    let system = a.sys.system(a.game.sec.security)?;
+    let t0 = std::time::Instant::now();
+    let s = wordle::seal(
+        &lists,
+        &w,
+        &system,
+        a.game.context(),
+        &mut crate::rng::rng_from(seed),
+    )?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let c = wordle::seal_circuit(&lists.answers);
+    crate::cli::words_seal::Written {
+        verdict: "sealed",
+        digest_key: "seal",
+        digest: s.opening.seal,
+        file: &s.file,
+        opening: s.opening.to_bytes(),
+        prove_ms: ms,
+        circuit: &c,
+        keys: json!({"commitment": hexd(&s.commitment), "answers": lists.answers.len()}),
+        what: "a word of the answer list".into(),
+        detail: format!("{} words", lists.answers.len()),
+        system: &system,
+    }
+    .write(&a.output, &a.opening, json)
+}
+
+fn answer(a: AnswerArgs) -> Result<()> {
+    let json = a.out.enable();
+    let seed = a.seed.seed;
+    crate::cli::warn_seed(seed);
+    let lists = a.game.lists()?;
+    let op = Opening::from_bytes(&read_input(&a.opening, 1 << 10)?)?;
+    let g = wordle::parse_word(&a.guess)?;
+    lists.check_guess(&g)?;
+    let system = a.sys.system(a.game.sec.security)?;
+    let t0 = std::time::Instant::now();
+    let (f, file) = wordle::answer(
+        &op,
+        &g,
+        &system,
+        a.game.context(),
+        &mut crate::rng::rng_from(seed),
+    )?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    write_proof(&a.output, &file)?;
+    let text = wordle::feedback_text(&f);
+    let c = wordle::answer_circuit(&g);
+    let (ands, sboxes) = (c.n_and(), c.n_inv());
+    report::emit(
+        json,
+        &text,
+        report::verdict(
+            "answered",
+            json!({"guess": dict::word_of(&g), "feedback": text, "bytes": file.len(),
+                   "prove_ms": ms, "and_gates": ands, "sboxes": sboxes}),
+        ),
+    );
+    if !json {
+        eprintln!(
+            "answer proof (circuit: {ands} AND gates, {sboxes} S-boxes): {system}, {} bytes, {ms:.1} ms",
+            file.len()
+        );
+    }
+    Ok(())
+}
+
+fn host(a: HostArgs) -> Result<()> {
+    if a.serve.transcript.is_some() {
+        return Err(Error::bad(
+            "--transcript: a live Wordle game keeps no transcript (every answer is a proof file)",
+        ));
+    }
+    crate::files::stdin_at_most_once(&[("GAME.seal", &a.seal), ("GAME.open", &a.opening)])?;
+    let lists = a.game.lists()?;
+    let sb = read_input(&a.seal, MAX_FILE)?;
+    let op = Opening::from_bytes(&read_input(&a.opening, 1 << 10)?)?;
+    let ctx = a.game.context().to_vec();
+    // the host checks its own files first: a seal it could not answer for is refused here
+    let (head, _) = wordle::verify_seal(&lists.answers, &sb, &a.game.required(), &ctx)?;
+    wordle::open(&sb, &head, &op)?;
+    let system = a.sys.system(a.game.sec.security)?;
+    crate::cli::serve_sessions(&a.serve, "Wordle", |ch| {
+        host_game(ch, &lists, &sb, &op, &system, &ctx)
+    })
 }
 
 /// One live game, host side.
@@ -418,19 +415,20 @@ fn board_row(g: &wordle::Word, f: &wordle::Feedback, colour: bool) -> String {
 }
 
 /// A live game, player side.
-fn play(
-    addr: &str,
-    guesses: Vec<String>,
-    published: Option<&str>,
-    deadlines: &DeadlineArgs,
-    game: &GameArgs,
-) -> Result<()> {
+fn play(a: PlayArgs) -> Result<()> {
     use std::io::{BufRead, IsTerminal, Write};
+    let PlayArgs {
+        addr,
+        guesses,
+        seal: published,
+        deadlines,
+        game,
+    } = a;
     let lists = game.lists()?;
-    let ctx = game.context.as_bytes();
+    let ctx = game.context();
     let req = game.required();
     // the published seal is checked before any connection: a bad file is the player's error
-    let published = match published {
+    let published = match published.as_deref() {
         Some(path) => {
             let bytes = read_input(path, MAX_FILE)?;
             let (_, digest) = wordle::verify_seal(&lists.answers, &bytes, &req, ctx)?;
@@ -438,7 +436,7 @@ fn play(
         }
         None => None,
     };
-    let mut ch = crate::cli::connect(addr, deadlines, "prover wordle serve")?;
+    let mut ch = crate::cli::connect(&addr, &deadlines, "prover wordle serve")?;
     ch.send(&PlayerMsg::Hello { version: 1 })?;
     let seal = match ch.recv_reply::<HostMsg>("host's seal")? {
         HostMsg::Seal { file } => file,
@@ -523,97 +521,77 @@ fn play(
     Ok(())
 }
 
-fn game_system(sys: &SystemArgs, bits: u32) -> Result<crate::mpc::engine::System> {
-    sys.system(bits)
-}
-
 /// Runs a `verifier wordle` command.
 pub fn run_verifier(c: VerifierCmd) -> Result<()> {
     match c {
-        VerifierCmd::Check {
-            seal,
-            guess,
-            feedback,
-            answer,
-            game,
-            out,
-        } => {
-            let json = out.enable();
-            crate::files::stdin_at_most_once(&[("GAME.seal", &seal), ("ANSWER.proof", &answer)])?;
-            let lists = game.lists()?;
-            let g = wordle::parse_word(&guess)?;
-            lists.check_guess(&g)?;
-            let f = wordle::parse_feedback(&feedback)?;
-            let sb = read_input(&seal, MAX_FILE)?;
-            let ab = read_input(&answer, MAX_FILE)?;
-            let t0 = std::time::Instant::now();
-            let ctx = game.context.as_bytes();
-            let (head, digest) = wordle::verify_seal(&lists.answers, &sb, &game.required(), ctx)?;
-            wordle::verify_answer(&digest, &head, &g, &f, &ab, &game.required(), ctx)?;
-            let text = wordle::feedback_text(&f);
-            let answer = crate::proof_file::ProofFile::from_bytes(&ab)?;
-            let system = wordle::ANSWER_PROTOCOLS.engine(&answer)?;
-            let req = game.required();
-            report::Verified {
-                verdict: "accepted",
-                statement: format!(
-                    "{} scores {text} against the sealed word",
-                    dict::word_of(&g)
-                ),
-                system: system.label(),
-                evidence: true,
-                rounds: None,
-                security_bits: Some(req.bits),
-                proof_bytes: ab.len(),
-                and_gates: None,
-                context: game.context.clone(),
-                verify_ms: t0.elapsed().as_secs_f64() * 1e3,
-                about: Default::default(),
-                detail: format!(
-                    "seal {}, answer {} bytes, {system}",
-                    hexd(&digest),
-                    ab.len()
-                ),
-                note: String::new(),
-            }
-            .about("guess", dict::word_of(&g))
-            .about("feedback", text)
-            .about("seal", hexd(&digest))
-            .emit(json);
-            Ok(())
-        }
-        VerifierCmd::Play {
-            addr,
-            guesses,
-            seal,
-            deadlines,
-            game,
-        } => play(&addr, guesses, seal.as_deref(), &deadlines, &game),
-        VerifierCmd::Open {
-            seal,
-            opening,
-            game,
-            out,
-        } => {
-            let json = out.enable();
-            crate::files::stdin_at_most_once(&[("GAME.seal", &seal), ("GAME.open", &opening)])?;
-            let lists = game.lists()?;
-            let sb = read_input(&seal, MAX_FILE)?;
-            let op = Opening::from_bytes(&read_input(&opening, 1 << 10)?)?;
-            let (head, _) = wordle::verify_seal(
-                &lists.answers,
-                &sb,
-                &game.required(),
-                game.context.as_bytes(),
-            )?;
-            let w = wordle::open(&sb, &head, &op)?;
-            let word = dict::word_of(&w);
-            report::emit(
-                json,
-                format!("opened: the sealed word is {word}"),
-                report::verdict("opened", json!({"opened": true, "word": word})),
-            );
-            Ok(())
-        }
+        VerifierCmd::Check(a) => check(a),
+        VerifierCmd::Play(a) => play(a),
+        VerifierCmd::Open(a) => open(a),
     }
+}
+
+fn check(a: CheckArgs) -> Result<()> {
+    let json = a.out.enable();
+    crate::files::stdin_at_most_once(&[("GAME.seal", &a.seal), ("ANSWER.proof", &a.answer)])?;
+    let lists = a.game.lists()?;
+    let g = wordle::parse_word(&a.guess)?;
+    lists.check_guess(&g)?;
+    let f = wordle::parse_feedback(&a.feedback)?;
+    let sb = read_input(&a.seal, MAX_FILE)?;
+    let ab = read_input(&a.answer, MAX_FILE)?;
+    let t0 = std::time::Instant::now();
+    let ctx = a.game.context();
+    let req = a.game.required();
+    let (head, digest) = wordle::verify_seal(&lists.answers, &sb, &req, ctx)?;
+    wordle::verify_answer(&digest, &head, &g, &f, &ab, &req, ctx)?;
+    let verify_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let text = wordle::feedback_text(&f);
+    let (_, proof) = wordle::read_answer(&ab)?;
+    let system = proof.system();
+    let engine = system.engine();
+    report::Verified {
+        verdict: "accepted",
+        statement: format!(
+            "{} scores {text} against the sealed word",
+            dict::word_of(&g)
+        ),
+        system: engine.label(),
+        evidence: true,
+        rounds: None,
+        // the answer proof's own level (its parameters'), not the level asked for
+        security_bits: Some(system.security_bits()),
+        proof_bytes: ab.len(),
+        and_gates: None,
+        context: a.game.sec.context.clone(),
+        verify_ms,
+        about: Default::default(),
+        detail: format!(
+            "seal {}, answer {} bytes, {engine}",
+            hexd(&digest),
+            ab.len()
+        ),
+        note: String::new(),
+    }
+    .about("guess", dict::word_of(&g))
+    .about("feedback", text)
+    .about("seal", hexd(&digest))
+    .emit(json);
+    Ok(())
+}
+
+fn open(a: OpenArgs) -> Result<()> {
+    let json = a.out.enable();
+    crate::files::stdin_at_most_once(&[("GAME.seal", &a.seal), ("GAME.open", &a.opening)])?;
+    let lists = a.game.lists()?;
+    let sb = read_input(&a.seal, MAX_FILE)?;
+    let op = Opening::from_bytes(&read_input(&a.opening, 1 << 10)?)?;
+    let (head, _) = wordle::verify_seal(&lists.answers, &sb, &a.game.required(), a.game.context())?;
+    let w = wordle::open(&sb, &head, &op)?;
+    let word = dict::word_of(&w);
+    report::emit(
+        json,
+        format!("opened: the sealed word is {word}"),
+        report::verdict("opened", json!({"opened": true, "word": word})),
+    );
+    Ok(())
 }

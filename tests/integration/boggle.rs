@@ -141,6 +141,38 @@ fn boggle_find_seals_verifies_and_opens() {
     assert_eq!(code, 0);
 }
 
+/// `--json`'s `security_bits` is the proof's own level (its parameters'), not the level the
+/// verifier asked for: a ZKB++ find of 8 bits (14 rounds) checked with --security 4 says 8.2.
+#[test]
+fn boggle_verify_reports_the_proofs_own_level() {
+    let (code, out, err, s, _) = seal(
+        GRID,
+        "manes",
+        "level",
+        &["--system", "zkbpp", "--security", "8"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run(
+        VERIFIER,
+        &["boggle", "verify", GRID, &s, "--security", "4", "--json"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let bits = v["security_bits"].as_f64().unwrap();
+    assert!((8.0..9.0).contains(&bits), "{out}");
+    assert_eq!(v["system"], "ZKB++", "{out}");
+    // and a default (VOLE, 128-bit) find checked at 64 bits reports at least 128
+    let (code, _, _, s, _) = seal(GRID, "manes", "level-vole", &[]);
+    assert_eq!(code, 0);
+    let (code, out, _) = run(
+        VERIFIER,
+        &["boggle", "verify", GRID, &s, "--security", "64", "--json"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["security_bits"].as_f64().unwrap() >= 128.0, "{out}");
+}
+
 #[test]
 fn boggle_prover_refuses_what_it_cannot_prove() {
     for (word, needle) in [

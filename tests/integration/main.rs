@@ -15,6 +15,7 @@ mod auth_postgres;
 mod auth_server;
 mod auth_store;
 mod boggle;
+mod boggle_live;
 mod circuit_cli;
 mod doc_links;
 mod dos;

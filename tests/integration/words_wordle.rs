@@ -263,6 +263,18 @@ fn a_custom_dictionary_and_the_other_engines() {
         assert_eq!(code, 0, "{sys}: {out}{err}");
         let (code, _, _) = check(&s, "sissy", "g....", &a, &["--security", "8", "--dict", &d]);
         assert_eq!(code, 1, "{sys}");
+        // --json reports the answer proof's own level, not the level asked for (4 bits)
+        let (code, out, err) = check(
+            &s,
+            "sissy",
+            &fb,
+            &a,
+            &["--security", "4", "--dict", &d, "--json"],
+        );
+        assert_eq!(code, 0, "{sys}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let bits = v["security_bits"].as_f64().unwrap();
+        assert!((8.0..64.0).contains(&bits), "{sys}: {out}");
     }
 }
 

@@ -137,6 +137,13 @@ impl Channel {
         arrived
     }
 
+    /// Changes the deadline of each message from now on (the session's stays): for a
+    /// protocol with a phase where the peer may rightly stay silent longer, e.g. a player
+    /// thinking during a timed round, and back.
+    pub fn set_message_deadline(&mut self, within: Duration) {
+        self.limits.message = within;
+    }
+
     /// Lowers the largest frame this side accepts (a protocol whose messages are small
     /// should not let each connection hold [`MAX_FRAME`] bytes).
     pub fn set_max_frame(&mut self, bytes: usize) {

@@ -231,7 +231,19 @@ pub fn open(
     head: &FindHead,
     opening: &Opening,
 ) -> Result<Letters> {
-    if opening.find != find_digest(file) {
+    open_digest(grid, dict, &find_digest(file), head, opening)
+}
+
+/// [`open`] for a find known by its digest ([`find_digest`] of its file) and head: what a
+/// referee keeps of each find it verified, instead of the file.
+pub fn open_digest(
+    grid: &Grid,
+    dict: &Dictionary,
+    digest: &Digest,
+    head: &FindHead,
+    opening: &Opening,
+) -> Result<Letters> {
+    if opening.find != *digest {
         return Err(Error::rejected("this opening is for another find"));
     }
     let dice = dice_of(&opening.word).filter(|d| d.len() == head.dice as usize);

@@ -35,6 +35,9 @@
 //! commitment `C = AES_K(P_1) ‖ AES_K(P_2)` (`P_j` = the leaf's 15 bytes ‖ `0xb0 + j`), the
 //! tree's root or the automaton's bit, and the path's checks (each index a die, each step
 //! adjacent, no die twice).
+//!
+//! **Live rounds** ([`round_context`], [`score`]): finds sealed under a round's and a
+//! player's context, and Boggle's scoring with shared words scoring nothing.
 
 use crate::commit::{self, encrypt_many, Byte, Key};
 use crate::dict::{self, Letters, WordList};
@@ -76,6 +79,7 @@ mod circuit;
 mod dictionary;
 mod find;
 mod grid;
+mod score;
 #[cfg(test)]
 mod tests;
 mod tree;
@@ -84,4 +88,5 @@ pub use circuit::*;
 pub use dictionary::*;
 pub use find::*;
 pub use grid::*;
+pub use score::*;
 pub use tree::*;
