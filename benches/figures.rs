@@ -445,6 +445,40 @@ fn number_before(text: &str, anchor: &str, suffix: &str) -> f64 {
         .unwrap_or_else(|_| panic!("figures: no number before {suffix:?} in {line:?}"))
 }
 
+/// `FIGURES_PART=whole cargo bench --bench figures`: the whole-process rows against FAEST
+/// alone (the same measurement as the full run's, `FIGURES_RUNS` rounds), printed, nothing
+/// written: for re-measuring them beside a change without re-running every row.
+fn whole_rows() {
+    let n = runs();
+    let m = machine();
+    println!(
+        "figures: {}, {} ({} cores, {}), load average {}",
+        m.date, m.cpu, m.cores, m.simd, m.load
+    );
+    let s = Scratch::new();
+    let d = s.dir("whole");
+    let bin = s.base.join("bin");
+    for set in ["size", "speed"] {
+        let w = whole::compare(
+            &bin.join("prover"),
+            &bin.join("verifier"),
+            &d,
+            set,
+            "FAEST_PROCESS",
+            n,
+        );
+        println!(
+            "figures: whole processes, {set} set, {n} alternating runs: CPU {:.2} ms vs FAEST {:.2} ms ({:.2}x), wall {:.2} ms vs {:.2} ms ({:.2}x)",
+            w.ours_cpu,
+            w.faest_cpu,
+            w.cpu_ratio(),
+            w.ours_wall,
+            w.faest_wall,
+            w.wall_ratio()
+        );
+    }
+}
+
 fn main() {
     // a child of the whole-process rows: FAEST's keygen + sign + verify, nothing else
     if let Ok(set) = std::env::var("FAEST_PROCESS") {
@@ -458,6 +492,7 @@ fn main() {
             "faest" => faest_bench::main(),
             "tatham" => tatham_bench::main(),
             "words" => words_bench::main(),
+            "whole" => whole_rows(),
             _ => panic!("figures: no part {p}"),
         }
         return;

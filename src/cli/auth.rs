@@ -708,17 +708,16 @@ pub fn run_verifier(cmd: VerifierCmd) -> Result<()> {
                 (crate::proof_file::HEADER_LEN + crate::proof_file::MAX_BODY) as u64,
             )?;
             let t0 = std::time::Instant::now();
-            let engine = crate::auth::keys::verify_offline(&id, context.as_bytes(), &bytes)?;
+            let system = crate::auth::keys::verify_offline(&id, context.as_bytes(), &bytes)?;
             let statement = format!(
                 "knowledge of the {} key of identity {}, bound to the text",
                 id.kind(),
                 id.fingerprint()
             );
-            let system = crate::auth::keys::login_system(engine);
             report::Verified {
                 verdict: "accepted",
                 statement,
-                system: engine.label(),
+                system: system.engine().label(),
                 evidence: true,
                 rounds: None,
                 security_bits: Some(system.security_bits()),

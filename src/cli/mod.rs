@@ -67,40 +67,95 @@ pub struct ProverCli {
 #[derive(Subcommand, Debug)]
 pub enum ProverCmd {
     /// Peg solitaire: solve, prove (any engine, or Protocol 1 of FUN 2022), live sessions.
-    #[command(subcommand)]
-    Peg(peg::ProverCmd),
+    Peg(Group<peg::ProverCmd>),
     /// SHA-256: prove knowledge of a preimage (VOLE-in-the-head, ZKB++ or KKW), seal a preimage
     /// to open later.
-    #[command(subcommand)]
-    Sha256(sha256::ProverCmd),
+    Sha256(Group<sha256::ProverCmd>),
     /// Your own statement: prove knowledge of secret inputs of a Bristol Fashion circuit
     /// (every engine), evaluate a circuit, export ours.
-    #[command(subcommand)]
-    Circuit(circuit::ProverCmd),
+    Circuit(Group<circuit::ProverCmd>),
     /// Your own statement in a language: prove knowledge of secret arguments of a Garble
     /// program (every engine), run a program, export its circuit.
-    #[command(subcommand)]
-    Garble(garble::ProverCmd),
+    Garble(Group<garble::ProverCmd>),
     /// Simon Tatham's puzzles: prove you solved one, from the game's own save file.
-    #[command(subcommand)]
-    Tatham(tatham::ProverCmd),
+    Tatham(Group<tatham::ProverCmd>),
     /// Wall Game: seal a move (prove it legal without revealing it), live sessions, a demo.
-    #[command(subcommand)]
-    Wall(wall_seal::ProverCmd),
+    Wall(Group<wall_seal::ProverCmd>),
     /// Wordle with a host who cannot cheat: seal the word, answer guesses with proofs.
-    #[command(subcommand)]
-    Wordle(wordle::ProverCmd),
+    Wordle(Group<wordle::ProverCmd>),
     /// Boggle: list the words on a grid; seal a word you found (shown later).
-    #[command(subcommand)]
-    Boggle(boggle::ProverCmd),
+    Boggle(Group<boggle::ProverCmd>),
     /// Authentication: create a key and its identity, register with a login server, log in
     /// (a zero-knowledge proof of the key), whoami, and a demo of the whole exchange.
-    #[command(subcommand)]
-    Auth(auth::ProverCmd),
+    Auth(Group<auth::ProverCmd>),
     /// Print a shell completion script for this binary.
     Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a directory.
     Manpage(ManpageArgs),
+}
+
+/// A group of commands (`prover auth …`: the variant's enum) as the arguments of its
+/// command, built by clap only when the group is invoked ([`clap::Command::defer`]): a
+/// process builds its own command's arguments, not every command's of the binary (most of
+/// clap's start-up work: 0.9 of the 1.6 million instructions of `prover --version`).
+/// `--help` and errors are the same as with `#[command(subcommand)]`, whose settings it
+/// repeats; completions and manual pages, which walk the whole tree, build it at once
+/// ([`whole_tree`]).
+#[derive(Debug)]
+pub struct Group<T>(pub T);
+
+/// Whether [`Group`]s are built at once rather than deferred (set by [`whole_tree`]).
+static WHOLE_TREE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `C`'s command with every group built at once: what completions and manual pages walk
+/// (clap copies the tree for `help`'s completions before it would build deferred parts).
+fn whole_tree<C: CommandFactory>() -> clap::Command {
+    WHOLE_TREE.store(true, std::sync::atomic::Ordering::Relaxed);
+    C::command()
+}
+
+impl<T: Subcommand> clap::FromArgMatches for Group<T> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        T::from_arg_matches(m).map(Group)
+    }
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        T::from_arg_matches_mut(m).map(Group)
+    }
+    fn update_from_arg_matches(
+        &mut self,
+        m: &clap::ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        self.0.update_from_arg_matches(m)
+    }
+    fn update_from_arg_matches_mut(
+        &mut self,
+        m: &mut clap::ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(m)
+    }
+}
+
+impl<T: Subcommand> Group<T> {
+    /// The group's commands, one required, and `--help` when none is given (what
+    /// `#[command(subcommand)]` sets).
+    fn build(cmd: clap::Command) -> clap::Command {
+        T::augment_subcommands(cmd)
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+    }
+}
+
+impl<T: Subcommand> Args for Group<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        if WHOLE_TREE.load(std::sync::atomic::Ordering::Relaxed) {
+            Self::build(cmd)
+        } else {
+            cmd.defer(Self::build)
+        }
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 /// Arguments of `completions`.
@@ -244,34 +299,25 @@ pub struct VerifierCli {
 #[derive(Subcommand, Debug)]
 pub enum VerifierCmd {
     /// Peg solitaire: verify and inspect proofs, serve live sessions.
-    #[command(subcommand)]
-    Peg(peg::VerifierCmd),
+    Peg(Group<peg::VerifierCmd>),
     /// Wall Game: check positions and moves, replay game records, analyse legal walls, render, convert.
-    #[command(subcommand)]
-    Wall(wall::VerifierCmd),
+    Wall(Group<wall::VerifierCmd>),
     /// Wordle: check a host's proven answers against its sealed word, open a game.
-    #[command(subcommand)]
-    Wordle(wordle::VerifierCmd),
+    Wordle(Group<wordle::VerifierCmd>),
     /// Boggle: verify a sealed find against its grid and dictionary, open it.
-    #[command(subcommand)]
-    Boggle(boggle::VerifierCmd),
+    Boggle(Group<boggle::VerifierCmd>),
     /// SHA-256: verify and inspect preimage proofs (VOLE-in-the-head, ZKB++ or KKW), open sealed
     /// preimages.
-    #[command(subcommand)]
-    Sha256(sha256::VerifierCmd),
+    Sha256(Group<sha256::VerifierCmd>),
     /// Your own statement: verify circuit proofs, inspect a circuit or a circuit proof.
-    #[command(subcommand)]
-    Circuit(circuit::VerifierCmd),
+    Circuit(Group<circuit::VerifierCmd>),
     /// Your own statement in a language: verify Garble proofs, inspect a program or a proof.
-    #[command(subcommand)]
-    Garble(garble::VerifierCmd),
+    Garble(Group<garble::VerifierCmd>),
     /// Simon Tatham's puzzles: verify and inspect proofs of solutions.
-    #[command(subcommand)]
-    Tatham(tatham::VerifierCmd),
+    Tatham(Group<tatham::VerifierCmd>),
     /// Authentication: serve logins (the login server), and its user database: add, list,
     /// remove users.
-    #[command(subcommand)]
-    Auth(auth::VerifierCmd),
+    Auth(Group<auth::VerifierCmd>),
     /// Print a shell completion script for this binary.
     Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a directory.
@@ -399,17 +445,17 @@ pub fn prover_main() -> i32 {
     };
     crate::mpc::engine::show_parameters(cli.verbose);
     let r = match cli.cmd {
-        ProverCmd::Peg(c) => peg::run_prover(c),
-        ProverCmd::Sha256(c) => sha256::run_prover(c),
-        ProverCmd::Circuit(c) => circuit::run_prover(c),
-        ProverCmd::Garble(c) => garble::run_prover(c),
-        ProverCmd::Tatham(c) => tatham::run_prover(c),
-        ProverCmd::Wall(c) => wall_seal::run_prover(c),
-        ProverCmd::Wordle(c) => wordle::run_prover(c),
-        ProverCmd::Boggle(c) => boggle::run_prover(c),
-        ProverCmd::Auth(c) => auth::run_prover(c),
-        ProverCmd::Completions(a) => completions(ProverCli::command(), a),
-        ProverCmd::Manpage(a) => manpages(ProverCli::command(), a),
+        ProverCmd::Peg(Group(c)) => peg::run_prover(c),
+        ProverCmd::Sha256(Group(c)) => sha256::run_prover(c),
+        ProverCmd::Circuit(Group(c)) => circuit::run_prover(c),
+        ProverCmd::Garble(Group(c)) => garble::run_prover(c),
+        ProverCmd::Tatham(Group(c)) => tatham::run_prover(c),
+        ProverCmd::Wall(Group(c)) => wall_seal::run_prover(c),
+        ProverCmd::Wordle(Group(c)) => wordle::run_prover(c),
+        ProverCmd::Boggle(Group(c)) => boggle::run_prover(c),
+        ProverCmd::Auth(Group(c)) => auth::run_prover(c),
+        ProverCmd::Completions(a) => completions(whole_tree::<ProverCli>(), a),
+        ProverCmd::Manpage(a) => manpages(whole_tree::<ProverCli>(), a),
     };
     finish(r, "prover")
 }
@@ -423,17 +469,17 @@ pub fn verifier_main() -> i32 {
     };
     crate::mpc::engine::show_parameters(cli.verbose);
     let r = match cli.cmd {
-        VerifierCmd::Peg(c) => peg::run_verifier(c),
-        VerifierCmd::Wall(c) => wall::run_verifier(c),
-        VerifierCmd::Wordle(c) => wordle::run_verifier(c),
-        VerifierCmd::Boggle(c) => boggle::run_verifier(c),
-        VerifierCmd::Sha256(c) => sha256::run_verifier(c),
-        VerifierCmd::Circuit(c) => circuit::run_verifier(c),
-        VerifierCmd::Garble(c) => garble::run_verifier(c),
-        VerifierCmd::Tatham(c) => tatham::run_verifier(c),
-        VerifierCmd::Auth(c) => auth::run_verifier(c),
-        VerifierCmd::Completions(a) => completions(VerifierCli::command(), a),
-        VerifierCmd::Manpage(a) => manpages(VerifierCli::command(), a),
+        VerifierCmd::Peg(Group(c)) => peg::run_verifier(c),
+        VerifierCmd::Wall(Group(c)) => wall::run_verifier(c),
+        VerifierCmd::Wordle(Group(c)) => wordle::run_verifier(c),
+        VerifierCmd::Boggle(Group(c)) => boggle::run_verifier(c),
+        VerifierCmd::Sha256(Group(c)) => sha256::run_verifier(c),
+        VerifierCmd::Circuit(Group(c)) => circuit::run_verifier(c),
+        VerifierCmd::Garble(Group(c)) => garble::run_verifier(c),
+        VerifierCmd::Tatham(Group(c)) => tatham::run_verifier(c),
+        VerifierCmd::Auth(Group(c)) => auth::run_verifier(c),
+        VerifierCmd::Completions(a) => completions(whole_tree::<VerifierCli>(), a),
+        VerifierCmd::Manpage(a) => manpages(whole_tree::<VerifierCli>(), a),
     };
     finish(r, "verifier")
 }

@@ -329,8 +329,11 @@ fn offline_proofs_for_every_kind() {
     let d = dir("offline");
     for (kind, sys) in [
         ("sha256", "vole"),
+        ("sha256", "zkbpp"),
         ("peg", "vole"),
+        ("peg", "kkw"),
         ("lowmc", "kkw"),
+        ("lowmc", "zkbpp"),
         ("aes128", "vole"),
         ("aes128", "zkbpp"),
     ] {
@@ -362,6 +365,31 @@ fn offline_proofs_for_every_kind() {
             run(verifier().args(["auth", "verify", s(&pubf), s(&f), "--context", "pay bob 5"]));
         assert_eq!(c, 0, "{kind}: {e}");
         assert!(out.starts_with("ACCEPTED"), "{out}");
+        if sys == "vole" {
+            // the verdict names the proof's own parameter set, not the login set
+            let g = d.join(format!("{kind}-speed.proof"));
+            let (c, _, e) = run(prover().args([
+                "auth",
+                "prove",
+                "--key",
+                s(&key),
+                "--context",
+                "pay bob 5",
+                "--vole-params",
+                "speed",
+                "-o",
+                s(&g),
+            ]));
+            assert_eq!(c, 0, "{kind}: {e}");
+            let (c, out, e) =
+                run(verifier().args(["auth", "verify", s(&pubf), s(&g), "--context", "pay bob 5"]));
+            assert_eq!(c, 0, "{kind}: {e}");
+            assert!(
+                out.contains("speed set") && !out.contains("size set"),
+                "{out}"
+            );
+            assert!(!e.contains("size set"), "{e}");
+        }
         let (c, out, _) = run(verifier().args([
             "auth",
             "verify",
@@ -375,10 +403,19 @@ fn offline_proofs_for_every_kind() {
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(v["verdict"], "accepted", "{out}");
         assert_eq!(v["kind"], kind);
+        // a proof of another identity or text says what a key proof binds, in a key's terms
+        // (no puzzle, position, player or digest) whatever the kind and the engine
         let rejected = |args: &[&str]| {
             let (c, out, e) = run(verifier().args(args));
             assert_eq!(c, 1, "{kind} {args:?}: {out}{e}");
             assert_eq!(e.lines().count(), 1, "{e}");
+            assert!(
+                e.contains("made for another statement (another identity, challenge or context)"),
+                "{kind} {sys} {args:?}: {e}"
+            );
+            for other in ["puzzle", "position", "player", "digest"] {
+                assert!(!e.contains(other), "{kind} {sys} {args:?}: {e}");
+            }
             let mut j = args.to_vec();
             j.push("--json");
             let (c, out, _) = run(verifier().args(&j));

@@ -25,6 +25,7 @@ use zkgames::mpc::engine::{Proof, System};
 use zkgames::proof_file::ProofFile;
 
 use crate::common;
+use common::hold::{first_message, hold, served};
 use common::http::{call, post, raw, start};
 use common::{add_user, auth_server, connect_from, p, run, Server, PROVER, VERIFIER};
 
@@ -191,120 +192,6 @@ fn login_proofs_of_another_shape_are_refused_before_the_work() {
 
 // ------------------------------------------------------------------ §2 busy connections
 
-/// The bytes a client sends first to `verifier … --listen`: `prover ARGS` is pointed at a
-/// listener of ours, which keeps what arrives until the client waits for an answer.
-fn first_message(args: &[&str]) -> Vec<u8> {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let a = l.local_addr().unwrap().to_string();
-    let args: Vec<String> = args
-        .iter()
-        .map(|s| {
-            if *s == "ADDR" {
-                a.clone()
-            } else {
-                s.to_string()
-            }
-        })
-        .collect();
-    let mut child = std::process::Command::new(PROVER)
-        .args(&args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    l.set_nonblocking(true).unwrap();
-    let t0 = Instant::now();
-    let mut s = loop {
-        match l.accept() {
-            Ok((s, _)) => break s,
-            Err(_) if t0.elapsed() < Duration::from_secs(20) => {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            Err(e) => {
-                let _ = child.kill();
-                panic!("prover {args:?} never connected: {e}");
-            }
-        }
-    };
-    s.set_nonblocking(false).unwrap();
-    s.set_read_timeout(Some(Duration::from_millis(700)))
-        .unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n) = s.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(!buf.is_empty());
-    buf
-}
-
-/// Hostile connections that each sent a valid first message and then wait inside the
-/// message deadline; a thread keeps them so, reconnecting (and resending) any the server
-/// closed, until `stop`. Returns how many reconnections it made.
-fn hold_busy(
-    addr: String,
-    hello: Vec<u8>,
-    from: Vec<Ipv4Addr>,
-    per: usize,
-    stop: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<usize> {
-    let connect = move |ip: Ipv4Addr, addr: &str, hello: &[u8]| {
-        let mut s = connect_from(ip, addr).ok()?;
-        s.write_all(hello).ok()?;
-        s.set_nonblocking(true).ok()?;
-        Some(s)
-    };
-    let mut held: Vec<(Ipv4Addr, Option<TcpStream>)> = Vec::new();
-    for &ip in &from {
-        for _ in 0..per {
-            held.push((ip, connect(ip, &addr, &hello)));
-        }
-    }
-    std::thread::spawn(move || {
-        let mut again = 0;
-        let mut buf = [0u8; 4096];
-        while !stop.load(Ordering::SeqCst) {
-            for (ip, s) in held.iter_mut() {
-                let closed = match s {
-                    None => true,
-                    Some(st) => match st.read(&mut buf) {
-                        Ok(0) => true,
-                        Ok(_) => false,
-                        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
-                    },
-                };
-                if closed {
-                    *s = connect(*ip, &addr, &hello);
-                    again += 1;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        again
-    })
-}
-
-/// `honest` run `n` times (one second apart) while `holders` keep a full server; the
-/// number served.
-fn served(n: usize, honest: impl Fn() -> (i32, String)) -> usize {
-    let mut ok = 0;
-    for _ in 0..n {
-        let (c, e) = honest();
-        if c == 0 {
-            ok += 1;
-        } else {
-            println!("  refused: exit {c}: {}", e.trim());
-        }
-        std::thread::sleep(Duration::from_millis(300));
-    }
-    ok
-}
-
 /// A TCP server full of busy connections (a valid first message each, then waiting)
 /// from `addrs` addresses, `per` each; the honest client from 127.0.0.1 is served `n`
 /// times out of `n`.
@@ -318,7 +205,7 @@ fn tcp_busy_attack(
 ) {
     let stop = Arc::new(AtomicBool::new(false));
     let from: Vec<Ipv4Addr> = (0..addrs).map(|i| lo(1, 10 + i as u8)).collect();
-    let t = hold_busy(srv.addr.clone(), hello, from, per, Arc::clone(&stop));
+    let t = hold(srv.addr.clone(), hello, from, per, Arc::clone(&stop));
     std::thread::sleep(Duration::from_millis(500));
     let n = 6;
     let ok = served(n, honest);

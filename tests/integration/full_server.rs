@@ -16,12 +16,13 @@
 #![cfg(target_os = "linux")]
 
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::common;
+use common::hold::{first_message, hold, served};
 use common::http::{get_auth, raw, start};
 use common::{add_user, auth_server, connect_from, run, Server, PROVER};
 
@@ -130,116 +131,6 @@ fn an_honest_burst_is_served_and_an_attackers_failures_stay_bounded() {
 
 // ------------------------------------------------------------------ item 3: full servers
 
-/// The bytes a client sends first to `verifier … --listen`: `prover ARGS` is pointed at a
-/// listener of ours, which keeps what arrives until the client waits for an answer.
-fn first_message(args: &[&str]) -> Vec<u8> {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let a = l.local_addr().unwrap().to_string();
-    let args: Vec<String> = args
-        .iter()
-        .map(|s| {
-            if *s == "ADDR" {
-                a.clone()
-            } else {
-                s.to_string()
-            }
-        })
-        .collect();
-    let mut child = std::process::Command::new(PROVER)
-        .args(&args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    l.set_nonblocking(true).unwrap();
-    let t0 = Instant::now();
-    let mut s = loop {
-        match l.accept() {
-            Ok((s, _)) => break s,
-            Err(_) if t0.elapsed() < Duration::from_secs(30) => {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            Err(e) => {
-                let _ = child.kill();
-                panic!("prover {args:?} never connected: {e}");
-            }
-        }
-    };
-    s.set_nonblocking(false).unwrap();
-    s.set_read_timeout(Some(Duration::from_millis(700)))
-        .unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n) = s.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(!buf.is_empty());
-    buf
-}
-
-/// One connection from each of `from`, each sending `hello` and then waiting (a valid first
-/// message, the session then inside its deadlines); a thread keeps them so, reconnecting any
-/// the server closed, until `stop`. Returns how many reconnections it made.
-fn hold(
-    addr: String,
-    hello: Vec<u8>,
-    from: Vec<Ipv4Addr>,
-    stop: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<usize> {
-    let connect = move |ip: Ipv4Addr, addr: &str, hello: &[u8]| {
-        let mut s = connect_from(ip, addr).ok()?;
-        s.write_all(hello).ok()?;
-        s.set_nonblocking(true).ok()?;
-        Some(s)
-    };
-    let mut held: Vec<(Ipv4Addr, Option<TcpStream>)> = from
-        .iter()
-        .map(|&ip| (ip, connect(ip, &addr, &hello)))
-        .collect();
-    std::thread::spawn(move || {
-        let mut again = 0;
-        let mut buf = [0u8; 4096];
-        while !stop.load(Ordering::SeqCst) {
-            for (ip, s) in held.iter_mut() {
-                let closed = match s {
-                    None => true,
-                    Some(st) => match st.read(&mut buf) {
-                        Ok(0) => true,
-                        Ok(_) => false,
-                        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
-                    },
-                };
-                if closed {
-                    *s = connect(*ip, &addr, &hello);
-                    again += 1;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        again
-    })
-}
-
-/// `honest` run `n` times, 300 ms apart; how many were served.
-fn served(n: usize, honest: impl Fn() -> (i32, String)) -> usize {
-    let mut ok = 0;
-    for _ in 0..n {
-        let (c, e) = honest();
-        if c == 0 {
-            ok += 1;
-        } else {
-            println!("  not served: exit {c}: {}", e.trim());
-        }
-        std::thread::sleep(Duration::from_millis(300));
-    }
-    ok
-}
-
 /// A TCP server of 32 places held by 32 addresses, one session each; 5 honest clients
 /// from 127.0.0.1 once the hold has passed: at least 4 served.
 fn tcp_full(what: &str, srv: Server, hello: Vec<u8>, honest: impl Fn() -> (i32, String)) {
@@ -247,7 +138,7 @@ fn tcp_full(what: &str, srv: Server, hello: Vec<u8>, honest: impl Fn() -> (i32, 
     let from: Vec<Ipv4Addr> = (0..32u8)
         .map(|i| Ipv4Addr::new(127, 0, 5, 10 + i))
         .collect();
-    let t = hold(srv.addr.clone(), hello, from, Arc::clone(&stop));
+    let t = hold(srv.addr.clone(), hello, from, 1, Arc::clone(&stop));
     std::thread::sleep(PAST_THE_HOLD);
     let n = 5;
     let ok = served(n, honest);

@@ -633,8 +633,8 @@ pub fn prove_offline(
 }
 
 /// Verifies an offline proof against `id` and `text` at [`LOGIN_SECURITY_BITS`]; returns the
-/// engine that made it. Errors as [`verify_login`].
-pub fn verify_offline(id: &Identity, text: &[u8], proof: &[u8]) -> Result<Engine> {
+/// system (engine and parameters) that made it. Errors as [`verify_login`].
+pub fn verify_offline(id: &Identity, text: &[u8], proof: &[u8]) -> Result<System> {
     let ctx = offline_context(text)?;
     let file = ProofFile::from_bytes(proof)?;
     let req = Required::bits(LOGIN_SECURITY_BITS);
@@ -645,7 +645,9 @@ pub fn verify_offline(id: &Identity, text: &[u8], proof: &[u8]) -> Result<Engine
         ));
     }
     verify_bound(id, &ctx, &file, &req)?;
-    Ok(engine)
+    let system = engine_proof(id, &file)?.system();
+    debug_assert_eq!(engine, system.engine());
+    Ok(system)
 }
 
 /// Rounds of a login proof: [`LOGIN_SECURITY_BITS`] of soundness (219).
@@ -800,10 +802,10 @@ pub fn verify_login_accepting(
 fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> Result<()> {
     match id {
         Identity::Sha256(d) => {
-            mpc::sha256::verify(d, file, req, ctx)?;
+            mpc::sha256::verify(d, file, req, ctx).map_err(key_binds)?;
         }
         Identity::Peg(inst) => {
-            zkgames_peg::mpc::verify(inst, file, req, ctx)?;
+            zkgames_peg::mpc::verify(inst, file, req, ctx).map_err(key_binds)?;
         }
         Identity::Lowmc {
             plaintext,
@@ -817,6 +819,27 @@ fn verify_bound(id: &Identity, ctx: &[u8], file: &ProofFile, req: &Required) -> 
     Ok(())
 }
 
+/// A refusal of a `sha256` or `peg` key proof, naming what a key proof binds
+/// ([`mpc::binds::KEY`]: identity, challenge, context) where the statement's own code names
+/// what a preimage or a peg proof binds (a digest, a puzzle or start position); the
+/// LowMC and AES-128 key statements name it themselves.
+fn key_binds(e: Error) -> Error {
+    /// How a peg proof of another instance starts (`zkgames_peg::mpc::verify`).
+    const PEG_INSTANCE: &str =
+        "the proof is for another instance: another puzzle or start position";
+    match mpc::binds::name(e, mpc::binds::KEY) {
+        Error::Rejected(m) if m.starts_with(PEG_INSTANCE) => Error::Rejected(m.replacen(
+            PEG_INSTANCE,
+            &format!(
+                "made for another statement ({}): another peg identity",
+                mpc::binds::KEY
+            ),
+            1,
+        )),
+        e => e,
+    }
+}
+
 /// The bytes a `sha256` login proves a preimage of: [`ID_TAG`] and the 32-byte secret.
 pub const LOGIN_PREIMAGE_LEN: usize = ID_TAG.len() + 32;
 
@@ -825,7 +848,24 @@ pub const LOGIN_PREIMAGE_LEN: usize = ID_TAG.len() + 32;
 /// `sha256` key, a preimage of [`LOGIN_PREIMAGE_LEN`] bytes. Anything else (a 247-byte
 /// preimage, a KKW set heavier than the login set) is refused at the cost of reading it.
 fn check_login_shape(id: &Identity, file: &ProofFile) -> Result<()> {
-    let proof = match id {
+    let proof = engine_proof(id, file)?;
+    let sets = login_systems(proof.engine());
+    if !sets.contains(&proof.system()) {
+        return Err(Error::rejected(format!(
+            "a login proof must use the login parameters ({})",
+            sets.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", or ")
+        )));
+    }
+    Ok(())
+}
+
+/// The engine's proof in `file`, read as `id`'s kind (a `sha256` login's preimage length
+/// checked: [`LOGIN_PREIMAGE_LEN`]).
+fn engine_proof(id: &Identity, file: &ProofFile) -> Result<EngineProof> {
+    Ok(match id {
         Identity::Sha256(_) => {
             let (len, p): (u32, EngineProof) =
                 EngineProof::read_file(&mpc::sha256::PROTOCOLS, file, "login proof")?;
@@ -847,18 +887,7 @@ fn check_login_shape(id: &Identity, file: &ProofFile) -> Result<()> {
                 EngineProof::read_file(&aes128::PROTOCOLS, file, "login proof")?;
             p
         }
-    };
-    let sets = login_systems(proof.engine());
-    if !sets.contains(&proof.system()) {
-        return Err(Error::rejected(format!(
-            "a login proof must use the login parameters ({})",
-            sets.iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(", or ")
-        )));
-    }
-    Ok(())
+    })
 }
 
 /// Reads and parses a key file.

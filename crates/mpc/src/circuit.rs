@@ -583,7 +583,7 @@ fn gf256_pow(x: u8, mut e: u32) -> u8 {
 }
 
 /// `a · b` in AES's field GF(2^8) (modulus `x^8 + x^4 + x^3 + x + 1`).
-pub fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
+pub const fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
     let mut r = 0u8;
     while b != 0 {
         if b & 1 == 1 {
@@ -599,17 +599,32 @@ pub fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
     r
 }
 
-/// `a^254` in GF(2^8): the inverse of a non-zero `a`, and 0 for 0 (AES's convention).
+/// `a^254` in GF(2^8): the inverse of a non-zero `a`, and 0 for 0 (AES's convention). A
+/// lookup in a table the compiler computes (every AES S-box of a proof or a key's
+/// encryption asks for one: 14 multiplications each at run time).
 pub fn gf256_inv(a: u8) -> u8 {
-    // a^254 = a^(2+4+8+16+32+64+128)
-    let mut r = 1u8;
-    let mut sq = a;
-    for _ in 0..7 {
-        sq = gf256_mul(sq, sq);
-        r = gf256_mul(r, sq);
-    }
-    r
+    GF256_INV[a as usize]
 }
+
+/// [`gf256_inv`] of every byte, computed at compile time.
+static GF256_INV: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut a = 0usize;
+    while a < 256 {
+        // a^254 = a^(2+4+8+16+32+64+128)
+        let mut r = 1u8;
+        let mut sq = a as u8;
+        let mut i = 0;
+        while i < 7 {
+            sq = gf256_mul(sq, sq);
+            r = gf256_mul(r, sq);
+            i += 1;
+        }
+        t[a] = r;
+        a += 1;
+    }
+    t
+};
 
 /// A process-wide memo of circuits rebuilt from a small key (a SHA-256 circuit from its
 /// message length): a server verifying proof after proof of the same shape builds its

@@ -247,6 +247,7 @@ pub fn run_stdin(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> (i32, String
 }
 
 pub mod figures;
+pub mod hold;
 pub mod http;
 pub mod pg;
 pub mod python;

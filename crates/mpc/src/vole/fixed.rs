@@ -301,26 +301,48 @@ impl Reduction {
             .filter(|&p| !is_fixed[p] && coef[wire_of[p] as usize] != [0; W])
             .collect();
         let direct = (live.len() * nf <= DIRECT_PER_WIRE * c.n_wires()).then(|| {
-            pivot_rows
-                .iter()
-                .map(|&k| {
-                    let s = &rows[k].1;
-                    let odd = |v: &[u64; W]| {
-                        v.iter()
-                            .zip(s)
-                            .fold(0, |a, (x, y)| a ^ (x & y))
-                            .count_ones()
-                            & 1
-                            == 1
-                    };
-                    let terms = live
-                        .iter()
-                        .filter(|&&p| odd(&coef[wire_of[p] as usize]))
-                        .map(|&p| p as u32)
-                        .collect();
-                    (terms, odd(&constant))
-                })
-                .collect()
+            // f's term test, `|column ∩ S_f|` odd, for every f at once: bit j of
+            // `Σ_{e ∈ column} T_e` where bit j of `T_e` says equation e is in S_{f_j}; the
+            // sum is taken four equations at a time from tables of the 16 sums of each
+            // four `T_e` (one lookup per nibble of the column instead of a pass per f)
+            let mut t = vec![[0u64; W]; 64 * W];
+            for (j, &k) in pivot_rows.iter().enumerate() {
+                for e in ones(&rows[k].1) {
+                    flip(&mut t[e], j);
+                }
+            }
+            let mut tab = vec![[0u64; W]; 16 * 16 * W];
+            for (n, quad) in t.chunks_exact(4).enumerate() {
+                let tab = &mut tab[16 * n..16 * n + 16];
+                for x in 1..16usize {
+                    let mut v = tab[x & (x - 1)];
+                    xor_into(&mut v, &quad[x.trailing_zeros() as usize]);
+                    tab[x] = v;
+                }
+            }
+            let terms_of = |v: &[u64; W]| {
+                let mut m = [0u64; W];
+                for (i, &w) in v.iter().enumerate() {
+                    let mut w = w;
+                    let mut n = 16 * i;
+                    while w != 0 {
+                        xor_into(&mut m, &tab[16 * n + (w & 15) as usize]);
+                        w >>= 4;
+                        n += 1;
+                    }
+                }
+                m
+            };
+            let mut direct: Vec<(Vec<u32>, bool)> = (0..nf).map(|_| (Vec::new(), false)).collect();
+            for &p in &live {
+                for j in ones(&terms_of(&coef[wire_of[p] as usize])) {
+                    direct[j].0.push(p as u32);
+                }
+            }
+            for j in ones(&terms_of(&constant)) {
+                direct[j].1 = true;
+            }
+            direct
         });
         (fixed, direct)
     }

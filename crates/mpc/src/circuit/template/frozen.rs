@@ -118,15 +118,23 @@ pub fn decode(b: &[u8]) -> Template {
     let mut r = Reader { b, at: MAGIC.len() };
     let (n_inputs, n_and, start, width, n_gates) =
         (r.usize(), r.usize(), r.usize(), r.usize(), r.usize());
+    // the gates, the most of the file: one bounds check per gate (a gate takes at most 9
+    // bytes, and the file's digest always follows), the fields at fixed offsets
     let mut gates = Vec::with_capacity(n_gates);
+    let u = |g: &[u8; 9], i: usize| u32::from_le_bytes([g[i], g[i + 1], g[i + 2], g[i + 3]]);
     for _ in 0..n_gates {
-        gates.push(match r.byte() {
-            0 => Gate::Xor(r.u32(), r.u32()),
-            1 => Gate::And(r.u32(), r.u32()),
-            2 => Gate::Not(r.u32()),
-            3 => Gate::Inv(r.u32(), r.byte()),
+        let g = b[r.at..]
+            .first_chunk::<9>()
+            .expect("a gate and the digest after it");
+        let (gate, len) = match g[0] {
+            0 => (Gate::Xor(u(g, 1), u(g, 5)), 9),
+            1 => (Gate::And(u(g, 1), u(g, 5)), 9),
+            2 => (Gate::Not(u(g, 1)), 5),
+            3 => (Gate::Inv(u(g, 1), g[5]), 6),
             op => panic!("template gate op {op}"),
-        });
+        };
+        gates.push(gate);
+        r.at += len;
     }
     let n = r.usize();
     let outputs = (0..n)
