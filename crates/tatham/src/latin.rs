@@ -74,6 +74,7 @@ pub fn one_hot(b: &mut Builder, given: &[u8], n: usize) -> Vec<Vec<Bit>> {
 /// none), these hold exactly when each value is once in every line, every square filled.
 pub fn constraints(b: &mut Builder, onehot: &[Vec<Bit>], given: &[u8], n: usize) {
     for cells in lines(n) {
+        #[allow(clippy::needless_range_loop)] // v indexes every square's one-hot vector
         for v in 0..n {
             let count = cells
                 .iter()
