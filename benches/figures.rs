@@ -237,6 +237,8 @@ fn sizes() -> Vec<Size> {
         ("pearl", "Pearl 8x8", ""),
         ("bridges", "Bridges 7x7", ""),
         ("unruly", "Unruly 8x8", ""),
+        ("towers", "Towers 5x5", ""),
+        ("unequal", "Unequal 4x4", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

@@ -492,7 +492,8 @@ fn list_inspect_and_json() {
     let (c, out, e) = run(PROVER, &["tatham", "list"]);
     assert_eq!(c, 0, "{e}");
     let games = [
-        "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges", "Unruly",
+        "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges", "Unruly", "Towers",
+        "Unequal",
     ];
     for g in games {
         assert!(out.contains(g), "{out}");

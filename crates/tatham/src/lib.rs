@@ -15,6 +15,7 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod latin;
 pub mod loopy;
 pub mod net;
 pub mod parse;
@@ -25,6 +26,8 @@ pub mod proof;
 pub mod save;
 pub mod slant;
 pub mod solo;
+pub mod towers;
+pub mod unequal;
 pub mod unruly;
 
 use zkgames_core::Error;
@@ -64,6 +67,8 @@ pub const GAMES: &[Game] = &[
     pearl::GAME,
     bridges::GAME,
     unruly::GAME,
+    towers::GAME,
+    unequal::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.

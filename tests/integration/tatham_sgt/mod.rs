@@ -1,5 +1,5 @@
 //! Save files written by the real program (Debian's `sgt-puzzles`), for the tests of the
-//! games in `crates/tatham/src/` (Slant, Loopy, Pearl, Bridges, Unruly). Under `CI=true` a missing program fails the
+//! games in `crates/tatham/src/` (Slant, Loopy, Pearl, Bridges, Unruly, Towers, Unequal, and the live sessions). Under `CI=true` a missing program fails the
 //! test; otherwise the test is skipped with a printed reason.
 #![allow(dead_code)]
 
