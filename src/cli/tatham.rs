@@ -379,6 +379,11 @@ fn verify(a: VerifyArgs) -> Result<()> {
 fn serve(a: ServeCmdArgs) -> Result<()> {
     let SecurityArgs { security, context } = a.sec;
     check_security(security)?;
+    if a.serve.stdio && a.puzzle == "-" {
+        return Err(Error::bad(
+            "PUZZLE `-` and --stdio both want stdin: give the puzzle as a file or a game ID",
+        ));
+    }
     let p = puzzle_arg(&a.puzzle)?;
     let system = a.system.system(security)?;
     let id = tatham::game_id(p.as_ref());

@@ -153,6 +153,11 @@ fn tatham_sessions_through_the_binaries() {
         assert!(out.contains("interactive session transcript"), "{out}");
     }
 
+    // the puzzle and the session cannot both come from stdin
+    let (c, _, e) = run(VERIFIER, &["tatham", "serve", "-", "--stdio"]);
+    assert_eq!(c, 2, "{e}");
+    tatham_sgt::one_line(&e);
+
     // a full server turns the prover away: try again later (75)
     let srv = serve(s(a), &["--max-sessions", "1", "--max-per-address", "1"]);
     let hold = TcpStream::connect(&srv.addr).unwrap();
