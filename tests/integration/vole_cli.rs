@@ -1,6 +1,6 @@
-//! `--system vole` through the binaries: SHA-256 proofs and seals with both parameter sets,
-//! peg proofs, sessions and simulated transcripts, sealed Wall moves and their sessions,
-//! `inspect`, exit statuses (0 accepted, 1 rejected, 2 bad input).
+//! `--system vole` through the binaries: what only VOLE-in-the-head tests here (SHA-256
+//! seals, peg sessions and simulated transcripts, Wall Game sessions); its proofs and seals
+//! with each parameter set are in the loops over the engines of `engines_cli`.
 
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
@@ -19,53 +19,9 @@ fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A VOLE seal (proofs with each parameter set: `engines_cli::sha256_proofs_with_every_parameter_set`).
 #[test]
-fn sha256_vole_proofs_and_seals_with_both_parameter_sets() {
-    for (set, tau) in [("size", "τ = 11"), ("speed", "τ = 17")] {
-        let p = tmp(&format!("abc-vole-{set}.proof"));
-        let (c, _, err) = run(
-            PROVER,
-            &[
-                "sha256",
-                "prove",
-                "--preimage-hex",
-                "616263",
-                "--system",
-                "vole",
-                "--vole-params",
-                set,
-                "--context",
-                "c",
-                "-o",
-                &p,
-            ],
-        );
-        assert_eq!(c, 0, "{err}");
-        // the set by name, the parameters under --verbose
-        let named = format!("VOLE-in-the-head, 128-bit, {set} set");
-        assert!(err.contains(&named) && !err.contains(tau), "{err}");
-        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "c"]);
-        assert_eq!(c, 0, "{err}");
-        assert!(out.starts_with("ACCEPTED") && out.contains(&named), "{out}");
-        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "c", "--verbose"]);
-        assert_eq!(c, 0, "{err}");
-        assert!(out.starts_with("ACCEPTED") && out.contains(tau), "{out}");
-        let (c, _, err) = sha256_verify(ABC, &p, &[]);
-        assert_eq!(c, 1, "{err}");
-        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "c", "--security", "130"]);
-        assert_eq!(c, 1, "{err}");
-        let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &p]);
-        assert_eq!(c, 0);
-        assert!(out.contains("VOLE") && out.contains(tau), "{out}");
-        let mut b = std::fs::read(&p).unwrap();
-        let i = b.len() - 500;
-        b[i] ^= 0x10;
-        let q = tmp(&format!("abc-vole-{set}-bad.proof"));
-        std::fs::write(&q, &b).unwrap();
-        let (c, _, err) = sha256_verify(ABC, &q, &["--context", "c"]);
-        assert!(c == 1 || c == 2, "{c} {err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-    }
+fn sha256_vole_seals() {
     let (s, o) = (tmp("abc-vole.seal"), tmp("abc-vole.open"));
     let _ = std::fs::remove_file(&o);
     let (c, _, e) = run(
@@ -102,34 +58,9 @@ fn sha256_vole_proofs_and_seals_with_both_parameter_sets() {
     assert_eq!(c, 1);
 }
 
+/// VOLE peg sessions (proofs: `engines_cli::peg_proofs_with_every_set_engine`) and simulations.
 #[test]
-fn peg_vole_proofs_sessions_and_simulations() {
-    let english = puzzle("english.txt");
-    let sol = tmp("english-vole.solution");
-    assert_eq!(
-        run(PROVER, &["peg", "solve", &english, "-o", &sol, "-q"]).0,
-        0
-    );
-    let pf = tmp("english-vole.proof");
-    let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", "vole", "-o", &pf]);
-    assert_eq!(c, 0, "{err}");
-    assert!(err.contains("VOLE"), "{err}");
-    let (c, out, err) = peg_verify(&english, &pf, &[]);
-    assert_eq!(c, 0, "{err}");
-    assert!(out.contains("ACCEPTED") && out.contains("VOLE"), "{out}");
-    let (c, _, _) = peg_verify(&english, &pf, &["--context", "x"]);
-    assert_eq!(c, 1);
-    let (c, out, _) = run(VERIFIER, &["peg", "inspect", &pf]);
-    assert_eq!(c, 0);
-    assert!(out.contains("VOLE") && out.contains("τ = 11"), "{out}");
-    assert!(std::fs::metadata(&pf).unwrap().len() <= 10_000);
-    let (c, _, err) = prover_peg(
-        "prove",
-        &english,
-        &sol,
-        &["--system", "vole", "--rounds", "9"],
-    );
-    assert_eq!(c, 2, "{err}");
+fn peg_vole_sessions_and_simulations() {
     // a live session (verifier's Δ) and its transcript
     let tee = puzzle("tee.txt");
     let tsol = tmp("tee-vole.solution");
@@ -208,40 +139,10 @@ fn peg_vole_proofs_sessions_and_simulations() {
     );
 }
 
+/// A sealed-move session with VOLE over pipes: accepted, the move never shown.
 #[test]
-fn wall_seals_and_sessions_with_vole() {
+fn wall_sessions_with_vole() {
     let pos = format!("{}/{WALL_POS}", env!("CARGO_MANIFEST_DIR"));
-    let (s, o) = (tmp("wall-vole.seal"), tmp("wall-vole.open"));
-    let _ = std::fs::remove_file(&o);
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "wall",
-            "seal",
-            &pos,
-            "--move",
-            "Cb8.>a7",
-            "-o",
-            &s,
-            "--opening",
-            &o,
-            "--context",
-            "g1",
-            "--system",
-            "vole",
-        ],
-    );
-    assert_eq!(c, 0, "{e}");
-    let n = std::fs::metadata(&s).unwrap().len();
-    assert!(n <= 4096, "sealed 8x8 move {n} bytes");
-    let (c, out, e) = run(VERIFIER, &["wall", "verify", &pos, &s, "--context", "g1"]);
-    assert_eq!(c, 0, "{e}{out}");
-    let (c, out, e) = run(VERIFIER, &["wall", "open", &pos, &s, &o, "--context", "g1"]);
-    assert_eq!(c, 0, "{e}");
-    assert!(out.contains("Cb8"), "{out}");
-    let (c, out, _) = run(VERIFIER, &["wall", "inspect", &s]);
-    assert_eq!(c, 0);
-    assert!(out.contains("VOLE"), "{out}");
     let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let (pr, vo) = pipe_session(
         &args(&["wall", "serve", &pos, "--stdio", "--system", "vole"]),

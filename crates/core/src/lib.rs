@@ -6,6 +6,7 @@
 //!   Merkle trees.
 //! - [`files`]: reading inputs and writing outputs (atomic replacement, secret modes, limits).
 //! - [`proof_file`]: the versioned container every proof file uses.
+//! - [`details`]: what `inspect` reports, as typed fields rendered to text and to JSON.
 
 pub mod commit;
 pub mod details;

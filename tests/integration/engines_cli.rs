@@ -1,5 +1,7 @@
-//! `--system kkw` through the binaries: SHA-256 and peg proofs with both parameter sets, the
-//! verifiers reading both engines' files, exit statuses (0 accepted, 1 rejected, 2 bad
+//! The engines through the binaries, in loops over the engines with named parameter sets
+//! (KKW and VOLE-in-the-head) and each set: SHA-256 and peg proofs, sealed Wall moves; then
+//! what KKW alone is tested for here (against ZKB++, sessions, seals); the verifiers
+//! reading every engine's files, exit statuses (0 accepted, 1 rejected, 2 bad
 //! input), `inspect`, and the `zkbpp`/`mpc` names of ZKB++.
 
 const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
@@ -27,55 +29,72 @@ fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every engine with named parameter sets, each set: proved, accepted under its name (its
+/// parameters under `-v`), rejected for another context, digest or a higher level,
+/// inspected, and a flipped byte never accepted.
 #[test]
-fn sha256_kkw_proofs_with_both_parameter_sets() {
-    for (set, n) in [("size", "N = 32"), ("speed", "N = 16")] {
-        let p = tmp(&format!("abc-{set}.proof"));
-        let (c, _, err) = sha256_prove(
-            "616263",
-            &[
-                "--system",
-                "kkw",
-                "--kkw-params",
-                set,
-                "--context",
-                "login 42",
-                "-o",
-                &p,
-            ],
-        );
-        assert_eq!(c, 0, "{err}");
-        let named = format!("KKW, 128-bit, {set} set");
-        assert!(err.contains(&named), "{err}");
-        let (c, out, err) = sha256_verify(ABC, &p, &["--context", "login 42"]);
-        assert_eq!(c, 0, "{err}");
-        assert!(out.starts_with("ACCEPTED") && out.contains(&named), "{out}");
-        let (c, out, err) = sha256_verify(ABC, &p, &["-v", "--context", "login 42"]);
-        assert_eq!(c, 0, "{err}");
-        assert!(out.starts_with("ACCEPTED") && out.contains(n), "{out}");
-        // wrong context, wrong digest, more security than the parameters give: rejected
-        let (c, _, err) = sha256_verify(ABC, &p, &[]);
-        assert_eq!(c, 1, "{err}");
-        assert!(err.contains("REJECTED"), "{err}");
-        let wrong = format!("{}0", &ABC[..63]);
-        let (c, _, _) = sha256_verify(&wrong, &p, &["--context", "login 42"]);
-        assert_eq!(c, 1);
-        let (c, _, err) = sha256_verify(ABC, &p, &["--context", "login 42", "--security", "129"]);
-        assert_eq!(c, 1, "{err}");
-        assert!(err.contains("bits of security"), "{err}");
-        // inspect names the engine and the parameters
-        let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &p]);
-        assert_eq!(c, 0);
-        assert!(out.contains("KKW") && out.contains(n), "{out}");
-        // a flipped byte in the body: rejected or refused, never accepted
-        let mut b = std::fs::read(&p).unwrap();
-        let i = b.len() - 1000;
-        b[i] ^= 0x10;
-        let q = tmp(&format!("abc-{set}-bad.proof"));
-        std::fs::write(&q, &b).unwrap();
-        let (c, _, err) = sha256_verify(ABC, &q, &["--context", "login 42"]);
-        assert!(c == 1 || c == 2, "{c} {err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+fn sha256_proofs_with_every_parameter_set() {
+    let sets: [(&str, [(&str, &str); 2]); 2] = [
+        ("kkw", [("size", "N = 32"), ("speed", "N = 16")]),
+        ("vole", [("size", "τ = 11"), ("speed", "τ = 17")]),
+    ];
+    for (engine, sets) in sets {
+        let label = if engine == "kkw" {
+            "KKW"
+        } else {
+            "VOLE-in-the-head"
+        };
+        for (set, marker) in sets {
+            let p = tmp(&format!("abc-{engine}-{set}.proof"));
+            let flag = format!("--{engine}-params");
+            let (c, _, err) = sha256_prove(
+                "616263",
+                &[
+                    "--system",
+                    engine,
+                    &flag,
+                    set,
+                    "--context",
+                    "login 42",
+                    "-o",
+                    &p,
+                ],
+            );
+            assert_eq!(c, 0, "{err}");
+            // the set by name, the parameters under --verbose only
+            let named = format!("{label}, 128-bit, {set} set");
+            assert!(err.contains(&named) && !err.contains(marker), "{err}");
+            let (c, out, err) = sha256_verify(ABC, &p, &["--context", "login 42"]);
+            assert_eq!(c, 0, "{err}");
+            assert!(out.starts_with("ACCEPTED") && out.contains(&named), "{out}");
+            let (c, out, err) = sha256_verify(ABC, &p, &["-v", "--context", "login 42"]);
+            assert_eq!(c, 0, "{err}");
+            assert!(out.starts_with("ACCEPTED") && out.contains(marker), "{out}");
+            // wrong context, wrong digest, more security than the parameters give: rejected
+            let (c, _, err) = sha256_verify(ABC, &p, &[]);
+            assert_eq!(c, 1, "{err}");
+            assert!(err.contains("REJECTED"), "{err}");
+            let wrong = format!("{}0", &ABC[..63]);
+            let (c, _, _) = sha256_verify(&wrong, &p, &["--context", "login 42"]);
+            assert_eq!(c, 1);
+            let (c, _, err) =
+                sha256_verify(ABC, &p, &["--context", "login 42", "--security", "130"]);
+            assert_eq!(c, 1, "{err}");
+            assert!(err.contains("bits of security"), "{engine} {set}: {err}");
+            // inspect names the engine and the parameters
+            let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &p]);
+            assert_eq!(c, 0);
+            assert!(out.contains(label) && out.contains(marker), "{out}");
+            // a flipped byte in the body: rejected or refused, never accepted
+            let mut b = std::fs::read(&p).unwrap();
+            let i = b.len() - 500;
+            b[i] ^= 0x10;
+            let q = tmp(&format!("abc-{engine}-{set}-bad.proof"));
+            std::fs::write(&q, &b).unwrap();
+            let (c, _, err) = sha256_verify(ABC, &q, &["--context", "login 42"]);
+            assert!(c == 1 || c == 2, "{c} {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
     }
 }
 
@@ -93,8 +112,51 @@ fn sha256_verifier_reads_both_engines_and_zkbpp_names() {
     assert_eq!(c, 2, "{err}");
 }
 
+/// Peg proofs with each engine of parameter sets: proved, accepted, rejected for another
+/// context or puzzle, inspected with the parameters, bounded in size, `--rounds` refused.
 #[test]
-fn peg_kkw_proofs_through_the_binaries() {
+fn peg_proofs_with_every_set_engine() {
+    let english = puzzle("english.txt");
+    let sol = tmp("english-sets.solution");
+    assert_eq!(
+        run(PROVER, &["peg", "solve", &english, "-o", &sol, "-q"]).0,
+        0
+    );
+    for (engine, label, marker, bound) in [
+        ("kkw", "KKW", "N = 32", 40_000),
+        ("vole", "VOLE", "τ = 11", 10_000),
+    ] {
+        let pf = tmp(&format!("english-{engine}-sets.proof"));
+        let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", engine, "-o", &pf]);
+        assert_eq!(c, 0, "{err}");
+        assert!(err.contains(label), "{err}");
+        let (c, out, err) = peg_verify(&english, &pf, &[]);
+        assert_eq!(c, 0, "{err}");
+        assert!(out.contains("ACCEPTED") && out.contains(label), "{out}");
+        let (c, _, _) = peg_verify(&english, &pf, &["--context", "x"]);
+        assert_eq!(c, 1);
+        let (c, out, _) = run(VERIFIER, &["peg", "inspect", &pf]);
+        assert_eq!(c, 0);
+        assert!(out.contains(label) && out.contains(marker), "{out}");
+        // another puzzle: rejected
+        let (c, _, _) = peg_verify(&puzzle("tee.txt"), &pf, &[]);
+        assert!(c == 1 || c == 2);
+        let n = std::fs::metadata(&pf).unwrap().len();
+        assert!(n <= bound, "{engine} English proof {n} bytes");
+        // --rounds is for the round-based systems only
+        let (c, _, err) = prover_peg(
+            "prove",
+            &english,
+            &sol,
+            &["--system", engine, "--rounds", "9"],
+        );
+        assert_eq!(c, 2, "{err}");
+    }
+}
+
+/// KKW against ZKB++ on the same solution, KKW's speed set and the demo.
+#[test]
+fn peg_kkw_against_zkbpp_speed_set_and_demo() {
     let english = puzzle("english.txt");
     let sol = tmp("english.solution");
     assert_eq!(
@@ -104,18 +166,6 @@ fn peg_kkw_proofs_through_the_binaries() {
     let kkw = tmp("english-kkw.proof");
     let (c, _, err) = prover_peg("prove", &english, &sol, &["--system", "kkw", "-o", &kkw]);
     assert_eq!(c, 0, "{err}");
-    assert!(err.contains("KKW"), "{err}");
-    let (c, out, err) = peg_verify(&english, &kkw, &[]);
-    assert_eq!(c, 0, "{err}");
-    assert!(out.contains("ACCEPTED") && out.contains("KKW"), "{out}");
-    let (c, _, _) = peg_verify(&english, &kkw, &["--context", "x"]);
-    assert_eq!(c, 1);
-    let (c, out, _) = run(VERIFIER, &["peg", "inspect", &kkw]);
-    assert_eq!(c, 0);
-    assert!(out.contains("KKW") && out.contains("N = 32"), "{out}");
-    // another puzzle: rejected
-    let (c, _, _) = peg_verify(&puzzle("tee.txt"), &kkw, &[]);
-    assert!(c == 1 || c == 2);
     // the ZKB++ proof of the same solution, under its new name and its old one
     let zk = tmp("english-zkbpp.proof");
     for name in ["zkbpp", "mpc"] {
@@ -130,15 +180,6 @@ fn peg_kkw_proofs_through_the_binaries() {
         std::fs::metadata(&zk).unwrap().len(),
     );
     assert!(a * 3 < b, "KKW {a} bytes vs ZKB++ {b} bytes");
-    assert!(a <= 40_000, "KKW English proof {a} bytes");
-    // --rounds is for the round-based systems only
-    let (c, _, err) = prover_peg(
-        "prove",
-        &english,
-        &sol,
-        &["--system", "kkw", "--rounds", "9"],
-    );
-    assert_eq!(c, 2, "{err}");
     // the speed set and the demo
     let (c, _, err) = prover_peg(
         "prove",
@@ -170,12 +211,12 @@ fn wall_pos() -> String {
     format!("{}/{WALL_POS}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `prover wall seal --system kkw`: both parameter sets; the seal records the engine
-/// (protocol 7); `verifier wall verify/open/inspect` read it (and still read ZKB++ seals);
-/// KKW seals are smaller; a tampered seal is rejected; the opening of a ZKB++ seal does not
-/// open a KKW seal.
+/// `prover wall seal` with each engine of parameter sets (KKW, VOLE-in-the-head) and each
+/// set: the seal records the engine; `verifier wall verify/open/inspect` read it (and still
+/// read ZKB++ seals); such seals are smaller than ZKB++'s; a tampered seal is rejected; the
+/// opening of a ZKB++ seal does not open the other, nor conversely.
 #[test]
-fn wall_seals_with_kkw() {
+fn wall_seals_with_every_set_engine() {
     let pos = wall_pos();
     let seal = |sys: &[&str], name: &str| -> (String, String, u64) {
         let (s, o) = (tmp(&format!("{name}.seal")), tmp(&format!("{name}.open")));
@@ -199,12 +240,17 @@ fn wall_seals_with_kkw() {
         (s, o, n)
     };
     let (zs, zo, zn) = seal(&["--system", "zkbpp"], "zkbpp");
-    for set in ["size", "speed"] {
-        let (s, o, n) = seal(&["--system", "kkw", "--kkw-params", set], set);
-        assert!(n * 2 < zn, "KKW {set} {n} bytes, ZKB++ {zn}");
-        if set == "size" {
-            assert!(n <= 25_000, "{n} bytes");
-        }
+    for (engine, label, marker, size_bound, set) in [
+        ("kkw", "KKW", "N = ", 25_000, "size"),
+        ("kkw", "KKW", "N = ", u64::MAX, "speed"),
+        ("vole", "VOLE", "τ = ", 4096, "size"),
+        ("vole", "VOLE", "τ = ", u64::MAX, "speed"),
+    ] {
+        let flag = format!("--{engine}-params");
+        let name = format!("{engine}-{set}");
+        let (s, o, n) = seal(&["--system", engine, &flag, set], &name);
+        assert!(n * 2 < zn, "{label} {set} {n} bytes, ZKB++ {zn}");
+        assert!(n <= size_bound, "{label} {set}: {n} bytes");
         let (c, out, e) = wall_verify(&pos, &s, &["--context", "g1"]);
         assert_eq!(c, 0, "{e}");
         assert!(out.contains("ACCEPTED") && !out.contains("Cb8"), "{out}");
@@ -229,12 +275,12 @@ fn wall_seals_with_kkw() {
         assert_eq!(c, 1);
         let (c, out, _) = run(VERIFIER, &["wall", "inspect", &s]);
         assert_eq!(c, 0);
-        assert!(out.contains("KKW") && out.contains("N = "), "{out}");
+        assert!(out.contains(label) && out.contains(marker), "{out}");
         // a flipped byte in the body
         let mut b = std::fs::read(&s).unwrap();
         let i = b.len() / 2;
         b[i] ^= 1;
-        let t = tmp(&format!("{set}-tampered.seal"));
+        let t = tmp(&format!("{name}-tampered.seal"));
         std::fs::write(&t, &b).unwrap();
         let (c, _, _) = wall_verify(&pos, &t, &["--context", "g1"]);
         assert_ne!(c, 0);
