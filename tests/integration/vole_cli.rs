@@ -6,7 +6,7 @@ const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f2001
 const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
 
 use crate::common;
-use common::{peg_verify, pipe_session, prover_peg, run, tmp, PROVER, VERIFIER};
+use common::{peg_verify, pipe_session, run, tmp, PROVER, VERIFIER};
 
 fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
     run(
