@@ -4,7 +4,7 @@
 //! reading every engine's files, exit statuses (0 accepted, 1 rejected, 2 bad
 //! input), `inspect`, and the `zkbpp`/`mpc` names of ZKB++.
 
-const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+pub const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 use crate::common;
 use common::{peg_verify, pipe_session, prover_peg, run, tmp, wall_verify, PROVER, VERIFIER};
@@ -18,14 +18,15 @@ fn sha256_prove(hex: &str, rest: &[&str]) -> (i32, String, String) {
 }
 
 /// Runs `verifier sha256 verify --digest DIGEST PROOF REST…`; returns (exit code, stdout, stderr).
-fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
+pub fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
     run(
         VERIFIER,
         &[&["sha256", "verify", "--digest", digest, proof][..], rest].concat(),
     )
 }
 
-fn puzzle(name: &str) -> String {
+/// A catalog puzzle's file.
+pub fn puzzle(name: &str) -> String {
     format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -205,7 +206,7 @@ fn peg_kkw_against_zkbpp_speed_set_and_demo() {
     );
 }
 
-const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
+pub const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
 
 fn wall_pos() -> String {
     format!("{}/{WALL_POS}", env!("CARGO_MANIFEST_DIR"))

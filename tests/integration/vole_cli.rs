@@ -2,22 +2,9 @@
 //! seals, peg sessions and simulated transcripts, Wall Game sessions); its proofs and seals
 //! with each parameter set are in the loops over the engines of `engines_cli`.
 
-const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-const WALL_POS: &str = "puzzles/wall/cat-and-mouse-8x8.txt";
-
+use super::engines_cli::{puzzle, sha256_verify, ABC, WALL_POS};
 use crate::common;
 use common::{peg_verify, pipe_session, run, tmp, PROVER, VERIFIER};
-
-fn sha256_verify(digest: &str, proof: &str, rest: &[&str]) -> (i32, String, String) {
-    run(
-        VERIFIER,
-        &[&["sha256", "verify", "--digest", digest, proof][..], rest].concat(),
-    )
-}
-
-fn puzzle(name: &str) -> String {
-    format!("{}/puzzles/peg/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A VOLE seal (proofs with each parameter set: `engines_cli::sha256_proofs_with_every_parameter_set`).
 #[test]
