@@ -223,7 +223,8 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
         })
         .collect();
     let results: Vec<_> = hs.into_iter().map(|h| h.join().unwrap()).collect();
-    // a request over the login server's 4 MiB limit is refused before it is read
+    // a request over the login server's limit (the largest registration) is refused
+    // before it is read
     let mut big = TcpStream::connect(&a).unwrap();
     big.write_all(&(5u32 << 20).to_le_bytes()).unwrap();
     std::thread::sleep(Duration::from_millis(200));
@@ -238,7 +239,10 @@ fn thirty_two_concurrent_logins_and_hostile_clients() {
         "{log}"
     );
     assert!(
-        log.contains("5242880-byte first message, over the 4194304-byte limit"),
+        log.contains(&format!(
+            "5242880-byte first message, over the {}-byte limit",
+            zkgames::auth::server::max_register_request()
+        )),
         "{log}"
     );
 }

@@ -374,3 +374,140 @@ fn huge_first_frames_are_refused_before_their_bodies() {
         "{log}"
     );
 }
+
+/// The login service's bounds on a registration, computed from the identity bounds
+/// (`auth::keys::max_identity_text`): over TCP, a first frame one byte over
+/// `server::max_register_request` is refused on its length prefix (the client that sends
+/// only the prefix is closed at once, twelve that send the whole body leave the server's
+/// peak memory flat); over HTTP, a `/v1/register` body one byte over
+/// `http::max_register_body` (and a `/v1/challenge` body over its small bound) is answered
+/// 413 on its `Content-Length`. The largest identity the bounds allow registers over both,
+/// and an honest peg key registers and logs in over both.
+#[test]
+fn registrations_over_the_computed_bound_are_refused_on_their_length() {
+    use std::io::Read;
+    use zkgames::auth::http::{max_register_body, MAX_SMALL_BODY};
+    use zkgames::auth::keys::largest_peg_identity;
+    use zkgames::auth::server::max_register_request;
+    let d = common::fresh_dir("hostile", "register-bound");
+    let db = d.join("u.db");
+    let srv = Server::spawn(&[
+        "auth",
+        "serve",
+        "--db",
+        db.to_str().unwrap(),
+        "--http",
+        "127.0.0.1:0",
+        "--listen",
+        "127.0.0.1:0",
+        "--timeout",
+        "20",
+        "--first-message-timeout",
+        "20",
+    ]);
+    std::thread::sleep(Duration::from_millis(200));
+    let log = srv.log();
+    let tcp = log
+        .lines()
+        .filter(|l| !l.contains("HTTP"))
+        .flat_map(|l| l.split_whitespace())
+        .find(|w| w.starts_with("127.0.0.1:"))
+        .unwrap_or_else(|| panic!("{log}"))
+        .trim_end_matches(':')
+        .to_string();
+    let http = srv.addr.clone();
+    let over = max_register_request() + 1;
+    let before = peak_kib(srv.child.id());
+    // TCP: the length prefix alone is refused at once (the server would otherwise wait
+    // up to 20 s for the body)
+    let t = Instant::now();
+    let mut s = TcpStream::connect(&tcp).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(&(over as u32).to_le_bytes()).unwrap();
+    let mut rest = Vec::new();
+    let r = s.read_to_end(&mut rest);
+    assert!(
+        r.is_ok() && t.elapsed() < Duration::from_secs(3),
+        "{r:?} after {:?}",
+        t.elapsed()
+    );
+    // twelve that send the whole body anyway, from twelve addresses
+    let hostile: Vec<_> = (0..12u8)
+        .map(|i| {
+            let tcp = tcp.clone();
+            std::thread::spawn(move || {
+                let mut s = connect_from(lo(40 + i), &tcp).unwrap();
+                s.set_write_timeout(Some(Duration::from_secs(10))).unwrap();
+                let mut frame = (over as u32).to_le_bytes().to_vec();
+                frame.resize(4 + over, b'a');
+                let _ = s.write_all(&frame);
+            })
+        })
+        .collect();
+    for h in hostile {
+        h.join().unwrap();
+    }
+    // HTTP: refused on the Content-Length, nothing of the body sent
+    let len = (max_register_body() + 1).to_string();
+    let json = ("Content-Type", "application/json");
+    let t = Instant::now();
+    let r = common::http::call(
+        &http,
+        "POST",
+        "/v1/register",
+        &[json, ("Content-Length", &len)],
+        b"",
+    );
+    assert_eq!(r.status, 413, "{}", r.text());
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let small = (MAX_SMALL_BODY + 1).to_string();
+    let r = common::http::call(
+        &http,
+        "POST",
+        "/v1/challenge",
+        &[json, ("Content-Length", &small)],
+        b"",
+    );
+    assert_eq!(r.status, 413, "{}", r.text());
+    std::thread::sleep(Duration::from_millis(300));
+    let after = peak_kib(srv.child.id());
+    // the largest identity the bounds allow is served over both
+    let big = largest_peg_identity();
+    register(
+        &mut common::channel(TcpStream::connect(&tcp).unwrap()),
+        "big-tcp",
+        &big,
+    )
+    .unwrap();
+    let r = common::http::post(
+        &http,
+        "/v1/register",
+        &serde_json::json!({"name": "big-http", "identity": big.to_text()}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    // an honest peg key, over TCP and HTTP
+    let k = d.join("peg.key");
+    let (c, _, e) = keygen("peg", k.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let kp = k.to_str().unwrap();
+    let url = format!("http://{http}");
+    for (name, to) in [("pegtcp", tcp.as_str()), ("peghttp", url.as_str())] {
+        let (c, _, e) = run(PROVER, &["auth", "register", name, "--key", kp, to]);
+        assert_eq!(c, 0, "{name}: {e}");
+        let (c, token, e) = run(PROVER, &["auth", "login", name, "--key", kp, to]);
+        assert_eq!((c, token.trim().len()), (0, 64), "{name}: {e}");
+    }
+    let pid = srv.child.id();
+    let (_, log) = srv.stop();
+    assert!(
+        log.contains(&format!(
+            "{over}-byte first message, over the {}-byte limit",
+            max_register_request()
+        )),
+        "{log}"
+    );
+    assert!(
+        after < before + (4 << 10),
+        "server {pid}'s peak memory grew from {before} to {after} KiB\n{log}"
+    );
+}

@@ -289,7 +289,7 @@ fn check_header(f: &[&str], header: &str, what: &str) -> Result<Kind> {
 /// length, the padding bits and Definition 4; the encoding is unique (it re-encodes to the
 /// same bytes).
 pub fn instance_from_canonical(b: &[u8]) -> Result<Instance> {
-    const PREFIX: &[u8] = b"peg-instance-v1";
+    const PREFIX: &[u8] = PEG_INSTANCE_PREFIX;
     let err = |m: &str| Error::bad(format!("peg instance encoding: {m}"));
     let rest = b
         .strip_prefix(PREFIX)
@@ -337,8 +337,57 @@ pub fn instance_from_canonical(b: &[u8]) -> Result<Instance> {
     Ok(inst)
 }
 
-/// Checks the size limit of `peg` identities.
+/// The first bytes of an instance's canonical encoding ([`Instance::canonical_bytes`]).
+const PEG_INSTANCE_PREFIX: &[u8] = b"peg-instance-v1";
+
+/// The longest canonical encoding of a `peg` identity's instance that the bounds allow:
+/// `N ≤ MAX_N`, `T ≤ MAX_T`, and `(S − 1)·T ≤ MAX_PEG_WITNESS_BITS` with `S ≥ 2` (an
+/// identity must hide at least one move), so `T ≤ MAX_PEG_WITNESS_BITS`. The encoding is
+/// `prefix ‖ u32 N ‖ u32 T ‖ 12·T ‖ ⌈N/8⌉ (f) ‖ goal tag ‖ ⌈N/8⌉ (l) or 4 (a peg count)`.
+pub fn max_peg_instance_bytes() -> usize {
+    let t = MAX_T.min(MAX_PEG_WITNESS_BITS);
+    let row = MAX_N.div_ceil(8);
+    PEG_INSTANCE_PREFIX.len() + 8 + 12 * t + row + 1 + row.max(4)
+}
+
+/// The longest identity file text of any kind that [`Identity::parse`] can accept: a `peg`
+/// identity of [`max_peg_instance_bytes`] in hex, with its header and a final `\r\n`
+/// (the other kinds are at most two 17-byte values in hex).
+pub fn max_identity_text() -> usize {
+    let line = |kind: &str, hex: usize| ID_HEADER.len() + 1 + kind.len() + 1 + hex + 2;
+    let peg = line("peg", 2 * max_peg_instance_bytes());
+    let fixed = line("aes128", 2 * 17 + 1 + 2 * 17);
+    peg.max(fixed)
+}
+
+/// The largest `peg` identity the bounds allow (tests: it must fit every limit derived from
+/// [`max_identity_text`]): `N = MAX_N`, `T = MAX_PEG_WITNESS_BITS` triplets `{0, j, k}`, `f`
+/// pegs on 0 and 1, the goal a peg on 2 alone (one jump, `S = 2`).
+pub fn largest_peg_identity() -> Identity {
+    let n = MAX_N;
+    let t = MAX_T.min(MAX_PEG_WITNESS_BITS);
+    let triplets: Vec<[u32; 3]> = (1..n as u32)
+        .flat_map(|j| (j + 1..n as u32).map(move |k| [j, 0, k]))
+        .take(t)
+        .collect();
+    let mut first = vec![false; n];
+    first[0] = true;
+    first[1] = true;
+    let mut last = vec![false; n];
+    last[2] = true;
+    let inst = Instance::new(n, triplets, first, Goal::Position(last))
+        .expect("the largest identity is a valid instance");
+    Identity::Peg(inst)
+}
+
+/// Checks that a `peg` identity holds a secret (`S ≥ 2`: at least one move) and its size
+/// limit.
 fn check_peg_size(inst: &Instance) -> Result<()> {
+    if inst.s() < 2 {
+        return Err(Error::bad(
+            "peg identity without a secret: S = 1, its start is its finish (no move to prove)",
+        ));
+    }
     let w = (inst.s() - 1).saturating_mul(inst.t());
     if w > MAX_PEG_WITNESS_BITS {
         return Err(Error::bad(format!(
@@ -1118,6 +1167,84 @@ mod lowmc_tests {
             };
             let kb = lowmc::block_to_bytes(key);
             assert!(!p.windows(8).any(|w| w == &kb[..8] || w == &kb[8..16]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+    use zkgames_core::rng::seeded_rng;
+
+    /// The bounds' largest identity is within [`max_identity_text`] (to the byte, with a
+    /// `\r\n`), parses, and one more triplet is refused; the bound is what the request
+    /// limits are computed from.
+    #[test]
+    fn the_largest_identity_fits_its_computed_bound() {
+        let id = largest_peg_identity();
+        let Identity::Peg(inst) = &id else {
+            unreachable!()
+        };
+        assert_eq!(
+            (inst.n(), inst.t(), inst.s()),
+            (MAX_N, MAX_PEG_WITNESS_BITS, 2)
+        );
+        assert_eq!(inst.canonical_bytes().len(), max_peg_instance_bytes());
+        let text = id.to_text().replace('\n', "\r\n");
+        assert_eq!(text.len(), max_identity_text());
+        assert_eq!(Identity::parse(&text).unwrap(), id);
+        assert!((max_identity_text() as u64) < MAX_FILE_BYTES);
+        for k in Kind::ALL {
+            let t = SecretKey::generate(k, &mut seeded_rng(7))
+                .unwrap()
+                .identity()
+                .to_text();
+            assert!(t.replace('\n', "\r\n").len() <= max_identity_text(), "{k}");
+        }
+        // one triplet more: (S − 1)·T over the limit
+        let mut tr = inst.triplets().to_vec();
+        tr.push([3, 4, 5]);
+        let mut last = vec![false; MAX_N];
+        last[2] = true;
+        let more = Instance::new(MAX_N, tr, inst.first().to_vec(), Goal::Position(last)).unwrap();
+        let e = Identity::parse(&Identity::Peg(more).to_text()).unwrap_err();
+        assert!(e.to_string().contains("peg identity too large"), "{e}");
+    }
+
+    /// An identity whose start is its finish (S = 1) holds no secret and is refused in one
+    /// line whatever its size: up to 2^17 triplets, which (S − 1)·T = 0 would let through.
+    #[test]
+    fn identities_without_a_secret_are_refused() {
+        let n = MAX_N;
+        let mut b = PEG_INSTANCE_PREFIX.to_vec();
+        b.extend_from_slice(&(n as u32).to_le_bytes());
+        b.extend_from_slice(&(MAX_T as u32).to_le_bytes());
+        for [x, y, z] in (1..n as u32)
+            .flat_map(|j| (j + 1..n as u32).map(move |k| [j, 0, k]))
+            .take(MAX_T)
+        {
+            for v in [x, y, z] {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let mut f = vec![0u8; n / 8];
+        f[0] = 0b11;
+        for goal in [
+            [&[0u8][..], &f].concat(),
+            [&[1u8][..], &2u32.to_le_bytes()].concat(),
+        ] {
+            let mut bytes = b.clone();
+            bytes.extend_from_slice(&f);
+            bytes.extend_from_slice(&goal);
+            let hex = hex::encode(&bytes);
+            let errors = [
+                Identity::parse(&format!("{ID_HEADER} peg {hex}\n")).err(),
+                SecretKey::parse(&format!("{KEY_HEADER} peg {hex} \n")).err(),
+            ];
+            for e in errors {
+                let m = e.expect("an identity with S = 1 was accepted").to_string();
+                assert!(!m.contains('\n') && m.contains("pegs"), "{m}");
+            }
         }
     }
 }

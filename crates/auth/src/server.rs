@@ -36,8 +36,19 @@ use zkgames_net::Channel;
 pub const AUTH_VERSION: u16 = 1;
 /// Requests served on one connection.
 pub const MAX_REQUESTS: usize = 16;
-/// The largest request accepted: a login proof is at most about 1.3 MB (peg identities).
+/// The largest `Proof` request accepted (the frame after a [`Reply::Challenge`]): a login
+/// proof is at most about 1.3 MB (peg identities). Every other request is bounded by
+/// [`max_register_request`].
 pub const MAX_REQUEST: usize = 4 << 20;
+
+/// The largest honest request other than a proof: a `Register` with the longest user name
+/// and the longest identity text ([`super::keys::max_identity_text`]), in bincode's
+/// `standard()` configuration (1.4): a one-byte variant index, the version (at most 3 bytes)
+/// and each string's length as its longest varint (9 bytes). It bounds the first frame of
+/// a connection and every frame but a proof, refused on the frame's length prefix.
+pub fn max_register_request() -> usize {
+    1 + 3 + (9 + super::keys::MAX_USER) + (9 + super::keys::max_identity_text())
+}
 
 /// What a client asks.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -110,10 +121,12 @@ pub struct ServerConfig {
 /// Serves the requests of one connection; returns a one-line summary for the log, or the
 /// error (a refused login is [`Error::Rejected`]).
 pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<String> {
-    ch.set_max_frame(MAX_REQUEST);
-    // a first request may register an identity, whose text grows with a peg identity's
-    // puzzle (files up to MAX_FILE_BYTES are read): the first frame keeps the request limit
-    ch.set_max_first_frame(MAX_REQUEST);
+    // a request may register an identity, whose text grows with a peg identity's puzzle up
+    // to the bounds' largest: every frame but a proof is bounded by that request, refused on
+    // its length prefix; only the frame after a challenge may carry a (larger) proof
+    let max_request = max_register_request();
+    ch.set_max_frame(max_request);
+    ch.set_max_first_frame(max_request);
     let store = cfg.db.open(Clock::System, cfg.policy.clone(), false)?;
     let auth = Authenticator::new(store.as_ref(), &cfg.name)?.accepting(cfg.only);
     // limits are charged to the address (an IPv6 client: its /64), never to the port
@@ -188,10 +201,12 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                     nonce: c.nonce,
                     expires_in: cfg.policy.challenge_ttl.max(0) as u32,
                 })?;
+                ch.set_max_frame(MAX_REQUEST);
                 let proof = match ch.recv::<Request>("proof")? {
                     Request::Proof { proof } => proof,
                     _ => return Err(Error::bad("protocol error: expected a proof")),
                 };
+                ch.set_max_frame(max_request);
                 let t0 = Instant::now();
                 let r = auth.finish(&user, &peer_ip, &c.nonce, &proof)?;
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -355,5 +370,27 @@ pub fn whoami(ch: &mut Channel, token: &[u8; 32]) -> Result<String> {
     match expect_reply(ch)? {
         Reply::User { name } => Ok(name),
         _ => Err(Error::bad("protocol error: expected a user name")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keys::{largest_peg_identity, max_identity_text, MAX_USER};
+
+    /// The largest honest registration (the bounds' largest identity, the longest name) is
+    /// within [`max_register_request`], by less than the varints' slack.
+    #[test]
+    fn the_largest_registration_fits_the_first_frame() {
+        let identity = largest_peg_identity().to_text().replace('\n', "\r\n");
+        assert_eq!(identity.len(), max_identity_text());
+        let body = zkgames_core::proof_file::encode(&Request::Register {
+            version: AUTH_VERSION,
+            user: "a".repeat(MAX_USER),
+            identity,
+        });
+        assert!(body.len() <= max_register_request(), "{}", body.len());
+        assert!(body.len() + 16 > max_register_request(), "{}", body.len());
+        assert!(max_register_request() < MAX_REQUEST);
     }
 }

@@ -62,8 +62,22 @@ use zkgames_mpc::engine::Engine;
 use zkgames_net::server::{utc_now, LogFormat};
 use zkgames_net::Deadlines;
 
-/// The largest request body: a base64 login proof of a peg identity (about 1.8 MB) with room.
+/// The largest request body, that of `POST /v1/login`: a base64 login proof of a peg
+/// identity (about 1.8 MB) with room. The other routes have bounds of their own
+/// ([`max_register_body`], [`MAX_SMALL_BODY`]), each refused on its `Content-Length`.
 pub const MAX_BODY: usize = super::server::MAX_REQUEST;
+/// The largest body of the routes that carry a name and at most a device code
+/// (`/v1/challenge`, `/v1/device`, `/v1/device/lookup`).
+pub const MAX_SMALL_BODY: usize = 4 << 10;
+/// Room in a JSON body for its keys, quotes, braces and whitespace.
+pub const JSON_SLACK: usize = 1 << 10;
+
+/// The largest body of `POST /v1/register`: `{"name": …, "identity": …}` with the longest
+/// name and the longest identity text ([`super::keys::max_identity_text`], its final
+/// `\r\n` escaped in two more bytes), plus [`JSON_SLACK`].
+pub fn max_register_body() -> usize {
+    super::keys::MAX_USER + super::keys::max_identity_text() + 2 + JSON_SLACK
+}
 /// The largest request head (request line and headers).
 pub const MAX_HEAD: usize = 16 << 10;
 pub use device::{DEVICE_TTL, MAX_DEVICES, MAX_WAIT};
@@ -276,16 +290,18 @@ fn parse_system(s: &str) -> Option<Engine> {
 
 // ------------------------------------------------------------------ request plumbing
 
-/// The body of `req` as JSON `T`: 413 beyond [`MAX_BODY`], 408 if it does not arrive within
-/// the message deadline, 400 if it is not the expected JSON.
+/// The body of `req` as JSON `T`: 413 beyond `limit` bytes (refused on its
+/// `Content-Length` before any of it is read, else as it arrives), 408 if it does not
+/// arrive within the message deadline, 400 if it is not the expected JSON.
 async fn body_json<T: serde::de::DeserializeOwned>(
     app: &App,
     req: Request,
+    limit: usize,
 ) -> std::result::Result<T, Response> {
     let too_large = || {
         error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("request body over {MAX_BODY} bytes"),
+            &format!("request body over {limit} bytes"),
         )
     };
     // a JSON body must say so: a `text/plain` one is what another page's form or simple
@@ -308,11 +324,11 @@ async fn body_json<T: serde::de::DeserializeOwned>(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok())
     {
-        if n > MAX_BODY as u64 {
+        if n > limit as u64 {
             return Err(too_large());
         }
     }
-    let read = axum::body::to_bytes(req.into_body(), MAX_BODY);
+    let read = axum::body::to_bytes(req.into_body(), limit);
     let bytes = match tokio::time::timeout(app.cfg.deadlines.message, read).await {
         Err(_) => {
             return Err(error(
@@ -454,7 +470,7 @@ async fn register(
     Extension(peer): Extension<Peer>,
     req: Request,
 ) -> Response {
-    let r: RegisterReq = match body_json(&app, req).await {
+    let r: RegisterReq = match body_json(&app, req, max_register_body()).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -495,7 +511,7 @@ async fn challenge(
     Extension(peer): Extension<Peer>,
     req: Request,
 ) -> Response {
-    let r: ChallengeReq = match body_json(&app, req).await {
+    let r: ChallengeReq = match body_json(&app, req, MAX_SMALL_BODY).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -540,7 +556,7 @@ async fn login(
     Extension(peer): Extension<Peer>,
     req: Request,
 ) -> Response {
-    let r: LoginReq = match body_json(&app, req).await {
+    let r: LoginReq = match body_json(&app, req, MAX_BODY).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -718,7 +734,7 @@ async fn device_new(
     headers: HeaderMap,
     req: Request,
 ) -> Response {
-    let r: ChallengeReq = match body_json(&app, req).await {
+    let r: ChallengeReq = match body_json(&app, req, MAX_SMALL_BODY).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -779,7 +795,7 @@ async fn device_lookup(
     Extension(peer): Extension<Peer>,
     req: Request,
 ) -> Response {
-    let r: LookupReq = match body_json(&app, req).await {
+    let r: LookupReq = match body_json(&app, req, MAX_SMALL_BODY).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -1297,6 +1313,27 @@ pub fn prepare_db(spec: &DbSpec, policy: &Policy) -> Result<(usize, super::store
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The largest honest registration body (the bounds' largest identity with a `\r\n`,
+    /// the longest name, pretty-printed JSON) is within [`max_register_body`].
+    #[test]
+    fn the_largest_registration_fits_its_body_limit() {
+        let identity = super::super::keys::largest_peg_identity()
+            .to_text()
+            .replace('\n', "\r\n");
+        let body = serde_json::to_vec_pretty(&serde_json::json!({
+            "name": "a".repeat(super::super::keys::MAX_USER),
+            "identity": identity,
+        }))
+        .unwrap();
+        assert!(body.len() <= max_register_body(), "{}", body.len());
+        assert!(
+            body.len() + JSON_SLACK + 8 > max_register_body(),
+            "{}",
+            body.len()
+        );
+        assert!(max_register_body() < MAX_BODY);
+    }
 
     #[test]
     fn systems_round_trip() {
