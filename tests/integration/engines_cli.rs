@@ -417,48 +417,54 @@ fn peg_sessions_with_kkw() {
     assert_eq!((p, v), (Some(0), Some(0)), "{log}");
 }
 
-/// `prover sha256 seal --system kkw`: a KKW SHA-256 proof file that `verify` accepts and
-/// `open` opens to the preimage; another context does not open; `inspect` names KKW.
+/// `prover sha256 seal` with each engine of parameter sets: a SHA-256 proof file that
+/// `verify` accepts and `open` opens to the preimage; another context does not open;
+/// `inspect` names the engine.
 #[test]
-fn sha256_seals_with_kkw() {
-    let (s, o) = (tmp("abc-kkw.seal"), tmp("abc-kkw.open"));
-    let _ = std::fs::remove_file(&o);
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "sha256",
-            "seal",
-            "--preimage-hex",
-            "616263",
-            "-o",
-            &s,
-            "--opening",
-            &o,
-            "--system",
-            "kkw",
-            "--context",
-            "c1",
-        ],
-    );
-    assert_eq!(c, 0, "{e}");
-    assert!(e.contains("KKW"), "{e}");
-    let (c, out, e) = sha256_verify(ABC, &s, &["--context", "c1"]);
-    assert_eq!(c, 0, "{e}");
-    assert!(out.contains("KKW"), "{out}");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["sha256", "open", ABC, &s, &o, "--context", "c1"],
-    );
-    assert_eq!(c, 0, "{e}");
-    assert_eq!(out.trim(), "616263");
-    let (c, _, _) = run(
-        VERIFIER,
-        &["sha256", "open", ABC, &s, &o, "--context", "c2"],
-    );
-    assert_eq!(c, 1);
-    let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &s]);
-    assert_eq!(c, 0);
-    assert!(out.contains("KKW"), "{out}");
+fn sha256_seals_with_every_set_engine() {
+    for (engine, label) in [("kkw", "KKW"), ("vole", "VOLE")] {
+        let (s, o) = (
+            tmp(&format!("abc-{engine}.seal")),
+            tmp(&format!("abc-{engine}.open")),
+        );
+        let _ = std::fs::remove_file(&o);
+        let (c, _, e) = run(
+            PROVER,
+            &[
+                "sha256",
+                "seal",
+                "--preimage-hex",
+                "616263",
+                "-o",
+                &s,
+                "--opening",
+                &o,
+                "--system",
+                engine,
+                "--context",
+                "c1",
+            ],
+        );
+        assert_eq!(c, 0, "{e}");
+        assert!(e.contains(label), "{e}");
+        let (c, out, e) = sha256_verify(ABC, &s, &["--context", "c1"]);
+        assert_eq!(c, 0, "{e}");
+        assert!(out.contains(label), "{out}");
+        let (c, out, e) = run(
+            VERIFIER,
+            &["sha256", "open", ABC, &s, &o, "--context", "c1"],
+        );
+        assert_eq!(c, 0, "{e}");
+        assert_eq!(out.trim(), "616263");
+        let (c, _, _) = run(
+            VERIFIER,
+            &["sha256", "open", ABC, &s, &o, "--context", "c2"],
+        );
+        assert_eq!(c, 1);
+        let (c, out, _) = run(VERIFIER, &["sha256", "inspect", &s]);
+        assert_eq!(c, 0);
+        assert!(out.contains(label), "{out}");
+    }
 }
 
 /// `prover peg simulate --system zkbpp|kkw`: transcripts made without a solution are refused

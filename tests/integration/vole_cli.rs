@@ -1,49 +1,10 @@
-//! `--system vole` through the binaries: what only VOLE-in-the-head tests here (SHA-256
-//! seals, peg sessions and simulated transcripts, Wall Game sessions); its proofs and seals
-//! with each parameter set are in the loops over the engines of `engines_cli`.
+//! `--system vole` through the binaries: what only VOLE-in-the-head tests here (peg
+//! sessions and simulated transcripts, Wall Game sessions); its proofs and seals with each
+//! parameter set are in the loops over the engines of `engines_cli`.
 
-use super::engines_cli::{puzzle, sha256_verify, ABC, WALL_POS};
+use super::engines_cli::{puzzle, WALL_POS};
 use crate::common;
-use common::{peg_verify, pipe_session, run, tmp, PROVER, VERIFIER};
-
-/// A VOLE seal (proofs with each parameter set: `engines_cli::sha256_proofs_with_every_parameter_set`).
-#[test]
-fn sha256_vole_seals() {
-    let (s, o) = (tmp("abc-vole.seal"), tmp("abc-vole.open"));
-    let _ = std::fs::remove_file(&o);
-    let (c, _, e) = run(
-        PROVER,
-        &[
-            "sha256",
-            "seal",
-            "--preimage-hex",
-            "616263",
-            "-o",
-            &s,
-            "--opening",
-            &o,
-            "--system",
-            "vole",
-            "--context",
-            "c1",
-        ],
-    );
-    assert_eq!(c, 0, "{e}");
-    let (c, out, e) = sha256_verify(ABC, &s, &["--context", "c1"]);
-    assert_eq!(c, 0, "{e}");
-    assert!(out.contains("VOLE"), "{out}");
-    let (c, out, e) = run(
-        VERIFIER,
-        &["sha256", "open", ABC, &s, &o, "--context", "c1"],
-    );
-    assert_eq!(c, 0, "{e}");
-    assert_eq!(out.trim(), "616263");
-    let (c, _, _) = run(
-        VERIFIER,
-        &["sha256", "open", ABC, &s, &o, "--context", "c2"],
-    );
-    assert_eq!(c, 1);
-}
+use common::{peg_verify, pipe_session, run, tmp, PROVER};
 
 /// VOLE peg sessions (proofs: `engines_cli::peg_proofs_with_every_set_engine`) and simulations.
 #[test]
