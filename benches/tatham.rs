@@ -10,47 +10,18 @@
 //! `cargo bench --bench figures` runs it for its headline row). `TATHAM_RUNS=N` takes each
 //! median over `N` runs (default 101: a proof takes milliseconds). Quick mode, `-- --test`: one run, no figures to quote.
 
+#[path = "common/cpu.rs"]
+mod cpu;
 #[path = "common/quick.rs"]
 mod quick;
+
+use cpu::{median, time};
 
 use zkgames::mpc::engine::{Required, System};
 use zkgames::mpc::vole;
 use zkgames::proof_file::ProofFile;
 use zkgames::rng::seeded_rng;
 use zkgames::tatham::{proof, save, Puzzle, GAMES};
-
-fn runs() -> usize {
-    std::env::var("TATHAM_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&r| r > 0)
-        .unwrap_or(101)
-}
-
-fn median(mut t: Vec<f64>) -> f64 {
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    t[t.len() / 2]
-}
-
-/// The CPU time of every thread of this process so far, in ns (`CLOCK_PROCESS_CPUTIME_ID`).
-fn cpu_ns() -> u64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec to write into; the clock id is a constant.
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    assert_eq!(r, 0, "clock_gettime");
-    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
-}
-
-/// `f`'s CPU time, all threads (what a loaded machine inflates least; the engines run
-/// parts of a proof on several threads).
-fn time(f: impl FnOnce()) -> f64 {
-    let c = cpu_ns();
-    f();
-    cpu_ns().saturating_sub(c) as f64
-}
 
 /// A game's sample: the puzzle and the witness of its saved (or, for Pegs, found) solution.
 fn sample(game: &zkgames::tatham::Game) -> (Box<dyn Puzzle>, Vec<bool>) {
@@ -69,7 +40,7 @@ fn sample(game: &zkgames::tatham::Game) -> (Box<dyn Puzzle>, Vec<bool>) {
 
 pub fn main() {
     let q = quick::quick(&[("TATHAM_RUNS", "1")]);
-    let n = runs();
+    let n = cpu::runs("TATHAM_RUNS", 101);
     let system = System::vole(128, vole::Profile::Size).unwrap();
     let req = Required::bits(128);
     let mut rng = seeded_rng(7);

@@ -10,8 +10,12 @@
 //! `WORDS_RUNS=N` takes each median over `N` runs (default 21). Quick mode, `-- --test`: one
 //! run, no figures to quote.
 
+#[path = "common/cpu.rs"]
+mod cpu;
 #[path = "common/quick.rs"]
 mod quick;
+
+use cpu::{median, time};
 
 use zkgames::auth::keys::{prove_login_with, verify_login, Kind, SecretKey};
 use zkgames::mpc::engine::{Engine, Required};
@@ -20,38 +24,6 @@ use zkgames::words::boggle::{self, Dictionary, Grid};
 use zkgames::words::{dict, wordle};
 
 const GRID: &str = "seal/ifer/mans/tope";
-
-fn runs() -> usize {
-    std::env::var("WORDS_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&r| r > 0)
-        .unwrap_or(21)
-}
-
-fn median(mut t: Vec<f64>) -> f64 {
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    t[t.len() / 2]
-}
-
-/// The CPU time of every thread of this process so far, in ns (`CLOCK_PROCESS_CPUTIME_ID`).
-fn cpu_ns() -> u64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec to write into; the clock id is a constant.
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    assert_eq!(r, 0, "clock_gettime");
-    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
-}
-
-/// `f`'s CPU time, all threads.
-fn time(f: impl FnOnce()) -> f64 {
-    let c = cpu_ns();
-    f();
-    cpu_ns().saturating_sub(c) as f64
-}
 
 /// Makes a proof's bytes.
 type Prove = Box<dyn Fn(&mut zkgames::rng::Rng) -> Vec<u8>>;
@@ -69,7 +41,7 @@ struct Job {
 
 pub fn main() {
     let q = quick::quick(&[("WORDS_RUNS", "1")]);
-    let n = runs();
+    let n = cpu::runs("WORDS_RUNS", 21);
     let engine = Engine::Vole;
     let system = engine.default_system(128).unwrap();
     let req = Required::bits(128);
