@@ -399,16 +399,15 @@ impl super::Puzzle for Puzzle {
             None if self.ty == 1 && !self.old_layout => "0_".into(),
             None => String::new(),
         };
-        grid
-            + &super::parse::encode_runs(self.clues.iter().map(|c| {
-                c.map(|c| {
-                    if c < 10 {
-                        (b'0' + c) as char
-                    } else {
-                        (b'A' + c - 10) as char
-                    }
-                })
-            }))
+        grid + &super::parse::encode_runs(self.clues.iter().map(|c| {
+            c.map(|c| {
+                if c < 10 {
+                    (b'0' + c) as char
+                } else {
+                    (b'A' + c - 10) as char
+                }
+            })
+        }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
         Box::new(super::Play {
@@ -564,18 +563,27 @@ mod tests {
     /// game's rule on every edge set.
     #[test]
     fn patches_of_every_tiling_exhaustive() {
-        let mut kinds: Vec<(usize, tilings::Tiling)> = grids::TYPES
+        let mut kinds: Vec<(usize, Tiles)> = grids::TYPES
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| t.tiling().map(|f| (i, f)))
+            .map(|(i, gt)| {
+                let mut all = Tiles::default();
+                let m = gt.both.max(gt.one);
+                match gt.build {
+                    Build::Tiling(tiling) => tiling(m, m, &mut all),
+                    Build::Penrose(kind) => {
+                        all.faces = penrose::build(kind, 6, 6, "G0,0,0").unwrap().1;
+                    }
+                }
+                (i, all)
+            })
             .collect();
-        kinds.push((1, tilings::triangular_old));
+        let mut old = Tiles::default();
+        tilings::triangular_old(3, 3, &mut old);
+        kinds.push((1, old));
         let mut shapes = std::collections::BTreeSet::new();
-        for (ty, tiling) in kinds {
+        for (ty, all) in kinds {
             let gt = &grids::TYPES[ty];
-            let (w, h) = (gt.both.max(gt.one), gt.both.max(gt.one));
-            let mut all = Tiles::default();
-            tiling(w, h, &mut all);
             // greedily: faces in order that touch the patch, while it stays within 16 edges
             let mut chosen: Vec<Vec<tilings::Pt>> = vec![all.faces[0].clone()];
             for f in &all.faces[1..] {
@@ -607,43 +615,60 @@ mod tests {
         assert!(shapes.contains(&3) && shapes.contains(&12), "{shapes:?}");
     }
 
-    /// Every supported type at its smallest size and a few larger ones: Euler's formula
+    /// Every type at its smallest size and a few larger ones (on the Penrose grids, every
+    /// angle at the centre and some offsets off it, where the patch is usable): Euler's formula
     /// (faces + dots = edges + 1 for a connected grid without holes), every side's edge
     /// joins its face's two corners, inner edges have two faces.
     #[test]
     fn numbering_is_consistent() {
+        let mut cases = Vec::new();
         for (ty, gt) in grids::TYPES.iter().enumerate() {
-            let Some(tiling) = gt.tiling() else {
-                continue;
-            };
             let m = gt.both.max(gt.one);
             for (w, h) in [(m, m), (m + 1, m + 2), (m + 3, m)] {
-                let params = format!("{w}x{h}t{ty}");
-                let prefix = if ty == 1 { "0_" } else { "" };
-                let mut t = Tiles::default();
-                tiling(w, h, &mut t);
-                let n = t.faces.len();
-                let runs = |n: usize| {
-                    super::super::parse::encode_runs(std::iter::repeat_n(None::<char>, n))
-                };
-                assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n - 1))).is_err());
-                assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n + 1))).is_err());
-                let p = Puzzle::decode(&params, &format!("{prefix}{}", runs(n))).unwrap();
-                assert_eq!(p.faces.len() + p.n_dots, p.edges.len() + 1, "{params}");
-                for (f, corners) in p.faces.iter().enumerate() {
-                    let k = corners.len();
-                    for j in 0..k {
-                        let e = p.edges[p.sides[f][j]];
-                        let mut want = [corners[j], corners[(j + 1) % k]];
-                        let mut got = e.dots;
-                        want.sort_unstable();
-                        got.sort_unstable();
-                        assert_eq!(got, want, "{params} face {f}");
-                        assert!(e.faces.contains(&Some(f)));
+                match gt.build {
+                    Build::Tiling(tiling) => {
+                        let mut t = Tiles::default();
+                        tiling(w, h, &mut t);
+                        let prefix = if ty == 1 { "0_" } else { "" };
+                        cases.push((ty, w, h, prefix.to_string(), t.faces.len()));
+                    }
+                    Build::Penrose(kind) => {
+                        let (w, h) = (2 * w, 2 * h);
+                        for a in (0..360).step_by(36) {
+                            for (x, y) in [(0, 0), (-700, 1100), (1500, 40)] {
+                                let g = format!("G{x},{y},{a}");
+                                if let Ok((_, f)) = penrose::build(kind, w, h, &g) {
+                                    cases.push((ty, w, h, g + "_", f.len()));
+                                }
+                            }
+                        }
                     }
                 }
-                assert!(p.graph_is_connected(), "{params}");
             }
+        }
+        assert!(cases.iter().filter(|c| c.0 == 11).count() >= 60);
+        assert!(cases.iter().filter(|c| c.0 == 12).count() >= 60);
+        for (ty, w, h, prefix, n) in cases {
+            let params = format!("{w}x{h}t{ty}");
+            let runs =
+                |n: usize| super::super::parse::encode_runs(std::iter::repeat_n(None::<char>, n));
+            assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n - 1))).is_err());
+            assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n + 1))).is_err());
+            let p = Puzzle::decode(&params, &format!("{prefix}{}", runs(n))).unwrap();
+            assert_eq!(p.faces.len() + p.n_dots, p.edges.len() + 1, "{params}");
+            for (f, corners) in p.faces.iter().enumerate() {
+                let k = corners.len();
+                for j in 0..k {
+                    let e = p.edges[p.sides[f][j]];
+                    let mut want = [corners[j], corners[(j + 1) % k]];
+                    let mut got = e.dots;
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{params} face {f}");
+                    assert!(e.faces.contains(&Some(f)));
+                }
+            }
+            assert!(p.graph_is_connected(), "{params}");
         }
     }
 
@@ -652,6 +677,24 @@ mod tests {
         let p = Puzzle::decode("3x3t0de", "aa1f").unwrap();
         assert_eq!(super::super::Puzzle::desc(&p), "b1f");
         assert_eq!(super::super::Puzzle::params(&p), "3x3t0");
+        // Penrose: the description as the program writes it, whatever sscanf let through
+        let p = Puzzle::decode("7x7t11dn", "G-123,+3217,324junk_a3a13a023d3a23f1").unwrap();
+        assert_eq!(
+            super::super::Puzzle::desc(&p),
+            "G-123,3217,324_a3a13a023d3a23f1"
+        );
+        assert_eq!(super::super::Puzzle::params(&p), "7x7t11");
+        for (params, desc) in [
+            ("7x7t11", "a3a13a023d3a23f1"),
+            ("7x7t12", "G-123,3217,324_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,3217,325_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,9217,324_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,3217_a3a13a023d3a23f1"),
+            ("7x7t0", "G-123,3217,324_a3a13a023d3a23f1"),
+        ] {
+            let e = Puzzle::decode(params, desc).unwrap_err().to_string();
+            assert!(!e.contains('\n') && e.starts_with("Loopy"), "{e}");
+        }
         let t = Puzzle::decode("3x3t1dh", "0_a").unwrap_err().to_string();
         assert!(t.contains("too short"), "{t}");
     }

@@ -134,6 +134,9 @@ fn calculate_size(kind: Kind, w: usize, h: usize) -> (f64, i64, u32) {
 /// The recursion's state: the depth at which tiles are kept, the clip rectangle, the
 /// faces kept so far.
 struct Gen {
+    /// Whether to skip triangles that cannot reach the clip (off only in the tests, to
+    /// compare with the whole recursion).
+    prune: bool,
     depth: u32,
     lo: Pt,
     hi: Pt,
@@ -162,6 +165,9 @@ impl Gen {
     /// triangle, whose sides are at most `φ·|e|`, and a tile reaches at most its own
     /// triangle's edge beyond it); this tests `4·|e| + 4` units against the rectangle.
     fn reaches(&self, o: V, e: V) -> bool {
+        if !self.prune {
+            return true;
+        }
         let (x, y) = (o.x(), o.y());
         let r = 4.0 * (e.x() * e.x() + e.y() * e.y()).sqrt() + 4.0;
         x + r >= self.lo.0 as f64
@@ -209,7 +215,10 @@ impl Gen {
             return;
         }
         if flip > 0 {
-            self.tile(depth, &[o, o.add(e.rot(-36)), o.add(e.grow()), o.add(e.rot(36))]);
+            self.tile(
+                depth,
+                &[o, o.add(e.rot(-36)), o.add(e.grow()), o.add(e.rot(36))],
+            );
         }
         if depth >= self.depth {
             return;
@@ -217,7 +226,12 @@ impl Gen {
         let vo = o.add(e);
         self.p3_large(depth + 1, -flip, vo, e.rot(180).shrink());
         self.p3_small(depth + 1, flip, vo, e.rot(-108 * flip).shrink());
-        self.p3_large(depth + 1, flip, o.add(e.grow()), e.rot(-144 * flip).shrink());
+        self.p3_large(
+            depth + 1,
+            flip,
+            o.add(e.grow()),
+            e.rot(-144 * flip).shrink(),
+        );
     }
 
     fn p3_small(&mut self, depth: u32, flip: i32, o: V, e: V) {
@@ -226,10 +240,7 @@ impl Gen {
         }
         if flip > 0 {
             let third = o.add(e);
-            self.tile(
-                depth,
-                &[o, o.add(e.rot(-36)), third.add(e.rot(-36)), third],
-            );
+            self.tile(depth, &[o, o.add(e.rot(-36)), third.add(e.rot(-36)), third]);
         }
         if depth >= self.depth {
             return;
@@ -293,10 +304,34 @@ pub fn parse_desc(desc: &str) -> Option<Offset> {
 /// The faces of a Penrose grid, in the program's order, each its corners in the program's
 /// coordinates; or the program's refusal of the description.
 pub fn build(kind: Kind, w: usize, h: usize, desc: &str) -> Result<(Offset, Vec<Vec<Pt>>)> {
-    let name = match kind {
+    let (off, faces) = clipped(kind, w, h, desc, true)?;
+    let faces = trim(faces);
+    if faces.is_empty() {
+        return Err(Error::bad(format!(
+            "Loopy {} {w}x{h}: the patch {} identifies no usable grid fragment",
+            name(kind),
+            off.desc()
+        )));
+    }
+    Ok((off, faces))
+}
+
+fn name(kind: Kind) -> &'static str {
+    match kind {
         Kind::Kites => "Penrose (kite/dart)",
         Kind::Rhombs => "Penrose (rhombs)",
-    };
+    }
+}
+
+/// Steps 1–3: the checked description and the clipped faces before trimming.
+fn clipped(
+    kind: Kind,
+    w: usize,
+    h: usize,
+    desc: &str,
+    prune: bool,
+) -> Result<(Offset, Vec<Vec<Pt>>)> {
+    let name = name(kind);
     let Some(off) = parse_desc(desc) else {
         return Err(Error::bad(format!(
             "Loopy {name} grid description {:?} is not of the form G<x>,<y>,<angle>",
@@ -320,6 +355,7 @@ pub fn build(kind: Kind, w: usize, h: usize, desc: &str) -> Result<(Offset, Vec<
     }
     let (xs, ys) = (w as i64 * TILESIZE, h as i64 * TILESIZE);
     let mut g = Gen {
+        prune,
         depth,
         lo: (x - xs / 2, y - ys / 2),
         hi: (x + xs / 2, y + ys / 2),
@@ -345,14 +381,7 @@ pub fn build(kind: Kind, w: usize, h: usize, desc: &str) -> Result<(Offset, Vec<
         Kind::Kites => g.p2_large(0, 1, origin, edge),
         Kind::Rhombs => g.p3_small(0, 1, origin, edge),
     }
-    let faces = trim(g.faces);
-    if faces.is_empty() {
-        return Err(Error::bad(format!(
-            "Loopy {name} {w}x{h}: the patch {} identifies no usable grid fragment",
-            off.desc()
-        )));
-    }
-    Ok((off, faces))
+    Ok((off, g.faces))
 }
 
 /// `grid_trim_vigorously`: keeps the faces touching the largest connected set of inland
@@ -429,4 +458,187 @@ fn trim(faces: Vec<Vec<Pt>>) -> Vec<Vec<Pt>> {
         .filter(|(_, f)| f.iter().any(|&d| inland[d] && root(&mut parent, d) == best))
         .map(|(f, _)| f)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(a: i64, b: i64, c: i64, d: i64) -> V {
+        V { a, b, c, d }
+    }
+
+    /// The 36° arithmetic: ten notches are the identity, five a half turn; φ·(1/φ) = 1;
+    /// the fifth unit vector is `−A + B − C + D`; lengths scale by φ as the floats say.
+    #[test]
+    fn vector_arithmetic() {
+        let e = v(-1, 1, -1, 1);
+        for u in [v(1, 0, 0, 0), v(0, 1, 0, 0), v(3, -2, 5, 7), e] {
+            let mut r = u;
+            for _ in 0..10 {
+                r = r.notch();
+            }
+            assert_eq!(r, u);
+            assert_eq!(u.rot(0), u);
+            assert_eq!(u.rot(180), v(-u.a, -u.b, -u.c, -u.d));
+            assert_eq!(u.rot(36).rot(-36), u);
+            assert_eq!(u.grow().shrink(), u);
+            assert_eq!(u.shrink().grow(), u);
+            let len = |w: V| (w.x() * w.x() + w.y() * w.y()).sqrt();
+            let ratio = len(u.grow()) / len(u);
+            assert!((ratio - PHI).abs() < 1e-5, "{ratio}");
+            assert!((len(u.rot(108)) - len(u)).abs() < 1e-5);
+        }
+        // the ten unit vectors, A, B, C, D, E and their negatives, all of length 1
+        let mut u = v(1, 0, 0, 0);
+        let mut seen = Vec::new();
+        for _ in 0..10 {
+            assert!(((u.x() * u.x() + u.y() * u.y()).sqrt() - 1.0).abs() < 1e-6);
+            seen.push(u);
+            u = u.notch();
+        }
+        assert!(seen.contains(&e) && seen.contains(&v(0, 0, 0, 1)));
+        assert_eq!(round_away(2.5), 3);
+        assert_eq!(round_away(-2.5), -3);
+        assert_eq!(round_away(-0.4), 0);
+        assert_eq!(round_away(0.49999999999999994), 1); // floor(r + 0.5), as the program
+    }
+
+    #[test]
+    fn descriptions_parse_as_sscanf() {
+        let o = |x, y, angle| Some(Offset { x, y, angle });
+        assert_eq!(parse_desc("G-123,3217,324"), o(-123, 3217, 324));
+        assert_eq!(parse_desc("G+1, 2,\t-36junk"), o(1, 2, -36));
+        for bad in [
+            "",
+            "G",
+            "G1,2",
+            "1,2,3",
+            "G1;2;3",
+            "g1,2,3",
+            "G1 ,2,3",
+            "G,1,2",
+            "G1,2,x",
+            "G-,1,2",
+            "G99999999999,0,0",
+            "G2147483648,0,0",
+        ] {
+            assert_eq!(parse_desc(bad), None, "{bad}");
+        }
+        assert_eq!(parse_desc("G-2147483648,0,0"), o(i32::MIN, 0, 0));
+        assert_eq!(o(-5, 6, 72).unwrap().desc(), "G-5,6,72");
+    }
+
+    /// The bounds of `grid_validate_desc_penrose`: the offset within the inner radius
+    /// (7x7 kites: `⌊150·3.11·√98 − √98⌋ = 4608`), the angle a multiple of 36 below 360.
+    #[test]
+    fn offsets_and_angles_are_bounded() {
+        let (r, start, depth) = calculate_size(Kind::Kites, 7, 7);
+        assert_eq!((r - 98f64.sqrt()) as i64, 4608);
+        assert!(start as f64 * INCIRCLE >= r && depth > 0);
+        let ok = |d: &str| build(Kind::Kites, 7, 7, d);
+        assert!(ok("G4608,0,0").is_ok());
+        assert!(ok("G0,-4608,36").is_ok());
+        for bad in [
+            "G4609,0,0",
+            "G3300,3300,0",
+            "G0,0,37",
+            "G0,0,360",
+            "G0,0,-36",
+            "G0,0",
+        ] {
+            let e = ok(bad).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e}");
+        }
+        // a patch near the edge can be empty once trimmed (the program then draws another)
+        let e = build(Kind::Rhombs, 3, 3, "G0,0,0").unwrap_err().to_string();
+        assert!(e.contains("no usable grid fragment"), "{e}");
+    }
+
+    /// Skipping the triangles that cannot reach the clip changes nothing: the same faces
+    /// in the same order as the whole recursion, for both tilings, several sizes, offsets
+    /// at the centre and near the inner radius, and every angle.
+    #[test]
+    fn pruning_keeps_every_face() {
+        let mut total = 0;
+        for kind in [Kind::Kites, Kind::Rhombs] {
+            for (w, h) in [(3, 3), (10, 10), (4, 15)] {
+                let (r, _, _) = calculate_size(kind, w, h);
+                let far = (0.7 * (r - ((w * w + h * h) as f64).sqrt())) as i64;
+                for (x, y) in [(0, 0), (far, -far / 3), (-far / 2, far)] {
+                    for a in (0..360).step_by(36) {
+                        let d = format!("G{x},{y},{a}");
+                        let fast = clipped(kind, w, h, &d, true).unwrap().1;
+                        let slow = clipped(kind, w, h, &d, false).unwrap().1;
+                        assert_eq!(fast, slow, "{kind:?} {w}x{h} {d}");
+                        total += fast.len();
+                    }
+                }
+            }
+        }
+        assert!(total > 5_000, "{total}");
+    }
+
+    /// Trimming on squares: a 3x3 block keeps all nine faces (its four inner dots are one
+    /// component); a lone square far away and a 2x1 strip (no inland dot) go; of two equal
+    /// blocks the first met stays.
+    #[test]
+    fn trimming() {
+        let sq = |x: i64, y: i64| vec![(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)];
+        let block = |x0: i64, n: i64| {
+            let mut f = Vec::new();
+            for y in 0..n {
+                for x in 0..n {
+                    f.push(sq(x0 + x, y));
+                }
+            }
+            f
+        };
+        let mut faces = vec![sq(-10, -10), sq(20, 0), sq(21, 0)];
+        faces.extend(block(0, 3));
+        assert_eq!(trim(faces.clone()), block(0, 3));
+        // a 3x3 and a 4x4: the larger (nine inland dots) wins though it comes second
+        let mut two = block(0, 3);
+        two.extend(block(10, 4));
+        assert_eq!(trim(two), block(10, 4));
+        let mut tie = block(10, 3);
+        tie.extend(block(0, 3));
+        assert_eq!(trim(tie), block(10, 3));
+        assert!(trim(vec![sq(0, 0), sq(1, 0)]).is_empty());
+        // an L of three squares touching one inland... none: a corner dot is coastal
+        assert!(trim(vec![sq(0, 0), sq(1, 0), sq(0, 1)]).is_empty());
+        // a 2x2 block: its centre dot is inland, all four faces touch it
+        assert_eq!(trim(block(0, 2)).len(), 4);
+    }
+
+    /// Grids of the installed program (`sgt-loopy --generate`): the clue descriptions fill
+    /// exactly the faces built here (the integration tests replay their solutions).
+    #[test]
+    fn program_grids_have_their_face_counts() {
+        for (kind, w, h, desc) in [
+            (Kind::Kites, 7, 7, "G-123,3217,324_a3a13a023d3a23f1"),
+            (
+                Kind::Kites,
+                10,
+                10,
+                "G-1320,-5253,252_3d3331a2a22a2e1a12d1a2a0c2a222c302c22230b12a2a21c23",
+            ),
+            (
+                Kind::Rhombs,
+                10,
+                10,
+                "G-172,8,72_a3e10a2a3f3d2a0b2a3a2a0c2a1a322a12b",
+            ),
+        ] {
+            let (g, clues) = desc.split_once('_').unwrap();
+            let n: usize = clues
+                .bytes()
+                .map(|b| match b {
+                    b'a'..=b'z' => (b - b'a' + 1) as usize,
+                    _ => 1,
+                })
+                .sum();
+            assert_eq!(build(kind, w, h, g).unwrap().1.len(), n, "{desc}");
+        }
+    }
 }
