@@ -174,8 +174,8 @@ fn loopy_proofs_through_the_binaries() {
 
 /// The Penrose grids, built by subdividing from the grid description's offset and angle,
 /// then clipped and trimmed as the program does: many puzzles the program wrote at the
-/// smallest size, at a narrow one, at its two menu presets (6x6 on small screens, 10x10)
-/// and at 15x15. Each clue description fills exactly the faces built here, is written back
+/// smallest size, at a narrow one, at its two menu presets (6x6 on small screens, 10x10),
+/// at 15x15 and at the largest size, 40x40. Each clue description fills exactly the faces built here, is written back
 /// unchanged, and its Solve record replays to a solution that any one toggled edge breaks.
 #[test]
 fn penrose_grids_decode_and_replay() {
@@ -186,8 +186,9 @@ fn penrose_grids_decode_and_replay() {
             ("3x3", 20),
             ("4x7", 10),
             ("6x6", 10),
-            ("10x10", 4),
-            ("15x15", 2),
+            ("10x10", 6),
+            ("15x15", 3),
+            ("40x40", 1),
         ] {
             let params = format!("{size}t{ty}de");
             let Some(files) = tatham_sgt::generate("loopy", &params, n, &dir.join(&params)) else {

@@ -137,6 +137,8 @@ struct Gen {
     /// Whether to skip triangles that cannot reach the clip (off only in the tests, to
     /// compare with the whole recursion).
     prune: bool,
+    /// The calls made (to bound the work in the tests).
+    calls: usize,
     depth: u32,
     lo: Pt,
     hi: Pt,
@@ -164,7 +166,8 @@ impl Gen {
     /// tile below lies within `(1 + φ)·|e|` of `o` (the sub-triangles lie inside the
     /// triangle, whose sides are at most `φ·|e|`, and a tile reaches at most its own
     /// triangle's edge beyond it); this tests `4·|e| + 4` units against the rectangle.
-    fn reaches(&self, o: V, e: V) -> bool {
+    fn reaches(&mut self, o: V, e: V) -> bool {
+        self.calls += 1;
         if !self.prune {
             return true;
         }
@@ -304,7 +307,7 @@ pub fn parse_desc(desc: &str) -> Option<Offset> {
 /// The faces of a Penrose grid, in the program's order, each its corners in the program's
 /// coordinates; or the program's refusal of the description.
 pub fn build(kind: Kind, w: usize, h: usize, desc: &str) -> Result<(Offset, Vec<Vec<Pt>>)> {
-    let (off, faces) = clipped(kind, w, h, desc, true)?;
+    let (off, faces, _) = clipped(kind, w, h, desc, true)?;
     let faces = trim(faces);
     if faces.is_empty() {
         return Err(Error::bad(format!(
@@ -323,14 +326,15 @@ fn name(kind: Kind) -> &'static str {
     }
 }
 
-/// Steps 1–3: the checked description and the clipped faces before trimming.
+/// Steps 1–3: the checked description, the clipped faces before trimming, and the number
+/// of recursive calls made.
 fn clipped(
     kind: Kind,
     w: usize,
     h: usize,
     desc: &str,
     prune: bool,
-) -> Result<(Offset, Vec<Vec<Pt>>)> {
+) -> Result<(Offset, Vec<Vec<Pt>>, usize)> {
     let name = name(kind);
     let Some(off) = parse_desc(desc) else {
         return Err(Error::bad(format!(
@@ -356,6 +360,7 @@ fn clipped(
     let (xs, ys) = (w as i64 * TILESIZE, h as i64 * TILESIZE);
     let mut g = Gen {
         prune,
+        calls: 0,
         depth,
         lo: (x - xs / 2, y - ys / 2),
         hi: (x + xs / 2, y + ys / 2),
@@ -381,7 +386,7 @@ fn clipped(
         Kind::Kites => g.p2_large(0, 1, origin, edge),
         Kind::Rhombs => g.p3_small(0, 1, origin, edge),
     }
-    Ok((off, g.faces))
+    Ok((off, g.faces, g.calls))
 }
 
 /// `grid_trim_vigorously`: keeps the faces touching the largest connected set of inland
@@ -577,6 +582,29 @@ mod tests {
             }
         }
         assert!(total > 5_000, "{total}");
+    }
+
+    /// The largest grids (40x40, the most a side, and the thinnest, 3x40 and 40x3) at the
+    /// centre and off it: the recursion makes at most 20,000 calls (about 18,000 at 40x40
+    /// kites; the whole recursion makes over 300,000 there), the faces are within the
+    /// program's own bound of `9·w·h`, and trimming only removes faces.
+    #[test]
+    fn largest_grids_take_bounded_work() {
+        for kind in [Kind::Kites, Kind::Rhombs] {
+            for (w, h) in [(40, 40), (3, 40), (40, 3)] {
+                for (x, y, a) in [(0, 0, 0), (-9000, 12000, 252)] {
+                    let d = format!("G{x},{y},{a}");
+                    let (_, faces, calls) = clipped(kind, w, h, &d, true).unwrap();
+                    assert!(!faces.is_empty() && faces.len() <= 9 * w * h, "{d}");
+                    assert!(calls <= 20_000, "{kind:?} {w}x{h} {d}: {calls}");
+                    if let Ok((_, kept)) = build(kind, w, h, &d) {
+                        assert!(kept.len() <= faces.len());
+                    }
+                }
+            }
+            let (_, _, all) = clipped(kind, 40, 40, "G0,0,0", false).unwrap();
+            assert!(all > 300_000, "{all}");
+        }
     }
 
     /// Trimming on squares: a 3x3 block keeps all nine faces (its four inner dots are one
