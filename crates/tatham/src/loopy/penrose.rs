@@ -442,11 +442,9 @@ fn trim(faces: Vec<Vec<Pt>>) -> Vec<Vec<Pt>> {
         }
     }
     let mut size = vec![0usize; nd];
-    for i in 0..nd {
-        if inland[i] {
-            let r = root(&mut parent, i);
-            size[r] += 1;
-        }
+    for (i, _) in inland.iter().enumerate().filter(|d| *d.1) {
+        let r = root(&mut parent, i);
+        size[r] += 1;
     }
     let mut best: Option<usize> = None;
     for i in 0..nd {
