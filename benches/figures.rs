@@ -234,6 +234,12 @@ fn sizes() -> Vec<Size> {
             "Loopy 5x4 compass-dodecagonal",
             "",
         ),
+        (
+            "loopy-penrose-kites",
+            "Loopy 10x10 Penrose kites and darts",
+            "",
+        ),
+        ("loopy-penrose-rhombs", "Loopy 10x10 Penrose rhombs", ""),
         ("pearl", "Pearl 8x8", ""),
         ("bridges", "Bridges 7x7", ""),
         ("unruly", "Unruly 8x8", ""),

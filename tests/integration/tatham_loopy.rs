@@ -80,11 +80,10 @@ fn bad_descriptions_and_moves_are_refused() {
         .unwrap_err()
         .to_string()
         .contains("impossible"));
-    let e = Puzzle::decode("3x3t11", "G110,-102,252_b4")
-        .unwrap_err()
-        .to_string();
+    // a Penrose grid without its grid description
+    let e = Puzzle::decode("3x3t11", "b4").unwrap_err().to_string();
     assert!(
-        e.contains("Penrose (kite/dart)") && e.contains("squares (t0), triangular (t1)"),
+        e.contains("Penrose (kite/dart)") && e.contains("G<x>"),
         "{e}"
     );
     let e = Puzzle::decode("3x3t16", "i").unwrap_err().to_string();
@@ -173,32 +172,88 @@ fn loopy_proofs_through_the_binaries() {
     tatham_sgt::prove_all(&big, None);
 }
 
-/// The Penrose grids (their grid descriptions are built in floating point) are refused in
-/// one line naming the supported types, for save files the program wrote.
+/// The Penrose grids, built by subdividing from the grid description's offset and angle,
+/// then clipped and trimmed as the program does: many puzzles the program wrote at the
+/// smallest size, at a narrow one, at its two menu presets (6x6 on small screens, 10x10),
+/// at 15x15 and at the largest size, 40x40. Each clue description fills exactly the faces built here, is written back
+/// unchanged, and its Solve record replays to a solution that any one toggled edge breaks.
 #[test]
-fn penrose_grids_are_refused() {
+fn penrose_grids_decode_and_replay() {
     let dir = tatham_sgt::dir("loopy-penrose");
     for ty in [11, 12] {
-        let Some(files) = tatham_sgt::generate(
-            "loopy",
-            &format!("5x5t{ty}de"),
-            1,
-            &dir.join(ty.to_string()),
-        ) else {
-            return;
+        let mut patches = std::collections::BTreeSet::new();
+        for (size, n) in [
+            ("3x3", 20),
+            ("4x7", 10),
+            ("6x6", 10),
+            ("10x10", 6),
+            ("15x15", 3),
+            ("40x40", 1),
+        ] {
+            let params = format!("{size}t{ty}de");
+            let Some(files) = tatham_sgt::generate("loopy", &params, n, &dir.join(&params)) else {
+                return;
+            };
+            replays_solve(&files);
+            for f in &files {
+                let save = tatham_sgt::read(f);
+                assert!(save.desc.starts_with('G'), "{}", save.desc);
+                let p = Puzzle::decode(&save.params, &save.desc).unwrap();
+                assert_eq!(zkgames::tatham::Puzzle::desc(&p), save.desc);
+                assert!(p.faces.iter().all(|f| f.len() == 4));
+                patches.insert(save.desc.split('_').next().unwrap().to_string());
+            }
+        }
+        // the program drew a fresh patch for (nearly) every puzzle
+        assert!(patches.len() >= 40, "{patches:?}");
+    }
+}
+
+/// A Penrose grid description the program would refuse (malformed, offset outside the
+/// patch, angle not a multiple of 36, or missing), in a save file or a game ID: exit 2
+/// with one line.
+#[test]
+fn penrose_bad_grid_descriptions_are_refused() {
+    let dir = tatham_sgt::dir("loopy-penrose-bad");
+    let Some(files) = tatham_sgt::generate("loopy", "7x7t11de", 1, &dir) else {
+        return;
+    };
+    let save = tatham_sgt::read(&files[0]);
+    let clues = save.desc.split_once('_').unwrap().1;
+    let proof = dir.join("ok.proof");
+    assert_eq!(tatham_sgt::prove(&files[0], &proof).0, 0);
+    // 7x7 kites: the offset may be at most 4608 from the centre
+    for grid in [
+        "G1,2",
+        "G1;2;36",
+        "Gx,2,36",
+        "G4609,0,0",
+        "G0,-99999999999,0",
+        "G0,0,37",
+        "G0,0,360",
+        "",
+    ] {
+        let desc = if grid.is_empty() {
+            clues.to_string()
+        } else {
+            format!("{grid}_{clues}")
         };
-        let save = tatham_sgt::read(&files[0]);
-        assert!(
-            save.desc.starts_with('G') && save.desc.contains('_'),
-            "{}",
-            save.desc
-        );
-        let (c, _, e) = tatham_sgt::prove(&files[0], &dir.join("p.proof"));
-        assert_eq!(c, 2, "{e}");
-        assert!(
-            e.contains("Penrose") && e.contains("squares (t0)") && e.contains("kagome (t14)"),
-            "{e}"
-        );
+        let mut bad = tatham_sgt::read(&files[0]);
+        for (k, v) in bad.records.iter_mut() {
+            if k == "DESC" {
+                *v = desc.clone();
+            }
+        }
+        let moves: Vec<(&str, String)> = save.moves.iter().map(|m| ("SOLVE", m.clone())).collect();
+        let path = dir.join("bad.sav");
+        tatham_sgt::write_with_moves(&bad, &moves, &path);
+        let (c, _, e) = tatham_sgt::prove(&path, &dir.join("bad.proof"));
+        assert_eq!(c, 2, "{grid}: {e}");
+        assert!(e.contains("Loopy"), "{e}");
+        tatham_sgt::one_line(&e);
+        let id = format!("Loopy:7x7t11:{desc}");
+        let (c, _, e) = tatham_sgt::verify(&id, &proof);
+        assert_eq!(c, 2, "{grid}: {e}");
         tatham_sgt::one_line(&e);
     }
 }
@@ -271,6 +326,8 @@ grid_tests! {
     loopy_great_great_dodecagonal: "2x2t13de", "5x3t13de";
     loopy_kagome: "3x3t14de", "5x4t14de";
     loopy_compass_dodecagonal: "2x2t15de", "5x4t15de";
+    loopy_penrose_kites: "3x3t11de", "10x10t11de";
+    loopy_penrose_rhombs: "3x3t12de", "10x10t12de";
 }
 
 /// Triangular game IDs without the `0_` grid description use the older layout (ears at

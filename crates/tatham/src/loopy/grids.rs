@@ -1,14 +1,16 @@
 //! Loopy's grid types (the `t` of PARAMS `WxHtTdD`) and the numbering of a grid's faces,
 //! dots and edges, which the save file's moves and Solve record index.
 //!
-//! - Faces: in the order the tiling creates them ([`super::tilings`]).
+//! - Faces: in the order the tiling creates them ([`super::tilings`]; on the Penrose grids
+//!   the order the subdivision reaches them, less those trimmed: [`super::penrose`]).
 //! - Edges: as `grid.c`'s `grid_make_consistent` numbers them: faces in order, each face's
 //!   sides in order (side `j` joins corners `j` and `j + 1`, the last joins the last and the
 //!   first), an edge numbered when first met; its first face is the one it was met in.
 //! - Dots: the program numbers them as it meets them; the moves never name a dot, so this
 //!   crate numbers them in reading order of their coordinates (by `y`, then `x`), which for
-//!   squares is row by row.
+//!   squares is row by row (on the Penrose grids too: dots are distinct coordinates there).
 
+use super::penrose::Kind;
 use super::tilings::{self, Pt, Tiles, Tiling};
 use std::collections::HashMap;
 
@@ -19,8 +21,27 @@ pub struct GridType {
     /// Width and height must both be at least `both`, and one of them at least `one`.
     pub both: usize,
     pub one: usize,
-    /// The tiling, or `None` when this crate refuses the type.
-    pub tiling: Option<Tiling>,
+    /// How the program builds it.
+    pub build: Build,
+}
+
+/// How a grid type's faces are made.
+#[derive(Clone, Copy)]
+pub enum Build {
+    /// A periodic tiling in exact integer coordinates ([`super::tilings`]).
+    Tiling(Tiling),
+    /// A patch of a Penrose tiling chosen by the grid description ([`super::penrose`]).
+    Penrose(Kind),
+}
+
+impl GridType {
+    /// The periodic tiling, if the type is one.
+    pub fn tiling(&self) -> Option<Tiling> {
+        match self.build {
+            Build::Tiling(t) => Some(t),
+            Build::Penrose(_) => None,
+        }
+    }
 }
 
 const fn ty(name: &'static str, both: usize, one: usize, t: Tiling) -> GridType {
@@ -28,7 +49,7 @@ const fn ty(name: &'static str, both: usize, one: usize, t: Tiling) -> GridType 
         name,
         both,
         one,
-        tiling: Some(t),
+        build: Build::Tiling(t),
     }
 }
 
@@ -49,13 +70,13 @@ pub const TYPES: [GridType; 16] = [
         name: "Penrose (kite/dart)",
         both: 3,
         one: 3,
-        tiling: None,
+        build: Build::Penrose(Kind::Kites),
     },
     GridType {
         name: "Penrose (rhombs)",
         both: 3,
         one: 3,
-        tiling: None,
+        build: Build::Penrose(Kind::Rhombs),
     },
     ty(
         "great-great-dodecagonal",
@@ -72,7 +93,6 @@ pub fn supported() -> String {
     TYPES
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.tiling.is_some())
         .map(|(i, t)| format!("{} (t{i})", t.name))
         .collect::<Vec<_>>()
         .join(", ")

@@ -2,11 +2,11 @@
 //! single loop, so that each numbered face has exactly that many of its edges drawn.
 //!
 //! Formats, as the collection writes them:
-//! - PARAMS `WxHtTdD`: width, height, grid type `T` ([`grids::TYPES`]: every periodic
-//!   tiling of the installed program; the two Penrose types are refused) and a difficulty
-//!   letter (ignored: it only steers the generator).
+//! - PARAMS `WxHtTdD`: width, height, grid type `T` ([`grids::TYPES`]: every grid type of
+//!   the installed program) and a difficulty letter (ignored: it only steers the generator).
 //! - DESC: an optional grid description and `_` (`0_` on triangular grids, the current
-//!   layout; without it the older one), then one entry per face in the grid's face order,
+//!   layout, without it the older one; `G<x>,<y>,<angle>_` on the Penrose grids, required
+//!   there: [`penrose`]), then one entry per face in the grid's face order,
 //!   `0`–`9` and `A`–`Z` a clue (10 and up), `a`–`z` a run of 1–26 faces without one.
 //! - Faces, dots and edges are numbered as [`grids`] explains (the program's `grid.c`
 //!   order for faces and edges).
@@ -14,11 +14,12 @@
 //!   items back to back (line, no line, unknown), exactly as `execute_move` applies them.
 
 pub mod grids;
+pub mod penrose;
 pub mod tilings;
 
 use super::parse::{parse_num, parse_size, place, run_length, short};
 pub use grids::Edge;
-use grids::{Grid, GridType};
+use grids::{Build, Grid, GridType};
 use zkgames_core::Error;
 use zkgames_core::Result;
 
@@ -34,6 +35,8 @@ pub struct Puzzle {
     pub ty: usize,
     /// On a triangular grid: the older layout (a DESC without the `0_` grid description).
     pub old_layout: bool,
+    /// On a Penrose grid: the patch's offset and angle (the grid description).
+    pub penrose: Option<penrose::Offset>,
     /// Clue per face, in face order.
     pub clues: Vec<Option<u8>>,
     /// Per face, its corners (dots) in the program's order.
@@ -108,38 +111,43 @@ impl Puzzle {
                 grids::supported()
             )));
         };
-        let Some(tiling) = gt.tiling else {
-            return Err(Error::bad(format!(
-                "Loopy on the {} grid (type {ty}) is not supported (the program builds it in \
-                 floating point): supported are {}",
-                gt.name,
-                grids::supported()
-            )));
-        };
         check_size(gt, w, h)?;
         let (grid_desc, clues_desc) = match desc.split_once('_') {
             Some((g, c)) => (Some(g), c),
             None => (None, desc),
         };
-        let old_layout = match (ty, grid_desc) {
-            (_, None) => ty == 1,
-            (1, Some("0")) => false,
-            (1, Some(_)) => {
+        let mut tiles = tilings::Tiles::default();
+        let mut offset = None;
+        let old_layout = match (gt.build, ty, grid_desc) {
+            (Build::Penrose(_), _, None) => {
+                return Err(Error::bad(format!(
+                    "Loopy on the {} grid needs a grid description (G<x>,<y>,<angle>_)",
+                    gt.name
+                )))
+            }
+            (Build::Penrose(kind), _, Some(g)) => {
+                let (o, faces) = penrose::build(kind, w, h, g)?;
+                offset = Some(o);
+                tiles.faces = faces;
+                false
+            }
+            (_, _, None) => ty == 1,
+            (_, 1, Some("0")) => false,
+            (_, 1, Some(_)) => {
                 return Err(Error::bad(
                     "Loopy triangular grid description is not 0 (the only one there is)",
                 ))
             }
-            (_, Some(_)) => {
+            (_, _, Some(_)) => {
                 return Err(Error::bad(format!(
                     "Loopy on the {} grid takes no grid description (the part before _)",
                     gt.name
                 )))
             }
         };
-        let mut tiles = tilings::Tiles::default();
         if old_layout {
             tilings::triangular_old(w, h, &mut tiles);
-        } else {
+        } else if let Build::Tiling(tiling) = gt.build {
             tiling(w, h, &mut tiles);
         }
         let grid = Grid::new(tiles);
@@ -155,7 +163,8 @@ impl Puzzle {
             b'A'..=b'Z' => Some(Some(b - b'A' + 10)),
             _ => None,
         })?;
-        let p = Puzzle::from_grid(w, h, ty, old_layout, grid, clues);
+        let mut p = Puzzle::from_grid(w, h, ty, old_layout, grid, clues);
+        p.penrose = offset;
         if !p.graph_is_connected() {
             return Err(Error::bad(format!(
                 "Loopy {w}x{h} on the {} grid is not connected",
@@ -191,6 +200,7 @@ impl Puzzle {
             h,
             ty,
             old_layout,
+            penrose: None,
             clues,
             faces: grid.faces,
             sides: grid.sides,
@@ -384,21 +394,20 @@ impl super::Puzzle for Puzzle {
         Puzzle::params(self)
     }
     fn desc(&self) -> String {
-        let grid = if self.ty == 1 && !self.old_layout {
-            "0_"
-        } else {
-            ""
+        let grid = match self.penrose {
+            Some(o) => o.desc() + "_",
+            None if self.ty == 1 && !self.old_layout => "0_".into(),
+            None => String::new(),
         };
-        grid.to_string()
-            + &super::parse::encode_runs(self.clues.iter().map(|c| {
-                c.map(|c| {
-                    if c < 10 {
-                        (b'0' + c) as char
-                    } else {
-                        (b'A' + c - 10) as char
-                    }
-                })
-            }))
+        grid + &super::parse::encode_runs(self.clues.iter().map(|c| {
+            c.map(|c| {
+                if c < 10 {
+                    (b'0' + c) as char
+                } else {
+                    (b'A' + c - 10) as char
+                }
+            })
+        }))
     }
     fn start(&self) -> Box<dyn Position + '_> {
         Box::new(super::Play {
@@ -554,18 +563,27 @@ mod tests {
     /// game's rule on every edge set.
     #[test]
     fn patches_of_every_tiling_exhaustive() {
-        let mut kinds: Vec<(usize, tilings::Tiling)> = grids::TYPES
+        let mut kinds: Vec<(usize, Tiles)> = grids::TYPES
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| t.tiling.map(|f| (i, f)))
+            .map(|(i, gt)| {
+                let mut all = Tiles::default();
+                let m = gt.both.max(gt.one);
+                match gt.build {
+                    Build::Tiling(tiling) => tiling(m, m, &mut all),
+                    Build::Penrose(kind) => {
+                        all.faces = penrose::build(kind, 6, 6, "G0,0,0").unwrap().1;
+                    }
+                }
+                (i, all)
+            })
             .collect();
-        kinds.push((1, tilings::triangular_old));
+        let mut old = Tiles::default();
+        tilings::triangular_old(3, 3, &mut old);
+        kinds.push((1, old));
         let mut shapes = std::collections::BTreeSet::new();
-        for (ty, tiling) in kinds {
+        for (ty, all) in kinds {
             let gt = &grids::TYPES[ty];
-            let (w, h) = (gt.both.max(gt.one), gt.both.max(gt.one));
-            let mut all = Tiles::default();
-            tiling(w, h, &mut all);
             // greedily: faces in order that touch the patch, while it stays within 16 edges
             let mut chosen: Vec<Vec<tilings::Pt>> = vec![all.faces[0].clone()];
             for f in &all.faces[1..] {
@@ -597,47 +615,60 @@ mod tests {
         assert!(shapes.contains(&3) && shapes.contains(&12), "{shapes:?}");
     }
 
-    /// Every supported type at its smallest size and a few larger ones: Euler's formula
+    /// Every type at its smallest size and a few larger ones (on the Penrose grids, every
+    /// angle at the centre and some offsets off it, where the patch is usable): Euler's formula
     /// (faces + dots = edges + 1 for a connected grid without holes), every side's edge
     /// joins its face's two corners, inner edges have two faces.
     #[test]
     fn numbering_is_consistent() {
+        let mut cases = Vec::new();
         for (ty, gt) in grids::TYPES.iter().enumerate() {
-            if gt.tiling.is_none() {
-                let e = Puzzle::decode(&format!("5x5t{ty}"), "a")
-                    .unwrap_err()
-                    .to_string();
-                assert!(e.contains("squares (t0)") && e.contains(gt.name), "{e}");
-                continue;
-            }
             let m = gt.both.max(gt.one);
             for (w, h) in [(m, m), (m + 1, m + 2), (m + 3, m)] {
-                let params = format!("{w}x{h}t{ty}");
-                let prefix = if ty == 1 { "0_" } else { "" };
-                let mut t = Tiles::default();
-                (gt.tiling.unwrap())(w, h, &mut t);
-                let n = t.faces.len();
-                let runs = |n: usize| {
-                    super::super::parse::encode_runs(std::iter::repeat_n(None::<char>, n))
-                };
-                assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n - 1))).is_err());
-                assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n + 1))).is_err());
-                let p = Puzzle::decode(&params, &format!("{prefix}{}", runs(n))).unwrap();
-                assert_eq!(p.faces.len() + p.n_dots, p.edges.len() + 1, "{params}");
-                for (f, corners) in p.faces.iter().enumerate() {
-                    let k = corners.len();
-                    for j in 0..k {
-                        let e = p.edges[p.sides[f][j]];
-                        let mut want = [corners[j], corners[(j + 1) % k]];
-                        let mut got = e.dots;
-                        want.sort_unstable();
-                        got.sort_unstable();
-                        assert_eq!(got, want, "{params} face {f}");
-                        assert!(e.faces.contains(&Some(f)));
+                match gt.build {
+                    Build::Tiling(tiling) => {
+                        let mut t = Tiles::default();
+                        tiling(w, h, &mut t);
+                        let prefix = if ty == 1 { "0_" } else { "" };
+                        cases.push((ty, w, h, prefix.to_string(), t.faces.len()));
+                    }
+                    Build::Penrose(kind) => {
+                        let (w, h) = (2 * w, 2 * h);
+                        for a in (0..360).step_by(36) {
+                            for (x, y) in [(0, 0), (-700, 1100), (1500, 40)] {
+                                let g = format!("G{x},{y},{a}");
+                                if let Ok((_, f)) = penrose::build(kind, w, h, &g) {
+                                    cases.push((ty, w, h, g + "_", f.len()));
+                                }
+                            }
+                        }
                     }
                 }
-                assert!(p.graph_is_connected(), "{params}");
             }
+        }
+        assert!(cases.iter().filter(|c| c.0 == 11).count() >= 60);
+        assert!(cases.iter().filter(|c| c.0 == 12).count() >= 60);
+        for (ty, w, h, prefix, n) in cases {
+            let params = format!("{w}x{h}t{ty}");
+            let runs =
+                |n: usize| super::super::parse::encode_runs(std::iter::repeat_n(None::<char>, n));
+            assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n - 1))).is_err());
+            assert!(Puzzle::decode(&params, &format!("{prefix}{}", runs(n + 1))).is_err());
+            let p = Puzzle::decode(&params, &format!("{prefix}{}", runs(n))).unwrap();
+            assert_eq!(p.faces.len() + p.n_dots, p.edges.len() + 1, "{params}");
+            for (f, corners) in p.faces.iter().enumerate() {
+                let k = corners.len();
+                for j in 0..k {
+                    let e = p.edges[p.sides[f][j]];
+                    let mut want = [corners[j], corners[(j + 1) % k]];
+                    let mut got = e.dots;
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{params} face {f}");
+                    assert!(e.faces.contains(&Some(f)));
+                }
+            }
+            assert!(p.graph_is_connected(), "{params}");
         }
     }
 
@@ -646,6 +677,24 @@ mod tests {
         let p = Puzzle::decode("3x3t0de", "aa1f").unwrap();
         assert_eq!(super::super::Puzzle::desc(&p), "b1f");
         assert_eq!(super::super::Puzzle::params(&p), "3x3t0");
+        // Penrose: the description as the program writes it, whatever sscanf let through
+        let p = Puzzle::decode("7x7t11dn", "G-123,+3217,324junk_a3a13a023d3a23f1").unwrap();
+        assert_eq!(
+            super::super::Puzzle::desc(&p),
+            "G-123,3217,324_a3a13a023d3a23f1"
+        );
+        assert_eq!(super::super::Puzzle::params(&p), "7x7t11");
+        for (params, desc) in [
+            ("7x7t11", "a3a13a023d3a23f1"),
+            ("7x7t12", "G-123,3217,324_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,3217,325_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,9217,324_a3a13a023d3a23f1"),
+            ("7x7t11", "G-123,3217_a3a13a023d3a23f1"),
+            ("7x7t0", "G-123,3217,324_a3a13a023d3a23f1"),
+        ] {
+            let e = Puzzle::decode(params, desc).unwrap_err().to_string();
+            assert!(!e.contains('\n') && e.starts_with("Loopy"), "{e}");
+        }
         let t = Puzzle::decode("3x3t1dh", "0_a").unwrap_err().to_string();
         assert!(t.contains("too short"), "{t}");
     }
