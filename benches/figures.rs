@@ -239,6 +239,7 @@ fn sizes() -> Vec<Size> {
         ("unruly", "Unruly 8x8", ""),
         ("towers", "Towers 5x5", ""),
         ("unequal", "Unequal 4x4", ""),
+        ("lightup", "Light Up 7x7", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

@@ -48,6 +48,7 @@ mod serve_cli;
 mod sessions;
 mod tatham_bridges;
 mod tatham_games;
+mod tatham_lightup;
 mod tatham_loopy;
 mod tatham_pearl;
 mod tatham_sessions;

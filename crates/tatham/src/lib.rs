@@ -16,6 +16,7 @@
 
 pub mod bridges;
 pub mod latin;
+pub mod lightup;
 pub mod loopy;
 pub mod net;
 pub mod parse;
@@ -69,6 +70,7 @@ pub const GAMES: &[Game] = &[
     unruly::GAME,
     towers::GAME,
     unequal::GAME,
+    lightup::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
