@@ -240,6 +240,7 @@ fn sizes() -> Vec<Size> {
         ("towers", "Towers 5x5", ""),
         ("unequal", "Unequal 4x4", ""),
         ("lightup", "Light Up 7x7", ""),
+        ("tents", "Tents 8x8", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

@@ -54,6 +54,7 @@ mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;
 mod tatham_slant;
+mod tatham_tents;
 mod tatham_towers;
 mod tatham_unequal;
 mod tatham_unruly;

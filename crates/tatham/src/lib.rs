@@ -27,6 +27,7 @@ pub mod proof;
 pub mod save;
 pub mod slant;
 pub mod solo;
+pub mod tents;
 pub mod towers;
 pub mod unequal;
 pub mod unruly;
@@ -71,6 +72,7 @@ pub const GAMES: &[Game] = &[
     towers::GAME,
     unequal::GAME,
     lightup::GAME,
+    tents::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
