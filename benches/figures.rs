@@ -241,6 +241,7 @@ fn sizes() -> Vec<Size> {
         ("unequal", "Unequal 4x4", ""),
         ("lightup", "Light Up 7x7", ""),
         ("tents", "Tents 8x8", ""),
+        ("magnets", "Magnets 6x5", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

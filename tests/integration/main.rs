@@ -50,6 +50,7 @@ mod tatham_bridges;
 mod tatham_games;
 mod tatham_lightup;
 mod tatham_loopy;
+mod tatham_magnets;
 mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;

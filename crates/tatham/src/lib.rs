@@ -18,6 +18,7 @@ pub mod bridges;
 pub mod latin;
 pub mod lightup;
 pub mod loopy;
+pub mod magnets;
 pub mod net;
 pub mod parse;
 pub mod pattern;
@@ -73,6 +74,7 @@ pub const GAMES: &[Game] = &[
     unequal::GAME,
     lightup::GAME,
     tents::GAME,
+    magnets::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
