@@ -242,6 +242,7 @@ fn sizes() -> Vec<Size> {
         ("lightup", "Light Up 7x7", ""),
         ("tents", "Tents 8x8", ""),
         ("magnets", "Magnets 6x5", ""),
+        ("mosaic", "Mosaic 10x10", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

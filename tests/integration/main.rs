@@ -51,6 +51,7 @@ mod tatham_games;
 mod tatham_lightup;
 mod tatham_loopy;
 mod tatham_magnets;
+mod tatham_mosaic;
 mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;

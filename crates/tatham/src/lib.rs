@@ -19,6 +19,7 @@ pub mod latin;
 pub mod lightup;
 pub mod loopy;
 pub mod magnets;
+pub mod mosaic;
 pub mod net;
 pub mod parse;
 pub mod pattern;
@@ -75,6 +76,7 @@ pub const GAMES: &[Game] = &[
     lightup::GAME,
     tents::GAME,
     magnets::GAME,
+    mosaic::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
