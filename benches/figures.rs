@@ -245,6 +245,10 @@ fn sizes() -> Vec<Size> {
         ("unruly", "Unruly 8x8", ""),
         ("towers", "Towers 5x5", ""),
         ("unequal", "Unequal 4x4", ""),
+        ("lightup", "Light Up 7x7", ""),
+        ("tents", "Tents 8x8", ""),
+        ("magnets", "Magnets 6x5", ""),
+        ("mosaic", "Mosaic 10x10", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),

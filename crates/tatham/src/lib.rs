@@ -16,7 +16,10 @@
 
 pub mod bridges;
 pub mod latin;
+pub mod lightup;
 pub mod loopy;
+pub mod magnets;
+pub mod mosaic;
 pub mod net;
 pub mod parse;
 pub mod pattern;
@@ -26,6 +29,7 @@ pub mod proof;
 pub mod save;
 pub mod slant;
 pub mod solo;
+pub mod tents;
 pub mod towers;
 pub mod unequal;
 pub mod unruly;
@@ -69,6 +73,10 @@ pub const GAMES: &[Game] = &[
     unruly::GAME,
     towers::GAME,
     unequal::GAME,
+    lightup::GAME,
+    tents::GAME,
+    magnets::GAME,
+    mosaic::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
