@@ -52,6 +52,7 @@ mod tatham_loopy;
 mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;
+mod tatham_singles;
 mod tatham_slant;
 mod tatham_towers;
 mod tatham_unequal;
