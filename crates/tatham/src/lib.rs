@@ -15,6 +15,7 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod keen;
 pub mod latin;
 pub mod loopy;
 pub mod net;
@@ -23,6 +24,7 @@ pub mod pattern;
 pub mod pearl;
 pub mod pegs;
 pub mod proof;
+pub mod range;
 pub mod save;
 pub mod singles;
 pub mod slant;
@@ -71,6 +73,8 @@ pub const GAMES: &[Game] = &[
     towers::GAME,
     unequal::GAME,
     singles::GAME,
+    range::GAME,
+    keen::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
