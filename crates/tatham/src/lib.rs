@@ -15,6 +15,7 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod filling;
 pub mod keen;
 pub mod latin;
 pub mod loopy;
@@ -75,6 +76,7 @@ pub const GAMES: &[Game] = &[
     singles::GAME,
     range::GAME,
     keen::GAME,
+    filling::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
