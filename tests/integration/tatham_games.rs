@@ -493,7 +493,7 @@ fn list_inspect_and_json() {
     assert_eq!(c, 0, "{e}");
     let games = [
         "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges", "Unruly", "Towers",
-        "Unequal", "Light Up", "Tents", "Magnets", "Mosaic",
+        "Unequal", "Light Up", "Tents", "Magnets", "Mosaic", "Singles", "Range", "Keen", "Filling",
     ];
     for g in games {
         assert!(out.contains(g), "{out}");

@@ -1,4 +1,4 @@
-//! Latin squares, shared by the games whose grid is one (Towers, Unequal): the completion
+//! Latin squares, shared by the games whose grid is one (Towers, Unequal, Keen): the completion
 //! rule's messages, and the circuit's one-hot cells and its per-line constraints.
 
 use super::parse::place;

@@ -15,6 +15,8 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod filling;
+pub mod keen;
 pub mod latin;
 pub mod lightup;
 pub mod loopy;
@@ -26,7 +28,9 @@ pub mod pattern;
 pub mod pearl;
 pub mod pegs;
 pub mod proof;
+pub mod range;
 pub mod save;
+pub mod singles;
 pub mod slant;
 pub mod solo;
 pub mod tents;
@@ -77,6 +81,10 @@ pub const GAMES: &[Game] = &[
     tents::GAME,
     magnets::GAME,
     mosaic::GAME,
+    singles::GAME,
+    range::GAME,
+    keen::GAME,
+    filling::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
@@ -252,6 +260,24 @@ pub fn bits_for(n: usize) -> usize {
         b += 1;
     }
     b
+}
+
+/// The `w`×`h` grid of squares in reading order as a graph: per square its right then its
+/// lower neighbour (the candidate edges of the grid games' connectivity certificates).
+pub fn grid_graph(w: usize, h: usize) -> zkgames_mpc::circuit::graph::Graph {
+    let mut edges = Vec::with_capacity(2 * w * h);
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if x + 1 < w {
+                edges.push((i, i + 1));
+            }
+            if y + 1 < h {
+                edges.push((i, i + w));
+            }
+        }
+    }
+    zkgames_mpc::circuit::graph::Graph::new(w * h, edges)
 }
 
 /// Appends the `width` low bits of `v` (least significant first).

@@ -211,6 +211,113 @@ pub fn spanning_tree_witness(g: &Graph, present: &[bool], root: usize) -> Option
     Some(w)
 }
 
+/// **Connected subset: the vertices of a secret subset are connected.**
+///
+/// `inside` holds one bit per vertex (secret); an edge counts when both its endpoints are
+/// inside. The root is secret too without a label: it is the *first* vertex inside (the
+/// lowest-numbered one), found by a running OR of `inside` in vertex order (`seen`), so
+/// `need(v) = inside(v) ∧ seen(v − 1)` is 1 exactly for the vertices inside but the first
+/// (one AND per vertex; the running OR is then `seen ⊕ inside ⊕ need`, free).
+///
+/// Labels of every vertex, in vertex order: a depth of `b = counter_bits(n − 1)` bits then
+/// a parent, the index of one of its incident candidate edges ([`index_bits`] of its degree;
+/// an index past the last edge names the last). The parent's `inside` bit and depth are read
+/// through a tree of multiplexers. Checks, each ANDed with `need(v)`: the parent is inside,
+/// and `depth(v) = depth(parent) + 1 (mod 2^b)`; a vertex without candidate edges and
+/// `need(v) = 1` is a violation by itself. Labels of the vertices outside and of the first
+/// vertex inside are not checked.
+///
+/// *Sound*: let `S` be the subset, `r` its first vertex. Every `v ∈ S \ {r}` names a
+/// neighbour in `S` (so the edge counts) one less deep. Follow parents from any vertex of
+/// `S`: the walk stays in `S`; if it never reached `r` it would close a cycle of `L`
+/// pointers among `S \ {r}`, `2 ≤ L ≤ n − 1 < 2^b`, each adding 1, so `L ≡ 0 (mod 2^b)`:
+/// impossible. So every vertex of `S` reaches `r` along edges inside `S`: `S` is connected.
+/// *Complete*: a BFS from `r` over the edges inside `S` gives depths below `|S| ≤ n`; the
+/// other labels are zeros. **The empty subset is accepted** (no vertex needs a parent: it
+/// is connected vacuously); a caller that must refuse it outputs `¬OR(inside)` itself. The
+/// Tatham games using this gadget never have an empty subset in a position their other rules
+/// accept.
+///
+/// Cost per vertex of degree `d ≥ 1` with `w = index_bits(d)`: 1 AND for `need`,
+/// `(2^w − 1) · (b + 1)` at most for the multiplexers (fewer where the tree repeats the
+/// last edge), `b − 1` for the increment and `b + 1` for the gating.
+pub fn connected_subset(b: &mut Builder, g: &Graph, inside: &[Bit], at: &mut usize) -> Vec<Bit> {
+    assert_eq!(inside.len(), g.n);
+    let width = counter_bits(g.n.saturating_sub(1));
+    let mut idx = Vec::with_capacity(g.n);
+    let mut depth = Vec::with_capacity(g.n);
+    for v in 0..g.n {
+        depth.push(inputs(b, at, width));
+        idx.push(inputs(b, at, index_bits(g.inc[v].len())));
+    }
+    let mut bad = Vec::new();
+    let mut seen = Bit::Const(false);
+    for v in 0..g.n {
+        let need = b.and(inside[v], seen);
+        let x = b.xor(seen, inside[v]);
+        seen = b.xor(x, need);
+        let inc = &g.inc[v];
+        if inc.is_empty() {
+            bad.push(need);
+            continue;
+        }
+        let items: Vec<Vec<Bit>> = inc
+            .iter()
+            .map(|&(_, u)| {
+                let mut it = vec![inside[u]];
+                it.extend_from_slice(&depth[u]);
+                it
+            })
+            .collect();
+        let sel = tree_select(b, &idx[v], &items);
+        let outside = b.not(sel[0]);
+        bad.push(b.and(need, outside));
+        let d1 = b.increment(&sel[1..], Bit::Const(true));
+        for x in b.xor_w(&d1, &depth[v]) {
+            bad.push(b.and(need, x));
+        }
+    }
+    bad
+}
+
+/// The number of label bits [`connected_subset`] reads.
+pub fn connected_subset_bits(g: &Graph) -> usize {
+    let width = counter_bits(g.n.saturating_sub(1));
+    (0..g.n).map(|v| width + index_bits(g.inc[v].len())).sum()
+}
+
+/// [`connected_subset`]'s labels for the subset `inside`, or `None` when it is not
+/// connected (the empty subset is connected).
+pub fn connected_subset_witness(g: &Graph, inside: &[bool]) -> Option<Vec<bool>> {
+    assert_eq!(inside.len(), g.n);
+    let width = counter_bits(g.n.saturating_sub(1));
+    let mut parent = vec![0usize; g.n];
+    let mut depth = vec![usize::MAX; g.n];
+    if let Some(r) = (0..g.n).find(|&v| inside[v]) {
+        depth[r] = 0;
+        let mut queue = std::collections::VecDeque::from([r]);
+        while let Some(v) = queue.pop_front() {
+            for &(_, u) in &g.inc[v] {
+                if inside[u] && depth[u] == usize::MAX {
+                    depth[u] = depth[v] + 1;
+                    parent[u] = g.inc[u].iter().position(|&(_, x)| x == v).unwrap();
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    if (0..g.n).any(|v| inside[v] && depth[v] == usize::MAX) {
+        return None;
+    }
+    let mut w = Vec::new();
+    for v in 0..g.n {
+        let d = if inside[v] { depth[v] } else { 0 };
+        push(&mut w, d, width);
+        push(&mut w, parent[v], index_bits(g.inc[v].len()));
+    }
+    Some(w)
+}
+
 /// **Forest: the present edges contain no cycle.**
 ///
 /// Labels of every vertex: a parent choice among its `d` incident candidate edges or none
@@ -575,7 +682,13 @@ mod tests {
     /// Evaluates `c` on 64 inputs at once: `inputs[i]` holds input bit `i` of each lane.
     /// Returns, per lane, whether every output is 0.
     fn accepts64(c: &Circuit, inputs: &[u64]) -> u64 {
-        let mut w: Vec<u64> = inputs.to_vec();
+        accepts64_into(c, inputs, &mut Vec::new())
+    }
+
+    /// [`accepts64`] with the wire values in `w` (reused across calls).
+    fn accepts64_into(c: &Circuit, inputs: &[u64], w: &mut Vec<u64>) -> u64 {
+        w.clear();
+        w.extend_from_slice(inputs);
         w.reserve(c.gates().len());
         for g in c.gates() {
             let v = match *g {
@@ -759,6 +872,117 @@ mod tests {
                     |p| spanning_tree_witness(&g, p, root),
                 );
             }
+        }
+    }
+
+    /// Whether the vertices of `inside` induce a connected subgraph (the empty set does).
+    fn induced_connected(g: &Graph, inside: &[bool]) -> bool {
+        let Some(r) = (0..g.n()).find(|&v| inside[v]) else {
+            return true;
+        };
+        let mut seen = vec![false; g.n()];
+        let mut stack = vec![r];
+        seen[r] = true;
+        while let Some(v) = stack.pop() {
+            for &(_, u) in g.incident(v) {
+                if inside[u] && !seen[u] {
+                    seen[u] = true;
+                    stack.push(u);
+                }
+            }
+        }
+        (0..g.n()).all(|v| !inside[v] || seen[v])
+    }
+
+    /// Every subset of the vertices and every label assignment: lane `k` of 64 is subset
+    /// `k mod 2^n` (at most 6 vertices), the labels run over all their values.
+    fn exhaust_subsets(g: &Graph) {
+        let n = g.n();
+        assert!(n <= 6);
+        let labels = connected_subset_bits(g);
+        assert!(labels <= 26, "{labels} label bits: too many to enumerate");
+        let mut b = Builder::new(n + labels);
+        let inside: Vec<Bit> = (0..n).map(|i| b.input(i)).collect();
+        let mut at = n;
+        for x in connected_subset(&mut b, g, &inside, &mut at) {
+            b.output(x);
+        }
+        assert_eq!(at, n + labels);
+        let c = b.finish();
+        let mut lanes = vec![0u64; n + labels];
+        for (i, l) in lanes.iter_mut().enumerate().take(n) {
+            *l = (0..64u64)
+                .filter(|k| (k >> i) & 1 == 1)
+                .fold(0, |m, k| m | 1 << k);
+        }
+        // the label values split between two threads (the 2×3 grid has 2^26 of them)
+        let half = 1u64 << labels.saturating_sub(1);
+        let accepted = std::thread::scope(|sc| {
+            let parts: Vec<_> = [0, half]
+                .into_iter()
+                .filter(|&lo| lo < 1 << labels)
+                .map(|lo| {
+                    let (c, mut lanes) = (&c, lanes.clone());
+                    sc.spawn(move || {
+                        let mut acc = 0u64;
+                        let mut buf = Vec::new();
+                        for a in lo..(lo + half).min(1 << labels) {
+                            for i in 0..labels {
+                                lanes[n + i] = if (a >> i) & 1 == 1 { u64::MAX } else { 0 };
+                            }
+                            acc |= accepts64_into(c, &lanes, &mut buf);
+                        }
+                        acc
+                    })
+                })
+                .collect();
+            parts.into_iter().fold(0, |m, p| m | p.join().unwrap())
+        });
+        let mut refused = 0;
+        for s in 0..1usize << n {
+            let set: Vec<bool> = (0..n).map(|v| (s >> v) & 1 == 1).collect();
+            let truth = induced_connected(g, &set);
+            assert_eq!((accepted >> s) & 1 == 1, truth, "{g:?} subset {set:?}");
+            refused += usize::from(!truth);
+            let w = connected_subset_witness(g, &set);
+            assert_eq!(w.is_some(), truth, "witness for {set:?}");
+            if let Some(w) = w {
+                let mut input = set.clone();
+                input.extend(w);
+                assert!(c.eval(&input).iter().all(|&x| !x), "witness rejected");
+            }
+        }
+        // a graph with a disconnected subset: the comparison can fail both ways
+        assert!(refused > 0 || n <= 2 || g.edges().len() == n * (n - 1) / 2);
+    }
+
+    #[test]
+    fn connected_subset_exhaustive() {
+        let path = |n: usize| Graph::new(n, (1..n).map(|v| (v - 1, v)).collect());
+        let cycle = |n: usize| Graph::new(n, (0..n).map(|v| (v, (v + 1) % n)).collect());
+        // 2×3 grid in reading order: 0 1 2 / 3 4 5
+        let grid = Graph::new(
+            6,
+            vec![(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)],
+        );
+        let graphs = [
+            Graph::new(1, vec![]),
+            path(2),
+            path(3),
+            path(4),
+            cycle(3),
+            cycle(4),
+            cycle(5),
+            grid,
+            // two components: a path of three and an edge
+            Graph::new(5, vec![(0, 1), (1, 2), (3, 4)]),
+            // a path of three and an isolated vertex
+            Graph::new(4, vec![(0, 1), (1, 2)]),
+            // K4 (every parent index of two bits names a real edge)
+            Graph::new(4, vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]),
+        ];
+        for g in &graphs {
+            exhaust_subsets(g);
         }
     }
 
