@@ -49,6 +49,7 @@ mod sessions;
 mod tatham_bridges;
 mod tatham_games;
 mod tatham_loopy;
+mod tatham_map;
 mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;

@@ -17,6 +17,7 @@
 pub mod bridges;
 pub mod latin;
 pub mod loopy;
+pub mod map;
 pub mod net;
 pub mod parse;
 pub mod pattern;
@@ -69,6 +70,7 @@ pub const GAMES: &[Game] = &[
     unruly::GAME,
     towers::GAME,
     unequal::GAME,
+    map::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
