@@ -53,6 +53,7 @@ mod tatham_map;
 mod tatham_pearl;
 mod tatham_sessions;
 mod tatham_sgt;
+mod tatham_signpost;
 mod tatham_slant;
 mod tatham_towers;
 mod tatham_unequal;

@@ -25,6 +25,7 @@ pub mod pearl;
 pub mod pegs;
 pub mod proof;
 pub mod save;
+pub mod signpost;
 pub mod slant;
 pub mod solo;
 pub mod towers;
@@ -71,6 +72,7 @@ pub const GAMES: &[Game] = &[
     towers::GAME,
     unequal::GAME,
     map::GAME,
+    signpost::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
