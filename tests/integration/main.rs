@@ -47,6 +47,7 @@ mod readme_blocks;
 mod serve_cli;
 mod sessions;
 mod tatham_bridges;
+mod tatham_dominosa;
 mod tatham_games;
 mod tatham_loopy;
 mod tatham_map;

@@ -493,7 +493,7 @@ fn list_inspect_and_json() {
     assert_eq!(c, 0, "{e}");
     let games = [
         "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges", "Unruly", "Towers",
-        "Unequal",
+        "Unequal", "Map", "Signpost", "Dominosa",
     ];
     for g in games {
         assert!(out.contains(g), "{out}");

@@ -15,6 +15,7 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod dominosa;
 pub mod latin;
 pub mod loopy;
 pub mod map;
@@ -73,6 +74,7 @@ pub const GAMES: &[Game] = &[
     unequal::GAME,
     map::GAME,
     signpost::GAME,
+    dominosa::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.
