@@ -558,7 +558,8 @@ mod tests {
         // S clears whatever the record did before it (the squares it wrote)
         let mut t = p.initial();
         p.execute_move(&mut t, "D1,4;E2,5").unwrap();
-        p.execute_move(&mut t, "S;D0,1;E2,5;S;S;D0,3;D0,1;E2,5;E4,5;S;D1,4").unwrap();
+        p.execute_move(&mut t, "S;D0,1;E2,5;S;S;D0,3;D0,1;E2,5;E4,5;S;D1,4")
+            .unwrap();
         let mut u = p.initial();
         p.execute_move(&mut u, "D1,4").unwrap();
         assert_eq!(t, u);
