@@ -494,6 +494,7 @@ fn list_inspect_and_json() {
     let games = [
         "Net", "Solo", "Pattern", "Pegs", "Slant", "Loopy", "Pearl", "Bridges", "Unruly", "Towers",
         "Unequal", "Light Up", "Tents", "Magnets", "Mosaic", "Singles", "Range", "Keen", "Filling",
+        "Map", "Signpost", "Dominosa",
     ];
     for g in games {
         assert!(out.contains(g), "{out}");

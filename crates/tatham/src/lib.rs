@@ -15,12 +15,14 @@
 //! [`zkgames_mpc::circuit::graph`].
 
 pub mod bridges;
+pub mod dominosa;
 pub mod filling;
 pub mod keen;
 pub mod latin;
 pub mod lightup;
 pub mod loopy;
 pub mod magnets;
+pub mod map;
 pub mod mosaic;
 pub mod net;
 pub mod parse;
@@ -30,6 +32,7 @@ pub mod pegs;
 pub mod proof;
 pub mod range;
 pub mod save;
+pub mod signpost;
 pub mod singles;
 pub mod slant;
 pub mod solo;
@@ -85,6 +88,9 @@ pub const GAMES: &[Game] = &[
     range::GAME,
     keen::GAME,
     filling::GAME,
+    map::GAME,
+    signpost::GAME,
+    dominosa::GAME,
 ];
 
 /// The game called `name` (case-insensitive), or a one-line refusal naming the supported ones.

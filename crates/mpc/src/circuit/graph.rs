@@ -416,7 +416,7 @@ pub fn forest_witness(g: &Graph, present: &[bool]) -> Option<Vec<bool>> {
 /// bit 0 at the leaves: `(⌈items⌉₂ − 1) · width` ANDs at most. Every index value selects a
 /// real item: past the last one (`idx ≥ items.len()`) the tree repeats the last item, whose
 /// multiplexers are free.
-fn tree_select(b: &mut Builder, idx: &[Bit], items: &[Vec<Bit>]) -> Vec<Bit> {
+pub fn tree_select(b: &mut Builder, idx: &[Bit], items: &[Vec<Bit>]) -> Vec<Bit> {
     assert!(!items.is_empty() && items.len() <= 1 << idx.len());
     let mut level: Vec<Vec<Bit>> = items.to_vec();
     for &s in idx {
