@@ -737,12 +737,15 @@ fn main() {
     let tatham_games: Vec<String> = tatham_games
         .split("; ")
         .map(|g| {
-            let f: Vec<&str> = g.split_whitespace().collect();
-            let num = |i: usize| f[i].parse::<u64>().unwrap();
-            let ratio = |i: usize| f[i].trim_end_matches('x').parse::<f64>().unwrap();
+            // A game's name may hold spaces ("Light Up"): the eight fields after it are fixed.
+            let all: Vec<&str> = g.split_whitespace().collect();
+            let (name, f) = all.split_at(all.len() - 8);
+            let name = name.join(" ");
+            let num = |i: usize| f[i - 1].parse::<u64>().unwrap();
+            let ratio = |i: usize| f[i - 1].trim_end_matches('x').parse::<f64>().unwrap();
             format!(
                 "{} {} AND, {} bits, {} B, {} / {}",
-                f[0],
+                name,
                 thousands(num(1)),
                 thousands(num(3)),
                 thousands(num(5)),
