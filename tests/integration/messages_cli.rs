@@ -778,7 +778,7 @@ fn small_messages_say_what_to_do() {
                 assert!(starts.iter().any(|l| l.starts_with(s)), "{s}:\n{text}");
             }
         } else {
-            println!("man not found: the rendered page was not checked");
+            crate::common::missing("man (man-db) renders the manual page");
         }
     }
     // peg inspect of an engine proof says where the puzzle's digest is
