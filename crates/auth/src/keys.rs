@@ -1270,6 +1270,9 @@ mod bound_tests {
             (MAX_N, MAX_PEG_WITNESS_BITS, 2)
         );
         assert_eq!(inst.canonical_bytes().len(), max_peg_instance_bytes());
+        // one move from a public start: only its one-hotness costs AND gates
+        let ands = zkgames_peg::mpc::peg_circuit(inst).unwrap().0.n_and();
+        assert_eq!(ands, MAX_PEG_WITNESS_BITS - 1);
         let text = id.to_text().replace('\n', "\r\n");
         assert_eq!(text.len(), max_identity_text());
         assert_eq!(Identity::parse(&text).unwrap(), id);
