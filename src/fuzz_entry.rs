@@ -740,7 +740,9 @@ pub fn auth_request(data: &[u8]) {
     use crate::auth::server::{Request, AUTH_VERSION, MAX_REQUESTS};
     let data = cap(data, 2 << 20);
     let mut ch = mem_channel(data);
-    ch.set_max_frame(crate::auth::server::MAX_REQUEST);
+    let max_request = crate::auth::server::max_register_request();
+    ch.set_max_frame(max_request);
+    ch.set_max_first_frame(max_request);
     let id = fixtures::login_identity();
     for _ in 0..MAX_REQUESTS {
         let Ok(req) = ch.recv::<Request>("request") else {
@@ -761,9 +763,11 @@ pub fn auth_request(data: &[u8]) {
                 if version != AUTH_VERSION || check_user_name(&user).is_err() {
                     return;
                 }
+                ch.set_max_frame(crate::auth::server::max_proof_request());
                 let Ok(Request::Proof { proof }) = ch.recv::<Request>("proof") else {
                     return;
                 };
+                ch.set_max_frame(max_request);
                 let _ = verify_login(&id, fixtures::SERVER, &user, &fixtures::NONCE, &proof);
             }
             Request::Whoami { .. } => {}

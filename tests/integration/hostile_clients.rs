@@ -511,3 +511,134 @@ fn registrations_over_the_computed_bound_are_refused_on_their_length() {
         "server {pid}'s peak memory grew from {before} to {after} KiB\n{log}"
     );
 }
+
+/// The login service's bound on a login proof, computed from the engines' encodings
+/// (`auth::keys::max_login_proof`, the longest honest proof of any key kind): over TCP, a
+/// proof frame one byte over `server::max_proof_request` after a challenge is refused on its
+/// length prefix (the client that sends only the prefix is closed at once, twelve that send
+/// the whole body leave the server's peak memory far below their 32 MB); over HTTP, a `/v1/login` body one
+/// byte over `http::max_login_body` is answered 413 on its `Content-Length`. An honest peg
+/// key (the kind with the longest proofs) logs in over both meanwhile, with every engine.
+#[test]
+fn login_proofs_over_the_computed_bound_are_refused_on_their_length() {
+    use std::io::Read;
+    use zkgames::auth::http::max_login_body;
+    use zkgames::auth::server::max_proof_request;
+    let d = common::fresh_dir("hostile", "proof-bound");
+    let db = d.join("u.db");
+    let srv = Server::spawn(&[
+        "auth",
+        "serve",
+        "--db",
+        db.to_str().unwrap(),
+        "--http",
+        "127.0.0.1:0",
+        "--listen",
+        "127.0.0.1:0",
+        "--timeout",
+        "20",
+        "--first-message-timeout",
+        "20",
+    ]);
+    std::thread::sleep(Duration::from_millis(200));
+    let log = srv.log();
+    let tcp = log
+        .lines()
+        .filter(|l| !l.contains("HTTP"))
+        .flat_map(|l| l.split_whitespace())
+        .find(|w| w.starts_with("127.0.0.1:"))
+        .unwrap_or_else(|| panic!("{log}"))
+        .trim_end_matches(':')
+        .to_string();
+    let http = srv.addr.clone();
+    let k = d.join("peg.key");
+    let (c, _, e) = keygen("peg", k.to_str().unwrap());
+    assert_eq!(c, 0, "{e}");
+    let kp = k.to_str().unwrap();
+    let (c, _, e) = run(PROVER, &["auth", "register", "peg", "--key", kp, &tcp]);
+    assert_eq!(c, 0, "{e}");
+    let over = max_proof_request() + 1;
+    let before = peak_kib(srv.child.id());
+    // TCP: after a challenge, the proof frame's length prefix alone is refused at once (the
+    // server would otherwise wait up to 20 s for the body)
+    let s = TcpStream::connect(&tcp).unwrap();
+    let mut raw = s.try_clone().unwrap();
+    let mut ch = common::channel(s);
+    begin_login(&mut ch, "peg").unwrap();
+    let t = Instant::now();
+    raw.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    raw.write_all(&(over as u32).to_le_bytes()).unwrap();
+    let mut rest = Vec::new();
+    let r = raw.read_to_end(&mut rest);
+    assert!(
+        r.is_ok() && t.elapsed() < Duration::from_secs(3),
+        "{r:?} after {:?}",
+        t.elapsed()
+    );
+    // twelve that send the whole body anyway, from twelve addresses
+    let hostile: Vec<_> = (0..12u8)
+        .map(|i| {
+            let tcp = tcp.clone();
+            std::thread::spawn(move || {
+                let s = connect_from(lo(60 + i), &tcp).unwrap();
+                let mut raw = s.try_clone().unwrap();
+                let mut ch = common::channel(s);
+                begin_login(&mut ch, "peg").unwrap();
+                raw.set_write_timeout(Some(Duration::from_secs(10)))
+                    .unwrap();
+                let mut frame = (over as u32).to_le_bytes().to_vec();
+                frame.resize(4 + over, b'a');
+                let _ = raw.write_all(&frame);
+            })
+        })
+        .collect();
+    for h in hostile {
+        h.join().unwrap();
+    }
+    // HTTP: refused on the Content-Length, nothing of the body sent
+    let len = (max_login_body() + 1).to_string();
+    let t = Instant::now();
+    let r = common::http::call(
+        &http,
+        "POST",
+        "/v1/login",
+        &[
+            ("Content-Type", "application/json"),
+            ("Content-Length", &len),
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 413, "{}", r.text());
+    assert!(r
+        .text()
+        .contains(&format!("over {} bytes", max_login_body())));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    std::thread::sleep(Duration::from_millis(300));
+    let after = peak_kib(srv.child.id());
+    // the honest key logs in over both, with every engine
+    let url = format!("http://{http}");
+    for to in [tcp.as_str(), url.as_str()] {
+        for system in ["zkbpp", "kkw", "vole"] {
+            let (c, token, e) = run(
+                PROVER,
+                &["auth", "login", "peg", "--key", kp, "--system", system, to],
+            );
+            assert_eq!((c, token.trim().len()), (0, 64), "{to} {system}: {e}");
+        }
+    }
+    let pid = srv.child.id();
+    let (_, log) = srv.stop();
+    assert!(
+        log.contains(&format!(
+            "the peer announced a {over}-byte message, over the {}-byte limit",
+            max_proof_request()
+        )),
+        "{log}"
+    );
+    // twelve connections with a database connection and a challenge each cost a few
+    // megabytes; their bodies, had they been read, 32 MB
+    assert!(
+        after < before + (16 << 10),
+        "server {pid}'s peak memory grew from {before} to {after} KiB\n{log}"
+    );
+}

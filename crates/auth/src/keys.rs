@@ -50,7 +50,7 @@ use zkgames_core::rng::{random_32, Rng};
 use zkgames_core::Error;
 use zkgames_core::Result;
 use zkgames_mpc::aes128;
-use zkgames_mpc::engine::{Engine, Proof as EngineProof, Protocols, Required, System};
+use zkgames_mpc::engine::{Engine, Proof as EngineProof, ProofShape, Protocols, Required, System};
 use zkgames_mpc::kkw::{self, Params, Profile};
 use zkgames_mpc::lowmc::{self, Block};
 use zkgames_mpc::{self as mpc, zkbpp};
@@ -75,6 +75,12 @@ pub const LOGIN_SECURITY_BITS: u32 = 128;
 /// Largest `(S − 1)·T` of a `peg` identity: bounds the verifier's work and the proof size
 /// (about `3·(S − 1)·T` AND gates, 29 bytes per AND gate at 128 bits).
 pub const MAX_PEG_WITNESS_BITS: usize = 1 << 15;
+/// Largest number of AND gates in a `peg` identity's circuit
+/// ([`zkgames_peg::mpc::peg_circuit`]), refused at registration beyond: with
+/// [`MAX_PEG_WITNESS_BITS`] it bounds a `peg` login proof ([`max_login_proof`]). A
+/// [`planted::KEYGEN`] key's circuit has about 36,000; the bounds' largest identity
+/// ([`largest_peg_identity`], one move) 32,767; two moves over 16,384 triplets reach 65,534.
+pub const MAX_PEG_AND_GATES: usize = 1 << 16;
 /// Longest user name, in bytes.
 pub const MAX_USER: usize = 32;
 /// Longest server name, in bytes.
@@ -394,7 +400,81 @@ fn check_peg_size(inst: &Instance) -> Result<()> {
             "peg identity too large: (S − 1)·T = {w}, the limit for logins is {MAX_PEG_WITNESS_BITS}"
         )));
     }
+    let ands = zkgames_peg::mpc::peg_circuit(inst)?.0.n_and();
+    if ands > MAX_PEG_AND_GATES {
+        return Err(Error::bad(format!(
+            "peg identity too large: its circuit has {ands} AND gates, the limit for logins is {MAX_PEG_AND_GATES}"
+        )));
+    }
     Ok(())
+}
+
+/// The sizes of the circuit a login proof of `kind` with `engine` proves (as the engine is
+/// given it: AES-128's lowered for the engines without native inverses); for `peg`, the
+/// bounds every registered identity is within ([`MAX_PEG_WITNESS_BITS`] witness bits,
+/// [`MAX_PEG_AND_GATES`] AND gates).
+pub fn login_proof_shape(kind: Kind, engine: Engine) -> ProofShape {
+    match kind {
+        Kind::Sha256 => ProofShape::of(
+            &mpc::sha256::sha256_circuit(LOGIN_PREIMAGE_LEN)
+                .expect("a one-block preimage has a circuit"),
+        ),
+        Kind::Peg => ProofShape {
+            inputs: MAX_PEG_WITNESS_BITS,
+            and_gates: MAX_PEG_AND_GATES,
+            inv_bytes: 0,
+        },
+        // the plaintext is public: it changes constants, never the circuit's sizes
+        Kind::Lowmc => ProofShape::of(&lowmc::lowmc_circuit(&[0; 3])),
+        Kind::Aes128 => {
+            let c = aes128::aes128_circuit(&[0; aes128::BYTES]);
+            ProofShape::of(&if engine.native_inverses() {
+                c
+            } else {
+                c.lowered()
+            })
+        }
+    }
+}
+
+/// The bytes of a login proof file of `kind` before the engine's proof: the file header
+/// and the body's head (a `sha256` proof's preimage length, a ZKB++ `peg` proof's instance
+/// digest, [`zkgames_peg::mpc::prove`]).
+fn login_head_bytes(kind: Kind, engine: Engine) -> usize {
+    use zkgames_core::proof_file::{encode, HEADER_LEN};
+    HEADER_LEN
+        + match (kind, engine) {
+            (Kind::Sha256, _) => encode(&(LOGIN_PREIMAGE_LEN as u32)).len(),
+            (Kind::Peg, Engine::Zkbpp) => encode(&zkgames_core::commit::Digest::default()).len(),
+            _ => 0,
+        }
+}
+
+/// The longest login proof (file bytes) an honest prover of a `kind` key sends with the
+/// parameter set a login accepts of each engine ([`login_system`]): the longest over the
+/// engines of the file's head and [`System::max_proof_bytes`] at [`login_proof_shape`].
+pub fn max_login_proof_of(kind: Kind) -> usize {
+    Engine::ALL
+        .iter()
+        .map(|&e| {
+            login_head_bytes(kind, e) + login_system(e).max_proof_bytes(&login_proof_shape(kind, e))
+        })
+        .max()
+        .expect("there is an engine")
+}
+
+/// The longest login proof an honest prover of any key kind sends ([`max_login_proof_of`]
+/// over [`Kind::ALL`]): what a login server reads of a proof, whoever the user. One bound
+/// for every account, so that the limit tells nothing of an account's kind; computed once.
+pub fn max_login_proof() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        Kind::ALL
+            .into_iter()
+            .map(max_login_proof_of)
+            .max()
+            .expect("there is a kind")
+    })
 }
 
 impl Identity {
@@ -1190,6 +1270,9 @@ mod bound_tests {
             (MAX_N, MAX_PEG_WITNESS_BITS, 2)
         );
         assert_eq!(inst.canonical_bytes().len(), max_peg_instance_bytes());
+        // one move from a public start: only its one-hotness costs AND gates
+        let ands = zkgames_peg::mpc::peg_circuit(inst).unwrap().0.n_and();
+        assert_eq!(ands, MAX_PEG_WITNESS_BITS - 1);
         let text = id.to_text().replace('\n', "\r\n");
         assert_eq!(text.len(), max_identity_text());
         assert_eq!(Identity::parse(&text).unwrap(), id);
@@ -1246,5 +1329,128 @@ mod bound_tests {
                 assert!(!m.contains('\n') && m.contains("pegs"), "{m}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod proof_bound_tests {
+    use super::*;
+    use zkgames_core::rng::seeded_rng;
+
+    /// An honest `peg` key of `moves` moves (`[3i, 3i+1, 3i+2]`) among `t` triplets on
+    /// `MAX_N` cells (the others decoys through the last cell), the goal its final position.
+    fn peg_key(moves: usize, t: usize) -> Instance {
+        let n = MAX_N;
+        let mid = (n - 1) as u32;
+        let mut tr: Vec<[u32; 3]> = (0..moves as u32)
+            .map(|i| [3 * i, 3 * i + 1, 3 * i + 2])
+            .collect();
+        let lo = 3 * moves as u32;
+        tr.extend(
+            (lo..mid)
+                .flat_map(|j| (j + 1..mid).map(move |k| [j, mid, k]))
+                .take(t - moves),
+        );
+        let mut first = vec![false; n];
+        let mut last = vec![false; n];
+        for i in 0..moves {
+            first[3 * i] = true;
+            first[3 * i + 1] = true;
+            last[3 * i + 2] = true;
+        }
+        Instance::new(n, tr, first, Goal::Position(last)).unwrap()
+    }
+
+    fn key_of(inst: Instance) -> SecretKey {
+        let moves: Vec<u32> = (0..inst.s() as u32 - 1).collect();
+        let idx: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
+        let solution = planted::play(&inst, &idx).unwrap();
+        inst.check_solution(&solution).unwrap();
+        SecretKey::Peg {
+            instance: inst,
+            moves,
+            solution,
+        }
+    }
+
+    /// Every kind's honest login proofs, with every engine, are within the kind's bound and
+    /// the one bound; the fixed-shape kinds' ZKB++ proofs are within the input shares of the
+    /// rounds that do not send them (an honest proof sends them in 2/3 of its rounds; the
+    /// bound in all).
+    #[test]
+    fn honest_login_proofs_of_fixed_kinds_fit_the_bound() {
+        let mut rng = seeded_rng(21);
+        let n = [3u8; 32];
+        for kind in [Kind::Sha256, Kind::Lowmc, Kind::Aes128] {
+            let k = SecretKey::generate(kind, &mut rng).unwrap();
+            let bound = max_login_proof_of(kind);
+            assert!(bound <= max_login_proof(), "{kind}");
+            for &e in Engine::ALL {
+                let mine = login_head_bytes(kind, e)
+                    + login_system(e).max_proof_bytes(&login_proof_shape(kind, e));
+                assert!(mine <= bound);
+                for _ in 0..2 {
+                    let p = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
+                    assert!(p.len() <= mine, "{kind} {e}: {} > {mine}", p.len());
+                    if e == Engine::Zkbpp {
+                        let x2 = login_proof_shape(kind, e).inputs.div_ceil(8) + 1;
+                        assert!(mine - p.len() <= login_rounds() / 2 * x2, "{kind}");
+                    }
+                }
+            }
+        }
+        // the shapes do not depend on the public plaintext
+        for &e in Engine::ALL {
+            let p = aes128::random_bytes(&mut rng);
+            let c = aes128::aes128_circuit(&p);
+            let c = if e.native_inverses() { c } else { c.lowered() };
+            assert_eq!(ProofShape::of(&c), login_proof_shape(Kind::Aes128, e));
+            let b = lowmc::random_block(&mut rng);
+            let c = lowmc::lowmc_circuit(&b);
+            assert_eq!(ProofShape::of(&c), login_proof_shape(Kind::Lowmc, e));
+        }
+    }
+
+    /// The largest honest `peg` key (two moves over 16,384 triplets: all `MAX_PEG_WITNESS_BITS`
+    /// witness bits, within 2 of `MAX_PEG_AND_GATES`) logs in with every engine within the
+    /// bound, and its ZKB++ proof, the longest of all kinds, is within 15 % of it (the
+    /// rounds that do not send party 2's input share, a third of them); an identity of four
+    /// moves over 8,192 triplets (as many witness bits, 81,917 AND gates) is refused.
+    #[test]
+    fn the_largest_peg_login_fits_the_bound_and_larger_are_refused() {
+        let inst = peg_key(2, MAX_PEG_WITNESS_BITS / 2);
+        let ands = zkgames_peg::mpc::peg_circuit(&inst).unwrap().0.n_and();
+        assert!(
+            ands <= MAX_PEG_AND_GATES && ands + 8 > MAX_PEG_AND_GATES,
+            "{ands}"
+        );
+        assert_eq!((inst.s() - 1) * inst.t(), MAX_PEG_WITNESS_BITS);
+        let id = Identity::Peg(inst.clone());
+        assert_eq!(Identity::parse(&id.to_text()).unwrap(), id);
+        let k = key_of(inst);
+        let mut rng = seeded_rng(22);
+        let n = [4u8; 32];
+        let mut longest = 0;
+        for &e in Engine::ALL {
+            let p = prove_login_with(&k, "srv", "bob", &n, e, &mut rng).unwrap();
+            verify_login(&id, "srv", "bob", &n, &p).unwrap();
+            assert!(p.len() <= max_login_proof_of(Kind::Peg), "{e}: {}", p.len());
+            longest = longest.max(p.len());
+        }
+        let bound = max_login_proof();
+        assert_eq!(bound, max_login_proof_of(Kind::Peg));
+        assert!(bound - longest < bound / 100 * 15, "{longest} of {bound}");
+        let more = peg_key(4, MAX_PEG_WITNESS_BITS / 4);
+        assert_eq!((more.s() - 1) * more.t(), MAX_PEG_WITNESS_BITS);
+        let e = Identity::parse(&Identity::Peg(more).to_text()).unwrap_err();
+        let m = e.to_string();
+        assert!(m.contains("AND gates") && !m.contains('\n'), "{m}");
+        // keys are far within: a KEYGEN key's circuit
+        let kg = SecretKey::generate(Kind::Peg, &mut rng).unwrap();
+        let SecretKey::Peg { instance, .. } = &kg else {
+            unreachable!()
+        };
+        let kg_ands = zkgames_peg::mpc::peg_circuit(instance).unwrap().0.n_and();
+        assert!(kg_ands < MAX_PEG_AND_GATES * 2 / 3, "{kg_ands}");
     }
 }

@@ -36,10 +36,16 @@ use zkgames_net::Channel;
 pub const AUTH_VERSION: u16 = 1;
 /// Requests served on one connection.
 pub const MAX_REQUESTS: usize = 16;
-/// The largest `Proof` request accepted (the frame after a [`Reply::Challenge`]): a login
-/// proof is at most about 1.3 MB (peg identities). Every other request is bounded by
-/// [`max_register_request`].
-pub const MAX_REQUEST: usize = 4 << 20;
+
+/// The largest `Proof` request accepted (the frame after a [`Reply::Challenge`]): the
+/// longest honest login proof of any key kind ([`super::keys::max_login_proof`]) in
+/// bincode's `standard()` configuration, a one-byte variant index and the proof's length as
+/// its varint. A longer frame is refused on its length prefix, before its body is read.
+/// Every other request is bounded by [`max_register_request`].
+pub fn max_proof_request() -> usize {
+    let proof = super::keys::max_login_proof();
+    1 + zkgames_core::proof_file::encode(&(proof as u64)).len() + proof
+}
 
 /// The largest honest request other than a proof: a `Register` with the longest user name
 /// and the longest identity text ([`super::keys::max_identity_text`]), in bincode's
@@ -201,7 +207,7 @@ pub fn handle(cfg: &ServerConfig, ch: &mut Channel, peer: SocketAddr) -> Result<
                     nonce: c.nonce,
                     expires_in: cfg.policy.challenge_ttl.max(0) as u32,
                 })?;
-                ch.set_max_frame(MAX_REQUEST);
+                ch.set_max_frame(max_proof_request());
                 let proof = match ch.recv::<Request>("proof")? {
                     Request::Proof { proof } => proof,
                     _ => return Err(Error::bad("protocol error: expected a proof")),
@@ -391,6 +397,15 @@ mod tests {
         });
         assert!(body.len() <= max_register_request(), "{}", body.len());
         assert!(body.len() + 16 > max_register_request(), "{}", body.len());
-        assert!(max_register_request() < MAX_REQUEST);
+        assert!(max_register_request() < max_proof_request());
+    }
+
+    /// The longest honest proof request is within [`max_proof_request`] to the byte: a
+    /// `Proof` of [`crate::keys::max_login_proof`] bytes encodes to exactly the bound.
+    #[test]
+    fn the_longest_proof_fits_its_frame() {
+        let n = crate::keys::max_login_proof();
+        let body = zkgames_core::proof_file::encode(&Request::Proof { proof: vec![0; n] });
+        assert_eq!(body.len(), max_proof_request());
     }
 }

@@ -242,6 +242,9 @@ fn serve(
     };
     // the decoys' keys are made now, not on the first refusal (whose time would show)
     crate::auth::login::decoys();
+    // the proof request limit, computed once from the engines' encodings, before any login
+    // waits for it
+    crate::auth::keys::max_login_proof();
     let spec = DbSpec::parse(&db);
     // creates (or migrates) and checks the database before listening: a bad file is
     // exit 2 now

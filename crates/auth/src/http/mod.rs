@@ -62,10 +62,17 @@ use zkgames_mpc::engine::Engine;
 use zkgames_net::server::{utc_now, LogFormat};
 use zkgames_net::Deadlines;
 
-/// The largest request body, that of `POST /v1/login`: a base64 login proof of a peg
-/// identity (about 1.8 MB) with room. The other routes have bounds of their own
-/// ([`max_register_body`], [`MAX_SMALL_BODY`]), each refused on its `Content-Length`.
-pub const MAX_BODY: usize = super::server::MAX_REQUEST;
+/// The largest request body, that of `POST /v1/login`: `{"name": …, "challenge": …,
+/// "system": …, "proof": …, "code": …}` with the longest name, the 64 hex digits of the
+/// challenge, the longest honest login proof of any key kind
+/// ([`super::keys::max_login_proof`]) in padded base64, plus [`JSON_SLACK`] (keys, quotes,
+/// whitespace, the engine's wire name, a device code as typed). The other routes have bounds
+/// of their own ([`max_register_body`], [`MAX_SMALL_BODY`]); each is refused on its
+/// `Content-Length` (413) before any of the body is read.
+pub fn max_login_body() -> usize {
+    let proof = super::keys::max_login_proof().div_ceil(3) * 4;
+    super::keys::MAX_USER + 64 + proof + JSON_SLACK
+}
 /// The largest body of the routes that carry a name and at most a device code
 /// (`/v1/challenge`, `/v1/device`, `/v1/device/lookup`).
 pub const MAX_SMALL_BODY: usize = 4 << 10;
@@ -556,7 +563,7 @@ async fn login(
     Extension(peer): Extension<Peer>,
     req: Request,
 ) -> Response {
-    let r: LoginReq = match body_json(&app, req, MAX_BODY).await {
+    let r: LoginReq = match body_json(&app, req, max_login_body()).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
@@ -1230,8 +1237,8 @@ async fn accept_loop(
                     // reads the answer rather than a reset in the middle of its upload
                     let mut buf = [0u8; 4096];
                     let _ = tokio::time::timeout(Duration::from_secs(1), async {
-                        let mut n = 0usize;
-                        while n <= MAX_BODY + MAX_HEAD {
+                        let (mut n, most) = (0usize, max_login_body() + MAX_HEAD);
+                        while n <= most {
                             match sock.read(&mut buf).await {
                                 Ok(0) | Err(_) => break,
                                 Ok(k) => n += k,
@@ -1332,7 +1339,25 @@ mod tests {
             "{}",
             body.len()
         );
-        assert!(max_register_body() < MAX_BODY);
+        assert!(max_register_body() < max_login_body());
+    }
+
+    /// The longest honest login body (the longest proof in base64, the longest name, a
+    /// device code, pretty-printed JSON) is within [`max_login_body`], by less than its
+    /// slack.
+    #[test]
+    fn the_longest_login_fits_its_body_limit() {
+        let proof = vec![0u8; super::super::keys::max_login_proof()];
+        let body = serde_json::to_vec_pretty(&serde_json::json!({
+            "name": "a".repeat(super::super::keys::MAX_USER),
+            "challenge": hex::encode([0u8; 32]),
+            "system": "zkbpp",
+            "proof": base64::engine::general_purpose::STANDARD.encode(&proof),
+            "code": "BCDF-GHJK",
+        }))
+        .unwrap();
+        assert!(body.len() <= max_login_body(), "{}", body.len());
+        assert!(body.len() + JSON_SLACK > max_login_body(), "{}", body.len());
     }
 
     #[test]

@@ -114,6 +114,10 @@ pub trait ProofEngine: 'static {
     ) -> Result<Self::Proof>;
     /// Verifies `proof` against `st` under `req` (its engine already accepted by `req`).
     fn verify(st: &Statement, proof: &Self::Proof, req: &Required) -> Result<()>;
+    /// A proof of the largest shape an honest prover with `p` can send for a circuit of at
+    /// most `shape`'s sizes (every variable-length part at its longest, contents zero): its
+    /// encoding's length bounds every honest proof's ([`super::System::max_proof_bytes`]).
+    fn largest_proof(p: &Self::Params, shape: &super::ProofShape) -> Self::Proof;
     /// Summary fields for `inspect` (no verification).
     fn describe(proof: &Self::Proof) -> Details;
     /// The `inspect` field of a recorded session whose Hello names `rounds` (the session's

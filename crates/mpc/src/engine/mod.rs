@@ -205,6 +205,15 @@ macro_rules! define_engines {
                 match self { $( $(#[cfg($cfg)])? System::$V(p) => <$T>::set_name(p, bits), )* }
             }
 
+            /// The longest encoding ([`Proof::to_body`]) of a proof an honest prover with
+            /// these parameters sends for a circuit of at most `shape`'s sizes: the length of
+            /// the engine's [`ProofEngine::largest_proof`], encoded.
+            pub fn max_proof_bytes(&self, shape: &ProofShape) -> usize {
+                match self {
+                    $( $(#[cfg($cfg)])? System::$V(p) => proof_file::encode(&<$T>::largest_proof(p, shape)).len(), )*
+                }
+            }
+
             /// Checks the parameters' limits (bad input otherwise).
             pub fn check(&self) -> Result<()> {
                 match self { $( $(#[cfg($cfg)])? System::$V(p) => <$T>::check(p), )* }
@@ -442,6 +451,32 @@ impl std::fmt::Display for System {
             f.write_str(&self.details())
         } else {
             f.write_str(&self.summary())
+        }
+    }
+}
+
+/// The sizes of a statement's circuit that a proof's length depends on, as its engine is
+/// given it (lowered to AND and XOR gates for an engine without native inverses,
+/// [`Engine::native_inverses`]). Upper bounds give an upper bound on the length
+/// ([`System::max_proof_bytes`]): a statement of many circuits (peg identities) is bounded
+/// by bounding these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProofShape {
+    /// Witness bits (the circuit's inputs).
+    pub inputs: usize,
+    /// AND gates.
+    pub and_gates: usize,
+    /// Inverted bytes (8 inverse gates each; 0 in a lowered circuit).
+    pub inv_bytes: usize,
+}
+
+impl ProofShape {
+    /// The sizes of `c`.
+    pub fn of(c: &crate::circuit::Circuit) -> Self {
+        ProofShape {
+            inputs: c.n_inputs(),
+            and_gates: c.n_and(),
+            inv_bytes: c.n_inv(),
         }
     }
 }

@@ -181,3 +181,56 @@ fn zkbpp_rounds_and_bits_name_the_same_requirement() {
         );
     }
 }
+
+/// [`System::max_proof_bytes`] bounds every honest proof of every engine at its offered
+/// sets: a small circuit at 40 and 128 bits, and AES-128's key statement (inverted bytes for
+/// the engines that prove them, its lowering for the others) at the 128-bit default sets.
+#[test]
+fn honest_proofs_fit_their_computed_bound() {
+    let c = circuit();
+    let w = [true, false, true];
+    let out = c.eval(&w);
+    let mut rng = zkgames_core::rng::seeded_rng(11);
+    for bits in [40, 128] {
+        for &e in Engine::ALL {
+            let mut sets: Vec<&str> = e.param_sets().iter().map(|s| s.name).collect();
+            if sets.is_empty() {
+                sets.push("");
+            }
+            for set in sets {
+                let sys = e.system(bits, set).unwrap();
+                let bound = sys.max_proof_bytes(&ProofShape::of(&c));
+                for _ in 0..4 {
+                    let p = sys
+                        .prove(&statement(&c, &out, b"ctx"), &w, &mut rng)
+                        .unwrap();
+                    let n = p.to_body().len();
+                    assert!(n <= bound, "{e} {set} at {bits} bits: {n} > {bound}");
+                }
+            }
+        }
+    }
+    let (key, pt) = ([7u8; 16], [9u8; 16]);
+    assert!(crate::aes128::sbox_inputs_nonzero(&key, &pt));
+    let full = crate::aes128::aes128_circuit(&pt);
+    // the test engine has no AES-128 protocol id
+    for e in Engine::ALL
+        .iter()
+        .copied()
+        .filter(|&e| crate::aes128::PROTOCOLS.id(e).is_ok())
+    {
+        let sys = e.default_system(128).unwrap();
+        let shape = if e.native_inverses() {
+            ProofShape::of(&full)
+        } else {
+            ProofShape::of(&full.lowered())
+        };
+        let bound = sys.max_proof_bytes(&shape);
+        let file = crate::aes128::prove_key(&key, &pt, &sys, b"ctx", &mut rng).unwrap();
+        let n = file.len() - proof_file::HEADER_LEN;
+        assert!(n <= bound, "{e}: {n} > {bound}");
+        // not loose: ZKB++ sends party 2's 16-byte input share in 2/3 of its rounds (the
+        // bound in all); KKW's revealed seeds and Merkle siblings are bounded per hidden path
+        assert!(bound - n <= n / 10 + 219 * 17, "{e}: {n} ≪ {bound}");
+    }
+}

@@ -200,6 +200,35 @@ impl crate::engine::ProofEngine for Kkw {
         super::verify(st, proof, req.bits)
     }
 
+    /// Hiding `τ` of `M` leaves reveals at most `τ · ⌈log2 M⌉` seed-tree nodes and as many
+    /// Merkle siblings (one per level of each hidden path), and never more than the `M − τ`
+    /// leaves they cover; each online execution reveals `log2 N` party seeds and, unless party
+    /// `N − 1` is the hidden one, its auxiliary bits.
+    fn largest_proof(p: &Params, shape: &crate::engine::ProofShape) -> super::Proof {
+        let (m, tau, n) = (p.m(), p.tau(), p.n());
+        let log2 = |x: usize| (usize::BITS - x.saturating_sub(1).leading_zeros()) as usize;
+        let opened = (tau * log2(m)).min(m - tau.min(m));
+        let (in_bytes, and_bytes) = (shape.inputs.div_ceil(8), shape.and_gates.div_ceil(8));
+        let online = super::OnlineOpening {
+            key: [0; 32],
+            party_seeds: vec![[0; 32]; log2(n)],
+            commitment: [0; 32],
+            aux: vec![0; and_bytes],
+            masked_input: vec![0; in_bytes],
+            msgs: vec![0; and_bytes],
+        };
+        super::Proof {
+            params: *p,
+            salt: [0; 32],
+            challenge: [0; 32],
+            response: Response {
+                exec_seeds: vec![[0; 32]; opened],
+                online_path: vec![[0; 32]; opened],
+                online: vec![online; tau],
+            },
+        }
+    }
+
     fn describe(proof: &super::Proof) -> Details {
         super::describe(proof)
     }

@@ -207,6 +207,40 @@ impl crate::engine::ProofEngine for Vole {
         super::verify(st, proof, req.bits)
     }
 
+    /// `ℓ` at most every witness position (inputs, AND outputs, inverted bytes' bits: the
+    /// ones the outputs fix are not committed), degree 3 when the circuit inverts bytes, the
+    /// opening padded to `T` seeds (unbounded, `T = 0`: at most one seed per level of each
+    /// hidden leaf's path).
+    fn largest_proof(p: &Params, shape: &crate::engine::ProofShape) -> super::Proof {
+        let l = shape.inputs + shape.and_gates + 8 * shape.inv_bytes;
+        let degree = 2 + (shape.inv_bytes > 0) as usize;
+        let lhat = l + 128 * (degree - 1) + super::convert::HASH_MASK_BITS;
+        let log2 = |x: usize| (usize::BITS - x.saturating_sub(1).leading_zeros()) as usize;
+        let seeds = if p.open > 0 {
+            p.open as usize
+        } else {
+            p.tau() * log2(super::vc::Layout::new(p).leaves())
+        };
+        super::Proof {
+            params: *p,
+            commit: super::CommitCore {
+                salt: [0; 16],
+                corrections: vec![0; p.tau().saturating_sub(1) * lhat.div_ceil(8)],
+                u_hash: [0; 16],
+                u_hash_short: [0; super::SHORT_BYTES],
+                masked_witness: vec![0; l.div_ceil(8)],
+                a1: [[0; 16]; super::COMBINATIONS],
+                a2: vec![[0; 16]; super::COMBINATIONS * (degree - 2)],
+            },
+            delta: [0; 16],
+            counter: 0,
+            response: Response {
+                seeds: vec![[0; 16]; seeds],
+                commitments: vec![[0; 32]; p.tau()],
+            },
+        }
+    }
+
     fn describe(proof: &super::Proof) -> Details {
         super::describe(proof)
     }
