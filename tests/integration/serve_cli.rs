@@ -198,3 +198,106 @@ fn seeds_are_refused_for_live_sessions() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Reads one frame (`u32-le(len) ‖ body`) from `s`.
+fn read_frame(s: &mut TcpStream) -> Vec<u8> {
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).unwrap();
+    let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
+    s.read_exact(&mut body).unwrap();
+    [&len[..], &body].concat()
+}
+
+/// A hostile prover that is honest up to its Hello: the real `prover` binary connects to a
+/// relay, which passes its Hello to the server and the server's Ready back, then announces
+/// a 32 MiB message to the server in place of the commitments and trickles bytes after it.
+/// Returns how long the server took to close the connection and the frame it sent first.
+fn oversize_after_an_honest_hello(server: &str, prover_args: &[&str]) -> (Duration, Vec<u8>) {
+    let relay = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let at = relay.local_addr().unwrap().to_string();
+    let sol = p("puzzles/raw/tee.solution");
+    let args: Vec<String> = prover_args.iter().map(|s| s.to_string()).collect();
+    let prover = std::thread::spawn(move || {
+        let mut rest: Vec<&str> = vec![&at, "--security", "32"];
+        rest.extend(args.iter().map(String::as_str));
+        prover_peg("connect", "tee", &sol, &rest)
+    });
+    let (mut from_prover, _) = relay.accept().unwrap();
+    from_prover
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut to_server = TcpStream::connect(server).unwrap();
+    to_server
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let hello = read_frame(&mut from_prover);
+    to_server.write_all(&hello).unwrap();
+    let ready = read_frame(&mut to_server);
+    from_prover.write_all(&ready).unwrap();
+    // the prover's real commitments are dropped; 32 MiB is announced instead
+    to_server.write_all(&(32u32 << 20).to_le_bytes()).unwrap();
+    let t0 = Instant::now();
+    let mut w = to_server.try_clone().unwrap();
+    let trickle = std::thread::spawn(move || {
+        for _ in 0..100 {
+            if w.write_all(&[0u8; 64]).is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
+    let reply = read_frame(&mut to_server);
+    let closed = closed_within(to_server, Duration::from_secs(10)).max(t0.elapsed());
+    drop(from_prover);
+    trickle.join().unwrap();
+    let _ = prover.join().unwrap();
+    (closed, reply)
+}
+
+/// After an honest Hello every frame is held to what an honest prover of that statement
+/// sends (issue 52): a 32 MiB length prefix in place of the commitments is refused on the
+/// prefix, at once (long before the 20 s message deadline that would cut a trickle off),
+/// with a one-line reason on the wire and in the log; an honest prover is served after it.
+/// Peg Protocol 1 and the VOLE-in-the-head peg circuit.
+#[test]
+fn an_oversize_frame_after_an_honest_hello_is_refused_on_its_prefix() {
+    for system in [&[][..], &["--system", "vole"][..]] {
+        let mut args = vec![
+            "peg",
+            "serve",
+            "tee",
+            "--listen",
+            "127.0.0.1:0",
+            "--security",
+            "32",
+            "--timeout",
+            "20",
+            "--session-timeout",
+            "60",
+        ];
+        args.extend_from_slice(system);
+        let srv = Server::spawn(&args);
+        let (t, reply) = oversize_after_an_honest_hello(&srv.addr, system);
+        assert!(t < Duration::from_secs(2), "{system:?}: held {t:?}");
+        let msg: zkgames::net::Msg =
+            zkgames::proof_file::decode(&reply[4..], "the server's reply").unwrap();
+        let zkgames::net::Msg::Reject { reason } = msg else {
+            panic!("{system:?}: {msg:?}");
+        };
+        assert!(
+            reason.contains("honest prover of this statement") && !reason.contains('\n'),
+            "{reason}"
+        );
+        let sol = p("puzzles/raw/tee.solution");
+        let mut rest = vec![srv.addr.as_str(), "--security", "32"];
+        rest.extend_from_slice(system);
+        let (c, _, err) = prover_peg("connect", "tee", &sol, &rest);
+        assert_eq!(
+            c, 0,
+            "{system:?}: honest prover after the oversize frame: {err}"
+        );
+        let (code, log) = srv.stop();
+        assert_eq!(code, Some(0), "{log}");
+        assert!(log.contains("refused unread"), "{log}");
+    }
+}

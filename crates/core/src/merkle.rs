@@ -75,6 +75,20 @@ pub fn open(leaves: &[Digest], indices: &[usize]) -> Vec<Digest> {
     proof
 }
 
+/// The most sibling hashes [`open`] returns for `k` distinct leaves of an `n`-leaf tree
+/// (whichever `k`): per level of `m > 1` nodes, at most one per known node and one per pair,
+/// `min(k_ℓ, ⌊m/2⌋)`, the known nodes `k_ℓ` being at most `min(k, m)`. A bound on what an
+/// honest opening sends (a live session's frame limit), tight for `k = 1`.
+pub fn max_opening_len(n: usize, k: usize) -> usize {
+    let (mut m, mut known, mut total) = (n, k.min(n), 0);
+    while m > 1 {
+        total += known.min(m / 2);
+        m = m.div_ceil(2);
+        known = known.min(m);
+    }
+    total
+}
+
 /// Recomputes the root of an `n`-leaf tree from opened `(index, leaf)` pairs (sorted by
 /// index, distinct, in range) and the sibling hashes of [`open`]. Returns `None` when the
 /// indices are not sorted and in range, or the proof has too few or too many hashes.
@@ -173,6 +187,26 @@ mod tests {
             longer.push([0; 32]);
             prop_assert_eq!(root_from_opening(n, &opened, &longer), None);
         }
+    }
+
+    #[test]
+    fn max_opening_len_bounds_every_opening() {
+        // every subset of small trees, and the worst case is reached for one leaf
+        for n in 1usize..=12 {
+            let leaves: Vec<Digest> = (0..n).map(leaf).collect();
+            for mask in 1u32..(1 << n) {
+                let idx: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+                let got = open(&leaves, &idx).len();
+                assert!(
+                    got <= max_opening_len(n, idx.len()),
+                    "n {n} indices {idx:?}"
+                );
+            }
+            let worst = (0..n).map(|i| open(&leaves, &[i]).len()).max().unwrap();
+            assert_eq!(worst, max_opening_len(n, 1), "n {n}");
+        }
+        assert_eq!(max_opening_len(1, 1), 0);
+        assert_eq!(max_opening_len(1024, 1), 10);
     }
 
     #[test]

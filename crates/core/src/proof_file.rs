@@ -253,6 +253,27 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
         .expect("bincode encoding of in-memory value")
 }
 
+/// The bytes [`encode`] writes for the number `n` (bincode 2 `standard()`'s varint: 1 byte
+/// below 251, then a marker byte and 2, 4 or 8 bytes): a length, an enum tag, a `u32`.
+/// The size functions of the session bounds count with it.
+pub const fn varint_len(n: u64) -> usize {
+    if n < 251 {
+        1
+    } else if n <= u16::MAX as u64 {
+        3
+    } else if n <= u32::MAX as u64 {
+        5
+    } else {
+        9
+    }
+}
+
+/// The bytes [`encode`] writes for a list of `n` items of `item` bytes each (a byte string
+/// is a list of bytes of 1).
+pub const fn list_len(n: usize, item: usize) -> usize {
+    varint_len(n as u64) + n * item
+}
+
 /// Decodes a body with a byte limit; every input byte must be consumed, and the bytes must
 /// be the value's one canonical encoding (decode, re-encode, compare): a number or length
 /// written with more bytes than needed is refused, so a file's hash identifies its proof.
@@ -403,6 +424,26 @@ mod tests {
 
     /// Every mismatch message, for every pair of protocols and an unknown one, is recognised
     /// as one, names an engine flag, and never a refusal of claims.
+    #[test]
+    fn varint_and_list_lengths_are_the_encoding_s() {
+        for n in [
+            0u64,
+            1,
+            250,
+            251,
+            65535,
+            65536,
+            u32::MAX as u64,
+            u32::MAX as u64 + 1,
+            u64::MAX,
+        ] {
+            assert_eq!(encode(&n).len(), varint_len(n), "{n}");
+        }
+        for n in [0usize, 3, 250, 251, 70000] {
+            assert_eq!(encode(&vec![[0u8; 16]; n]).len(), list_len(n, 16), "{n}");
+        }
+    }
+
     #[test]
     fn protocol_mismatches_are_recognised_and_name_a_flag() {
         // this crate's tests link no kind: one of its own

@@ -118,6 +118,20 @@ pub fn reveal_nodes(n: usize, hidden: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// The most nodes [`reveal_nodes`] returns for `hidden` distinct hidden leaves of an
+/// `n`-leaf tree (whichever they are): 1 for none; otherwise a revealed node's parent is an
+/// ancestor of a hidden leaf with one hidden-side child, so level `ℓ` (the root's children
+/// being level 1) reveals at most `min(hidden, 2^{ℓ−1})` nodes:
+/// `Σ_{ℓ=1..depth} min(hidden, 2^{ℓ−1})`. Exact for one hidden leaf (`⌈log2 n⌉`).
+pub fn max_reveal_nodes(n: usize, hidden: usize) -> usize {
+    if hidden == 0 {
+        return 1;
+    }
+    (1..=depth(n))
+        .map(|l| hidden.min(1usize << (l - 1).min(usize::BITS - 2)))
+        .sum()
+}
+
 /// Rebuilds the leaves of an `n`-leaf tree from the seeds of [`SeedTree::reveal`]: `Some`
 /// for every revealed leaf, `None` for the hidden ones. `None` overall if `hidden` is not a
 /// set of distinct leaves `< n` or the number of seeds is not exactly right.
@@ -162,6 +176,24 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand::Rng as _;
     use zkgames_core::rng::seeded_rng;
+
+    #[test]
+    fn max_reveal_nodes_bounds_every_reveal() {
+        for n in 1usize..=10 {
+            for mask in 0u32..(1 << n) {
+                let hidden: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+                let got = reveal_nodes(n, &hidden).len();
+                assert!(
+                    got <= max_reveal_nodes(n, hidden.len()),
+                    "n {n} hidden {hidden:?}"
+                );
+            }
+            if n > 1 {
+                let worst = (0..n).map(|i| reveal_nodes(n, &[i]).len()).max().unwrap();
+                assert_eq!(worst, max_reveal_nodes(n, 1), "n {n}");
+            }
+        }
+    }
 
     /// The plain list: every leaf derived by walking from the root down its own path,
     /// one derivation per level, without building a tree.

@@ -86,6 +86,12 @@ pub trait Interactive: 'static {
         ch: &Self::Challenge,
         r: &Self::Response,
     ) -> Result<()>;
+    /// The most bytes an honest prover's encoded commitment has for `st` at `p` (a live
+    /// session's frame bound, [`SessionVerifier::max_commitments`]): computed from the
+    /// statement's shape and the parameters alone, next to the engine's encoder.
+    fn max_commit_len(st: &Statement, p: &Self::Params) -> usize;
+    /// The most bytes an honest prover's encoded response has, whatever the challenge.
+    fn max_response_len(st: &Statement, p: &Self::Params) -> usize;
     /// An accepting commitment and response for `ch`, made without a witness.
     fn simulate(
         st: &Statement,
@@ -279,6 +285,14 @@ impl<E: Interactive> SessionVerifier for EngineVerifier<E> {
         let resp: E::Response = proof_file::decode(responses, &format!("{} response", E::LABEL))
             .map_err(|e| Error::rejected(e.to_string()))?;
         E::verify(&self.st.as_ref(), &self.params, cm, ch, &resp)
+    }
+
+    fn max_commitments(&self) -> usize {
+        E::max_commit_len(&self.st.as_ref(), &self.params)
+    }
+
+    fn max_responses(&self) -> usize {
+        E::max_response_len(&self.st.as_ref(), &self.params)
     }
 }
 

@@ -29,8 +29,8 @@ pub mod session;
 pub mod transport;
 
 pub use session::{
-    challenge_commitment, replay, run_prover, run_verifier, Hello, Msg, Responder, SessionProver,
-    SessionRecord, SessionVerifier, SESSION_VERSION,
+    challenge_commitment, frame_bound, replay, run_prover, run_verifier, Hello, Msg, Responder,
+    SessionProver, SessionRecord, SessionVerifier, FRAME_SLACK, SESSION_VERSION,
 };
 use transport::{PipeTransport, TcpTransport, Transport};
 
@@ -79,6 +79,8 @@ pub struct Channel {
     max_first_frame: usize,
     /// Until the first frame has arrived: its own deadline and the flag raised then.
     first: Option<FirstMessage>,
+    /// Whether the last frame was refused on its length prefix.
+    oversize: bool,
 }
 
 struct FirstMessage {
@@ -117,6 +119,7 @@ impl Channel {
             max_frame: MAX_FRAME,
             max_first_frame: MAX_FIRST_FRAME,
             first: None,
+            oversize: false,
         }
     }
 
@@ -148,6 +151,17 @@ impl Channel {
     /// should not let each connection hold [`MAX_FRAME`] bytes).
     pub fn set_max_frame(&mut self, bytes: usize) {
         self.max_frame = bytes.min(MAX_FRAME);
+    }
+
+    /// The largest frame this side accepts now.
+    pub fn max_frame(&self) -> usize {
+        self.max_frame
+    }
+
+    /// Whether the last frame received was refused on its length prefix (over
+    /// [`Channel::set_max_frame`]'s limit or the first frame's), its body unread.
+    pub fn refused_oversize(&self) -> bool {
+        self.oversize
     }
 
     /// Sets the largest first frame accepted on a channel with a first-message deadline
@@ -225,6 +239,7 @@ impl Channel {
     }
 
     fn recv_frame_inner(&mut self) -> Result<Vec<u8>> {
+        self.oversize = false;
         let (mut dl, session) = self.deadline();
         let mut first = None;
         if let Some(f) = &self.first {
@@ -259,11 +274,13 @@ impl Channel {
         let first_cap = self.max_first_frame.min(self.max_frame);
         if self.first.is_some() {
             if len > first_cap {
+                self.oversize = true;
                 return Err(Error::bad(format!(
                     "the peer announced a {len}-byte first message, over the {first_cap}-byte limit of a first message"
                 )));
             }
         } else if len > self.max_frame {
+            self.oversize = true;
             return Err(Error::bad(format!(
                 "the peer announced a {len}-byte message, over the {}-byte limit",
                 self.max_frame

@@ -139,6 +139,26 @@ pub trait SessionVerifier {
     fn check_commitments(&mut self, commitments: &[u8]) -> Result<()>;
     /// Checks the responses to the drawn (or loaded) challenges.
     fn verify(&mut self, responses: &[u8]) -> Result<()>;
+    /// The largest commitments an honest prover of the statement and parameters fixed by
+    /// [`SessionVerifier::check_hello`] sends (the payload of `Commitments`, in bytes),
+    /// computed from the encoding without any prover's message: [`run_verifier`] refuses a
+    /// larger frame on its length prefix ([`frame_bound`]). Called after `check_hello` only.
+    fn max_commitments(&self) -> usize;
+    /// The largest responses an honest prover sends (the payload of `Responses`) to the
+    /// challenges drawn or loaded (a bound over every challenge will do); as
+    /// [`SessionVerifier::max_commitments`]. Called after the challenges are drawn.
+    fn max_responses(&self) -> usize;
+}
+
+/// Room a session frame has beyond its payload: the message's tag and length (at most 10
+/// bytes), and a prover's `Reject` with its reason instead of the responses. Also the
+/// smallest bound of a frame after the Hello.
+pub const FRAME_SLACK: usize = 4 << 10;
+
+/// The largest frame [`run_verifier`] reads for a message whose honest payload is at most
+/// `payload` bytes: `payload + FRAME_SLACK`.
+pub const fn frame_bound(payload: usize) -> usize {
+    payload.saturating_add(FRAME_SLACK)
 }
 
 /// Everything exchanged in a session, for saving as an interactive transcript.
@@ -256,7 +276,43 @@ pub fn run_prover<'a>(
 
 /// Runs the verifier's side; `Ok` means the proof was accepted. The prover is told the
 /// verdict (or the reason for refusing) wherever the session got far enough.
+///
+/// Once the Hello is accepted, every later frame is held to what an honest prover of that
+/// statement sends ([`SessionVerifier::max_commitments`], then
+/// [`SessionVerifier::max_responses`], each [`frame_bound`]): a larger one is refused on its
+/// length prefix, before its body is read. The channel's own limit is restored on return.
 pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<SessionRecord> {
+    let limit = ch.max_frame();
+    let r = run_verifier_bounded(ch, v, limit);
+    ch.set_max_frame(limit);
+    r
+}
+
+/// Reads the prover's next message with at most `frame_bound(payload)` bytes (and never more
+/// than `limit`); an oversize frame is refused in the user's terms, and the prover told so.
+fn recv_bounded(ch: &mut Channel, limit: usize, payload: usize, what: &str) -> Result<Msg> {
+    let bound = frame_bound(payload).min(limit);
+    ch.set_max_frame(bound);
+    ch.recv("message from the prover").map_err(|e| {
+        if ch.refused_oversize() {
+            let e = Error::bad(format!(
+                "the prover announced more than the {bound} bytes of {what} an honest prover of this statement sends; refused unread"
+            ));
+            let _ = ch.send(&Msg::Reject {
+                reason: e.to_string(),
+            });
+            e
+        } else {
+            e
+        }
+    })
+}
+
+fn run_verifier_bounded(
+    ch: &mut Channel,
+    v: &mut dyn SessionVerifier,
+    limit: usize,
+) -> Result<SessionRecord> {
     let hello = match ch.recv("message from the prover")? {
         Msg::Hello(h) => h,
         m => return Err(unexpected("Hello", &m)),
@@ -273,7 +329,7 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
     ch.send(&Msg::Ready {
         challenge_commitment: cc,
     })?;
-    let commitments = match ch.recv("message from the prover")? {
+    let commitments = match recv_bounded(ch, limit, v.max_commitments(), "commitments")? {
         Msg::Commitments(c) => c,
         m => return Err(unexpected("Commitments", &m)),
     };
@@ -288,7 +344,7 @@ pub fn run_verifier(ch: &mut Channel, v: &mut dyn SessionVerifier) -> Result<Ses
         challenges: challenges.clone(),
         key,
     })?;
-    let responses = match ch.recv("message from the prover")? {
+    let responses = match recv_bounded(ch, limit, v.max_responses(), "responses")? {
         Msg::Responses(r) => r,
         Msg::Reject { reason } => {
             return Err(Error::bad(format!(
@@ -331,4 +387,108 @@ pub fn replay(v: &mut dyn SessionVerifier, rec: &SessionRecord) -> Result<u32> {
     v.check_commitments(&rec.commitments)?;
     v.verify(&rec.responses)?;
     Ok(rec.hello.rounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+    use std::time::{Duration, Instant};
+
+    /// A verifier of a toy protocol: commitments of at most 100 bytes, responses of at most
+    /// 5,000, anything accepted.
+    struct Toy;
+
+    impl SessionVerifier for Toy {
+        fn check_hello(&mut self, _h: &Hello) -> Result<()> {
+            Ok(())
+        }
+        fn draw_challenges(&mut self) -> Vec<u8> {
+            vec![1, 2, 3]
+        }
+        fn load_challenges(&mut self, _c: &[u8]) -> Result<()> {
+            Ok(())
+        }
+        fn check_commitments(&mut self, _c: &[u8]) -> Result<()> {
+            Ok(())
+        }
+        fn verify(&mut self, _r: &[u8]) -> Result<()> {
+            Ok(())
+        }
+        fn max_commitments(&self) -> usize {
+            100
+        }
+        fn max_responses(&self) -> usize {
+            5000
+        }
+    }
+
+    fn hello() -> Hello {
+        Hello {
+            protocol: 1,
+            version: SESSION_VERSION,
+            statement: [0; 32],
+            rounds: 1,
+            context: vec![],
+        }
+    }
+
+    /// Runs the toy verifier against a client that sends, after an honest Hello,
+    /// commitments of `commit_len` bytes (a frame, or over 200 only its length prefix) and
+    /// the length prefix of `resp_len` bytes of responses; the verifier's result, the
+    /// client's last message and how long the verifier took.
+    fn against(commit_len: u32, resp_len: u32) -> (Result<SessionRecord>, Option<Msg>, Duration) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        let d = crate::Deadlines {
+            message: Duration::from_secs(20),
+            session: Duration::from_secs(30),
+        };
+        let client = std::thread::spawn(move || {
+            let mut raw = c.try_clone().unwrap();
+            let mut ch = Channel::tcp(c, d);
+            ch.send(&Msg::Hello(hello())).unwrap();
+            let _ready: Msg = ch.recv("ready").unwrap();
+            // just the length prefix of an n-byte frame
+            let frame = |n: u32| n.to_le_bytes();
+            use std::io::Write as _;
+            if commit_len <= 200 {
+                ch.send(&Msg::Commitments(vec![0; commit_len as usize - 2]))
+                    .unwrap();
+            } else {
+                raw.write_all(&frame(commit_len)).unwrap();
+                return ch.recv::<Msg>("reply").ok();
+            }
+            let _chal: Msg = ch.recv("challenges").unwrap();
+            raw.write_all(&frame(resp_len)).unwrap();
+            ch.recv::<Msg>("reply").ok()
+        });
+        let mut ch = Channel::tcp(s, d);
+        let t = Instant::now();
+        let r = run_verifier(&mut ch, &mut Toy);
+        let took = t.elapsed();
+        // the channel's own limit is back
+        assert_eq!(ch.max_frame(), crate::MAX_FRAME);
+        drop(ch);
+        (r, client.join().unwrap(), took)
+    }
+
+    /// After the Hello, a frame over the verifier's bound for that message is refused on
+    /// its length prefix (at once, not at the 20 s deadline), and the prover is told why.
+    #[test]
+    fn frames_after_the_hello_are_held_to_the_honest_bounds() {
+        let over_c = frame_bound(100) as u32 + 1;
+        let (r, last, took) = against(over_c, 0);
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains("more than the 4196 bytes of commitments"), "{e}");
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        assert!(matches!(last, Some(Msg::Reject { reason }) if reason == e));
+        let (r, last, took) = against(50, 32 << 20);
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains("more than the 9096 bytes of responses"), "{e}");
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        assert!(matches!(last, Some(Msg::Reject { .. })));
+        assert_eq!(frame_bound(0), FRAME_SLACK);
+    }
 }

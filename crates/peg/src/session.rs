@@ -17,7 +17,8 @@ use super::fs::{check_claims, MAX_CONTEXT, MAX_ROUNDS};
 use super::instance::{Instance, Matrix};
 use super::protocol::{commit_round, respond, verify_round, RoundResponse, RoundSecret};
 use zkgames_core::commit::Digest;
-use zkgames_core::proof_file::{self};
+use zkgames_core::merkle::max_opening_len;
+use zkgames_core::proof_file::{self, list_len, varint_len};
 use zkgames_core::rng::{fork, with_fresh_entropy, Rng};
 use zkgames_core::Error;
 use zkgames_core::Result;
@@ -208,6 +209,41 @@ impl SessionVerifier for PegVerifier<'_> {
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
         verify_responses(self.inst, &self.roots, &self.sigmas, responses)
     }
+
+    fn max_commitments(&self) -> usize {
+        list_len(self.rounds, 32)
+    }
+
+    fn max_responses(&self) -> usize {
+        max_response_len(self.inst, &self.sigmas)
+    }
+}
+
+/// The most bytes an honest prover's responses to the challenges `sigmas` have for `inst`
+/// (the verifier drew them before it reads the responses): per round, `σ` and the opening
+/// with its Merkle siblings: for `σ = S` the isomorphism, `Σ'` and its keys, the first row
+/// and, for a position goal, the last, opening `T + 1` or `T + 2` of the `T + S` leaves;
+/// for `σ < S` a triplet, its key and two rows, opening 3 leaves. A number below `n` takes
+/// at most `varint_len(n)` bytes. What a live session's verifier reads at most.
+pub fn max_response_len(inst: &Instance, sigmas: &[u32]) -> usize {
+    let (n, t, s) = (inst.n(), inst.t(), inst.s());
+    let num = |below: usize| varint_len(below as u64);
+    let row = 32 + list_len(n.div_ceil(8), 1);
+    let triplet = 3 * num(n);
+    let path = |k: usize| list_len(max_opening_len(t + s, k), 32);
+    let iso = list_len(n, num(n)) + list_len(t, num(t)) + 1;
+    let last = matches!(inst.goal(), crate::instance::Goal::Position(_));
+    let at_s = 1
+        + iso
+        + list_len(t, triplet)
+        + list_len(t, 32)
+        + row
+        + 1
+        + if last { row } else { 0 }
+        + path(t + 1 + last as usize);
+    let at_move = 1 + num(t) + triplet + 32 + 2 * row + path(3);
+    let round = |sg: u32| num(s + 1) + if sg as usize == s { at_s } else { at_move };
+    varint_len(sigmas.len() as u64) + sigmas.iter().map(|&sg| round(sg)).sum::<usize>()
 }
 
 fn verify_responses(
@@ -253,4 +289,49 @@ pub fn verify_record(
 ) -> Result<usize> {
     let mut v = PegVerifier::new(inst, min_bits, context, zkgames_core::rng::seeded_rng(0));
     Ok(replay(&mut v, rec)? as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::{tee, tee_solution, Goal};
+    use zkgames_core::rng::seeded_rng;
+
+    /// An honest session's every message is within the bounds the session driver holds
+    /// the prover to ([`max_response_len`] of the drawn challenges), and the responses are
+    /// within 2× of the bound: a position goal and a peg-count goal, small and English-sized boards.
+    #[test]
+    fn the_peg_session_bounds_its_messages() {
+        let t = tee();
+        let count = Instance::new(
+            t.n(),
+            t.triplets().to_vec(),
+            t.first().to_vec(),
+            Goal::PegCount(1),
+        )
+        .unwrap();
+        let (english, ez) = crate::catalog::solved("english").unwrap();
+        for (inst, z, rounds) in [
+            (t, tee_solution(), 40),
+            (count, tee_solution(), 40),
+            (english, ez, 30),
+        ] {
+            for seed in 0..4 {
+                let p =
+                    Box::new(PegProver::new(&inst, &z, rounds, b"ctx", seeded_rng(seed)).unwrap());
+                let mut v = PegVerifier::new(&inst, 1, b"ctx", seeded_rng(seed + 10));
+                v.check_hello(&p.hello()).unwrap();
+                let max_c = v.max_commitments();
+                let ch = v.draw_challenges();
+                let max_r = v.max_responses();
+                let (com, responder) = p.commit().unwrap();
+                assert_eq!(com.len(), max_c);
+                v.check_commitments(&com).unwrap();
+                let resp = responder.respond(&ch).unwrap();
+                v.verify(&resp).unwrap();
+                assert!(resp.len() <= max_r, "{} > {max_r}", resp.len());
+                assert!(2 * resp.len() >= max_r, "{} of {max_r}", resp.len());
+            }
+        }
+    }
 }

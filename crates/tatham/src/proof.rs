@@ -196,6 +196,12 @@ impl SessionVerifier for PuzzleVerifier {
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
         self.inner.verify(responses)
     }
+    fn max_commitments(&self) -> usize {
+        self.inner.max_commitments()
+    }
+    fn max_responses(&self) -> usize {
+        self.inner.max_responses()
+    }
 }
 
 /// A replay's refusal of a recorded session about another puzzle, in words.

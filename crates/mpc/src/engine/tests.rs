@@ -234,3 +234,112 @@ fn honest_proofs_fit_their_computed_bound() {
         assert!(bound - n <= n / 10 + 219 * 17, "{e}: {n} ≪ {bound}");
     }
 }
+
+/// One honest session driven by hand: the sizes of the prover's commitments and responses
+/// and the verifier's bounds for them ([`SessionVerifier::max_commitments`] after the Hello,
+/// [`SessionVerifier::max_responses`] after the challenges are drawn, as `run_verifier`
+/// reads them).
+fn honest_sizes(sys: &System, st: &OwnedStatement, w: &[bool], seed: u64) -> [usize; 4] {
+    let protocol = crate::bristol::proof::CIRCUIT_MPC;
+    let rng = zkgames_core::rng::seeded_rng;
+    let p = sys
+        .session_prover(st.clone(), protocol, w.to_vec(), rng(seed))
+        .unwrap();
+    let mut v = sys.session_verifier(st.clone(), protocol, rng(seed + 1));
+    v.check_hello(&p.hello()).unwrap();
+    let max_c = v.max_commitments();
+    let ch = v.draw_challenges();
+    let max_r = v.max_responses();
+    let (com, responder) = p.commit().unwrap();
+    v.check_commitments(&com).unwrap();
+    let resp = responder.respond(&ch).unwrap();
+    v.verify(&resp).unwrap();
+    // the frames themselves fit the bounds the session driver sets
+    for (m, max) in [
+        (zkgames_net::Msg::Commitments(com.clone()), max_c),
+        (zkgames_net::Msg::Responses(resp.clone()), max_r),
+    ] {
+        assert!(zkgames_core::proof_file::encode(&m).len() <= zkgames_net::frame_bound(max));
+    }
+    [com.len(), max_c, resp.len(), max_r]
+}
+
+/// Every engine's session verifier bounds the prover's messages by the largest an honest
+/// prover of the statement sends (what `run_verifier` holds every frame after the Hello
+/// to): on a small circuit, SHA-256's compression function and AES-128 (inverted bytes and
+/// norm bytes for VOLE-in-the-head, lowered for the others), at every offered set, every
+/// honest message is within its bound, the commitments exactly at it (their size depends on
+/// the statement and parameters alone), and the largest responses seen within 2× of it
+/// (the bound is over every challenge; the seed trees' and Merkle openings' worst cases
+/// are rarely drawn).
+#[test]
+fn every_engine_bounds_its_messages() {
+    use crate::aes128;
+    let mut rng = zkgames_core::rng::seeded_rng(11);
+    let (key, pt) = loop {
+        let (k, p) = (
+            aes128::random_bytes(&mut rng),
+            aes128::random_bytes(&mut rng),
+        );
+        if aes128::sbox_inputs_nonzero(&k, &p) {
+            break (k, p);
+        }
+    };
+    let aes = aes128::aes128_circuit(&pt);
+    let aes_out = aes128::bytes_bits(&aes128::encrypt(&key, &pt));
+    let sha = crate::sha256::compress_circuit();
+    let sha_w: Vec<bool> = (0..768).map(|i| (i * 7 + i / 5) % 3 == 0).collect();
+    let small = circuit();
+    let small_w = vec![false, true, true];
+    let owned = |c: Circuit, output: Vec<bool>| OwnedStatement {
+        tag: b"zkg:test:engine-contract",
+        circuit: c,
+        public: Vec::new(),
+        output,
+        context: b"ctx".to_vec(),
+    };
+    for &e in Engine::ALL {
+        let mut systems = vec![e.default_system(40).unwrap()];
+        for s in e.param_sets() {
+            systems.push(e.system(128, s.name).unwrap());
+        }
+        if e.param_sets().is_empty() {
+            systems.push(e.default_system(128).unwrap());
+        }
+        let (aes_c, aes_y) = if e.native_inverses() {
+            (aes.clone(), aes_out.clone())
+        } else {
+            (aes.lowered(), aes.lowered_output(&aes_out))
+        };
+        let statements = [
+            (
+                "small",
+                owned(small.clone(), small.eval(&small_w)),
+                small_w.clone(),
+            ),
+            (
+                "sha256",
+                owned(sha.clone(), sha.eval(&sha_w)),
+                sha_w.clone(),
+            ),
+            ("aes128", owned(aes_c, aes_y), aes128::bytes_bits(&key)),
+        ];
+        for sys in &systems {
+            for (name, st, w) in &statements {
+                let trials = if *name == "small" { 6 } else { 2 };
+                let (mut worst, mut bound) = (0, 0);
+                for t in 0..trials {
+                    let [c, max_c, r, max_r] = honest_sizes(sys, st, w, 100 + 2 * t);
+                    assert_eq!(c, max_c, "{e} {sys:?} {name}: commitments");
+                    assert!(r <= max_r, "{e} {sys:?} {name}: responses {r} > {max_r}");
+                    worst = worst.max(r);
+                    bound = max_r;
+                }
+                assert!(
+                    2 * worst >= bound,
+                    "{e} {sys:?} {name}: responses up to {worst} of {bound}"
+                );
+            }
+        }
+    }
+}

@@ -120,6 +120,14 @@ impl Interactive for Kkw {
         super::verify_interactive(st, p, m, ch, r)
     }
 
+    fn max_commit_len(_st: &Statement, p: &Params) -> usize {
+        super::size::commit_len(p)
+    }
+
+    fn max_response_len(st: &Statement, p: &Params) -> usize {
+        super::size::max_response_len(st, p)
+    }
+
     fn simulate(
         st: &Statement,
         p: Params,

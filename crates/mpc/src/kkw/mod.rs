@@ -43,6 +43,7 @@
 mod bits;
 pub mod backend;
 mod params;
+pub mod size;
 pub use backend::Kkw;
 #[cfg(test)]
 mod tests;

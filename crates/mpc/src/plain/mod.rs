@@ -140,6 +140,12 @@ impl Interactive for Plain {
     fn verify(st: &Statement, _p: &Params, m: &Vec<u8>, _ch: &(), _r: &()) -> Result<()> {
         check_plain(st, m)
     }
+    fn max_commit_len(st: &Statement, _p: &Params) -> usize {
+        zkgames_core::proof_file::list_len(st.circuit.n_inputs().div_ceil(8), 1)
+    }
+    fn max_response_len(_st: &Statement, _p: &Params) -> usize {
+        0
+    }
     fn simulate(
         _st: &Statement,
         _p: Params,

@@ -121,6 +121,14 @@ impl Interactive for Vole {
         super::verify_interactive(st, p, m, ch, r)
     }
 
+    fn max_commit_len(st: &Statement, p: &Params) -> usize {
+        super::size::commit_len(st, p)
+    }
+
+    fn max_response_len(_st: &Statement, p: &Params) -> usize {
+        super::size::max_response_len(p)
+    }
+
     fn simulate(
         st: &Statement,
         p: Params,

@@ -40,6 +40,7 @@ pub mod fixed;
 pub mod par;
 pub mod params;
 pub mod quicksilver;
+pub mod size;
 pub use backend::Vole;
 pub mod vc;
 

@@ -270,6 +270,18 @@ pub fn opened(layout: &Layout, hidden: &[u32]) -> Vec<usize> {
     out
 }
 
+/// The most seeds [`opened`] returns, whatever the hidden leaves: a node of level `ℓ`
+/// (the root's children being level 1) is opened only as the unmarked child of a marked
+/// node of level `ℓ − 1`, and each of the `τ` hidden leaves marks one node per level, so
+/// level `ℓ` opens at most `min(τ, 2^{ℓ−1})`, up to the deepest level `⌊log2(2L − 1)⌋`.
+/// Bounds a session's response (`T = 0` sends exactly the opened seeds).
+pub fn max_opened(layout: &Layout) -> usize {
+    let deepest = (2 * layout.leaves() - 1).ilog2();
+    (1..=deepest)
+        .map(|l| layout.tau.min(1usize << (l - 1).min(usize::BITS - 2)))
+        .sum()
+}
+
 /// Expands every known node's children, level by level (`get` reads a node's seed if known,
 /// `put` stores one): nodes `2c`, `2c+1` from node `c < L`, in parallel within a level.
 fn expand<T: Send + Sync>(
@@ -485,6 +497,41 @@ mod tests {
             assert_eq!(
                 lay.leaves(),
                 (0..p.tau()).map(|i| 1usize << p.k(i)).sum::<usize>()
+            );
+        }
+    }
+
+    /// [`max_opened`] bounds every opening: all choices of small shapes, the worst of many
+    /// random ones of the 128-bit shapes (the worst seen within 25% of the bound).
+    #[test]
+    fn max_opened_bounds_every_opening() {
+        use rand_core::{RngCore, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
+        for (tau, d) in [
+            (1, 1),
+            (1, 5),
+            (2, 3),
+            (3, 7),
+            (4, 9),
+            (11, 128),
+            (17, 128),
+            (16, 128),
+        ] {
+            let p = Params::new(tau, d, 0);
+            let lay = Layout::new(&p);
+            let bound = max_opened(&lay);
+            let mut worst = 0;
+            for _ in 0..4000 {
+                let hidden: Vec<u32> = (0..p.tau())
+                    .map(|i| (rng.next_u64() % lay.rep_leaves(i) as u64) as u32)
+                    .collect();
+                let n = opened(&lay, &hidden).len();
+                assert!(n <= bound, "{tau} {d}: {n} > {bound}");
+                worst = worst.max(n);
+            }
+            assert!(
+                d < 100 || worst * 4 >= bound * 3,
+                "{tau} {d}: worst {worst} of {bound}"
             );
         }
     }

@@ -287,6 +287,32 @@ impl SessionVerifier for MpcVerifier {
     fn verify(&mut self, responses: &[u8]) -> Result<()> {
         self.check_responses(responses)
     }
+
+    fn max_commitments(&self) -> usize {
+        commit_len(&self.st.as_ref(), self.rounds)
+    }
+
+    fn max_responses(&self) -> usize {
+        max_response_len(&self.st.as_ref(), self.rounds)
+    }
+}
+
+/// The bytes of an honest [`CommitMsg`] of `rounds` rounds (a live session's frame bound):
+/// the salt, three commitments per round, three output shares of `⌈n_out/8⌉` bytes per
+/// round. Exact.
+pub fn commit_len(st: &Statement, rounds: usize) -> usize {
+    let out = proof_file::list_len(st.circuit.n_outputs().div_ceil(8), 1);
+    32 + proof_file::list_len(rounds, 3 * 32) + proof_file::list_len(rounds, 3 * out)
+}
+
+/// The most bytes of an honest session's responses, one [`Opening`] per round: two seeds,
+/// party 2's input share (`⌈n_in/8⌉` bytes, none when the challenge is 0) and a view of
+/// `⌈n_and/8⌉` bytes.
+pub fn max_response_len(st: &Statement, rounds: usize) -> usize {
+    let lay = Layout::of(st.circuit);
+    let opening =
+        2 * 32 + proof_file::list_len(lay.in_bytes, 1) + proof_file::list_len(lay.and_bytes, 1);
+    proof_file::list_len(rounds, opening)
 }
 
 /// Re-checks a recorded session. This shows the transcript is consistent, not that a
