@@ -493,7 +493,9 @@ fn list_inspect_and_json() {
     assert_eq!(c, 0, "{e}");
     // every registered game is listed, the required ones among them
     let games: Vec<&str> = zkgames::tatham::GAMES.iter().map(|g| g.name).collect();
-    for g in ["Net", "Slant", "Loopy", "Pearl", "Bridges", "Solo", "Pattern", "Pegs"] {
+    for g in [
+        "Net", "Slant", "Loopy", "Pearl", "Bridges", "Solo", "Pattern", "Pegs",
+    ] {
         assert!(games.contains(&g), "{g} is not registered");
     }
     for g in &games {

@@ -208,18 +208,17 @@ impl crate::engine::ProofEngine for Kkw {
         super::verify(st, proof, req.bits)
     }
 
-    /// Hiding `τ` of `M` leaves reveals at most `τ · ⌈log2 M⌉` seed-tree nodes and as many
-    /// Merkle siblings (one per level of each hidden path), and never more than the `M − τ`
-    /// leaves they cover; each online execution reveals `log2 N` party seeds and, unless party
-    /// `N − 1` is the hidden one, its auxiliary bits.
+    /// Hiding `τ` of `M` leaves reveals at most [`crate::seedtree::max_reveal_nodes`] seed-tree
+    /// nodes and [`zkgames_core::merkle::max_opening_len`] Merkle siblings (the bounds a live
+    /// session's frames are held to, [`super::size`]); each online execution reveals `log2 N`
+    /// party seeds and, unless party `N − 1` is the hidden one, its auxiliary bits.
     fn largest_proof(p: &Params, shape: &crate::engine::ProofShape) -> super::Proof {
+        use crate::seedtree::max_reveal_nodes;
         let (m, tau, n) = (p.m(), p.tau(), p.n());
-        let log2 = |x: usize| (usize::BITS - x.saturating_sub(1).leading_zeros()) as usize;
-        let opened = (tau * log2(m)).min(m - tau.min(m));
         let (in_bytes, and_bytes) = (shape.inputs.div_ceil(8), shape.and_gates.div_ceil(8));
         let online = super::OnlineOpening {
             key: [0; 32],
-            party_seeds: vec![[0; 32]; log2(n)],
+            party_seeds: vec![[0; 32]; max_reveal_nodes(n, 1)],
             commitment: [0; 32],
             aux: vec![0; and_bytes],
             masked_input: vec![0; in_bytes],
@@ -230,8 +229,8 @@ impl crate::engine::ProofEngine for Kkw {
             salt: [0; 32],
             challenge: [0; 32],
             response: Response {
-                exec_seeds: vec![[0; 32]; opened],
-                online_path: vec![[0; 32]; opened],
+                exec_seeds: vec![[0; 32]; max_reveal_nodes(m, tau)],
+                online_path: vec![[0; 32]; zkgames_core::merkle::max_opening_len(m, tau)],
                 online: vec![online; tau],
             },
         }

@@ -223,11 +223,10 @@ impl crate::engine::ProofEngine for Vole {
         let l = shape.inputs + shape.and_gates + 8 * shape.inv_bytes;
         let degree = 2 + (shape.inv_bytes > 0) as usize;
         let lhat = l + 128 * (degree - 1) + super::convert::HASH_MASK_BITS;
-        let log2 = |x: usize| (usize::BITS - x.saturating_sub(1).leading_zeros()) as usize;
         let seeds = if p.open > 0 {
             p.open as usize
         } else {
-            p.tau() * log2(super::vc::Layout::new(p).leaves())
+            super::vc::max_opened(&super::vc::Layout::new(p))
         };
         super::Proof {
             params: *p,
