@@ -18,23 +18,26 @@
 //! each), the inverted bytes' starts (count, each), the degrees (count, a byte each), the
 //! 32-byte digest.
 
-use super::super::{Bit, Circuit, Gate};
+#[cfg(test)]
+use super::super::Circuit;
+use super::super::{Bit, Gate};
 use super::Template;
 
 const MAGIC: &[u8] = b"zkg:template:v1";
 
 /// The bytes of `t` (every field of it and of its circuit).
 pub fn encode(t: &Template) -> Vec<u8> {
-    let c = &t.circuit;
+    let c = t.parts();
+    let (start, width) = t.layer();
     let mut out = Vec::with_capacity(64 + 9 * c.gates.len() + c.deg.len());
     let put = |out: &mut Vec<u8>, v: usize| {
         out.extend_from_slice(&u32::try_from(v).expect("fits u32").to_le_bytes())
     };
     out.extend_from_slice(MAGIC);
-    for v in [c.n_inputs, c.n_and, t.start, t.width, c.gates.len()] {
+    for v in [c.n_inputs, c.n_and, start, width, c.gates.len()] {
         put(&mut out, v);
     }
-    for g in &c.gates {
+    for g in c.gates {
         match *g {
             Gate::Xor(a, b) | Gate::And(a, b) => {
                 out.push(if matches!(g, Gate::Xor(..)) { 0 } else { 1 });
@@ -53,7 +56,7 @@ pub fn encode(t: &Template) -> Vec<u8> {
         }
     }
     put(&mut out, c.outputs.len());
-    for o in &c.outputs {
+    for o in c.outputs {
         match *o {
             Bit::Wire(w) => {
                 out.push(0);
@@ -66,7 +69,7 @@ pub fn encode(t: &Template) -> Vec<u8> {
         }
     }
     put(&mut out, c.inv_inputs.len());
-    for ins in &c.inv_inputs {
+    for ins in c.inv_inputs {
         for &w in ins {
             put(&mut out, w as usize);
         }
@@ -74,22 +77,25 @@ pub fn encode(t: &Template) -> Vec<u8> {
     put(&mut out, c.inv_norm.len());
     out.extend(c.inv_norm.iter().map(|&b| b as u8));
     put(&mut out, c.inv_start.len());
-    for &s in &c.inv_start {
+    for &s in c.inv_start {
         put(&mut out, s as usize);
     }
     put(&mut out, c.deg.len());
-    out.extend_from_slice(&c.deg);
+    out.extend_from_slice(c.deg);
     out.extend_from_slice(&c.digest);
     out
 }
 
-/// A cursor over a compiled-in file (trusted bytes: a malformed one is a build error the
+/// A cursor over a file (the tests' run-time reading; the program reads its templates at
+/// compile time, [`frozen_template!`] (trusted bytes: a malformed one is a build error the
 /// statement's tests catch, so reading panics).
+#[cfg(test)]
 struct Reader<'a> {
     b: &'a [u8],
     at: usize,
 }
 
+#[cfg(test)]
 impl Reader<'_> {
     #[inline]
     fn bytes(&mut self, n: usize) -> &[u8] {
@@ -111,8 +117,8 @@ impl Reader<'_> {
     }
 }
 
-/// The template whose bytes are `b` ([`encode`]'s), not checked again: `b` is compiled in
-/// and its statement's tests compare it with the builder's template.
+/// The template whose bytes are `b` ([`encode`]'s), read at run time (the tests').
+#[cfg(test)]
 pub fn decode(b: &[u8]) -> Template {
     assert!(b.starts_with(MAGIC), "a template file");
     let mut r = Reader { b, at: MAGIC.len() };
@@ -153,8 +159,8 @@ pub fn decode(b: &[u8]) -> Template {
     let deg = r.bytes(n).to_vec();
     let digest = r.bytes(32).try_into().expect("32 bytes");
     assert_eq!(r.at, b.len(), "the template file's end");
-    Template {
-        circuit: Circuit {
+    Template::new_unchecked(
+        Circuit {
             n_inputs,
             gates,
             outputs,
@@ -167,14 +173,15 @@ pub fn decode(b: &[u8]) -> Template {
         },
         start,
         width,
-    }
+    )
 }
 
-/// Checks a compiled-in template file against the template its builder makes: the test each
-/// statement runs. With `ZKG_REGENERATE_TEMPLATES=1`, rewrites the file at `path` (relative
-/// to the crate's root) instead of failing.
+/// Checks a compiled-in template file against the template its builder makes, and the
+/// template read from it at compile time (`frozen`) against both: the test each statement
+/// runs. With `ZKG_REGENERATE_TEMPLATES=1`, rewrites the file at `path` (relative to the
+/// crate's root) instead of failing.
 #[cfg(test)]
-pub fn check_file(built: &Template, compiled: &[u8], path: &str) {
+pub fn check_file(built: &Template, compiled: &[u8], frozen: &Template, path: &str) {
     let want = encode(built);
     if want != compiled && std::env::var_os("ZKG_REGENERATE_TEMPLATES").is_some() {
         let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -186,12 +193,242 @@ pub fn check_file(built: &Template, compiled: &[u8], path: &str) {
         want == compiled,
         "{path} is not the builder's template: regenerate it with ZKG_REGENERATE_TEMPLATES=1 cargo test --release -p zkgames-mpc --lib template_file"
     );
-    // and reading it gives the same template, field for field
-    let back = decode(compiled);
-    assert_eq!(encode(&back), want);
-    assert_eq!(back.circuit.digest(), built.circuit.digest());
-    assert_eq!(back.circuit.gates(), built.circuit.gates());
+    // and reading it, at run time or at compile time, gives the same template, field for
+    // field
+    for back in [&decode(compiled), frozen] {
+        assert_eq!(encode(back), want);
+        assert_eq!(back.parts().digest, built.parts().digest);
+        assert_eq!(back.parts().gates, built.parts().gates);
+        assert_eq!(back.layer(), built.layer());
+    }
 }
+
+/// Where a template file's fields lie and their counts, found at compile time (the file's
+/// format is [`encode`]'s; a malformed file fails the build).
+#[derive(Clone, Copy)]
+pub struct Layout {
+    pub n_inputs: usize,
+    pub n_and: usize,
+    pub start: usize,
+    pub width: usize,
+    pub n_gates: usize,
+    gates_at: usize,
+    pub n_outputs: usize,
+    outputs_at: usize,
+    pub n_inv: usize,
+    inv_at: usize,
+    pub n_norm: usize,
+    norm_at: usize,
+    pub n_starts: usize,
+    starts_at: usize,
+    pub n_deg: usize,
+    deg_at: usize,
+    digest_at: usize,
+}
+
+const fn u32_at(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
+}
+
+const fn usize_at(b: &[u8], i: usize) -> usize {
+    u32_at(b, i) as usize
+}
+
+/// The layout of template file `b`; panics (at compile time) on a malformed one.
+pub const fn layout(b: &[u8]) -> Layout {
+    let mut i = 0;
+    while i < MAGIC.len() {
+        assert!(b[i] == MAGIC[i], "a template file");
+        i += 1;
+    }
+    let at = MAGIC.len();
+    let (n_inputs, n_and, start, width, n_gates) = (
+        usize_at(b, at),
+        usize_at(b, at + 4),
+        usize_at(b, at + 8),
+        usize_at(b, at + 12),
+        usize_at(b, at + 16),
+    );
+    let gates_at = at + 20;
+    let mut at = gates_at;
+    let mut g = 0;
+    while g < n_gates {
+        at += match b[at] {
+            0 | 1 => 9,
+            2 => 5,
+            3 => 6,
+            _ => panic!("a template gate's op"),
+        };
+        g += 1;
+    }
+    let n_outputs = usize_at(b, at);
+    let outputs_at = at + 4;
+    let at = outputs_at + 5 * n_outputs;
+    let n_inv = usize_at(b, at);
+    let inv_at = at + 4;
+    let at = inv_at + 32 * n_inv;
+    let n_norm = usize_at(b, at);
+    let norm_at = at + 4;
+    let at = norm_at + n_norm;
+    let n_starts = usize_at(b, at);
+    let starts_at = at + 4;
+    let at = starts_at + 4 * n_starts;
+    let n_deg = usize_at(b, at);
+    let deg_at = at + 4;
+    let digest_at = deg_at + n_deg;
+    assert!(digest_at + 32 == b.len(), "the template file's end");
+    Layout {
+        n_inputs,
+        n_and,
+        start,
+        width,
+        n_gates,
+        gates_at,
+        n_outputs,
+        outputs_at,
+        n_inv,
+        inv_at,
+        n_norm,
+        norm_at,
+        n_starts,
+        starts_at,
+        n_deg,
+        deg_at,
+        digest_at,
+    }
+}
+
+/// The gates of file `b` (`N` = `l.n_gates`).
+pub const fn gates<const N: usize>(b: &[u8], l: Layout) -> [Gate; N] {
+    assert!(N == l.n_gates);
+    let mut out = [Gate::Not(0); N];
+    let mut at = l.gates_at;
+    let mut g = 0;
+    while g < N {
+        let (gate, len) = match b[at] {
+            0 => (Gate::Xor(u32_at(b, at + 1), u32_at(b, at + 5)), 9),
+            1 => (Gate::And(u32_at(b, at + 1), u32_at(b, at + 5)), 9),
+            2 => (Gate::Not(u32_at(b, at + 1)), 5),
+            _ => (Gate::Inv(u32_at(b, at + 1), b[at + 5]), 6),
+        };
+        out[g] = gate;
+        at += len;
+        g += 1;
+    }
+    out
+}
+
+/// The outputs of file `b` (`N` = `l.n_outputs`).
+pub const fn outputs<const N: usize>(b: &[u8], l: Layout) -> [Bit; N] {
+    assert!(N == l.n_outputs);
+    let mut out = [Bit::Const(false); N];
+    let mut o = 0;
+    while o < N {
+        let at = l.outputs_at + 5 * o;
+        out[o] = match b[at] {
+            0 => Bit::Wire(u32_at(b, at + 1)),
+            _ => Bit::Const(u32_at(b, at + 1) == 1),
+        };
+        o += 1;
+    }
+    out
+}
+
+/// The inverted bytes' inputs of file `b` (`N` = `l.n_inv`).
+pub const fn inv_inputs<const N: usize>(b: &[u8], l: Layout) -> [[u32; 8]; N] {
+    assert!(N == l.n_inv);
+    let mut out = [[0u32; 8]; N];
+    let mut i = 0;
+    while i < N {
+        let mut k = 0;
+        while k < 8 {
+            out[i][k] = u32_at(b, l.inv_at + 32 * i + 4 * k);
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The norm flags of file `b` (`N` = `l.n_norm`).
+pub const fn inv_norm<const N: usize>(b: &[u8], l: Layout) -> [bool; N] {
+    assert!(N == l.n_norm);
+    let mut out = [false; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = b[l.norm_at + i] == 1;
+        i += 1;
+    }
+    out
+}
+
+/// The inverted bytes' starts of file `b` (`N` = `l.n_starts`).
+pub const fn inv_start<const N: usize>(b: &[u8], l: Layout) -> [u32; N] {
+    assert!(N == l.n_starts);
+    let mut out = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = u32_at(b, l.starts_at + 4 * i);
+        i += 1;
+    }
+    out
+}
+
+/// The degrees of file `b` (`N` = `l.n_deg`).
+pub const fn deg<const N: usize>(b: &[u8], l: Layout) -> [u8; N] {
+    assert!(N == l.n_deg);
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = b[l.deg_at + i];
+        i += 1;
+    }
+    out
+}
+
+/// The digest of file `b`.
+pub const fn digest(b: &[u8], l: Layout) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        out[i] = b[l.digest_at + i];
+        i += 1;
+    }
+    out
+}
+
+/// The [`Template`] of a compiled-in template file (a `&'static [u8]` constant), read at
+/// compile time into static tables: `static T: Template = frozen_template!(FILE);`.
+macro_rules! frozen_template {
+    ($file:expr) => {{
+        use $crate::circuit::template::frozen as f;
+        use $crate::circuit::{Bit, Gate};
+        const B: &[u8] = $file;
+        const L: f::Layout = f::layout(B);
+        static GATES: [Gate; L.n_gates] = f::gates::<{ L.n_gates }>(B, L);
+        static OUTPUTS: [Bit; L.n_outputs] = f::outputs::<{ L.n_outputs }>(B, L);
+        static INV_INPUTS: [[u32; 8]; L.n_inv] = f::inv_inputs::<{ L.n_inv }>(B, L);
+        static INV_NORM: [bool; L.n_norm] = f::inv_norm::<{ L.n_norm }>(B, L);
+        static INV_START: [u32; L.n_starts] = f::inv_start::<{ L.n_starts }>(B, L);
+        static DEG: [u8; L.n_deg] = f::deg::<{ L.n_deg }>(B, L);
+        $crate::circuit::template::Template::frozen(
+            $crate::circuit::template::Parts {
+                n_inputs: L.n_inputs,
+                n_and: L.n_and,
+                gates: &GATES,
+                outputs: &OUTPUTS,
+                inv_inputs: &INV_INPUTS,
+                inv_norm: &INV_NORM,
+                inv_start: &INV_START,
+                deg: &DEG,
+                digest: f::digest(B, L),
+            },
+            L.start,
+            L.width,
+        )
+    }};
+}
+pub(crate) use frozen_template;
 
 /// A template for the tests of this module: the template made from scratch.
 #[cfg(test)]
@@ -205,11 +442,7 @@ mod tests {
     fn encode_decode_round_trip() {
         for pt in [[0xffu8; 16], [0x5a; 16]] {
             let c = crate::aes128::build_circuit(&pt);
-            let t = Template {
-                circuit: c,
-                start: 0,
-                width: 0,
-            };
+            let t = Template::new_unchecked(c, 0, 0);
             let e = encode(&t);
             assert_eq!(encode(&decode(&e)), e);
         }
@@ -220,15 +453,11 @@ mod tests {
         let o = b.xor(a, n);
         b.output(o);
         b.output(Bit::Const(true));
-        let t = Template {
-            circuit: b.finish(),
-            start: 0,
-            width: 0,
-        };
+        let t = Template::new_unchecked(b.finish(), 0, 0);
         let e = encode(&t);
         let back = decode(&e);
-        assert_eq!(back.circuit.outputs(), t.circuit.outputs());
-        assert_eq!(back.circuit.gates(), t.circuit.gates());
-        assert_eq!(back.circuit.digest(), t.circuit.digest());
+        assert_eq!(back.parts().outputs, t.parts().outputs);
+        assert_eq!(back.parts().gates, t.parts().gates);
+        assert_eq!(back.parts().digest, t.parts().digest);
     }
 }
