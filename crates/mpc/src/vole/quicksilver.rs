@@ -350,6 +350,18 @@ impl Scratch {
     }
 }
 
+/// Runs `f` on this thread's wire buffer (empty, its capacity kept: the walks' tags or
+/// keys) for public values only, then empties it without wiping it: for a pass over a
+/// circuit's wires before the walk ([`super::fixed::Reduction::of`]'s columns), so that the
+/// walk finds its pages mapped.
+pub(crate) fn with_public_wire_buffer<R>(f: impl FnOnce(&mut Vec<u128>) -> R) -> R {
+    let mut s = Scratch::take();
+    let r = f(&mut s.wires);
+    s.wires.clear();
+    Scratch::give(s);
+    r
+}
+
 /// Zeroes `v`'s contents (that the optimiser cannot drop) and empties it, keeping its
 /// capacity.
 fn wipe<T: Copy + Default>(v: &mut Vec<T>) {
