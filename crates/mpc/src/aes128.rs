@@ -24,7 +24,6 @@
 //! Bit conventions: byte `i` of the key, plaintext or ciphertext (FIPS 197 order) is circuit
 //! input/output bits `8i … 8i + 7`, bit `j` of the byte (the coefficient of `x^j`) first.
 
-use std::sync::OnceLock;
 use zkgames_core::details::{Details, Value};
 
 use super::circuit::template::Template;
@@ -193,8 +192,8 @@ pub const CIRCUIT_DIGEST_TAG: &[u8] = b"zkg:aes128:circuit:v1";
 /// The template, read from the file generated from [`built_template`] (compiled in; its
 /// test compares the two): no build, check or hash of the circuit at start-up.
 fn template() -> &'static Template {
-    static T: OnceLock<Template> = OnceLock::new();
-    T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
+    static T: Template = crate::circuit::template::frozen::frozen_template!(TEMPLATE_FILE);
+    &T
 }
 
 /// [`built_template`] as generated into `crates/mpc/src/aes128/template.gates`.

@@ -334,8 +334,8 @@ pub fn circuit_digest(p: &Block) -> zkgames_core::commit::Digest {
 /// Read from the file generated from [`built_template`] (compiled in; its test compares the
 /// two): no build, check or hash of the circuit at start-up.
 fn template() -> &'static Template {
-    static T: OnceLock<Template> = OnceLock::new();
-    T.get_or_init(|| crate::circuit::template::frozen::decode(TEMPLATE_FILE))
+    static T: Template = crate::circuit::template::frozen::frozen_template!(TEMPLATE_FILE);
+    &T
 }
 
 /// [`built_template`] as generated into `crates/mpc/src/lowmc_template.gates`.
@@ -533,6 +533,7 @@ mod tests {
         crate::circuit::template::frozen::check_file(
             &super::built_template(),
             super::TEMPLATE_FILE,
+            super::template(),
             "src/lowmc_template.gates",
         );
     }

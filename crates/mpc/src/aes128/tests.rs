@@ -210,6 +210,7 @@ fn template_file_is_the_builders_aes128() {
     crate::circuit::template::frozen::check_file(
         &super::built_template(),
         super::TEMPLATE_FILE,
+        super::template(),
         "src/aes128/template.gates",
     );
 }

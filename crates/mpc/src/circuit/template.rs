@@ -29,11 +29,33 @@ pub mod frozen;
 
 /// The all-ones circuit and where its plaintext layer sits.
 pub struct Template {
-    circuit: Circuit,
+    circuit: Source,
     /// The index of the layer's first gate.
     start: usize,
     /// The layer's width (the plaintext's bits).
     width: usize,
+}
+
+/// Where a template's circuit lives: built at run time ([`Template::new`]: the definitions,
+/// in the tests) or read from its file when the program was compiled ([`frozen`]: static
+/// tables in the binary's read-only data, used in place).
+enum Source {
+    Built(Circuit),
+    Frozen(Parts<'static>),
+}
+
+/// A template circuit's fields, borrowed.
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    pub n_inputs: usize,
+    pub n_and: usize,
+    pub gates: &'a [Gate],
+    pub outputs: &'a [Bit],
+    pub inv_inputs: &'a [[u32; 8]],
+    pub inv_norm: &'a [bool],
+    pub inv_start: &'a [u32],
+    pub deg: &'a [u8],
+    pub digest: Digest,
 }
 
 impl Template {
@@ -61,10 +83,53 @@ impl Template {
             );
         }
         Template {
-            circuit,
+            circuit: Source::Built(circuit),
             start,
             width,
         }
+    }
+
+    /// `circuit` as a template without [`Template::new`]'s checks (the file format's tests).
+    #[cfg(test)]
+    pub(crate) fn new_unchecked(circuit: Circuit, start: usize, width: usize) -> Self {
+        Template {
+            circuit: Source::Built(circuit),
+            start,
+            width,
+        }
+    }
+
+    /// The template of the compiled-in `parts` ([`frozen`]), not checked again: its
+    /// statement's tests compare it with the builder's template.
+    pub const fn frozen(parts: Parts<'static>, start: usize, width: usize) -> Self {
+        Template {
+            circuit: Source::Frozen(parts),
+            start,
+            width,
+        }
+    }
+
+    /// The circuit's fields.
+    pub fn parts(&self) -> Parts<'_> {
+        match &self.circuit {
+            Source::Frozen(p) => *p,
+            Source::Built(c) => Parts {
+                n_inputs: c.n_inputs,
+                n_and: c.n_and,
+                gates: &c.gates,
+                outputs: &c.outputs,
+                inv_inputs: &c.inv_inputs,
+                inv_norm: &c.inv_norm,
+                inv_start: &c.inv_start,
+                deg: &c.deg,
+                digest: c.digest,
+            },
+        }
+    }
+
+    /// The layer's first gate and its width.
+    pub fn layer(&self) -> (usize, usize) {
+        (self.start, self.width)
     }
 
     /// `SHA-256(tag ‖ D_T ‖ public)`: the digest a relocated circuit is bound by, `D_T` the
@@ -72,7 +137,7 @@ impl Template {
     pub fn digest_of(&self, tag: &[u8], public: &[u8]) -> Digest {
         let mut h = Sha256::new();
         h.update(tag);
-        h.update(self.circuit.digest());
+        h.update(self.parts().digest);
         h.update(public);
         h.finalize().into()
     }
@@ -85,14 +150,14 @@ impl Template {
     /// documented rule from values the statement binds (the template and the plaintext); a
     /// digest two different circuits could share would let a proof of one pass for the other.
     pub fn instantiate(&self, bit: impl Fn(usize) -> bool, digest: Digest) -> Circuit {
-        let t = &self.circuit;
-        let n_in = t.n_inputs() as u32;
+        let t = self.parts();
+        let n_in = t.n_inputs as u32;
         let s = self.start;
-        let mut gates = Vec::with_capacity(t.gates().len());
-        gates.extend_from_slice(&t.gates()[..s]);
+        let mut gates = Vec::with_capacity(t.gates.len());
+        gates.extend_from_slice(&t.gates[..s]);
         // the new wire of each template wire of the layer; the later ones shift down
         let mut layer = vec![0u32; self.width];
-        for (i, g) in t.gates()[s..s + self.width].iter().enumerate() {
+        for (i, g) in t.gates[s..s + self.width].iter().enumerate() {
             let Gate::Not(w) = *g else {
                 unreachable!("checked when the template was made")
             };
@@ -115,21 +180,21 @@ impl Template {
                 w - dropped
             }
         };
-        gates.extend(t.gates()[s + self.width..].iter().map(|g| match *g {
+        gates.extend(t.gates[s + self.width..].iter().map(|g| match *g {
             Gate::Xor(a, b) => Gate::Xor(map(a), map(b)),
             Gate::And(a, b) => Gate::And(map(a), map(b)),
             Gate::Not(a) => Gate::Not(map(a)),
             inv @ Gate::Inv(..) => inv,
         }));
         let outputs = t
-            .outputs()
+            .outputs
             .iter()
             .map(|o| match *o {
                 Bit::Wire(w) => Bit::Wire(map(w)),
                 c => c,
             })
             .collect();
-        let inv_inputs = t.inv_inputs().iter().map(|ins| ins.map(map)).collect();
+        let inv_inputs = t.inv_inputs.iter().map(|ins| ins.map(map)).collect();
         // the degrees without the dropped wires (the layer's wires, as their operands, have
         // degree 1)
         let deg = if t.deg.is_empty() {
@@ -147,8 +212,8 @@ impl Template {
             gates,
             outputs,
             inv_inputs,
-            inv_norm: t.inv_norm.clone(),
-            inv_start: t.inv_start.clone(),
+            inv_norm: t.inv_norm.to_vec(),
+            inv_start: t.inv_start.to_vec(),
             deg,
             digest,
         };

@@ -210,141 +210,152 @@ impl Reduction {
         }
         // backwards: bit k of a wire's column is its coefficient in equation k (one more
         // entry, always zero, for the positions without a wire)
-        let mut coef: Vec<[u64; W]> = vec![[0; W]; c.n_wires() + 1];
-        let mut constant = [0u64; W];
-        for (k, &w) in self.eq_wire.iter().enumerate() {
-            flip(&mut coef[w as usize], k);
-        }
-        let gates = c.gates();
-        for g in (0..gates.len()).rev() {
-            let v = coef[n_in + g];
-            if v == [0; W] {
-                continue;
+        // in the thread's wire buffer, which the walk then finds mapped (AES-128's 17,000
+        // wires: 67 pages a fresh vector would fault in, on each side)
+        super::quicksilver::with_public_wire_buffer(|buf| {
+            let n = c.n_wires() + 1;
+            buf.resize((n * W).div_ceil(2), 0);
+            // SAFETY: the buffer holds at least `n · W` u64 words (`u128`'s alignment is a
+            // multiple of `u64`'s), every bit pattern is a valid `[u64; W]`, and the slice
+            // borrows `buf` mutably for its whole life.
+            let coef: &mut [[u64; W]] =
+                unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<[u64; W]>(), n) };
+            let mut constant = [0u64; W];
+            for (k, &w) in self.eq_wire.iter().enumerate() {
+                flip(&mut coef[w as usize], k);
             }
-            match gates[g] {
-                Gate::Xor(a, b) => {
-                    xor_into(&mut coef[a as usize], &v);
-                    xor_into(&mut coef[b as usize], &v);
+            let gates = c.gates();
+            for g in (0..gates.len()).rev() {
+                let v = coef[n_in + g];
+                if v == [0; W] {
+                    continue;
                 }
-                Gate::Not(a) => {
-                    xor_into(&mut coef[a as usize], &v);
-                    xor_into(&mut constant, &v);
+                match gates[g] {
+                    Gate::Xor(a, b) => {
+                        xor_into(&mut coef[a as usize], &v);
+                        xor_into(&mut coef[b as usize], &v);
+                    }
+                    Gate::Not(a) => {
+                        xor_into(&mut coef[a as usize], &v);
+                        xor_into(&mut constant, &v);
+                    }
+                    Gate::And(..) | Gate::Inv(..) => {}
                 }
-                Gate::And(..) | Gate::Inv(..) => {}
             }
-        }
-        // from the highest position down: fixed when independent of the fixed ones'
-        // columns (a basis kept by leading equation)
-        let mut basis: Vec<Option<[u64; W]>> = vec![None; r];
-        let mut cols: Vec<(u32, [u64; W])> = Vec::new();
-        for p in (0..self.n_pos).rev() {
-            if cols.len() == r {
-                break;
-            }
-            let col = coef[wire_of[p] as usize];
-            let mut v = col;
-            while let Some(lead) = highest(&v) {
-                match &basis[lead] {
-                    Some(b) => xor_into(&mut v, b),
-                    None => {
-                        basis[lead] = Some(v);
-                        cols.push((p as u32, col));
-                        break;
+            // from the highest position down: fixed when independent of the fixed ones'
+            // columns (a basis kept by leading equation)
+            let mut basis: Vec<Option<[u64; W]>> = vec![None; r];
+            let mut cols: Vec<(u32, [u64; W])> = Vec::new();
+            for p in (0..self.n_pos).rev() {
+                if cols.len() == r {
+                    break;
+                }
+                let col = coef[wire_of[p] as usize];
+                let mut v = col;
+                while let Some(lead) = highest(&v) {
+                    match &basis[lead] {
+                        Some(b) => xor_into(&mut v, b),
+                        None => {
+                            basis[lead] = Some(v);
+                            cols.push((p as u32, col));
+                            break;
+                        }
                     }
                 }
             }
-        }
-        // Gauss–Jordan over the equations restricted to the fixed columns: equation k's
-        // row has bit j when fixed position j reads it; track which equations are summed
-        let nf = cols.len();
-        let mut rows: Vec<([u64; 4], [u64; W])> = (0..r)
-            .map(|k| {
-                let mut row = [0u64; 4];
-                for (j, (_, col)) in cols.iter().enumerate() {
-                    if get(col, k) {
-                        flip(&mut row, j);
+            // Gauss–Jordan over the equations restricted to the fixed columns: equation k's
+            // row has bit j when fixed position j reads it; track which equations are summed
+            let nf = cols.len();
+            let mut rows: Vec<([u64; 4], [u64; W])> = (0..r)
+                .map(|k| {
+                    let mut row = [0u64; 4];
+                    for (j, (_, col)) in cols.iter().enumerate() {
+                        if get(col, k) {
+                            flip(&mut row, j);
+                        }
+                    }
+                    let mut track = [0u64; W];
+                    flip(&mut track, k);
+                    (row, track)
+                })
+                .collect();
+            let mut used = vec![false; r];
+            let mut pivot_rows: Vec<usize> = Vec::with_capacity(nf);
+            for j in 0..nf {
+                let Some(k) = (0..r).find(|&k| !used[k] && get(&rows[k].0, j)) else {
+                    unreachable!("the fixed columns are independent");
+                };
+                let (prow, ptrack) = rows[k];
+                for (i, (row, track)) in rows.iter_mut().enumerate() {
+                    if i != k && get(row, j) {
+                        xor_into(row, &prow);
+                        xor_into(track, &ptrack);
                     }
                 }
-                let mut track = [0u64; W];
-                flip(&mut track, k);
-                (row, track)
-            })
-            .collect();
-        let mut used = vec![false; r];
-        let mut pivot_rows: Vec<usize> = Vec::with_capacity(nf);
-        for j in 0..nf {
-            let Some(k) = (0..r).find(|&k| !used[k] && get(&rows[k].0, j)) else {
-                unreachable!("the fixed columns are independent");
-            };
-            let (prow, ptrack) = rows[k];
-            for (i, (row, track)) in rows.iter_mut().enumerate() {
-                if i != k && get(row, j) {
-                    xor_into(row, &prow);
-                    xor_into(track, &ptrack);
-                }
+                used[k] = true;
+                pivot_rows.push(k);
             }
-            used[k] = true;
-            pivot_rows.push(k);
-        }
-        let fixed: Vec<(u32, Vec<u32>)> = cols
-            .iter()
-            .zip(&pivot_rows)
-            .map(|((p, _), &k)| (*p, ones(&rows[k].1).map(|e| e as u32).collect()))
-            .collect();
-        // the direct sums: free position p is a term of f when its column has an odd
-        // number of ones in S_f
-        let mut is_fixed = vec![false; self.n_pos];
-        for (p, _) in &cols {
-            is_fixed[*p as usize] = true;
-        }
-        let live: Vec<usize> = (0..self.n_pos)
-            .filter(|&p| !is_fixed[p] && coef[wire_of[p] as usize] != [0; W])
-            .collect();
-        let direct = (live.len() * nf <= DIRECT_PER_WIRE * c.n_wires()).then(|| {
-            // f's term test, `|column ∩ S_f|` odd, for every f at once: bit j of
-            // `Σ_{e ∈ column} T_e` where bit j of `T_e` says equation e is in S_{f_j}; the
-            // sum is taken four equations at a time from tables of the 16 sums of each
-            // four `T_e` (one lookup per nibble of the column instead of a pass per f)
-            let mut t = vec![[0u64; W]; 64 * W];
-            for (j, &k) in pivot_rows.iter().enumerate() {
-                for e in ones(&rows[k].1) {
-                    flip(&mut t[e], j);
-                }
+            let fixed: Vec<(u32, Vec<u32>)> = cols
+                .iter()
+                .zip(&pivot_rows)
+                .map(|((p, _), &k)| (*p, ones(&rows[k].1).map(|e| e as u32).collect()))
+                .collect();
+            // the direct sums: free position p is a term of f when its column has an odd
+            // number of ones in S_f
+            let mut is_fixed = vec![false; self.n_pos];
+            for (p, _) in &cols {
+                is_fixed[*p as usize] = true;
             }
-            let mut tab = vec![[0u64; W]; 16 * 16 * W];
-            for (n, quad) in t.chunks_exact(4).enumerate() {
-                let tab = &mut tab[16 * n..16 * n + 16];
-                for x in 1..16usize {
-                    let mut v = tab[x & (x - 1)];
-                    xor_into(&mut v, &quad[x.trailing_zeros() as usize]);
-                    tab[x] = v;
-                }
-            }
-            let terms_of = |v: &[u64; W]| {
-                let mut m = [0u64; W];
-                for (i, &w) in v.iter().enumerate() {
-                    let mut w = w;
-                    let mut n = 16 * i;
-                    while w != 0 {
-                        xor_into(&mut m, &tab[16 * n + (w & 15) as usize]);
-                        w >>= 4;
-                        n += 1;
+            let live: Vec<usize> = (0..self.n_pos)
+                .filter(|&p| !is_fixed[p] && coef[wire_of[p] as usize] != [0; W])
+                .collect();
+            let direct = (live.len() * nf <= DIRECT_PER_WIRE * c.n_wires()).then(|| {
+                // f's term test, `|column ∩ S_f|` odd, for every f at once: bit j of
+                // `Σ_{e ∈ column} T_e` where bit j of `T_e` says equation e is in S_{f_j}; the
+                // sum is taken four equations at a time from tables of the 16 sums of each
+                // four `T_e` (one lookup per nibble of the column instead of a pass per f)
+                let mut t = vec![[0u64; W]; 64 * W];
+                for (j, &k) in pivot_rows.iter().enumerate() {
+                    for e in ones(&rows[k].1) {
+                        flip(&mut t[e], j);
                     }
                 }
-                m
-            };
-            let mut direct: Vec<(Vec<u32>, bool)> = (0..nf).map(|_| (Vec::new(), false)).collect();
-            for &p in &live {
-                for j in ones(&terms_of(&coef[wire_of[p] as usize])) {
-                    direct[j].0.push(p as u32);
+                let mut tab = vec![[0u64; W]; 16 * 16 * W];
+                for (n, quad) in t.chunks_exact(4).enumerate() {
+                    let tab = &mut tab[16 * n..16 * n + 16];
+                    for x in 1..16usize {
+                        let mut v = tab[x & (x - 1)];
+                        xor_into(&mut v, &quad[x.trailing_zeros() as usize]);
+                        tab[x] = v;
+                    }
                 }
-            }
-            for j in ones(&terms_of(&constant)) {
-                direct[j].1 = true;
-            }
-            direct
-        });
-        (fixed, direct)
+                let terms_of = |v: &[u64; W]| {
+                    let mut m = [0u64; W];
+                    for (i, &w) in v.iter().enumerate() {
+                        let mut w = w;
+                        let mut n = 16 * i;
+                        while w != 0 {
+                            xor_into(&mut m, &tab[16 * n + (w & 15) as usize]);
+                            w >>= 4;
+                            n += 1;
+                        }
+                    }
+                    m
+                };
+                let mut direct: Vec<(Vec<u32>, bool)> =
+                    (0..nf).map(|_| (Vec::new(), false)).collect();
+                for &p in &live {
+                    for j in ones(&terms_of(&coef[wire_of[p] as usize])) {
+                        direct[j].0.push(p as u32);
+                    }
+                }
+                for j in ones(&terms_of(&constant)) {
+                    direct[j].1 = true;
+                }
+                direct
+            });
+            (fixed, direct)
+        })
     }
 
     /// [`Reduction::of`], remembered for the last [`CACHED`] circuits (by their digest,
