@@ -214,6 +214,8 @@ impl Reduction {
         // wires: 67 pages a fresh vector would fault in, on each side)
         super::quicksilver::with_public_wire_buffer(|buf| {
             let n = c.n_wires() + 1;
+            // zeroed whatever the buffer held (the columns are built by XOR)
+            buf.clear();
             buf.resize((n * W).div_ceil(2), 0);
             // SAFETY: the buffer holds at least `n · W` u64 words (`u128`'s alignment is a
             // multiple of `u64`'s), every bit pattern is a valid `[u64; W]`, and the slice
