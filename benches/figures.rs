@@ -43,7 +43,12 @@ const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const AES_PT: &str = "00112233445566778899aabbccddeeff";
 const KEPT: &str = "## Kept rows";
 /// The starts of the headline rows the README leaves to FIGURES.md (README.md stays under 20 KB).
-const README_SKIPS: &[&str] = &["| reading a circuit file", "| word games:"];
+const README_SKIPS: &[&str] = &[
+    "| reading a circuit file",
+    "| word games:",
+    // 22 games: the README's Tatham section quotes a few sizes and points here
+    "| Tatham's puzzles at their defaults",
+];
 
 /// One proof whose size is a figure: its id (what the documents tag sizes with), what it
 /// proves, the commands that make it (`prover`/`verifier` as on a `PATH`; the proof is the
@@ -249,6 +254,13 @@ fn sizes() -> Vec<Size> {
         ("tents", "Tents 8x8", ""),
         ("magnets", "Magnets 6x5", ""),
         ("mosaic", "Mosaic 10x10", ""),
+        ("singles", "Singles 5x5", ""),
+        ("range", "Range 9x6", ""),
+        ("keen", "Keen 6x6", ""),
+        ("filling", "Filling 13x9", ""),
+        ("map", "Map 20x15, 30 regions", ""),
+        ("signpost", "Signpost 4x4", ""),
+        ("dominosa", "Dominosa 6", ""),
     ] {
         out.push(Size {
             id: leak(format!("tatham-{game}-vole")),
@@ -260,6 +272,15 @@ fn sizes() -> Vec<Size> {
             ),
             check: format!("verifier tatham verify puzzles/tatham/{game}.sav f.proof"),
         });
+    }
+    // every registered game has its row (the sample's file is the name, lower case, no spaces)
+    for g in zkgames::tatham::GAMES {
+        let id = format!("tatham-{}-vole", g.name.to_lowercase().replace(' ', ""));
+        assert!(
+            out.iter().any(|s| s.id == id),
+            "figures: Tatham's {} has no size row ({id})",
+            g.name
+        );
     }
     out
 }
@@ -963,7 +984,7 @@ fn is_row(l: &str) -> bool {
 }
 
 /// The documents that copy FIGURES.md follow it: the README's figures table becomes its
-/// headline rows (all but [`README_SKIPS`]), the guide's headline table all its rows, and every size tagged with a row's id (`31,208 B
+/// headline rows (all but [`README_SKIPS`]), and every size tagged with a row's id (`31,208 B
 /// [F:sha256-vole]`, `9.4 KB [F:peg-vole]`) in README.md, docs/GUIDE.md and docs/FAQ.md is
 /// rewritten from that row, at the precision it was written with. tests/integration/figures_quoted.rs
 /// checks the result.
@@ -971,7 +992,8 @@ fn sync_docs(rows: &[String], headline: usize, size: &std::collections::BTreeMap
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (doc, heading) in [
         ("README.md", Some("## Figures")),
-        ("docs/GUIDE.md", Some("### Headline figures")),
+        // the guide points at FIGURES.md for its rows (tagged sizes only)
+        ("docs/GUIDE.md", None),
         ("docs/FAQ.md", None),
     ] {
         let path = root.join(doc);
@@ -993,17 +1015,12 @@ fn sync_docs(rows: &[String], headline: usize, size: &std::collections::BTreeMap
                     .iter()
                     .position(|l| !l.starts_with('|'))
                     .unwrap_or(lines.len() - sep - 1);
-            // the README (at most 20 KB) has the headline rows but the circuit reader's;
-            // the guide has them all
-            let copied: Vec<String> = if doc == "README.md" {
-                rows[..headline]
-                    .iter()
-                    .filter(|r| !README_SKIPS.iter().any(|p| r.starts_with(p)))
-                    .cloned()
-                    .collect()
-            } else {
-                rows.to_vec()
-            };
+            // the README (at most 20 KB) has the headline rows but README_SKIPS'
+            let copied: Vec<String> = rows[..headline]
+                .iter()
+                .filter(|r| !README_SKIPS.iter().any(|p| r.starts_with(p)))
+                .cloned()
+                .collect();
             lines.splice(sep + 1..end, copied);
         }
         let mut new = lines.join("\n");
