@@ -14,6 +14,11 @@ use common::{p, prover_peg, Server, VERIFIER};
 impl Server {
     /// `verifier peg serve tee` on a free local port, security 32, short deadlines, with `extra`.
     fn start_peg(extra: &[&str]) -> Server {
+        Server::start_peg_with("1", "4", extra)
+    }
+
+    /// [`Server::start_peg`] with its message and session deadlines, in seconds.
+    fn start_peg_with(timeout: &str, session: &str, extra: &[&str]) -> Server {
         let mut args = vec![
             "peg",
             "serve",
@@ -23,9 +28,9 @@ impl Server {
             "--security",
             "32",
             "--timeout",
-            "1",
+            timeout,
             "--session-timeout",
-            "4",
+            session,
         ];
         args.extend_from_slice(extra);
         Server::spawn(&args)
@@ -262,21 +267,7 @@ fn oversize_after_an_honest_hello(server: &str, prover_args: &[&str]) -> (Durati
 #[test]
 fn an_oversize_frame_after_an_honest_hello_is_refused_on_its_prefix() {
     for system in [&[][..], &["--system", "vole"][..]] {
-        let mut args = vec![
-            "peg",
-            "serve",
-            "tee",
-            "--listen",
-            "127.0.0.1:0",
-            "--security",
-            "32",
-            "--timeout",
-            "20",
-            "--session-timeout",
-            "60",
-        ];
-        args.extend_from_slice(system);
-        let srv = Server::spawn(&args);
+        let srv = Server::start_peg_with("20", "60", system);
         let (t, reply) = oversize_after_an_honest_hello(&srv.addr, system);
         assert!(t < Duration::from_secs(2), "{system:?}: held {t:?}");
         let msg: zkgames::net::Msg =
