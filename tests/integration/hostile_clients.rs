@@ -374,23 +374,9 @@ fn huge_first_frames_are_refused_before_their_bodies() {
         "{log}"
     );
 }
-
-/// The login service's bounds on a registration, computed from the identity bounds
-/// (`auth::keys::max_identity_text`): over TCP, a first frame one byte over
-/// `server::max_register_request` is refused on its length prefix (the client that sends
-/// only the prefix is closed at once, twelve that send the whole body leave the server's
-/// peak memory flat); over HTTP, a `/v1/register` body one byte over
-/// `http::max_register_body` (and a `/v1/challenge` body over its small bound) is answered
-/// 413 on its `Content-Length`. The largest identity the bounds allow registers over both,
-/// and an honest peg key registers and logs in over both.
-#[test]
-fn registrations_over_the_computed_bound_are_refused_on_their_length() {
-    use std::io::Read;
-    use zkgames::auth::http::{max_register_body, MAX_SMALL_BODY};
-    use zkgames::auth::keys::largest_peg_identity;
-    use zkgames::auth::server::max_register_request;
-    let d = common::fresh_dir("hostile", "register-bound");
-    let db = d.join("u.db");
+/// `verifier auth serve` on `db` over TCP and HTTP (free local ports, 20 s deadlines): the
+/// server, its TCP address and its HTTP one.
+fn tcp_and_http_server(db: &std::path::Path) -> (Server, String, String) {
     let srv = Server::spawn(&[
         "auth",
         "serve",
@@ -416,6 +402,26 @@ fn registrations_over_the_computed_bound_are_refused_on_their_length() {
         .trim_end_matches(':')
         .to_string();
     let http = srv.addr.clone();
+    (srv, tcp, http)
+}
+
+/// The login service's bounds on a registration, computed from the identity bounds
+/// (`auth::keys::max_identity_text`): over TCP, a first frame one byte over
+/// `server::max_register_request` is refused on its length prefix (the client that sends
+/// only the prefix is closed at once, twelve that send the whole body leave the server's
+/// peak memory flat); over HTTP, a `/v1/register` body one byte over
+/// `http::max_register_body` (and a `/v1/challenge` body over its small bound) is answered
+/// 413 on its `Content-Length`. The largest identity the bounds allow registers over both,
+/// and an honest peg key registers and logs in over both.
+#[test]
+fn registrations_over_the_computed_bound_are_refused_on_their_length() {
+    use std::io::Read;
+    use zkgames::auth::http::{max_register_body, MAX_SMALL_BODY};
+    use zkgames::auth::keys::largest_peg_identity;
+    use zkgames::auth::server::max_register_request;
+    let d = common::fresh_dir("hostile", "register-bound");
+    let db = d.join("u.db");
+    let (srv, tcp, http) = tcp_and_http_server(&db);
     let over = max_register_request() + 1;
     let before = peak_kib(srv.child.id());
     // TCP: the length prefix alone is refused at once (the server would otherwise wait
@@ -526,31 +532,7 @@ fn login_proofs_over_the_computed_bound_are_refused_on_their_length() {
     use zkgames::auth::server::max_proof_request;
     let d = common::fresh_dir("hostile", "proof-bound");
     let db = d.join("u.db");
-    let srv = Server::spawn(&[
-        "auth",
-        "serve",
-        "--db",
-        db.to_str().unwrap(),
-        "--http",
-        "127.0.0.1:0",
-        "--listen",
-        "127.0.0.1:0",
-        "--timeout",
-        "20",
-        "--first-message-timeout",
-        "20",
-    ]);
-    std::thread::sleep(Duration::from_millis(200));
-    let log = srv.log();
-    let tcp = log
-        .lines()
-        .filter(|l| !l.contains("HTTP"))
-        .flat_map(|l| l.split_whitespace())
-        .find(|w| w.starts_with("127.0.0.1:"))
-        .unwrap_or_else(|| panic!("{log}"))
-        .trim_end_matches(':')
-        .to_string();
-    let http = srv.addr.clone();
+    let (srv, tcp, http) = tcp_and_http_server(&db);
     let k = d.join("peg.key");
     let (c, _, e) = keygen("peg", k.to_str().unwrap());
     assert_eq!(c, 0, "{e}");
