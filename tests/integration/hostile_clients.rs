@@ -374,6 +374,7 @@ fn huge_first_frames_are_refused_before_their_bodies() {
         "{log}"
     );
 }
+
 /// `verifier auth serve` on `db` over TCP and HTTP (free local ports, 20 s deadlines): the
 /// server, its TCP address and its HTTP one.
 fn tcp_and_http_server(db: &std::path::Path) -> (Server, String, String) {
