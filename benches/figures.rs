@@ -321,6 +321,10 @@ fn machine() -> Machine {
         .find(|l| l.starts_with("model name"))
         .and_then(|l| l.split(':').nth(1))
         .unwrap_or("unknown CPU")
+        .replace("(R)", "")
+        .replace("(TM)", "")
+        .replace(" Processor", "")
+        .replace(" CPU", "")
         .trim()
         .to_string();
     let date = Command::new("date")
